@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import react from '@vitejs/plugin-react'
+
+const root = import.meta.dirname
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }
+const appVersion = { __BOOKDROP_VERSION__: JSON.stringify(pkg.version) }
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(root, 'out/main'),
+      // package.json is "type": "module", so out/main/index.js is an ES module (Electron >= 28).
+      rolldownOptions: { input: { index: resolve(root, 'src-main/electron/main.ts') } },
+    },
+  },
+  preload: {
+    define: appVersion,
+    build: {
+      outDir: resolve(root, 'out/preload'),
+      rolldownOptions: {
+        input: { index: resolve(root, 'src-preload/index.ts') },
+        // A sandboxed preload (sandbox: true) cannot be an ES module: emit CommonJS with an explicit
+        // .cjs extension so Node-style loaders don't read it as ESM under "type": "module".
+        output: { format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'src-renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rolldownOptions: { input: { index: resolve(root, 'src-renderer/index.html') } },
+    },
+  },
+})

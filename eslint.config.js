@@ -1,0 +1,38 @@
+// @ts-check
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import globals from 'globals'
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // core/** is plain Node: it runs in tests, headless mode and the app. Never Electron.
+    files: ['src-main/core/**', 'schemas/**', 'sandbox/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'core/ and the emulator are plain Node: no electron import.' }] },
+      ],
+    },
+  },
+  {
+    // The renderer never touches Node, keys or HTTP: it only calls the contract.
+    files: ['src-renderer/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*', 'electron', '**/src-main/**'], message: 'The renderer only talks to window.bookdrop.' }] },
+      ],
+    },
+  },
+)

@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Draws build/icon.svg's shapes into PNGs with no dependencies (4x4 supersampling, zlib for PNG).
+// Output: build/icon.png (512, mac/win, electron-builder converts) and build/icons/<n>x<n>.png (linux).
+// Run after changing the icon: node scripts/make-icon.mjs
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { deflateSync } from 'node:zlib'
+
+const buildDir = join(import.meta.dirname, '..', 'build')
+const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16))
+const TOP = hex('#3b82f6')
+const BOTTOM = hex('#1d4ed8')
+const WHITE = [255, 255, 255]
+
+// Geometry in the SVG's 512-unit space.
+const insideRoundedRect = (x, y, size, r) => {
+  const dx = Math.max(r - x, 0, x - (size - r))
+  const dy = Math.max(r - y, 0, y - (size - r))
+  return x >= 0 && y >= 0 && x <= size && y <= size && dx * dx + dy * dy <= r * r
+}
+const cross = (ax, ay, bx, by, px, py) => (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+const drop = { cx: 256, cy: 300, r: 120, apexY: 88 }
+const phi = Math.acos(drop.r / (drop.cy - drop.apexY))
+const tangent = [drop.r * Math.sin(phi), drop.cy - drop.r * Math.cos(phi)] // half-width, y
+const insideDrop = (x, y) => {
+  if ((x - drop.cx) ** 2 + (y - drop.cy) ** 2 <= drop.r ** 2) return true
+  const a = [drop.cx, drop.apexY]
+  const b = [drop.cx + tangent[0], tangent[1]]
+  const c = [drop.cx - tangent[0], tangent[1]]
+  const s1 = cross(...a, ...b, x, y)
+  const s2 = cross(...b, ...c, x, y)
+  const s3 = cross(...c, ...a, x, y)
+  return (s1 >= 0 && s2 >= 0 && s3 >= 0) || (s1 <= 0 && s2 <= 0 && s3 <= 0)
+}
+const insideLine = (x, y, x1, x2, ly, half) => {
+  const dx = x < x1 ? x1 - x : x > x2 ? x - x2 : 0
+  return dx * dx + (y - ly) ** 2 <= half * half
+}
+
+function colourAt(x, y) {
+  if (!insideRoundedRect(x, y, 512, 112)) return null
+  if (insideLine(x, y, 206, 306, 300, 10) || insideLine(x, y, 206, 276, 350, 10)) return BOTTOM
+  if (insideDrop(x, y)) return WHITE
+  const t = y / 512
+  return TOP.map((v, i) => v + (BOTTOM[i] - v) * t)
+}
+
+function render(size, samples = 4) {
+  const scale = 512 / size
+  const rows = Buffer.alloc(size * (size * 4 + 1))
+  for (let py = 0; py < size; py++) {
+    rows[py * (size * 4 + 1)] = 0 // filter: none
+    for (let px = 0; px < size; px++) {
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0
+      for (let sy = 0; sy < samples; sy++) {
+        for (let sx = 0; sx < samples; sx++) {
+          const c = colourAt((px + (sx + 0.5) / samples) * scale, (py + (sy + 0.5) / samples) * scale)
+          if (!c) continue
+          r += c[0]
+          g += c[1]
+          b += c[2]
+          a += 1
+        }
+      }
+      const o = py * (size * 4 + 1) + 1 + px * 4
+      if (a > 0) {
+        rows[o] = Math.round(r / a)
+        rows[o + 1] = Math.round(g / a)
+        rows[o + 2] = Math.round(b / a)
+      }
+      rows[o + 3] = Math.round((255 * a) / (samples * samples))
+    }
+  }
+  return png(size, rows)
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c >>> 0
+})
+function crc32(buf) {
+  let c = 0xffffffff
+  for (const byte of buf) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+function chunk(type, data) {
+  const out = Buffer.alloc(12 + data.length)
+  out.writeUInt32BE(data.length, 0)
+  out.write(type, 4, 'ascii')
+  data.copy(out, 8)
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length)
+  return out
+}
+function png(size, rows) {
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(size, 0)
+  ihdr.writeUInt32BE(size, 4)
+  ihdr.set([8, 6, 0, 0, 0], 8) // 8-bit RGBA, no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+mkdirSync(join(buildDir, 'icons'), { recursive: true })
+const big = render(512)
+writeFileSync(join(buildDir, 'icon.png'), big)
+writeFileSync(join(buildDir, 'icons', '512x512.png'), big)
+for (const size of [256, 128, 64, 32, 16])
+  writeFileSync(join(buildDir, 'icons', `${size}x${size}.png`), render(size))
+console.log('wrote build/icon.png and build/icons/*.png')

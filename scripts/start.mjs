@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// `npm start`: build with electron-vite, then open the desktop app. Extra arguments go to Electron
+// (`npm start -- --no-sandbox`).
+//
+// Electron 45 downloads its binary lazily, on first use, instead of at `npm install`. `require('electron')`
+// would do that synchronously with no time limit, so this script looks for the binary itself, runs the
+// package's own installer with a time limit when it is missing, and gives up with one clear line on a
+// machine that cannot download it (no network, blocked GitHub, ELECTRON_SKIP_BINARY_DOWNLOAD=1).
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+
+const require = createRequire(import.meta.url)
+const root = join(import.meta.dirname, '..')
+const DOWNLOAD_TIMEOUT_MS = (Number(process.env.BOOKDROP_ELECTRON_DOWNLOAD_TIMEOUT_S) || 300) * 1000
+const PROBE_TIMEOUT_MS = 10_000
+
+function giveUp(reason) {
+  console.error(
+    `Bookdrop: the Electron binary could not be found or downloaded${reason ? ` (${reason})` : ''}; ` +
+      'without it, run the API emulator with `npm run sandbox` (`npm run web` and `npm run headless` arrive in a later issue).',
+  )
+  process.exit(1)
+}
+
+let electronDir
+try {
+  electronDir = dirname(require.resolve('electron/package.json'))
+} catch {
+  giveUp('the electron package is not installed; run `npm install`')
+}
+
+/** Where require('electron') would point, but only if the file is really there (never downloads). */
+function installedBinary() {
+  const pathFile = join(electronDir, 'path.txt')
+  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : ''
+  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH
+  const candidate = override
+    ? join(override, relative || 'electron')
+    : relative
+      ? join(electronDir, 'dist', relative)
+      : ''
+  return candidate && existsSync(candidate) ? candidate : undefined
+}
+
+/** True if the download host answers at all within a few seconds. */
+async function reachable(url) {
+  try {
+    await fetch(url, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Runs electron's own installer (uses @electron/get and its cache). Resolves to an error reason or ''. */
+function download() {
+  const skip = process.env.ELECTRON_SKIP_BINARY_DOWNLOAD
+  if (skip && skip !== '0' && skip !== 'false') return Promise.resolve('ELECTRON_SKIP_BINARY_DOWNLOAD is set')
+  const { version } = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8'))
+  console.error(`Bookdrop: downloading the Electron ${version} binary (first run only)...`)
+
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(electronDir, 'install.js')], {
+      stdio: ['ignore', 'inherit', 'pipe'],
+    })
+    let stderr = ''
+    let settled = false
+    const finish = (reason) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (child.exitCode === null) child.kill('SIGKILL')
+      resolve(reason)
+    }
+    const timer = setTimeout(
+      () => finish(`download timed out after ${DOWNLOAD_TIMEOUT_MS / 1000}s`),
+      DOWNLOAD_TIMEOUT_MS,
+    )
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('error', (err) => finish(err.message))
+    child.on('exit', (code) => {
+      const firstLine = stderr.split('\n').find((line) => line.trim()) ?? ''
+      finish(code === 0 ? '' : firstLine.trim() || `installer exited with ${code}`)
+    })
+
+    // A network that drops packets would leave the installer waiting: if the download host does not
+    // answer a quick probe and the installer has not started unpacking (a cached zip), stop.
+    // Behind a proxy the probe would mislead (fetch ignores proxy variables), so rely on the timeout.
+    const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ELECTRON_GET_USE_PROXY'].some(
+      (name) => process.env[name],
+    )
+    const host =
+      process.env.ELECTRON_MIRROR || process.env.npm_config_electron_mirror || 'https://github.com/'
+    if (!proxied) {
+      void reachable(host).then((ok) => {
+        if (ok) return
+        setTimeout(() => {
+          if (!existsSync(join(electronDir, 'dist'))) finish(`${new URL(host).host} is unreachable`)
+        }, 2_000)
+      })
+    }
+  })
+}
+
+let electron = installedBinary()
+if (!electron) {
+  const reason = await download()
+  electron = installedBinary()
+  if (!electron) giveUp(reason)
+}
+
+const electronVite = join(dirname(require.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js')
+const build = spawnSync(process.execPath, [electronVite, 'build'], { cwd: root, stdio: 'inherit' })
+if (build.status !== 0) process.exit(build.status ?? 1)
+
+const args = process.argv.slice(2)
+if (process.platform === 'linux' && process.getuid?.() === 0 && !args.includes('--no-sandbox')) {
+  console.error(
+    'Bookdrop: Electron refuses to run as root without --no-sandbox: `npm start -- --no-sandbox`.',
+  )
+}
+const env = { ...process.env }
+delete env.ELECTRON_RENDERER_URL // always the built renderer; `npm run dev` is for the dev server
+delete env.ELECTRON_RUN_AS_NODE
+const app = spawn(electron, [root, ...args], { cwd: root, stdio: 'inherit', env })
+const forward = (signal) => app.kill(signal)
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward)
+app.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
