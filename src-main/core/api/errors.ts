@@ -1,0 +1,100 @@
+/**
+ * The one error type the API client throws. Everything a caller needs to decide what to show and
+ * whether to retry is a plain property; nothing in it ever holds the API key or the OAuth token.
+ */
+import { ERROR_CODES } from '../../../schemas/assumptions'
+import type { RateLimit } from './ratelimit'
+import { isRetryableHttpStatus } from './ratelimit'
+
+/** Codes the client gives to failures it detects itself (status 0), next to the server's codes. */
+export const CLIENT_ERROR_CODES = {
+  /** A request failed the shared schemas before leaving the machine (same code as the server's 400). */
+  validation: ERROR_CODES.validation,
+  /** A partner key on a business route, a business/OAuth key on a partner route, or a public key. */
+  wrongKeyType: ERROR_CODES.wrongKeyKind,
+  /** A key or token that is empty or cannot be sent in a header. */
+  invalidKey: ERROR_CODES.invalidKey,
+  invalidBaseUrl: 'invalid_base_url',
+  invalidOption: 'invalid_option',
+  network: 'network_error',
+  timeout: 'timeout',
+  aborted: 'aborted',
+  /** The server answered with a redirect; it is not followed, so the key never goes elsewhere. */
+  redirect: 'redirect_refused',
+  /** The server answered, but not with the shape the schemas describe. */
+  badResponse: 'bad_response',
+  fileNotFound: 'file_not_found',
+  notAFile: 'not_a_file',
+  fileTooLarge: 'file_too_large',
+  fileRead: 'file_read_error',
+  fileChanged: 'file_changed',
+} as const
+
+export interface ApiErrorInit {
+  /** HTTP status; 0 when no response arrived (network, timeout, or refused locally). */
+  status: number
+  errorCode: string
+  message: string
+  retryable?: boolean
+  retryAfterMs?: number
+  rateLimit?: RateLimit
+  /** Field path → first message, when the failure is a validation of a request. */
+  fields?: Record<string, string>
+  method?: string
+  path?: string
+  idempotencyKey?: string
+  cause?: unknown
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  /** HTTP status; 0 when no response arrived (network, timeout, or refused locally). */
+  readonly status: number
+  /** The server's `error_code`, or a code of CLIENT_ERROR_CODES, or `http_<status>`. */
+  readonly errorCode: string
+  /** Network failures, timeouts, 429 and 5xx. */
+  readonly retryable: boolean
+  /** How long to wait before retrying, from `Retry-After` or (on 429) `X-RateLimit-Reset`. */
+  readonly retryAfterMs: number | undefined
+  readonly rateLimit: RateLimit | undefined
+  readonly fields: Record<string, string> | undefined
+  readonly method: string | undefined
+  /** The API path (no base, no query), e.g. `/invoices/abc`. */
+  readonly path: string | undefined
+  /** The Idempotency-Key sent (or that would have been sent): reuse it when retrying the same create. */
+  readonly idempotencyKey: string | undefined
+
+  constructor(init: ApiErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause })
+    this.status = init.status
+    this.errorCode = init.errorCode
+    this.retryable = init.retryable ?? isRetryableHttpStatus(init.status)
+    this.retryAfterMs = init.retryAfterMs
+    this.rateLimit = init.rateLimit
+    this.fields = init.fields
+    this.method = init.method
+    this.path = init.path
+    this.idempotencyKey = init.idempotencyKey
+  }
+
+  /** Plain data for logs and for crossing the IPC bridge as `{ ok: false, error }`. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      status: this.status,
+      errorCode: this.errorCode,
+      message: this.message,
+      retryable: this.retryable,
+      retryAfterMs: this.retryAfterMs,
+      rateLimit: this.rateLimit,
+      fields: this.fields,
+      method: this.method,
+      path: this.path,
+      idempotencyKey: this.idempotencyKey,
+    }
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError
+}

@@ -1,0 +1,145 @@
+/**
+ * A JSON AI-create body whose attachments are files on disk, produced as a stream: each file is read
+ * with fs.createReadStream and Base64-encoded chunk by chunk, so memory stays flat whatever the file
+ * size, and the exact byte length is known up front (Content-Length) from the file sizes alone.
+ *
+ * Body layout: {...fields, "attachments":[{"type":"base64","name":"<name>","file":"<base64>"}, ...]}
+ */
+import { createReadStream } from 'node:fs'
+
+/** Length of the standard, padded Base64 of `bytes` bytes. */
+export function base64Length(bytes: number): number {
+  return 4 * Math.ceil(bytes / 3)
+}
+
+/**
+ * Standard padded Base64 of a byte stream, chunk by chunk. Base64 maps 3 bytes to 4 characters, so
+ * each chunk is encoded up to a multiple of 3 bytes and the 0 to 2 leftover bytes are carried into
+ * the next one; the concatenated output equals Buffer.concat(all).toString('base64').
+ */
+export async function* base64Chunks(source: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+  let carry: Buffer = Buffer.alloc(0)
+  for await (const chunk of source) {
+    if (chunk.length === 0) continue
+    const bytes = carry.length === 0 ? Buffer.from(chunk) : Buffer.concat([carry, chunk])
+    const usable = bytes.length - (bytes.length % 3)
+    // Copy the leftover: the source may reuse its buffer for the next chunk.
+    carry = Buffer.from(bytes.subarray(usable))
+    if (usable > 0) yield Buffer.from(bytes.subarray(0, usable).toString('base64'), 'ascii')
+  }
+  if (carry.length > 0) yield Buffer.from(carry.toString('base64'), 'ascii')
+}
+
+export interface BodyFile {
+  path: string
+  /** The attachment name sent to the server (original filename with extension). */
+  name: string
+  /** Size in bytes as measured before sending; the body length is computed from it. */
+  size: number
+}
+
+/** A file that did not read back as measured (it changed, vanished or could not be read). */
+export class FileBodyError extends Error {
+  override readonly name = 'FileBodyError'
+  constructor(
+    readonly kind: 'changed' | 'read',
+    readonly file: BodyFile,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
+export interface StreamedJsonBody {
+  /** Exact byte length of the body. */
+  contentLength: number
+  /** The body; pull-based, so reading never runs ahead of the network. */
+  stream: ReadableStream<Uint8Array>
+  /** Set when the stream failed because of a file (fetch reports only "fetch failed"). */
+  failure(): FileBodyError | undefined
+}
+
+/**
+ * Builds the streamed body. `fields` are the JSON fields before `attachments` (prompt,
+ * text_attachment, process_type); `readChunkBytes` is the read size (tests use tiny values).
+ */
+export function streamedJsonBody(
+  fields: Record<string, unknown>,
+  files: readonly BodyFile[],
+  readChunkBytes = 64 * 1024,
+): StreamedJsonBody {
+  const head = JSON.stringify(fields)
+  const prefix = head === '{}' ? '{"attachments":[' : `${head.slice(0, -1)},"attachments":[`
+  const opens = files.map(
+    (f, i) => `${i > 0 ? ',' : ''}{"type":"base64","name":${JSON.stringify(f.name)},"file":"`,
+  )
+  const close = '"}'
+  const suffix = ']}'
+
+  let contentLength = Buffer.byteLength(prefix) + Buffer.byteLength(suffix)
+  files.forEach((f, i) => {
+    contentLength += Buffer.byteLength(opens[i] ?? '') + base64Length(f.size) + Buffer.byteLength(close)
+  })
+
+  let failure: FileBodyError | undefined
+
+  async function* fileBytes(f: BodyFile): AsyncGenerator<Uint8Array> {
+    let read = 0
+    try {
+      for await (const chunk of createReadStream(f.path, {
+        highWaterMark: readChunkBytes,
+      }) as AsyncIterable<Buffer>) {
+        read += chunk.length
+        if (read > f.size) break
+        yield chunk
+      }
+    } catch (e) {
+      throw new FileBodyError(
+        'read',
+        f,
+        `Could not read "${f.name}" (${f.path}) while uploading: ${(e as Error).message}`,
+        {
+          cause: e,
+        },
+      )
+    }
+    if (read !== f.size) {
+      throw new FileBodyError(
+        'changed',
+        f,
+        `"${f.name}" (${f.path}) changed while it was being uploaded (${f.size} bytes measured, ` +
+          `${read > f.size ? 'more' : read} read); try again once the file is complete.`,
+      )
+    }
+  }
+
+  async function* parts(): AsyncGenerator<Uint8Array> {
+    yield Buffer.from(prefix)
+    for (const [i, f] of files.entries()) {
+      yield Buffer.from(opens[i] ?? '')
+      yield* base64Chunks(fileBytes(f))
+      yield Buffer.from(close)
+    }
+    yield Buffer.from(suffix)
+  }
+
+  const it = parts()
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await it.next()
+        if (next.done) controller.close()
+        else controller.enqueue(next.value)
+      } catch (e) {
+        if (e instanceof FileBodyError) failure = e
+        controller.error(e)
+      }
+    },
+    async cancel() {
+      await it.return(undefined)
+    },
+  })
+
+  return { contentLength, stream, failure: () => failure }
+}
