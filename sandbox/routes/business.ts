@@ -1,0 +1,373 @@
+/**
+ * Business-key routes of the emulator (api-spec.md Part 4 and design.md §3). Every route here is
+ * `config: { auth: 'business' }` and only ever sees req.business's own data: another business's
+ * uuid or job reference answers 404, exactly like an unknown one.
+ */
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  AI_CREATE_ROUTES,
+  AI_TARGETS,
+  type AiTarget,
+  ERROR_CODES,
+  LIMITS,
+  LIST_RESOURCES,
+  aiCreateSchema,
+  bankUploadSchema,
+  documentAmount,
+  listQuerySchema,
+  purchaseOrderSchema,
+  recordPatchSchema,
+  recordPutSchema,
+} from '../../schemas'
+import { AttachmentError, type PendingFile, acceptAttachment, digest, resolveFiles } from '../attachments'
+import { type SourceFile, extract } from '../extract'
+import type { RouteContext } from '../index'
+import { type JobOutcome, findJob, jobData, startJob } from '../jobs'
+import {
+  type ListView,
+  RESOURCE_TYPES,
+  applyPatch,
+  applyPut,
+  buildRecord,
+  pageOf,
+  purchaseOrderListView,
+  purchaseOrderView,
+  readData,
+  recordListView,
+} from '../records'
+import { ApiFailure, BASE_PATH, ok, parse, requireBusiness } from '../server'
+import {
+  type Business,
+  RECORD_RESOURCES,
+  type RecordResource,
+  type SandboxState,
+  type StoredPurchaseOrder,
+  type StoredRecord,
+  isoSeconds,
+} from '../state'
+
+const BUSINESS = { config: { auth: 'business' as const } }
+
+type IdParams = { Params: { uuid: string } }
+
+/** The route as the spec writes it, without the /v1 prefix ("/expenses"): what the create log records. */
+function routeOf(req: FastifyRequest): string {
+  const url = req.routeOptions.url ?? req.url
+  return url.startsWith(BASE_PATH) ? url.slice(BASE_PATH.length) : url
+}
+
+function notFound(what: string, id: string): ApiFailure {
+  return new ApiFailure(404, `no ${what} ${id} in this business`, ERROR_CODES.notFound)
+}
+
+function today(state: SandboxState): string {
+  return new Date(state.now()).toISOString().slice(0, 10)
+}
+
+export function registerBusinessRoutes(app: FastifyInstance, state: SandboxState, ctx: RouteContext): void {
+  registerAuthValidate(app)
+  registerPurchaseOrders(app, state)
+  registerAiCreates(app, state, ctx)
+  registerJobs(app, state)
+  registerReads(app, state)
+  registerUpdates(app, state)
+  registerDeletes(app, state)
+}
+
+// ---------------------------------------------------------------------------------------------
+// GET /auth/validate
+// ---------------------------------------------------------------------------------------------
+
+function registerAuthValidate(app: FastifyInstance): void {
+  app.get('/auth/validate', BUSINESS, async (req, reply) => {
+    const b = requireBusiness(req)
+    return ok(reply, 'API key is valid', {
+      business_uuid: b.uuid,
+      name: b.name,
+      currency: b.currency,
+      country: b.country,
+    })
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Purchase orders (2.2): POST /purchase-orders and its alias POST /create/purchase_order
+// ---------------------------------------------------------------------------------------------
+
+function registerPurchaseOrders(app: FastifyInstance, state: SandboxState): void {
+  const create = async (req: FastifyRequest, reply: FastifyReply) => {
+    const business = requireBusiness(req)
+    const po = parse(purchaseOrderSchema, req.body)
+    const record: StoredPurchaseOrder = {
+      uuid: randomUUID(),
+      transaction_type: 'purchase_order',
+      status: 'draft',
+      document_number: po.document_number ?? state.nextDocumentNumber(business.uuid),
+      narration: po.narration ?? '',
+      amount: documentAmount(po.items),
+      currency: po.currency ?? business.currency,
+      date: po.date,
+      delivery_date: po.delivery_date ?? null,
+      customer: po.customer ?? null,
+      memo: po.memo ?? null,
+      exchange_rate: po.exchange_rate ?? 1,
+      branch_uuid: po.branch_uuid ?? null,
+      department_uuid: po.department_uuid ?? null,
+      project_uuid: po.project_uuid ?? null,
+      items: po.items,
+      created_at: isoSeconds(state.now()),
+      business: business.uuid,
+    }
+    state.purchaseOrders.set(record.uuid, record)
+    state.logCreate({
+      route: routeOf(req),
+      business: business.uuid,
+      partner: null,
+      idempotency_key: req.idempotencyKey ?? null,
+      resource_type: 'purchase_order',
+      uuid: record.uuid,
+      attachments: [],
+    })
+    return ok(reply, `purchase order ${record.document_number} created`, purchaseOrderView(record))
+  }
+  app.post('/purchase-orders', BUSINESS, create)
+  app.post('/create/purchase_order', BUSINESS, create)
+}
+
+// ---------------------------------------------------------------------------------------------
+// AI creates (2.4, 2.5)
+// ---------------------------------------------------------------------------------------------
+
+/** Everything a create needs once the request has been accepted. */
+interface AiRequest {
+  target: AiTarget
+  business: Business
+  prompt: string
+  textAttachment?: string
+  pending: PendingFile[]
+  direct: boolean
+  route: string
+  idempotencyKey: string | null
+}
+
+function acceptAiRequest(target: AiTarget, req: FastifyRequest): AiRequest {
+  const business = requireBusiness(req)
+  const body = parse(target === 'bank-transactions' ? bankUploadSchema : aiCreateSchema, req.body)
+  let pending: PendingFile[]
+  try {
+    pending = (body.attachments ?? []).map((a, i) => acceptAttachment(a, i))
+  } catch (e) {
+    if (e instanceof AttachmentError) throw new ApiFailure(400, e.message, ERROR_CODES.validation)
+    throw e
+  }
+  return {
+    target,
+    business,
+    prompt: body.prompt,
+    textAttachment: body.text_attachment,
+    pending,
+    direct: body.process_type === 'direct',
+    route: routeOf(req),
+    idempotencyKey: req.idempotencyKey ?? null,
+  }
+}
+
+type Committed = { ok: true; records: StoredRecord[] } | { ok: false; reason: string }
+
+/** Extracts and stores the records, logging each with the attachment it came from. */
+function commitRecords(state: SandboxState, ai: AiRequest, files: SourceFile[]): Committed {
+  const result = extract({
+    target: ai.target,
+    prompt: ai.prompt,
+    textAttachment: ai.textAttachment,
+    files,
+    today: today(state),
+  })
+  if (!result.ok) return result
+  const now = state.now()
+  const records = result.drafts.map((draft) => {
+    const file = draft.source === null ? undefined : files[draft.source]
+    const rec = buildRecord(ai.target, ai.business, draft, file?.name ?? null, now)
+    state.putRecord(ai.target, rec)
+    state.logCreate({
+      route: ai.route,
+      business: ai.business.uuid,
+      partner: null,
+      idempotency_key: ai.idempotencyKey,
+      resource_type: rec.resource_type,
+      uuid: rec.uuid,
+      attachments: file ? [digest(file)] : [],
+    })
+    return rec
+  })
+  return { ok: true, records }
+}
+
+function fetchOptions(ctx: RouteContext) {
+  return {
+    ca: ctx.urlFetchCa,
+    timeoutMs: ctx.urlFetchTimeoutMs ?? LIMITS.urlFetchTimeoutMs,
+    maxBytes: LIMITS.maxAttachmentBytes,
+  }
+}
+
+/**
+ * `direct`: the first created record in `data`, in the shape of its single read; `meta` always
+ * carries `{created: n, uuids: [...]}` so a request that made several records (a CSV statement,
+ * several attachments) can find them all. Fetch or extraction problems answer 400 with the reason.
+ */
+async function createDirect(state: SandboxState, ctx: RouteContext, ai: AiRequest, reply: FastifyReply) {
+  let files: SourceFile[]
+  try {
+    files = await resolveFiles(ai.pending, fetchOptions(ctx))
+  } catch (e) {
+    if (e instanceof AttachmentError) throw new ApiFailure(400, e.message, ERROR_CODES.validation)
+    throw e
+  }
+  const committed = commitRecords(state, ai, files)
+  if (!committed.ok) throw new ApiFailure(400, committed.reason, ERROR_CODES.validation)
+  const { records } = committed
+  const first = records[0]
+  if (!first) throw new ApiFailure(500, 'nothing was created', ERROR_CODES.serverError)
+  const what = records.length === 1 ? RESOURCE_TYPES[ai.target] : `${records.length} ${ai.target}`
+  return ok(reply, `${what} created`, readData(ai.target, first), {
+    created: records.length,
+    uuids: records.map((r) => r.uuid),
+  })
+}
+
+/** `async` (the default): a job that fetches URL attachments and creates the records when it completes. */
+function createAsync(state: SandboxState, ctx: RouteContext, ai: AiRequest, reply: FastifyReply) {
+  const job = startJob(state, ctx, {
+    business: ai.business.uuid,
+    resourceType: RESOURCE_TYPES[ai.target],
+    work: async (): Promise<JobOutcome> => {
+      let files: SourceFile[]
+      try {
+        files = await resolveFiles(ai.pending, fetchOptions(ctx))
+      } catch (e) {
+        if (e instanceof AttachmentError) return { ok: false, reason: e.message }
+        throw e
+      }
+      const committed = commitRecords(state, ai, files)
+      return committed.ok ? { ok: true, resourceUuids: committed.records.map((r) => r.uuid) } : committed
+    },
+  })
+  return ok(reply, 'accepted: the job is queued', { process_type: 'async', job_reference: job.job_reference })
+}
+
+function registerAiCreates(app: FastifyInstance, state: SandboxState, ctx: RouteContext): void {
+  for (const target of AI_TARGETS) {
+    app.post(AI_CREATE_ROUTES[target], BUSINESS, async (req, reply) => {
+      const ai = acceptAiRequest(target, req)
+      return ai.direct ? createDirect(state, ctx, ai, reply) : createAsync(state, ctx, ai, reply)
+    })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// GET /jobs/{job_reference}
+// ---------------------------------------------------------------------------------------------
+
+function registerJobs(app: FastifyInstance, state: SandboxState): void {
+  app.get<{ Params: { job_reference: string } }>('/jobs/:job_reference', BUSINESS, async (req, reply) => {
+    const business = requireBusiness(req)
+    const job = findJob(state, business.uuid, req.params.job_reference)
+    if (!job) throw notFound('job', req.params.job_reference)
+    return ok(reply, `job ${job.status}`, jobData(job))
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists and single reads (design.md §3)
+// ---------------------------------------------------------------------------------------------
+
+function findOwnRecord(
+  state: SandboxState,
+  resource: RecordResource,
+  business: Business,
+  id: string,
+): StoredRecord {
+  const rec = state.findRecord(resource, business.uuid, id)
+  if (!rec) throw notFound(RESOURCE_TYPES[resource].replace('_', ' '), id)
+  return rec
+}
+
+/** A list answer (design.md §3): the page of `rows` as `data`, `{page, limit, total}` as `meta`. */
+function sendPage<T>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  label: string,
+  rows: T[],
+  view: ListView<T>,
+  toData: (row: T) => unknown,
+) {
+  const q = parse(listQuerySchema, req.query, 'query')
+  const page = pageOf(rows, q, view)
+  const meta = { page: q.page, limit: q.limit, total: page.total }
+  return ok(reply, `${page.total} ${label}`, page.rows.map(toData), meta)
+}
+
+function registerRecordReads(app: FastifyInstance, state: SandboxState, resource: RecordResource): void {
+  app.get(`/${resource}`, BUSINESS, async (req, reply) => {
+    const business = requireBusiness(req)
+    const own = [...(state.records.get(resource)?.values() ?? [])].filter((r) => r.business === business.uuid)
+    return sendPage(req, reply, resource, own, recordListView, (r) => readData(resource, r))
+  })
+  app.get<IdParams>(`/${resource}/:uuid`, BUSINESS, async (req, reply) => {
+    const rec = findOwnRecord(state, resource, requireBusiness(req), req.params.uuid)
+    return ok(reply, `${RESOURCE_TYPES[resource]} ${rec.uuid}`, readData(resource, rec))
+  })
+}
+
+function registerPurchaseOrderReads(app: FastifyInstance, state: SandboxState): void {
+  app.get('/purchase-orders', BUSINESS, async (req, reply) => {
+    const business = requireBusiness(req)
+    const own = [...state.purchaseOrders.values()].filter((p) => p.business === business.uuid)
+    return sendPage(req, reply, 'purchase orders', own, purchaseOrderListView, purchaseOrderView)
+  })
+  app.get<IdParams>('/purchase-orders/:uuid', BUSINESS, async (req, reply) => {
+    const po = state.findPurchaseOrder(requireBusiness(req).uuid, req.params.uuid)
+    if (!po) throw notFound('purchase order', req.params.uuid)
+    return ok(reply, `purchase order ${po.document_number}`, purchaseOrderView(po))
+  })
+}
+
+function registerReads(app: FastifyInstance, state: SandboxState): void {
+  for (const resource of LIST_RESOURCES) {
+    if (resource === 'purchase-orders') registerPurchaseOrderReads(app, state)
+    else registerRecordReads(app, state, resource)
+  }
+  // Accounts are created by AI creates too; they get the same reads (not in design.md §3's list).
+  for (const resource of RECORD_RESOURCES) {
+    if (!(LIST_RESOURCES as readonly string[]).includes(resource)) registerRecordReads(app, state, resource)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PATCH / PUT expenses and bills (2.10), DELETE bank transaction
+// ---------------------------------------------------------------------------------------------
+
+function registerUpdates(app: FastifyInstance, state: SandboxState): void {
+  for (const resource of ['expenses', 'bills'] as const) {
+    app.patch<IdParams>(`/${resource}/:uuid`, BUSINESS, async (req, reply) => {
+      const rec = findOwnRecord(state, resource, requireBusiness(req), req.params.uuid)
+      applyPatch(rec, parse(recordPatchSchema, req.body), state.now())
+      return ok(reply, `${RESOURCE_TYPES[resource]} updated`, readData(resource, rec))
+    })
+    app.put<IdParams>(`/${resource}/:uuid`, BUSINESS, async (req, reply) => {
+      const rec = findOwnRecord(state, resource, requireBusiness(req), req.params.uuid)
+      applyPut(rec, parse(recordPutSchema, req.body), state.now())
+      return ok(reply, `${RESOURCE_TYPES[resource]} updated`, readData(resource, rec))
+    })
+  }
+}
+
+function registerDeletes(app: FastifyInstance, state: SandboxState): void {
+  app.delete<IdParams>('/bank-transactions/:uuid', BUSINESS, async (req, reply) => {
+    const rec = findOwnRecord(state, 'bank-transactions', requireBusiness(req), req.params.uuid)
+    state.records.get('bank-transactions')?.delete(rec.uuid)
+    return ok(reply, `bank transaction ${rec.uuid} deleted`)
+  })
+}

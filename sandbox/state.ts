@@ -1,0 +1,368 @@
+/**
+ * The emulator's in-memory world: partners, businesses, records, jobs, idempotency replays,
+ * the log of every create (for tests proving "exactly once"), and its clock.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import { DEFAULT_RATE_LIMIT, type Job, type PurchaseOrderRecord } from '../schemas'
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures (every field but the keys optional)
+// ---------------------------------------------------------------------------------------------
+
+export const fixturesSchema = z.object({
+  partners: z
+    .array(
+      z.object({
+        name: z.string().default('Partner'),
+        key: z.string().startsWith('svc_partner_sk_'),
+        holding_credits: z.number().min(0).default(0),
+      }),
+    )
+    .default([]),
+  businesses: z
+    .array(
+      z.object({
+        uuid: z.string().optional(),
+        name: z.string().default('Business'),
+        email: z.string().optional(),
+        key: z.string().startsWith('svc_sk_'),
+        public_key: z.string().startsWith('svc_pk_').optional(),
+        currency: z.string().default('NGN'),
+        country: z.string().default('NG'),
+        timezone: z.string().default('Africa/Lagos'),
+        developer_api: z.boolean().default(true),
+        plus_subscription: z.boolean().default(false),
+        credit_from_referral_partner: z.boolean().default(false),
+        referred_by: z.string().nullable().default(null),
+        credit_balance: z.number().default(0),
+      }),
+    )
+    .default([]),
+  invoices: z
+    .array(
+      z.object({
+        uuid: z.string().optional(),
+        source_uuid: z.string().nullable().default(null),
+        business: z.string(),
+        date: z.string(),
+        due_date: z.string().optional(),
+        narration: z.string().default(''),
+        total_amount: z.number().default(0),
+        amount_paid: z.number().default(0),
+        currency: z.string().optional(),
+      }),
+    )
+    .default([]),
+  bank_transactions: z
+    .array(
+      z.object({
+        uuid: z.string().optional(),
+        source_uuid: z.string().nullable().default(null),
+        business: z.string(),
+        date: z.string(),
+        amount: z.number(),
+        narration: z.string().default(''),
+      }),
+    )
+    .default([]),
+  /** OAuth: a bearer token acting for a business when sent with an app key (steps not shown). */
+  oauth_tokens: z
+    .array(z.object({ token: z.string(), app_key: z.string().startsWith('svc_sk_'), business: z.string() }))
+    .default([]),
+  rate_limit: z
+    .object({ limit: z.number().int().positive(), window_seconds: z.number().positive() })
+    .default({ ...DEFAULT_RATE_LIMIT }),
+  job_delay_ms: z.number().min(0).default(300),
+})
+export type Fixtures = z.input<typeof fixturesSchema>
+export type ParsedFixtures = z.output<typeof fixturesSchema>
+
+// ---------------------------------------------------------------------------------------------
+// Entities
+// ---------------------------------------------------------------------------------------------
+
+export interface Partner {
+  id: string
+  name: string
+  key: string
+  holding_credits: number
+}
+
+export interface SeatGrant {
+  seats: number
+  expires_at: number // epoch ms
+  subscription_reference: string
+}
+
+export interface Business {
+  uuid: string
+  name: string
+  email: string
+  key: string
+  public_key: string
+  currency: string
+  country: string
+  timezone: string
+  developer_api: boolean
+  /** The business's own Plus subscription (not partner-granted). */
+  plus_subscription: boolean
+  credit_from_referral_partner: boolean
+  referred_by: string | null // partner id
+  credit_balance: number
+  grant: SeatGrant | null
+  created_at: number
+}
+
+/** A record built by an AI create or seeded; the shape of every single read of those resources. */
+export interface StoredRecord {
+  uuid: string
+  source_uuid: string | null
+  business: string
+  resource_type: string
+  date: string
+  narration: string
+  amount: number
+  currency: string
+  contact: string | null
+  memo: string | null
+  attachment_name: string | null
+  status: string
+  created_at: number
+  updated_at: number
+  /** Invoices only. */
+  due_date?: string
+  amount_paid?: number
+  record_items?: { item_name: string; quantity: number; selling_price: number; tax: number | null; amount: number }[]
+  payments?: { uuid: string; date: string; amount: number; method: string | null }[]
+}
+
+export interface StoredPurchaseOrder extends PurchaseOrderRecord {
+  business: string
+}
+
+export interface StoredJob extends Job {
+  business: string
+  resource_uuids: string[]
+}
+
+export interface CreateLogEntry {
+  route: string
+  business: string | null
+  partner: string | null
+  idempotency_key: string | null
+  resource_type: string
+  uuid: string
+  attachments: { name: string | null; sha256: string; bytes: number }[]
+  at: string
+}
+
+export interface StoredResponse {
+  status: number
+  body: string
+  headers: Record<string, string>
+  bodyHash: string
+}
+
+// ---------------------------------------------------------------------------------------------
+// Faults
+// ---------------------------------------------------------------------------------------------
+
+export const faultsSchema = z.object({
+  /** Added delay before each /v1 request is handled. */
+  latency_ms: z.number().min(0).default(0),
+  /** Fraction (0..1) of /v1 requests answered with one of `error_statuses` instead of being handled. */
+  error_rate: z.number().min(0).max(1).default(0),
+  error_statuses: z.array(z.union([z.literal(500), z.literal(502), z.literal(503)])).min(1).default([500, 502, 503]),
+  /** The next N /v1 requests fail with an error status (deterministic, counts down). */
+  fail_next: z.number().int().min(0).default(0),
+  /** The next N /v1 requests are answered 429 (a burst), whatever the real budget. */
+  burst_429: z.number().int().min(0).default(0),
+  /** How a 429 burst states its reset: seconds from now, or an epoch time; and the wait it asks for. */
+  burst_reset_style: z.enum(['seconds', 'epoch']).default('seconds'),
+  burst_retry_after: z.boolean().default(true),
+  burst_wait_seconds: z.number().int().min(1).default(1),
+  /** Fraction of /v1 requests whose connection is dropped before they are handled. */
+  drop_rate: z.number().min(0).max(1).default(0),
+  drop_next: z.number().int().min(0).default(0),
+  /** Fraction of creates that are committed, then their connection dropped before the response. */
+  commit_then_drop_rate: z.number().min(0).max(1).default(0),
+  commit_then_drop_next: z.number().int().min(0).default(0),
+  /** Only requests whose path (after /v1) starts with one of these are subject to faults; empty = all. */
+  paths: z.array(z.string()).default([]),
+})
+export type Faults = z.output<typeof faultsSchema>
+export type FaultsInput = z.input<typeof faultsSchema>
+
+// ---------------------------------------------------------------------------------------------
+// The world
+// ---------------------------------------------------------------------------------------------
+
+export const RECORD_RESOURCES = [
+  'expenses',
+  'bills',
+  'journals',
+  'invoices',
+  'income',
+  'contacts',
+  'accounts',
+  'bank-transactions',
+] as const
+export type RecordResource = (typeof RECORD_RESOURCES)[number]
+
+export class SandboxState {
+  partners = new Map<string, Partner>() // by key
+  businesses = new Map<string, Business>() // by uuid
+  businessByKey = new Map<string, Business>()
+  businessByPublicKey = new Map<string, Business>()
+  oauthTokens = new Map<string, { app_key: string; business: string }>()
+  records = new Map<RecordResource, Map<string, StoredRecord>>()
+  purchaseOrders = new Map<string, StoredPurchaseOrder>()
+  jobs = new Map<string, StoredJob>()
+  idempotency = new Map<string, StoredResponse | Promise<StoredResponse | null>>()
+  creates: CreateLogEntry[] = []
+  documentCounters = new Map<string, number>() // business → last PO number
+  rateLimit: { limit: number; window_seconds: number }
+  jobDelayMs: number
+  faults: Faults = faultsSchema.parse({})
+  /** Added to the real clock: tests move time forward to see prorating and expiry. */
+  clockOffsetMs = 0
+
+  constructor(fixtures: ParsedFixtures) {
+    for (const r of RECORD_RESOURCES) this.records.set(r, new Map())
+    this.rateLimit = fixtures.rate_limit
+    this.jobDelayMs = fixtures.job_delay_ms
+    for (const p of fixtures.partners) {
+      this.partners.set(p.key, { id: `partner_${randomUUID()}`, name: p.name, key: p.key, holding_credits: p.holding_credits })
+    }
+    for (const b of fixtures.businesses) {
+      const partner = b.referred_by ? this.partnerByKeyOrId(b.referred_by) : undefined
+      this.addBusiness({
+        uuid: b.uuid ?? randomUUID(),
+        name: b.name,
+        email: b.email ?? `${b.name.toLowerCase().replace(/[^a-z0-9]+/g, '.')}@example.com`,
+        key: b.key,
+        public_key: b.public_key ?? `svc_pk_${randomBytes(12).toString('hex')}`,
+        currency: b.currency,
+        country: b.country,
+        timezone: b.timezone,
+        developer_api: b.developer_api,
+        plus_subscription: b.plus_subscription,
+        credit_from_referral_partner: b.credit_from_referral_partner,
+        referred_by: partner?.id ?? null,
+        credit_balance: b.credit_balance,
+        grant: null,
+        created_at: this.now(),
+      })
+    }
+    for (const t of fixtures.oauth_tokens) this.oauthTokens.set(t.token, { app_key: t.app_key, business: t.business })
+    for (const inv of fixtures.invoices) {
+      const biz = this.businesses.get(inv.business)
+      const t = this.now()
+      this.putRecord('invoices', {
+        uuid: inv.uuid ?? randomUUID(),
+        source_uuid: inv.source_uuid,
+        business: inv.business,
+        resource_type: 'invoice',
+        date: inv.date,
+        due_date: inv.due_date ?? inv.date,
+        narration: inv.narration,
+        amount: inv.total_amount,
+        amount_paid: inv.amount_paid,
+        currency: inv.currency ?? biz?.currency ?? 'NGN',
+        contact: null,
+        memo: null,
+        attachment_name: null,
+        status: inv.amount_paid >= inv.total_amount ? 'paid' : inv.amount_paid > 0 ? 'partially_paid' : 'unpaid',
+        created_at: t,
+        updated_at: t,
+        record_items: [
+          { item_name: inv.narration || 'Item', quantity: 1, selling_price: inv.total_amount, tax: null, amount: inv.total_amount },
+        ],
+        payments:
+          inv.amount_paid > 0
+            ? [{ uuid: randomUUID(), date: inv.date, amount: inv.amount_paid, method: 'bank_transfer' }]
+            : [],
+      })
+    }
+    for (const tx of fixtures.bank_transactions) {
+      const biz = this.businesses.get(tx.business)
+      const t = this.now()
+      this.putRecord('bank-transactions', {
+        uuid: tx.uuid ?? randomUUID(),
+        source_uuid: tx.source_uuid,
+        business: tx.business,
+        resource_type: 'bank_transaction',
+        date: tx.date,
+        narration: tx.narration,
+        amount: tx.amount,
+        currency: biz?.currency ?? 'NGN',
+        contact: null,
+        memo: null,
+        attachment_name: null,
+        status: 'posted',
+        created_at: t,
+        updated_at: t,
+      })
+    }
+  }
+
+  now(): number {
+    return Date.now() + this.clockOffsetMs
+  }
+
+  partnerByKeyOrId(ref: string): Partner | undefined {
+    const byKey = this.partners.get(ref)
+    if (byKey) return byKey
+    for (const p of this.partners.values()) if (p.id === ref || p.name === ref) return p
+    return undefined
+  }
+
+  addBusiness(b: Business): void {
+    this.businesses.set(b.uuid, b)
+    this.businessByKey.set(b.key, b)
+    this.businessByPublicKey.set(b.public_key, b)
+  }
+
+  putRecord(resource: RecordResource, rec: StoredRecord): void {
+    this.records.get(resource)!.set(rec.uuid, rec)
+  }
+
+  /** A record of this business by uuid or source_uuid (2.11); another business's record is not found. */
+  findRecord(resource: RecordResource, business: string, id: string): StoredRecord | undefined {
+    const map = this.records.get(resource)!
+    const direct = map.get(id)
+    if (direct) return direct.business === business ? direct : undefined
+    for (const r of map.values()) if (r.source_uuid === id && r.business === business) return r
+    return undefined
+  }
+
+  findPurchaseOrder(business: string, id: string): StoredPurchaseOrder | undefined {
+    const direct = this.purchaseOrders.get(id)
+    if (direct) return direct.business === business ? direct : undefined
+    return undefined
+  }
+
+  nextDocumentNumber(business: string): string {
+    const n = (this.documentCounters.get(business) ?? 0) + 1
+    this.documentCounters.set(business, n)
+    return `PO-${String(n).padStart(5, '0')}`
+  }
+
+  logCreate(entry: Omit<CreateLogEntry, 'at'>): void {
+    this.creates.push({ ...entry, at: new Date(this.now()).toISOString() })
+  }
+}
+
+export function parseFixtures(input: unknown): ParsedFixtures {
+  return fixturesSchema.parse(input ?? {})
+}
+
+/** ISO 8601 UTC with microseconds and Z (2.7): 2026-01-05T10:20:30.123000Z */
+export function microTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z')
+}
+
+export function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString()
+}

@@ -1,0 +1,125 @@
+/**
+ * POST /referred-businesses/{business_uuid}/add-credits (Part 4, Part 5 rule 8, design.md §3).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ERROR_CODES, addCreditsData, billingStatusSchema } from '../../schemas'
+import type { Sandbox } from '../../sandbox/index'
+import { PARTNER_CREATE_ROUTES } from '../../sandbox/routes/partner'
+import {
+  P1,
+  P2,
+  call,
+  createsOn,
+  dataOf,
+  failureOf,
+  holdingOf,
+  partnerFixtures,
+  start,
+} from './partner-helpers'
+
+const CREDITS_ROUTE = PARTNER_CREATE_ROUTES.addCredits
+const addCredits = (sb: Sandbox, uuid: string, body: unknown, key = P1, idem?: string) =>
+  call(sb, 'POST', `/referred-businesses/${uuid}/add-credits`, { key, body, idem })
+
+describe('POST /referred-businesses/{business_uuid}/add-credits', () => {
+  let sb: Sandbox
+  beforeAll(async () => {
+    sb = await start(partnerFixtures({ p1Holding: 5000, p2Holding: 900 }))
+  })
+  afterAll(() => sb.stop())
+
+  async function expectNoMove(run: () => Promise<void>): Promise<void> {
+    const h1 = holdingOf(sb, P1)
+    const h2 = holdingOf(sb, P2)
+    const balances = [...sb.state.businesses.values()].map((b) => b.credit_balance)
+    const creates = (await createsOn(sb, CREDITS_ROUTE)).length
+    await run()
+    expect(holdingOf(sb, P1)).toBe(h1)
+    expect(holdingOf(sb, P2)).toBe(h2)
+    expect([...sb.state.businesses.values()].map((b) => b.credit_balance)).toEqual(balances)
+    expect(await createsOn(sb, CREDITS_ROUTE)).toHaveLength(creates)
+  }
+
+  it('debits the partner holding and credits the business: {credits_granted, partner_holding_balance, credit_balance}', async () => {
+    const d = dataOf(addCreditsData, await addCredits(sb, 'b1', { credits: 250 }))
+    expect(d).toEqual({ credits_granted: 250, partner_holding_balance: 4750, credit_balance: 250 })
+    const again = dataOf(addCreditsData, await addCredits(sb, 'b1', { credits: 100.5 }))
+    expect(again).toEqual({ credits_granted: 100.5, partner_holding_balance: 4649.5, credit_balance: 350.5 })
+    expect(holdingOf(sb, P1)).toBe(4649.5)
+    const status = dataOf(
+      billingStatusSchema,
+      await call(sb, 'GET', '/referred-businesses/b1/billing-status', { key: P1 }),
+    )
+    expect(status.credit_balance).toBe(350.5)
+  })
+
+  it('is logged once as a create per grant', async () => {
+    const rows = await createsOn(sb, CREDITS_ROUTE)
+    expect(rows).toHaveLength(2)
+    expect(rows[0]).toMatchObject({ business: 'b1', resource_type: 'credit_allocation' })
+  })
+
+  it('works for a business registered with credit_from_referral_partner true (the partner manages its credit)', async () => {
+    const d = dataOf(addCreditsData, await addCredits(sb, 'b_credit', { credits: 10 }))
+    expect(d.credit_balance).toBe(10)
+  })
+
+  it('credits must be a number greater than 0 → 400 otherwise', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ credits: 0 }, /credits must be greater than 0/],
+      [{ credits: -5 }, /credits must be greater than 0/],
+      [{ credits: '10' }, /credits must be a number/],
+      [{}, /credits/],
+      [{ credits: 10_000_001 }, /credits must be 10000000 or less/],
+    ]
+    for (const [body, re] of cases) {
+      await expectNoMove(async () => {
+        const res = await addCredits(sb, 'b1', body)
+        expect(res.status, JSON.stringify(body)).toBe(400)
+        const f = failureOf(res)
+        expect(f.error_code).toBe(ERROR_CODES.validation)
+        expect(f.message).toMatch(re)
+      })
+    }
+    await expectNoMove(async () => {
+      expect((await call(sb, 'POST', '/referred-businesses/b1/add-credits', { key: P1 })).status).toBe(400)
+    })
+  })
+
+  it('holding cannot cover the credits → 400 insufficient_partner_credit_holding, nothing moves', async () => {
+    await expectNoMove(async () => {
+      const res = await addCredits(sb, 'b_other', { credits: 901 }, P2)
+      expect(res.status).toBe(400)
+      const f = failureOf(res)
+      expect(f.error_code).toBe(ERROR_CODES.insufficientHolding)
+      expect(f.message).toMatch(/insufficient partner credit holding/)
+      expect(f.message).toContain('901')
+      expect(f.message).toContain('900')
+    })
+    const d = dataOf(addCreditsData, await addCredits(sb, 'b_other', { credits: 900 }, P2))
+    expect(d.partner_holding_balance).toBe(0)
+  })
+
+  it('a business not referred by this partner, or unknown → 404', async () => {
+    for (const [uuid, key] of [
+      ['b_other', P1],
+      ['b1', P2],
+      ['b_orphan', P1],
+      ['no-such-business', P1],
+    ] as const) {
+      await expectNoMove(async () => {
+        const res = await addCredits(sb, uuid, { credits: 1 }, key)
+        expect(res.status, uuid).toBe(404)
+        expect(failureOf(res).error_code).toBe(ERROR_CODES.businessNotReferred)
+      })
+    }
+  })
+
+  it('a repeated Idempotency-Key grants once and replays the same body', async () => {
+    const first = await addCredits(sb, 'b1', { credits: 5 }, P1, 'cred-1')
+    const holding = holdingOf(sb, P1)
+    const second = await addCredits(sb, 'b1', { credits: 5 }, P1, 'cred-1')
+    expect(second.text).toBe(first.text)
+    expect(holdingOf(sb, P1)).toBe(holding)
+  })
+})

@@ -1,0 +1,145 @@
+/**
+ * Shared fixtures and HTTP helpers for the partner route tests (test/sandbox/partner*.test.ts).
+ * Every call goes over real HTTP to an emulator started in process on a free port.
+ */
+import { z } from 'zod'
+import { failureEnvelope, successEnvelope } from '../../schemas'
+import { type Fixtures, type Sandbox, startSandbox } from '../../sandbox/index'
+
+export const P1 = 'svc_partner_sk_p1'
+export const P2 = 'svc_partner_sk_p2'
+export const B1_KEY = 'svc_sk_b1'
+export const DAY_MS = 86_400_000
+
+/**
+ * P1 referred b1 (plain), b_plus (own Plus), b_credit (credit_from_referral_partner) and b_both (both);
+ * P2 referred b_other; b_orphan has no partner.
+ */
+export function partnerFixtures(opts: { p1Holding?: number; p2Holding?: number } = {}): Fixtures {
+  const biz = (
+    uuid: string,
+    referred_by: string | null,
+    extra: { plus?: boolean; credit?: boolean } = {},
+  ) => ({
+    uuid,
+    name: `Business ${uuid}`,
+    email: `${uuid}@example.com`,
+    key: `svc_sk_${uuid}`,
+    public_key: `svc_pk_${uuid}`,
+    currency: 'NGN',
+    country: 'NG',
+    developer_api: true,
+    plus_subscription: extra.plus ?? false,
+    credit_from_referral_partner: extra.credit ?? false,
+    referred_by,
+  })
+  return {
+    partners: [
+      { name: 'P1', key: P1, holding_credits: opts.p1Holding ?? 5000 },
+      { name: 'P2', key: P2, holding_credits: opts.p2Holding ?? 900 },
+    ],
+    businesses: [
+      biz('b1', P1),
+      biz('b_plus', P1, { plus: true }),
+      biz('b_credit', P1, { credit: true }),
+      biz('b_both', P1, { plus: true, credit: true }),
+      biz('b_other', P2),
+      biz('b_orphan', null),
+    ],
+    job_delay_ms: 50,
+  }
+}
+
+export function start(fixtures: Fixtures = partnerFixtures()): Promise<Sandbox> {
+  return startSandbox({ fixtures, port: 0 })
+}
+
+export interface Res {
+  status: number
+  headers: Headers
+  text: string
+  body: unknown
+}
+
+export async function call(
+  sb: Sandbox,
+  method: 'GET' | 'POST',
+  path: string,
+  opts: { key?: string; body?: unknown; idem?: string; keyHeader?: string } = {},
+): Promise<Res> {
+  const headers: Record<string, string> = {}
+  if (opts.key !== undefined) headers[opts.keyHeader ?? 'X-API-Key'] = opts.key
+  if (opts.idem !== undefined) headers['Idempotency-Key'] = opts.idem
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
+  const res = await fetch(`${sb.url}${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  })
+  const text = await res.text()
+  let body: unknown = undefined
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = text
+  }
+  return { status: res.status, headers: res.headers, text, body }
+}
+
+/** The `data` of a 200 success envelope, checked against the shared schema. */
+export function dataOf<T extends z.ZodType>(schema: T, res: Res): z.output<T> {
+  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${res.text}`)
+  const envelope = successEnvelope(z.unknown()).parse(res.body)
+  return schema.parse(envelope.data)
+}
+
+/** A failure envelope, checked against the shared schema. */
+export function failureOf(res: Res): z.output<typeof failureEnvelope> {
+  return failureEnvelope.parse(res.body)
+}
+
+/** Moves the emulator clock; returns the emulator's "now" (epoch ms) as it reports it. */
+export async function advanceClock(sb: Sandbox, ms: number): Promise<number> {
+  const res = await fetch(`${sb.origin}/_sandbox/clock`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ advance_ms: ms }),
+  })
+  if (res.status !== 200) throw new Error(`clock move failed: ${res.status}`)
+  const body = (await res.json()) as { data: { now: string } }
+  return Date.parse(body.data.now)
+}
+
+/** Epoch ms of a microsecond timestamp (2026-01-05T10:20:30.123456Z). */
+export function parseMicro(ts: string): number {
+  return Date.parse(ts.replace(/(\.\d{3})\d{3}Z$/, '$1Z'))
+}
+
+/** The partner's holding as the emulator holds it (no route reads it without spending). */
+export function holdingOf(sb: Sandbox, partnerKey: string): number {
+  const p = sb.state.partners.get(partnerKey)
+  if (!p) throw new Error(`no partner ${partnerKey}`)
+  return p.holding_credits
+}
+
+export async function createsOn(sb: Sandbox, route: string): Promise<unknown[]> {
+  const res = await fetch(`${sb.origin}/_sandbox/creates?route=${encodeURIComponent(route)}`)
+  const body = (await res.json()) as { data: unknown[] }
+  return body.data
+}
+
+/** A registration body that passes every rule of 2.6; override fields per test. */
+export function registration(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    email: `new-${Math.random().toString(36).slice(2)}@example.com`,
+    firstname: 'Ada',
+    lastname: 'Obi',
+    business_name: 'Ada Foods Ltd',
+    password: 'Passw0rd!',
+    country: 'NG',
+    currency: 'NGN',
+    timezone: 'Africa/Lagos',
+    grant_access: 'admin',
+    ...overrides,
+  }
+}
