@@ -1,47 +1,115 @@
 /**
- * `npm run sandbox -- --port <n> [--fixtures <file>] [--job-delay <ms>]`
- * Starts the emulator on 127.0.0.1 and prints `listening on http://127.0.0.1:<n>/v1`.
+ * `npm run sandbox -- [--port <n>] [--fixtures <file.json>]`
+ * Starts the emulator on 127.0.0.1 and prints `listening on http://127.0.0.1:<n>/v1`; with no
+ * fixtures it also prints the keys of the demo business and partner it seeds.
+ *
+ * Exit codes: 0 after SIGINT/SIGTERM, 1 when the server cannot start (port in use...), 2 for bad
+ * arguments or a bad fixtures file. Every failure is one readable message on stderr, never a stack.
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { startSandbox } from './index'
+import { describeIssues } from '../schemas'
+import { type Fixtures, type Sandbox, startSandbox } from './index'
+import { fixturesSchema } from './state'
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string', default: '4010' },
-      fixtures: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  })
-  if (values.help) {
-    console.log('usage: npm run sandbox -- [--port <n>] [--fixtures <file.json>]')
+const USAGE = 'usage: npm run sandbox -- [--port <n>] [--fixtures <file.json>]'
+const DEFAULT_PORT = 4010
+
+/** A failure the user can fix: printed as one line, then the process exits with `code`. */
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message)
+  }
+}
+
+function parseCli(argv: string[]): { help: boolean; port: number; fixturesPath: string | undefined } {
+  let values: { port?: string; fixtures?: string; help?: boolean }
+  try {
+    ;({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        fixtures: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }))
+  } catch (e) {
+    throw new CliError(`${(e as Error).message}\n${USAGE}`, 2)
+  }
+  const rawPort = values.port ?? String(DEFAULT_PORT)
+  const port = /^\d+$/.test(rawPort) ? Number(rawPort) : NaN
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new CliError(`--port must be a whole number from 0 to 65535, got "${rawPort}"`, 2)
+  }
+  return { help: values.help ?? false, port, fixturesPath: values.fixtures }
+}
+
+/** Reads and validates a fixtures file; any problem names the file and, for schema errors, each bad field. */
+function loadFixtures(path: string): Fixtures {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (e) {
+    throw new CliError(`could not read fixtures from ${path}: ${(e as Error).message}`, 2)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    throw new CliError(`fixtures file ${path} is not valid JSON: ${(e as Error).message}`, 2)
+  }
+  const parsed = fixturesSchema.safeParse(json)
+  if (!parsed.success) {
+    throw new CliError(`fixtures file ${path} is not valid: ${describeIssues(parsed.error)}`, 2)
+  }
+  return parsed.data
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { help, port, fixturesPath } = parseCli(argv)
+  if (help) {
+    console.log(USAGE)
     return
   }
-  const port = Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`--port must be a whole number from 0 to 65535, got "${values.port}"`)
-    process.exit(2)
+  const fixtures = fixturesPath === undefined ? undefined : loadFixtures(fixturesPath)
+
+  // Signal handlers go in before anything is printed: a supervisor that sends SIGTERM as soon as it
+  // reads the listening line must get a clean exit 0, not the default kill.
+  let sb: Sandbox | undefined
+  let stopping = false
+  const stop = () => {
+    if (stopping) return
+    stopping = true
+    if (!sb) process.exit(0) // still starting: nothing to close yet
+    sb.stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        console.error(`error while stopping: ${(e as Error).message}`)
+        process.exit(1)
+      },
+    )
   }
-  let fixtures: unknown
-  if (values.fixtures) {
-    try {
-      fixtures = JSON.parse(readFileSync(values.fixtures, 'utf8'))
-    } catch (e) {
-      console.error(`could not read fixtures from ${values.fixtures}: ${(e as Error).message}`)
-      process.exit(2)
-    }
-  }
-  let sb
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+
   try {
-    sb = await startSandbox({ port, fixtures: fixtures as never })
+    sb = await startSandbox({ port, fixtures })
   } catch (e) {
-    const err = e as NodeJS.ErrnoException & { issues?: unknown }
-    if (err.code === 'EADDRINUSE') console.error(`port ${port} is in use: choose another with --port <n>`)
-    else console.error(`could not start the sandbox: ${err.message}`)
-    process.exit(1)
+    const err = e as NodeJS.ErrnoException
+    if (err.code === 'EADDRINUSE') {
+      throw new CliError(`port ${port} on 127.0.0.1 is in use: choose another with --port <n>`, 1)
+    }
+    if (err.code === 'EACCES') {
+      throw new CliError(`not allowed to listen on port ${port}: choose a port above 1023 with --port <n>`, 1)
+    }
+    throw new CliError(`could not start the sandbox: ${err.message}`, 1)
   }
+
   console.log(`listening on ${sb.url}`)
   if (sb.demo) {
     // The emulator's own demo keys: they exist only in this process and only work against it.
@@ -49,11 +117,13 @@ async function main(): Promise<void> {
     console.log(`demo business public key: ${sb.demo.businessPublicKey}`)
     console.log(`demo partner key: ${sb.demo.partnerKey}`)
   }
-  const stop = () => {
-    void sb.stop().then(() => process.exit(0))
-  }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
 }
 
-void main()
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof CliError) {
+    console.error(e.message)
+    process.exit(e.code)
+  }
+  console.error(`sandbox failed: ${e instanceof Error ? e.message : String(e)}`)
+  process.exit(1)
+})

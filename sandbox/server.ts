@@ -61,7 +61,8 @@ export function ok(reply: FastifyReply, message: string, data?: unknown, meta?: 
 /** Parses with a shared schema or throws a 400 whose message names each bad field. */
 export function parse<T extends z.ZodType>(schema: T, input: unknown, what = 'request body'): z.output<T> {
   if (input === undefined || input === null) {
-    if (what === 'request body') throw new ApiFailure(400, 'request body is required: send a JSON object', ERROR_CODES.validation)
+    if (what === 'request body')
+      throw new ApiFailure(400, 'request body is required: send a JSON object', ERROR_CODES.validation)
   }
   const r = schema.safeParse(input ?? {})
   if (!r.success) throw new ApiFailure(400, describeIssues(r.error), ERROR_CODES.validation)
@@ -69,12 +70,14 @@ export function parse<T extends z.ZodType>(schema: T, input: unknown, what = 're
 }
 
 export function requireBusiness(req: FastifyRequest): Business {
-  if (!req.business) throw new ApiFailure(500, 'route misconfigured: no business on request', ERROR_CODES.serverError)
+  if (!req.business)
+    throw new ApiFailure(500, 'route misconfigured: no business on request', ERROR_CODES.serverError)
   return req.business
 }
 
 export function requirePartner(req: FastifyRequest): Partner {
-  if (!req.partner) throw new ApiFailure(500, 'route misconfigured: no partner on request', ERROR_CODES.serverError)
+  if (!req.partner)
+    throw new ApiFailure(500, 'route misconfigured: no partner on request', ERROR_CODES.serverError)
   return req.partner
 }
 
@@ -91,7 +94,8 @@ function presentedKey(req: FastifyRequest): string | undefined {
   return undefined
 }
 
-function isLoopback(addr: string | undefined): boolean {
+/** Whether a client address is on the loopback interface: 127.0.0.0/8, ::1, or 127.x as an IPv4-mapped IPv6 address. */
+export function isLoopback(addr: string | undefined): boolean {
   return !!addr && (addr === '::1' || addr.startsWith('127.') || addr.startsWith('::ffff:127.'))
 }
 
@@ -134,14 +138,21 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
     const e = err as { statusCode?: number; code?: string; message?: string }
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500
     let message = status >= 500 ? 'internal server error' : (e.message ?? 'bad request')
-    if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || /JSON/.test(e.message ?? ''))
+    if (
+      e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      /JSON/.test(e.message ?? '')
+    )
       message = 'request body is not valid JSON: send a JSON object with Content-Type: application/json'
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
       message = `request body is larger than ${Math.round(LIMITS.maxBodyBytes / 1048576)} MB`
-    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = 'send the body as JSON with Content-Type: application/json'
-    return reply
-      .code(status)
-      .send({ status: 'failed', message, error_code: status >= 500 ? ERROR_CODES.serverError : ERROR_CODES.validation })
+    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      message = 'send the body as JSON with Content-Type: application/json'
+    return reply.code(status).send({
+      status: 'failed',
+      message,
+      error_code: status >= 500 ? ERROR_CODES.serverError : ERROR_CODES.validation,
+    })
   })
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).send({
@@ -155,7 +166,9 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
   app.addHook('onRequest', async (req, reply) => {
     if (!pathOf(req).startsWith('/_sandbox')) return
     if (!isLoopback(req.socket.remoteAddress)) {
-      return reply.code(403).send({ status: 'failed', message: 'sandbox control routes answer loopback only' })
+      return reply
+        .code(403)
+        .send({ status: 'failed', message: 'sandbox control routes answer loopback only' })
     }
   })
 
@@ -194,11 +207,17 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
     if (faulty && f.burst_429 > 0) {
       f.burst_429--
       const wait = f.burst_wait_seconds
-      const reset = f.burst_reset_style === 'epoch' ? String(Math.ceil(Date.now() / 1000) + wait) : String(wait)
+      const reset =
+        f.burst_reset_style === 'epoch' ? String(Math.ceil(Date.now() / 1000) + wait) : String(wait)
       reply.header('X-RateLimit-Remaining', '0')
       reply.header('X-RateLimit-Reset', reset)
       const headers: Record<string, string> = f.burst_retry_after ? { 'Retry-After': String(wait) } : {}
-      throw new ApiFailure(429, 'too many requests: slow down and retry after the reset time', ERROR_CODES.rateLimited, headers)
+      throw new ApiFailure(
+        429,
+        'too many requests: slow down and retry after the reset time',
+        ERROR_CODES.rateLimited,
+        headers,
+      )
     }
     if (faulty && (f.fail_next > 0 || (f.error_rate > 0 && Math.random() < f.error_rate))) {
       if (f.fail_next > 0) f.fail_next--
@@ -236,21 +255,40 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
       const m = /^Bearer\s+(\S+)$/i.exec(authz)
       const tok = m ? state.oauthTokens.get(m[1] ?? '') : undefined
       if (!tok || tok.app_key !== key) {
-        throw new ApiFailure(401, 'invalid or expired bearer token: authorize the app again', ERROR_CODES.invalidKey)
+        throw new ApiFailure(
+          401,
+          'invalid or expired bearer token: authorize the app again',
+          ERROR_CODES.invalidKey,
+        )
       }
       business = state.businesses.get(tok.business)
     }
     if (!partner && !business) {
-      throw new ApiFailure(401, 'invalid API key: check the key, or rotate it in the application', ERROR_CODES.invalidKey)
+      throw new ApiFailure(
+        401,
+        'invalid API key: check the key, or rotate it in the application',
+        ERROR_CODES.invalidKey,
+      )
     }
     if (auth === 'partner') {
-      if (!partner) throw new ApiFailure(WRONG_KEY_KIND_STATUS, PARTNER_ROUTE_BUSINESS_KEY_MESSAGE, ERROR_CODES.wrongKeyKind)
+      if (!partner)
+        throw new ApiFailure(
+          WRONG_KEY_KIND_STATUS,
+          PARTNER_ROUTE_BUSINESS_KEY_MESSAGE,
+          ERROR_CODES.wrongKeyKind,
+        )
       req.partner = partner
       req.keyHolder = partner.id
       return
     }
-    if (!business) throw new ApiFailure(WRONG_KEY_KIND_STATUS, BUSINESS_ROUTE_PARTNER_KEY_MESSAGE, ERROR_CODES.wrongKeyKind)
-    if (!business.developer_api) throw new ApiFailure(403, DEVELOPER_API_403_MESSAGE, ERROR_CODES.developerApiNotAllowed)
+    if (!business)
+      throw new ApiFailure(
+        WRONG_KEY_KIND_STATUS,
+        BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
+        ERROR_CODES.wrongKeyKind,
+      )
+    if (!business.developer_api)
+      throw new ApiFailure(403, DEVELOPER_API_403_MESSAGE, ERROR_CODES.developerApiNotAllowed)
     req.business = business
     req.keyHolder = business.uuid
   })
@@ -313,7 +351,8 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
       reply.statusCode < 300 &&
       pathOf(req).startsWith(BASE_PATH) &&
       faultApplies(state, pathOf(req).slice(BASE_PATH.length)) &&
-      (f.commit_then_drop_next > 0 || (f.commit_then_drop_rate > 0 && Math.random() < f.commit_then_drop_rate))
+      (f.commit_then_drop_next > 0 ||
+        (f.commit_then_drop_rate > 0 && Math.random() < f.commit_then_drop_rate))
     ) {
       if (f.commit_then_drop_next > 0) f.commit_then_drop_next--
       req.raw.socket.destroy()
@@ -346,7 +385,9 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
     )
     return reply.send({ status: 'success', message: `${rows.length} creates`, data: rows })
   })
-  app.get('/_sandbox/faults', async (_req, reply) => reply.send({ status: 'success', message: 'faults', data: state.faults }))
+  app.get('/_sandbox/faults', async (_req, reply) =>
+    reply.send({ status: 'success', message: 'faults', data: state.faults }),
+  )
   app.post('/_sandbox/faults', async (req, reply) => {
     const r = faultsSchema.safeParse({ ...state.faults, ...((req.body as object | null) ?? {}) })
     if (!r.success) throw new ApiFailure(400, describeIssues(r.error), ERROR_CODES.validation)
@@ -363,12 +404,17 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
       throw new ApiFailure(400, 'advance_ms must be a number of milliseconds', ERROR_CODES.validation)
     }
     state.clockOffsetMs += body.advance_ms
-    return reply.send({ status: 'success', message: 'clock moved', data: { now: new Date(state.now()).toISOString() } })
+    return reply.send({
+      status: 'success',
+      message: 'clock moved',
+      data: { now: new Date(state.now()).toISOString() },
+    })
   })
   app.post('/_sandbox/rate-limit', async (req, reply) => {
     const body = (req.body ?? {}) as { limit?: unknown; window_seconds?: unknown }
     if (typeof body.limit === 'number' && body.limit > 0) state.rateLimit.limit = Math.floor(body.limit)
-    if (typeof body.window_seconds === 'number' && body.window_seconds > 0) state.rateLimit.window_seconds = body.window_seconds
+    if (typeof body.window_seconds === 'number' && body.window_seconds > 0)
+      state.rateLimit.window_seconds = body.window_seconds
     buckets.clear()
     return reply.send({ status: 'success', message: 'rate limit set', data: state.rateLimit })
   })

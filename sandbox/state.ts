@@ -15,7 +15,9 @@ export const fixturesSchema = z.object({
     .array(
       z.object({
         name: z.string().default('Partner'),
-        key: z.string().startsWith('svc_partner_sk_'),
+        key: z.string().startsWith('svc_partner_sk_', {
+          error: 'must be a partner secret key starting with svc_partner_sk_',
+        }),
         holding_credits: z.number().min(0).default(0),
       }),
     )
@@ -26,8 +28,13 @@ export const fixturesSchema = z.object({
         uuid: z.string().optional(),
         name: z.string().default('Business'),
         email: z.string().optional(),
-        key: z.string().startsWith('svc_sk_'),
-        public_key: z.string().startsWith('svc_pk_').optional(),
+        key: z
+          .string()
+          .startsWith('svc_sk_', { error: 'must be a business secret key starting with svc_sk_' }),
+        public_key: z
+          .string()
+          .startsWith('svc_pk_', { error: 'must be a business public key starting with svc_pk_' })
+          .optional(),
         currency: z.string().default('NGN'),
         country: z.string().default('NG'),
         timezone: z.string().default('Africa/Lagos'),
@@ -68,7 +75,15 @@ export const fixturesSchema = z.object({
     .default([]),
   /** OAuth: a bearer token acting for a business when sent with an app key (steps not shown). */
   oauth_tokens: z
-    .array(z.object({ token: z.string(), app_key: z.string().startsWith('svc_sk_'), business: z.string() }))
+    .array(
+      z.object({
+        token: z.string(),
+        app_key: z
+          .string()
+          .startsWith('svc_sk_', { error: "must be the app's business secret key (svc_sk_...)" }),
+        business: z.string(),
+      }),
+    )
     .default([]),
   rate_limit: z
     .object({ limit: z.number().int().positive(), window_seconds: z.number().positive() })
@@ -133,7 +148,13 @@ export interface StoredRecord {
   /** Invoices only. */
   due_date?: string
   amount_paid?: number
-  record_items?: { item_name: string; quantity: number; selling_price: number; tax: number | null; amount: number }[]
+  record_items?: {
+    item_name: string
+    quantity: number
+    selling_price: number
+    tax: number | null
+    amount: number
+  }[]
   payments?: { uuid: string; date: string; amount: number; method: string | null }[]
 }
 
@@ -173,7 +194,10 @@ export const faultsSchema = z.object({
   latency_ms: z.number().min(0).default(0),
   /** Fraction (0..1) of /v1 requests answered with one of `error_statuses` instead of being handled. */
   error_rate: z.number().min(0).max(1).default(0),
-  error_statuses: z.array(z.union([z.literal(500), z.literal(502), z.literal(503)])).min(1).default([500, 502, 503]),
+  error_statuses: z
+    .array(z.union([z.literal(500), z.literal(502), z.literal(503)]))
+    .min(1)
+    .default([500, 502, 503]),
   /** The next N /v1 requests fail with an error status (deterministic, counts down). */
   fail_next: z.number().int().min(0).default(0),
   /** The next N /v1 requests are answered 429 (a burst), whatever the real budget. */
@@ -233,7 +257,12 @@ export class SandboxState {
     this.rateLimit = fixtures.rate_limit
     this.jobDelayMs = fixtures.job_delay_ms
     for (const p of fixtures.partners) {
-      this.partners.set(p.key, { id: `partner_${randomUUID()}`, name: p.name, key: p.key, holding_credits: p.holding_credits })
+      this.partners.set(p.key, {
+        id: `partner_${randomUUID()}`,
+        name: p.name,
+        key: p.key,
+        holding_credits: p.holding_credits,
+      })
     }
     for (const b of fixtures.businesses) {
       const partner = b.referred_by ? this.partnerByKeyOrId(b.referred_by) : undefined
@@ -255,7 +284,8 @@ export class SandboxState {
         created_at: this.now(),
       })
     }
-    for (const t of fixtures.oauth_tokens) this.oauthTokens.set(t.token, { app_key: t.app_key, business: t.business })
+    for (const t of fixtures.oauth_tokens)
+      this.oauthTokens.set(t.token, { app_key: t.app_key, business: t.business })
     for (const inv of fixtures.invoices) {
       const biz = this.businesses.get(inv.business)
       const t = this.now()
@@ -273,11 +303,18 @@ export class SandboxState {
         contact: null,
         memo: null,
         attachment_name: null,
-        status: inv.amount_paid >= inv.total_amount ? 'paid' : inv.amount_paid > 0 ? 'partially_paid' : 'unpaid',
+        status:
+          inv.amount_paid >= inv.total_amount ? 'paid' : inv.amount_paid > 0 ? 'partially_paid' : 'unpaid',
         created_at: t,
         updated_at: t,
         record_items: [
-          { item_name: inv.narration || 'Item', quantity: 1, selling_price: inv.total_amount, tax: null, amount: inv.total_amount },
+          {
+            item_name: inv.narration || 'Item',
+            quantity: 1,
+            selling_price: inv.total_amount,
+            tax: null,
+            amount: inv.total_amount,
+          },
         ],
         payments:
           inv.amount_paid > 0

@@ -16,7 +16,7 @@ export const LIMITS = {
   maxAttachmentBytes: 30 * 1024 * 1024,
   /** Largest request body the emulator accepts: base64 of the largest attachment, plus JSON. */
   maxBodyBytes: 48 * 1024 * 1024,
-  /** URL attachments: fetch timeout (not shown) and largest body fetched. */
+  /** URL attachments: fetch timeout (not shown); the largest body fetched is maxAttachmentBytes. */
   urlFetchTimeoutMs: 10_000,
   /** Seat and credit grant bounds (not shown). */
   maxSeatsPerGrant: 1000,
