@@ -464,7 +464,7 @@ export class BookkeepingClient {
   async aiCreateFromFiles<T extends AiTarget>(
     target: T,
     input: AiCreateFromFilesInput,
-    opts?: WriteOptions & { maxFileBytes?: number },
+    opts?: WriteOptions & { maxFileBytes?: number; onProgress?: (sent: number, total: number) => void },
   ): Promise<AiCreateResult<T>> {
     const path = this.#aiPath(target)
     this.#checkRoute('business', 'POST', path)
@@ -518,7 +518,7 @@ export class BookkeepingClient {
     }
 
     const idempotencyKey = this.#idempotencyKey(opts, 'POST', path)
-    const stream = streamedJsonBody(fields, files)
+    const stream = streamedJsonBody(fields, files, undefined, opts?.onProgress)
     const envelope = await this.#send({
       method: 'POST',
       path,

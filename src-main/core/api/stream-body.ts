@@ -68,6 +68,8 @@ export function streamedJsonBody(
   fields: Record<string, unknown>,
   files: readonly BodyFile[],
   readChunkBytes = 64 * 1024,
+  /** Called as body bytes are handed to the network: (sent, total). */
+  onProgress?: (sent: number, total: number) => void,
 ): StreamedJsonBody {
   const head = JSON.stringify(fields)
   const prefix = head === '{}' ? '{"attachments":[' : `${head.slice(0, -1)},"attachments":[`
@@ -125,12 +127,17 @@ export function streamedJsonBody(
   }
 
   const it = parts()
+  let sent = 0
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const next = await it.next()
         if (next.done) controller.close()
-        else controller.enqueue(next.value)
+        else {
+          controller.enqueue(next.value)
+          sent += next.value.byteLength
+          onProgress?.(sent, contentLength)
+        }
       } catch (e) {
         if (e instanceof FileBodyError) failure = e
         controller.error(e)

@@ -1,0 +1,448 @@
+/**
+ * The ingest engine: composes the store, watched folders, intake, the upload queue and the job
+ * poller. One instance per app (desktop, web host or headless). Plain Node: never imports electron.
+ */
+import { randomUUID } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { once } from 'node:events'
+import pLimit from 'p-limit'
+import type { AiTarget } from '../../schemas'
+import { type EngineEmitter, type EngineEvents, type FolderState, TypedEmitter } from './events'
+import {
+  DEFAULT_PROMPTS,
+  type FolderConfig,
+  type FolderInput,
+  FolderStore,
+  SettingsStore,
+  destinationDir,
+  normalizeFolder,
+  renderPrompt,
+} from './folders'
+import { moveInto } from './intake/after-upload'
+import { Intake, type IntakeRequest, type IntakeResult } from './intake/intake'
+import { allowedKinds } from './kinds'
+import { type ClientProvider, type QueueOptions, UploadQueue } from './queue/queue'
+import { Db } from './store/db'
+import { type HistoryFilter, type Upload, UploadStore } from './store/uploads'
+import { FolderWatcher, type FolderWatcherConfig } from './watch'
+import { toCsv } from './store/csv'
+
+export interface EngineOptions {
+  /** Where bookdrop.db lives. */
+  dataDir: string
+  clients: ClientProvider
+  queue?: Partial<QueueOptions>
+  /** Watcher timing (tests shorten these). */
+  watch?: Partial<
+    Pick<
+      FolderWatcherConfig,
+      'stabilityMs' | 'rescanIntervalMs' | 'recoverInitialMs' | 'recoverMaxMs' | 'pollIntervalMs'
+    >
+  >
+  /** Files hashed at the same time (bounds memory and disk load on a big initial scan). */
+  hashConcurrency?: number
+}
+
+export interface FolderStatus {
+  state: FolderState
+  message: string | null
+}
+
+export interface AddFilesOptions {
+  profileId: string
+  target: AiTarget
+  prompt?: string
+  processType?: 'async' | 'direct'
+}
+
+export class Engine {
+  readonly events: EngineEmitter = new TypedEmitter<EngineEvents>()
+  readonly db: Db
+  readonly uploads: UploadStore
+  readonly folders: FolderStore
+  readonly settings: SettingsStore
+  readonly queue: UploadQueue
+  private readonly intake: Intake
+  private readonly watchers = new Map<string, FolderWatcher>()
+  private readonly folderStatus = new Map<string, FolderStatus>()
+  private readonly hashLimit: ReturnType<typeof pLimit>
+  private closed = false
+  /** Files being checked and hashed (or waiting for a hashing slot). */
+  private intakeInFlight = 0
+
+  private constructor(private readonly opts: EngineOptions) {
+    this.db = new Db(join(opts.dataDir, 'bookdrop.db'))
+    this.uploads = new UploadStore(this.db)
+    this.folders = new FolderStore(this.db)
+    this.settings = new SettingsStore(this.db)
+    this.intake = new Intake(this.uploads, this.events)
+    const saved = this.settings.get<Partial<QueueOptions>>('queue', {})
+    this.queue = new UploadQueue(this.uploads, opts.clients, this.events, (row) => this.afterRecord(row), {
+      ...saved,
+      ...opts.queue,
+    })
+    this.hashLimit = pLimit(opts.hashConcurrency ?? 4)
+  }
+
+  /** Opens the database, resumes the queue and starts every enabled folder. */
+  static async open(opts: EngineOptions): Promise<Engine> {
+    const engine = new Engine(opts)
+    engine.queue.start()
+    await engine.finishPendingMoves()
+    for (const f of engine.folders.list()) if (f.enabled) await engine.startWatcher(f)
+    return engine
+  }
+
+  get maxFileBytes(): number {
+    return this.opts.queue?.maxFileBytes ?? this.settings.get('maxFileBytes', 25 * 1024 * 1024)
+  }
+
+  // ---- folders -----------------------------------------------------------------------------------
+
+  async addFolder(input: FolderInput): Promise<FolderConfig> {
+    const f = normalizeFolder(input)
+    const clash = this.folders
+      .list()
+      .find((o) => o.path === f.path && o.profileId === f.profileId && o.target === f.target)
+    if (clash) throw new Error(`${f.path} is already watched for ${f.target}.`)
+    this.folders.save(f)
+    if (f.enabled) await this.startWatcher(f)
+    return f
+  }
+
+  async updateFolder(id: string, patch: Partial<FolderInput>): Promise<FolderConfig> {
+    const cur = this.folders.get(id)
+    if (!cur) throw new Error('That folder is no longer watched.')
+    const { id: _id, addedAt, ...rest } = cur
+    const next = normalizeFolder({ ...rest, ...patch }, id, addedAt)
+    this.folders.save(next)
+    await this.stopWatcher(id)
+    if (next.enabled) await this.startWatcher(next)
+    else this.setFolderStatus(id, 'disabled', null)
+    return next
+  }
+
+  async removeFolder(id: string): Promise<void> {
+    await this.stopWatcher(id)
+    this.folders.remove(id)
+    this.folderStatus.delete(id)
+  }
+
+  listFolders(): (FolderConfig & FolderStatus)[] {
+    return this.folders.list().map((f) => ({
+      ...f,
+      ...(this.folderStatus.get(f.id) ?? { state: f.enabled ? 'starting' : 'disabled', message: null }),
+    }))
+  }
+
+  private setFolderStatus(folderId: string, state: FolderState, message: string | null): void {
+    this.folderStatus.set(folderId, { state, message })
+    this.events.emit('folder', { folderId, state, message })
+  }
+
+  private async startWatcher(f: FolderConfig): Promise<void> {
+    const excludeDirs = [join(f.path, 'Uploaded')]
+    if (f.archiveDir) excludeDirs.push(f.archiveDir)
+    const w = new FolderWatcher({
+      id: f.id,
+      path: f.path,
+      recursive: f.recursive,
+      acceptedKinds: f.acceptedKinds,
+      usePolling: f.usePolling,
+      ignoreOlderThanMs: f.takeExisting ? undefined : f.addedAt,
+      excludeDirs,
+      ...this.opts.watch,
+    })
+    w.on('status', (s) => this.setFolderStatus(f.id, s.state, s.message ?? null))
+    w.on('candidate', (c) => {
+      this.intakeInFlight++
+      void this.hashLimit(() => this.take(this.folderRequest(f, c.path)))
+        .finally(() => this.intakeInFlight--)
+        .catch((e: unknown) => {
+          this.events.emit('notice', {
+            level: 'error',
+            message: `Could not queue ${c.path}: ${(e as Error).message}`,
+          })
+        })
+    })
+    w.on('vanished', (v) => {
+      if (v.accepted) this.intake.vanished(this.folderRequest(f, v.path))
+    })
+    this.watchers.set(f.id, w)
+    await w.start()
+  }
+
+  private async stopWatcher(id: string): Promise<void> {
+    const w = this.watchers.get(id)
+    this.watchers.delete(id)
+    if (w) await w.stop()
+  }
+
+  /** Walks every watched folder now (the watchers also do this on a jittered timer). */
+  async rescan(): Promise<void> {
+    await Promise.all([...this.watchers.values()].map((w) => w.rescan()))
+  }
+
+  private folderRequest(f: FolderConfig, path: string): IntakeRequest {
+    return {
+      profileId: f.profileId,
+      target: f.target,
+      prompt: renderPrompt(f.promptTemplate, { filename: basename(path), folder: basename(f.path) }),
+      processType: f.processType,
+      source: 'watch',
+      folderId: f.id,
+      path,
+      acceptedKinds: f.acceptedKinds,
+      maxFileBytes: this.maxFileBytes,
+      afterUpload: f.afterUpload,
+      destinationDir: destinationDir(f),
+    }
+  }
+
+  private async take(req: IntakeRequest): Promise<IntakeResult> {
+    this.intakeInFlight++
+    try {
+      const r = await this.intake.take(req)
+      if (r.kind === 'queued') this.queue.kick()
+      return r
+    } finally {
+      this.intakeInFlight--
+    }
+  }
+
+  // ---- files dropped or given on the command line --------------------------------------------------
+
+  async addFiles(paths: string[], o: AddFilesOptions & { source?: 'drop' | 'cli' }): Promise<IntakeResult[]> {
+    const kinds = allowedKinds(o.target)
+    return Promise.all(
+      paths.map((p) =>
+        this.hashLimit(() =>
+          this.take({
+            profileId: o.profileId,
+            target: o.target,
+            prompt: renderPrompt(o.prompt?.trim() || DEFAULT_PROMPTS[o.target], {
+              filename: basename(p),
+              folder: basename(dirname(p)),
+            }),
+            processType: o.processType ?? 'async',
+            source: o.source ?? 'drop',
+            folderId: null,
+            path: p,
+            acceptedKinds: kinds,
+            maxFileBytes: this.maxFileBytes,
+            afterUpload: 'leave',
+            destinationDir: null,
+          }),
+        ),
+      ),
+    )
+  }
+
+  // ---- a person's actions ---------------------------------------------------------------------
+
+  pause(profileId: string): void {
+    this.queue.pause(profileId)
+  }
+
+  resume(profileId: string): void {
+    this.queue.resume(profileId)
+  }
+
+  /** Cancels a row that has not reached the server yet (or whose job is still followed). */
+  cancel(id: number): Upload {
+    const row = this.mustGet(id)
+    if (!['queued', 'waiting_retry', 'uploading', 'processing', 'duplicate'].includes(row.status)) {
+      throw new Error(`Upload #${id} is ${row.status}: only waiting or running uploads can be cancelled.`)
+    }
+    return this.changeStatus(row, {
+      status: 'cancelled',
+      nextAttemptAt: null,
+      lastError: 'Cancelled by you.',
+    })
+  }
+
+  /** Sends a failed, cancelled or skipped file again; a duplicate is sent anyway. */
+  async retry(id: number): Promise<Upload> {
+    const row = this.mustGet(id)
+    if (row.status === 'duplicate') {
+      const next = this.changeStatus(row, {
+        status: 'queued',
+        forced: true,
+        duplicateOf: row.duplicateOf,
+        lastError: null,
+        nextAttemptAt: null,
+      })
+      this.queue.kick()
+      return next
+    }
+    if (row.status === 'failed' || row.status === 'cancelled') {
+      const exists = await stat(row.path).then(
+        (st) => st.isFile(),
+        () => false,
+      )
+      if (!exists && !(row.status === 'cancelled' && row.jobReference)) {
+        throw new Error(`${row.path} is no longer there: put the file back, then retry.`)
+      }
+      const reset = {
+        attempts: 0,
+        nextAttemptAt: null,
+        lastError: null,
+        errorCode: null,
+        httpStatus: null,
+        polls: 0,
+      }
+      let next: Upload
+      if (row.status === 'cancelled' && row.jobReference) {
+        // The server already has the job: follow it again rather than sending the file twice.
+        next = this.changeStatus(row, { ...reset, status: 'processing' })
+      } else {
+        // A definite "no" from the server (a 4xx, a failed job) created nothing, and the server keeps
+        // that answer under the old Idempotency-Key: a fresh key lets it try again. Anything else may
+        // have created the record, so the old key stays and the server replays instead.
+        const definite =
+          row.status === 'failed' &&
+          ((row.httpStatus !== null && row.httpStatus >= 400 && row.httpStatus < 500) ||
+            row.errorCode === 'job_failed')
+        next = this.changeStatus(row, {
+          ...reset,
+          status: 'queued',
+          jobReference: null,
+          ...(definite ? { idempotencyKey: randomUUID() } : {}),
+        })
+      }
+      this.queue.resume(row.profileId)
+      return next
+    }
+    if (row.status === 'skipped') {
+      const folder = row.folderId ? this.folders.get(row.folderId) : undefined
+      const base: IntakeRequest = folder
+        ? this.folderRequest(folder, row.path)
+        : {
+            profileId: row.profileId,
+            target: row.target,
+            prompt: row.prompt,
+            processType: row.processType,
+            source: row.source,
+            folderId: null,
+            path: row.path,
+            acceptedKinds: allowedKinds(row.target),
+            maxFileBytes: this.maxFileBytes,
+            afterUpload: row.afterUpload,
+            destinationDir: row.archiveDir,
+          }
+      const r = await this.take({ ...base, override: true })
+      if (r.kind === 'ignored')
+        throw new Error(`${row.name} changed while it was read: try again in a moment.`)
+      return r.upload
+    }
+    throw new Error(`Upload #${id} is ${row.status}: nothing to retry.`)
+  }
+
+  /** Retries every failed upload of a profile (after a new key or a subscription change). */
+  async retryFailed(profileId?: string): Promise<number> {
+    let n = 0
+    const ids = [...this.uploads.iterate({ statuses: ['failed'], profileId })].map((r) => r.id)
+    for (const id of ids) {
+      try {
+        await this.retry(id)
+        n++
+      } catch {
+        // The file is gone: its row keeps saying why.
+      }
+    }
+    return n
+  }
+
+  private mustGet(id: number): Upload {
+    const row = this.uploads.get(id)
+    if (!row) throw new Error(`There is no upload #${id}.`)
+    return row
+  }
+
+  private changeStatus(row: Upload, patch: Partial<Upload>): Upload {
+    const next = this.uploads.update(row.id, patch)!
+    this.events.emit('upload', { upload: next, previous: row.status })
+    return next
+  }
+
+  // ---- after the record exists ------------------------------------------------------------------
+
+  private async afterRecord(row: Upload): Promise<void> {
+    if (row.afterUpload === 'leave' || !row.archiveDir) return
+    try {
+      const s = await stat(row.path)
+      if (s.size !== row.size || Math.floor(s.mtimeMs) !== row.mtimeMs) {
+        this.uploads.update(row.id, {
+          movedTo: '',
+          lastError: 'Uploaded; the file changed since, so it was left in place.',
+        })
+        return
+      }
+      const dest = await moveInto(row.path, row.archiveDir)
+      const next = this.uploads.update(row.id, { movedTo: dest })!
+      this.events.emit('upload', { upload: next, previous: 'completed' })
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      const message =
+        code === 'ENOENT'
+          ? 'Uploaded; the file had already been moved or deleted.'
+          : `Uploaded, but the file could not be moved to ${row.archiveDir}: ${(e as Error).message}`
+      this.uploads.update(row.id, { movedTo: '', lastError: message })
+      if (code !== 'ENOENT')
+        this.events.emit('notice', { level: 'warning', message: `${row.name}: ${message}` })
+    }
+  }
+
+  /** The app stopped between "record exists" and "file moved": finish those moves. */
+  private async finishPendingMoves(): Promise<void> {
+    for (const row of this.uploads.pendingMoves()) await this.afterRecord(row)
+  }
+
+  // ---- history -----------------------------------------------------------------------------------
+
+  history(filter: HistoryFilter = {}): { rows: Upload[]; total: number } {
+    return this.uploads.query(filter)
+  }
+
+  /** Writes the matching history as CSV, streaming row by row. Returns the number of rows. */
+  async exportCsv(filter: HistoryFilter, destination: string): Promise<number> {
+    const out = createWriteStream(destination, { encoding: 'utf8' })
+    let n = 0
+    for (const line of toCsv(this.uploads.iterate(filter))) {
+      if (!out.write(line)) await once(out, 'drain')
+      n++
+    }
+    out.end()
+    await once(out, 'finish')
+    return n - 1 // the header line
+  }
+
+  /** True while a watcher has files waiting to become stable. */
+  private watchersBusy(): boolean {
+    return [...this.watchers.values()].some((w) => w.busy())
+  }
+
+  /**
+   * Resolves once nothing is being detected, hashed, waiting, sent or processed (profiles paused by
+   * a person or an auth problem aside: their rows wait).
+   */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      await this.queue.whenIdle()
+      if (this.intakeInFlight === 0 && !this.watchersBusy() && this.queue.isIdle()) return
+      await new Promise((r) => setTimeout(r, 25))
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await Promise.all([...this.watchers.keys()].map((id) => this.stopWatcher(id)))
+    this.hashLimit.clearQueue()
+    await this.queue.stop()
+    this.events.removeAll()
+    this.db.close()
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Watched folder settings: validated with zod (the same schema checks the bridge later), stored in
+ * SQLite, and the prompt template each file is sent with.
+ */
+import { randomUUID } from 'node:crypto'
+import { isAbsolute, join, resolve } from 'node:path'
+import { z } from 'zod'
+import { AI_TARGETS, type AiTarget } from '../../schemas'
+import { UPLOADED_DIR } from './intake/after-upload'
+import { allowedKinds } from './kinds'
+import type { Db } from './store/db'
+
+export const DEFAULT_PROMPTS: Record<AiTarget, string> = {
+  expenses: 'Record an expense from the receipt {filename} (saved in {folder} on {date}).',
+  bills: 'Record a bill from the document {filename} (saved in {folder} on {date}).',
+  invoices: 'Create an invoice from the document {filename} (saved in {folder} on {date}).',
+  income: 'Record income from the document {filename} (saved in {folder} on {date}).',
+  journals: 'Create a journal entry from {filename} (saved in {folder} on {date}).',
+  contacts: 'Create contacts from {filename}.',
+  accounts: 'Create chart of accounts entries from {filename}.',
+  'bank-transactions': 'Import the bank statement {filename} (saved in {folder} on {date}).',
+}
+
+export const folderInputSchema = z
+  .object({
+    profileId: z.string().min(1, { error: 'choose the profile (business) this folder uploads to' }),
+    path: z
+      .string({ error: 'path is required' })
+      .min(1, { error: 'choose a folder' })
+      .refine((p) => isAbsolute(p), { error: 'the folder path must be absolute, e.g. /home/me/Receipts' }),
+    target: z.enum(AI_TARGETS as [AiTarget, ...AiTarget[]], {
+      error: `target must be one of ${AI_TARGETS.join(', ')}`,
+    }),
+    promptTemplate: z.string().trim().min(1, { error: 'the prompt must not be empty' }).optional(),
+    recursive: z.boolean().default(false),
+    acceptedKinds: z
+      .array(z.string().regex(/^\.?[a-z0-9]+$/i, { error: 'a kind is a file extension such as pdf' }))
+      .optional(),
+    usePolling: z.boolean().default(false),
+    afterUpload: z.enum(['leave', 'move', 'archive']).default('leave'),
+    archiveDir: z.string().nullable().default(null),
+    takeExisting: z.boolean().default(true),
+    enabled: z.boolean().default(true),
+    processType: z.enum(['async', 'direct']).default('async'),
+  })
+  .superRefine((f, ctx) => {
+    if (f.afterUpload === 'archive' && (!f.archiveDir || !isAbsolute(f.archiveDir))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['archiveDir'],
+        message: 'choose an archive folder (an absolute path) to move uploaded files to',
+      })
+    }
+    if (
+      f.target === 'bank-transactions' &&
+      f.acceptedKinds &&
+      allowedKinds(f.target, f.acceptedKinds).length === 0
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['acceptedKinds'],
+        message: 'the bank statement upload only takes pdf, csv, xlsx, xls, jpg, jpeg, png, webp, gif, bmp',
+      })
+    }
+  })
+export type FolderInput = z.input<typeof folderInputSchema>
+
+export interface FolderConfig {
+  id: string
+  profileId: string
+  path: string
+  target: AiTarget
+  promptTemplate: string
+  recursive: boolean
+  acceptedKinds: string[]
+  usePolling: boolean
+  afterUpload: 'leave' | 'move' | 'archive'
+  archiveDir: string | null
+  takeExisting: boolean
+  enabled: boolean
+  processType: 'async' | 'direct'
+  /** When the folder was first added (files older than this are left alone unless takeExisting). */
+  addedAt: number
+}
+
+export function normalizeFolder(
+  input: FolderInput,
+  id: string = randomUUID(),
+  addedAt = Date.now(),
+): FolderConfig {
+  const f = folderInputSchema.parse(input)
+  return {
+    id,
+    profileId: f.profileId,
+    path: resolve(f.path),
+    target: f.target,
+    promptTemplate: f.promptTemplate ?? DEFAULT_PROMPTS[f.target],
+    recursive: f.recursive,
+    acceptedKinds: allowedKinds(f.target, f.acceptedKinds),
+    usePolling: f.usePolling,
+    afterUpload: f.afterUpload,
+    archiveDir: f.archiveDir ? resolve(f.archiveDir) : null,
+    takeExisting: f.takeExisting,
+    enabled: f.enabled,
+    processType: f.processType,
+    addedAt,
+  }
+}
+
+/** Where a folder's uploaded files go, or null when they stay. */
+export function destinationDir(f: Pick<FolderConfig, 'afterUpload' | 'archiveDir' | 'path'>): string | null {
+  if (f.afterUpload === 'move') return join(f.path, UPLOADED_DIR)
+  if (f.afterUpload === 'archive') return f.archiveDir
+  return null
+}
+
+/** Fills `{filename}`, `{folder}` and `{date}` (the local date, YYYY-MM-DD). */
+export function renderPrompt(template: string, v: { filename: string; folder: string; date?: Date }): string {
+  const d = v.date ?? new Date()
+  const date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+  return template
+    .replaceAll('{filename}', v.filename)
+    .replaceAll('{folder}', v.folder)
+    .replaceAll('{date}', date)
+}
+
+export class FolderStore {
+  constructor(private readonly db: Db) {}
+
+  list(): FolderConfig[] {
+    return this.db
+      .all<{ config: string }>('SELECT config FROM folders ORDER BY added_at, id')
+      .map((r) => JSON.parse(r.config) as FolderConfig)
+  }
+
+  get(id: string): FolderConfig | undefined {
+    const r = this.db.get<{ config: string }>('SELECT config FROM folders WHERE id = ?', id)
+    return r ? (JSON.parse(r.config) as FolderConfig) : undefined
+  }
+
+  save(f: FolderConfig): void {
+    this.db.run(
+      'INSERT INTO folders (id, config, added_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET config = excluded.config',
+      f.id,
+      JSON.stringify(f),
+      f.addedAt,
+    )
+  }
+
+  remove(id: string): boolean {
+    return this.db.run('DELETE FROM folders WHERE id = ?', id).changes > 0
+  }
+}
+
+/** Key-value settings kept next to the queue. */
+export class SettingsStore {
+  constructor(private readonly db: Db) {}
+
+  get<T>(key: string, fallback: T): T {
+    const r = this.db.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', key)
+    return r ? (JSON.parse(r.value) as T) : fallback
+  }
+
+  set(key: string, value: unknown): void {
+    this.db.run(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      key,
+      JSON.stringify(value),
+    )
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * From "a file is here" to a committed row: checks (kind, size, empty, readable), streaming sha256,
+ * duplicate detection, and the INSERT that happens before any network call (design.md §2).
+ * A file that cannot be sent is never touched: its row says why.
+ */
+import { stat } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { type AiTarget, fileKind } from '../../../schemas'
+import type { EngineEmitter } from '../events'
+import { isAccepted } from '../kinds'
+import type { AfterUpload, SkipReason, Upload, UploadSource, UploadStore } from '../store/uploads'
+import { sha256File } from './hash'
+
+export interface IntakeRequest {
+  profileId: string
+  target: AiTarget
+  prompt: string
+  processType: 'async' | 'direct'
+  source: UploadSource
+  folderId: string | null
+  path: string
+  acceptedKinds: readonly string[]
+  maxFileBytes: number
+  afterUpload: AfterUpload
+  /** Where the file goes once its record exists (move/archive). */
+  destinationDir: string | null
+  /** A person asked for it: accept any kind and skip the "already handled this version" check. */
+  override?: boolean
+}
+
+export type IntakeResult =
+  | { kind: 'queued' | 'duplicate' | 'skipped'; upload: Upload }
+  /** Nothing recorded: this exact version was already handled, or it changed while being read. */
+  | { kind: 'ignored'; why: 'already_handled' | 'changed' }
+
+const MB = 1024 * 1024
+
+function sizeText(bytes: number): string {
+  return bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
+}
+
+export function skipMessage(
+  reason: SkipReason,
+  ctx: {
+    name: string
+    target: AiTarget
+    kinds?: readonly string[]
+    size?: number
+    limit?: number
+    detail?: string
+  },
+): string {
+  switch (reason) {
+    case 'unsupported_kind': {
+      const kind = fileKind(ctx.name)
+      return `${kind ? `.${kind}` : 'Files without an extension'} files are not sent to ${ctx.target}. Accepted: ${(ctx.kinds ?? []).join(', ')}. Rename or convert the file, or choose "Send anyway".`
+    }
+    case 'too_large':
+      return `The file is ${sizeText(ctx.size ?? 0)}, over the ${sizeText(ctx.limit ?? 0)} limit. Compress it or raise the limit in Settings, then retry.`
+    case 'empty':
+      return 'The file is empty (0 bytes). Save it again, then retry.'
+    case 'unreadable':
+      return `Bookdrop cannot read this file${ctx.detail ? ` (${ctx.detail})` : ''}. Check its permissions, then retry.`
+    case 'vanished':
+      return 'The file was moved or deleted before it could be sent.'
+    case 'existed_before':
+      return 'The file was already in the folder when it was added.'
+  }
+}
+
+export class Intake {
+  constructor(
+    private readonly store: UploadStore,
+    private readonly events: EngineEmitter,
+  ) {}
+
+  private record(req: IntakeRequest, status: Upload['status'], extra: Partial<Upload>): Upload {
+    const row = this.store.insert({
+      profileId: req.profileId,
+      target: req.target,
+      source: req.source,
+      folderId: req.folderId,
+      path: req.path,
+      name: basename(req.path),
+      prompt: req.prompt,
+      processType: req.processType,
+      afterUpload: req.afterUpload,
+      archiveDir: req.destinationDir,
+      status,
+      ...extra,
+    })
+    this.events.emit('upload', { upload: row, previous: null })
+    return row
+  }
+
+  private skip(
+    req: IntakeRequest,
+    reason: SkipReason,
+    extra: Partial<Upload> & { detail?: string } = {},
+  ): IntakeResult {
+    const { detail, ...rest } = extra
+    const name = basename(req.path)
+    const message = skipMessage(reason, {
+      name,
+      target: req.target,
+      kinds: req.acceptedKinds,
+      size: rest.size ?? undefined,
+      limit: req.maxFileBytes,
+      detail,
+    })
+    return { kind: 'skipped', upload: this.record(req, 'skipped', { ...rest, reason, lastError: message }) }
+  }
+
+  /** A file the watcher saw but that disappeared before it became stable. */
+  vanished(req: IntakeRequest): IntakeResult {
+    return this.skip(req, 'vanished')
+  }
+
+  async take(req: IntakeRequest): Promise<IntakeResult> {
+    const name = basename(req.path)
+    let st
+    try {
+      st = await stat(req.path)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'ENOENT') return this.skip(req, 'vanished')
+      return this.skip(req, 'unreadable', { detail: code ?? (e as Error).message })
+    }
+    if (!st.isFile()) return this.skip(req, 'unreadable', { detail: 'not a regular file' })
+    const size = st.size
+    const mtimeMs = Math.floor(st.mtimeMs)
+
+    if (!req.override && this.store.findVersion(req.profileId, req.target, req.path, size, mtimeMs)) {
+      return { kind: 'ignored', why: 'already_handled' }
+    }
+    if (!req.override && !isAccepted(name, req.acceptedKinds))
+      return this.skip(req, 'unsupported_kind', { size, mtimeMs })
+    if (size === 0) return this.skip(req, 'empty', { size, mtimeMs })
+    if (size > req.maxFileBytes) return this.skip(req, 'too_large', { size, mtimeMs })
+
+    let sha256: string
+    try {
+      sha256 = await sha256File(req.path)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'ENOENT') return this.skip(req, 'vanished', { size, mtimeMs })
+      return this.skip(req, 'unreadable', { size, mtimeMs, detail: code ?? (e as Error).message })
+    }
+    try {
+      const after = await stat(req.path)
+      if (after.size !== size || Math.floor(after.mtimeMs) !== mtimeMs)
+        return { kind: 'ignored', why: 'changed' }
+    } catch {
+      return this.skip(req, 'vanished', { size, mtimeMs })
+    }
+
+    // Check and insert in one transaction: two copies arriving together cannot both be queued.
+    return this.store.transaction(() => {
+      if (!req.override && this.store.findVersion(req.profileId, req.target, req.path, size, mtimeMs)) {
+        return { kind: 'ignored', why: 'already_handled' } as const
+      }
+      const earlier = req.override ? undefined : this.store.findContent(req.profileId, req.target, sha256)
+      if (earlier) {
+        const upload = this.record(req, 'duplicate', {
+          size,
+          mtimeMs,
+          sha256,
+          duplicateOf: earlier.id,
+          lastError: `Same content as ${earlier.name} (upload #${earlier.id}), already sent to ${req.target}. Choose "Send anyway" to send it again.`,
+        })
+        return { kind: 'duplicate', upload } as const
+      }
+      const upload = this.record(req, 'queued', { size, mtimeMs, sha256, forced: !!req.override })
+      return { kind: 'queued', upload } as const
+    })
+  }
+}

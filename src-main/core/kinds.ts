@@ -1,0 +1,58 @@
+/**
+ * Which file kinds (by extension) each target accepts by default. A watched folder may narrow or
+ * widen the list; the bank statement upload never accepts more than the spec's list (Part 2.4).
+ */
+import { type AiTarget, BANK_UPLOAD_KINDS, fileKind } from '../../schemas'
+
+const DOCUMENTS = [
+  'pdf',
+  'jpg',
+  'jpeg',
+  'png',
+  'webp',
+  'gif',
+  'bmp',
+  'tif',
+  'tiff',
+  'heic',
+  'txt',
+  'csv',
+  'xlsx',
+  'xls',
+  'eml',
+] as const
+
+export const DEFAULT_KINDS: Record<AiTarget, readonly string[]> = {
+  expenses: DOCUMENTS,
+  bills: DOCUMENTS,
+  invoices: DOCUMENTS,
+  income: DOCUMENTS,
+  journals: DOCUMENTS,
+  contacts: ['csv', 'xlsx', 'xls', 'txt', 'vcf', 'pdf', 'jpg', 'jpeg', 'png'],
+  accounts: ['csv', 'xlsx', 'xls', 'txt', 'pdf'],
+  'bank-transactions': BANK_UPLOAD_KINDS,
+}
+
+/** The kinds a folder may use for a target: the bank upload is capped at the spec's list. */
+export function allowedKinds(target: AiTarget, requested?: readonly string[]): string[] {
+  const wanted = (requested?.length ? requested : DEFAULT_KINDS[target]).map((k) =>
+    k.toLowerCase().replace(/^\./, ''),
+  )
+  if (target !== 'bank-transactions') return [...new Set(wanted)]
+  return [...new Set(wanted.filter((k) => (BANK_UPLOAD_KINDS as readonly string[]).includes(k)))]
+}
+
+export function isAccepted(name: string, kinds: readonly string[]): boolean {
+  return kinds.includes(fileKind(name))
+}
+
+export const TARGET_LABELS: Record<AiTarget, string> = {
+  expenses: 'Expenses (receipts)',
+  bills: 'Bills',
+  invoices: 'Invoices',
+  income: 'Income',
+  journals: 'Journals',
+  contacts: 'Contacts',
+  accounts: 'Chart of accounts',
+  'bank-transactions': 'Bank statement upload',
+}

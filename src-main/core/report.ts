@@ -1,0 +1,49 @@
+/**
+ * Plain-text lines about uploads, for the headless mode and logs. Never holds a key.
+ */
+import type { Upload, UploadStatus } from './store/uploads'
+
+const LABEL: Record<UploadStatus, string> = {
+  queued: 'queued',
+  uploading: 'sending',
+  waiting_retry: 'retrying',
+  processing: 'processing',
+  completed: 'done',
+  failed: 'FAILED',
+  duplicate: 'duplicate',
+  skipped: 'skipped',
+  cancelled: 'cancelled',
+}
+
+export function describeUpload(u: Upload): string {
+  const head = `${LABEL[u.status].padEnd(10)} #${u.id} ${u.name}`
+  switch (u.status) {
+    case 'uploading':
+      return `${head} (attempt ${u.attempts})`
+    case 'waiting_retry': {
+      const secs = u.nextAttemptAt ? Math.max(0, Math.round((u.nextAttemptAt - Date.now()) / 1000)) : 0
+      return `${head}: ${u.lastError ?? 'will retry'} (next try in ${secs} s)`
+    }
+    case 'processing':
+      return `${head} job ${u.jobReference ?? '?'}`
+    case 'completed':
+      return `${head} -> ${u.recordType ?? u.target} ${u.recordUuid ?? ''}${u.movedTo ? ` (moved to ${u.movedTo})` : ''}`.trimEnd()
+    case 'failed':
+    case 'skipped':
+    case 'duplicate':
+    case 'cancelled':
+      return `${head}: ${u.lastError ?? u.reason ?? ''}`
+    default:
+      return head
+  }
+}
+
+export function summaryLine(rows: Upload[]): string {
+  const count = (s: UploadStatus) => rows.filter((u) => u.status === s).length
+  const parts: string[] = [`${count('completed')} completed`, `${count('failed')} failed`]
+  for (const s of ['skipped', 'duplicate', 'cancelled', 'queued', 'waiting_retry', 'processing'] as const) {
+    const n = count(s)
+    if (n > 0) parts.push(`${n} ${s.replace('_', ' ')}`)
+  }
+  return `summary: ${parts.join(', ')} (${rows.length} file${rows.length === 1 ? '' : 's'})`
+}

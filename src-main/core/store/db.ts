@@ -1,0 +1,134 @@
+/**
+ * SQLite through libsql's better-sqlite3-compatible API: an N-API module, so one `npm install`
+ * serves Node (tests, headless) and Electron without a rebuild (design.md §1).
+ *
+ * WAL mode with synchronous=NORMAL: a commit survives a process crash (kill -9), which is the
+ * durability the upload queue needs; only an OS crash can lose the last commits.
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'libsql'
+
+type RawDatabase = InstanceType<typeof Database>
+type Statement = Database.Statement<unknown[]>
+
+const MIGRATIONS: string[] = [
+  // 1: uploads, folders, settings
+  `
+  CREATE TABLE uploads (
+    id INTEGER PRIMARY KEY,
+    profile_id TEXT NOT NULL,
+    target TEXT NOT NULL,
+    source TEXT NOT NULL,
+    folder_id TEXT,
+    path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    size INTEGER,
+    mtime_ms INTEGER,
+    sha256 TEXT,
+    prompt TEXT NOT NULL,
+    process_type TEXT NOT NULL DEFAULT 'async',
+    status TEXT NOT NULL,
+    reason TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER,
+    last_error TEXT,
+    error_code TEXT,
+    http_status INTEGER,
+    idempotency_key TEXT NOT NULL,
+    job_reference TEXT,
+    polls INTEGER NOT NULL DEFAULT 0,
+    record_uuid TEXT,
+    record_type TEXT,
+    duplicate_of INTEGER,
+    forced INTEGER NOT NULL DEFAULT 0,
+    after_upload TEXT NOT NULL DEFAULT 'leave',
+    archive_dir TEXT,
+    moved_to TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    completed_at INTEGER
+  );
+  CREATE INDEX uploads_due ON uploads(status, next_attempt_at);
+  CREATE INDEX uploads_content ON uploads(profile_id, target, sha256);
+  CREATE INDEX uploads_version ON uploads(path, size, mtime_ms);
+  CREATE INDEX uploads_created ON uploads(created_at);
+  CREATE INDEX uploads_name ON uploads(name);
+  CREATE TABLE folders (
+    id TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    added_at INTEGER NOT NULL
+  );
+  CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+]
+
+export class Db {
+  readonly raw: RawDatabase
+  private cache = new Map<string, Statement>()
+
+  constructor(readonly path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    this.raw = new Database(path, { timeout: 5000 })
+    this.raw.exec('PRAGMA journal_mode = WAL')
+    this.raw.exec('PRAGMA synchronous = NORMAL')
+    this.raw.exec('PRAGMA foreign_keys = ON')
+    this.raw.exec('PRAGMA busy_timeout = 5000')
+    this.migrate()
+  }
+
+  private migrate(): void {
+    this.raw.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)')
+    const row = this.get<{ version: number }>('SELECT version FROM schema_version')
+    let version = row?.version ?? 0
+    if (!row) this.run('INSERT INTO schema_version (version) VALUES (0)')
+    while (version < MIGRATIONS.length) {
+      const sql = MIGRATIONS[version]!
+      this.transaction(() => {
+        this.raw.exec(sql)
+        this.run('UPDATE schema_version SET version = ?', version + 1)
+      })
+      version++
+    }
+  }
+
+  prepare(sql: string): Statement {
+    let s = this.cache.get(sql)
+    if (!s) {
+      s = this.raw.prepare<unknown[]>(sql)
+      this.cache.set(sql, s)
+    }
+    return s
+  }
+
+  run(sql: string, ...params: unknown[]): { changes: number; lastInsertRowid: number } {
+    const r = this.prepare(sql).run(...params)
+    return { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) }
+  }
+
+  all<T>(sql: string, ...params: unknown[]): T[] {
+    return this.prepare(sql).all(...params) as T[]
+  }
+
+  /** Rows one at a time, for exports that must not hold the whole table in memory. */
+  iterate<T>(sql: string, ...params: unknown[]): IterableIterator<T> {
+    return this.raw.prepare<unknown[]>(sql).iterate(...params) as IterableIterator<T>
+  }
+
+  /** First row or undefined. (libsql's own `get` adds a `_metadata` key; `all` does not.) */
+  get<T>(sql: string, ...params: unknown[]): T | undefined {
+    return this.all<T>(sql, ...params)[0]
+  }
+
+  transaction<R>(fn: () => R): R {
+    return this.raw.transaction(fn)()
+  }
+
+  close(): void {
+    this.cache.clear()
+    this.raw.close()
+  }
+}

@@ -1,0 +1,455 @@
+/**
+ * The upload queue and its history: one row per file, written before any network call.
+ */
+import { randomUUID } from 'node:crypto'
+import type { AiTarget } from '../../../schemas'
+import type { Db } from './db'
+
+export const UPLOAD_STATUSES = [
+  'queued',
+  'uploading',
+  'waiting_retry',
+  'processing',
+  'completed',
+  'failed',
+  'duplicate',
+  'skipped',
+  'cancelled',
+] as const
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number]
+
+/** Statuses after which nothing more happens to a row unless a person acts. */
+export const TERMINAL_STATUSES: readonly UploadStatus[] = [
+  'completed',
+  'failed',
+  'duplicate',
+  'skipped',
+  'cancelled',
+]
+/** Statuses of a row still on its way to the server. */
+export const ACTIVE_STATUSES: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
+
+export const SKIP_REASONS = [
+  'unsupported_kind',
+  'too_large',
+  'empty',
+  'unreadable',
+  'vanished',
+  'existed_before',
+] as const
+export type SkipReason = (typeof SKIP_REASONS)[number]
+
+export type UploadSource = 'watch' | 'drop' | 'cli'
+export type AfterUpload = 'leave' | 'move' | 'archive'
+
+export interface Upload {
+  id: number
+  profileId: string
+  target: AiTarget
+  source: UploadSource
+  folderId: string | null
+  path: string
+  name: string
+  size: number | null
+  mtimeMs: number | null
+  sha256: string | null
+  prompt: string
+  processType: 'async' | 'direct'
+  status: UploadStatus
+  reason: SkipReason | null
+  attempts: number
+  nextAttemptAt: number | null
+  lastError: string | null
+  errorCode: string | null
+  httpStatus: number | null
+  idempotencyKey: string
+  jobReference: string | null
+  polls: number
+  recordUuid: string | null
+  recordType: string | null
+  duplicateOf: number | null
+  forced: boolean
+  afterUpload: AfterUpload
+  archiveDir: string | null
+  movedTo: string | null
+  createdAt: number
+  updatedAt: number
+  completedAt: number | null
+}
+
+interface Row {
+  id: number
+  profile_id: string
+  target: string
+  source: string
+  folder_id: string | null
+  path: string
+  name: string
+  size: number | null
+  mtime_ms: number | null
+  sha256: string | null
+  prompt: string
+  process_type: string
+  status: string
+  reason: string | null
+  attempts: number
+  next_attempt_at: number | null
+  last_error: string | null
+  error_code: string | null
+  http_status: number | null
+  idempotency_key: string
+  job_reference: string | null
+  polls: number
+  record_uuid: string | null
+  record_type: string | null
+  duplicate_of: number | null
+  forced: number
+  after_upload: string
+  archive_dir: string | null
+  moved_to: string | null
+  created_at: number
+  updated_at: number
+  completed_at: number | null
+}
+
+function fromRow(r: Row): Upload {
+  return {
+    id: r.id,
+    profileId: r.profile_id,
+    target: r.target as AiTarget,
+    source: r.source as UploadSource,
+    folderId: r.folder_id,
+    path: r.path,
+    name: r.name,
+    size: r.size,
+    mtimeMs: r.mtime_ms,
+    sha256: r.sha256,
+    prompt: r.prompt,
+    processType: r.process_type === 'direct' ? 'direct' : 'async',
+    status: r.status as UploadStatus,
+    reason: r.reason as SkipReason | null,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    lastError: r.last_error,
+    errorCode: r.error_code,
+    httpStatus: r.http_status,
+    idempotencyKey: r.idempotency_key,
+    jobReference: r.job_reference,
+    polls: r.polls,
+    recordUuid: r.record_uuid,
+    recordType: r.record_type,
+    duplicateOf: r.duplicate_of,
+    forced: r.forced === 1,
+    afterUpload: r.after_upload as AfterUpload,
+    archiveDir: r.archive_dir,
+    movedTo: r.moved_to,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    completedAt: r.completed_at,
+  }
+}
+
+const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
+  profileId: 'profile_id',
+  target: 'target',
+  source: 'source',
+  folderId: 'folder_id',
+  path: 'path',
+  name: 'name',
+  size: 'size',
+  mtimeMs: 'mtime_ms',
+  sha256: 'sha256',
+  prompt: 'prompt',
+  processType: 'process_type',
+  status: 'status',
+  reason: 'reason',
+  attempts: 'attempts',
+  nextAttemptAt: 'next_attempt_at',
+  lastError: 'last_error',
+  errorCode: 'error_code',
+  httpStatus: 'http_status',
+  idempotencyKey: 'idempotency_key',
+  jobReference: 'job_reference',
+  polls: 'polls',
+  recordUuid: 'record_uuid',
+  recordType: 'record_type',
+  duplicateOf: 'duplicate_of',
+  forced: 'forced',
+  afterUpload: 'after_upload',
+  archiveDir: 'archive_dir',
+  movedTo: 'moved_to',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  completedAt: 'completed_at',
+}
+
+function toDb(v: unknown): unknown {
+  if (typeof v === 'boolean') return v ? 1 : 0
+  return v === undefined ? null : v
+}
+
+export type NewUpload = Pick<
+  Upload,
+  'profileId' | 'target' | 'source' | 'path' | 'name' | 'prompt' | 'status'
+> &
+  Partial<Omit<Upload, 'id' | 'createdAt' | 'updatedAt' | 'idempotencyKey'>>
+
+export interface HistoryFilter {
+  statuses?: UploadStatus[]
+  targets?: AiTarget[]
+  profileId?: string
+  folderId?: string
+  /** Case-insensitive substring of the file name. */
+  search?: string
+  /** created_at bounds, epoch ms, inclusive. */
+  from?: number
+  to?: number
+  /** Newest first unless 'asc'. */
+  order?: 'asc' | 'desc'
+  offset?: number
+  limit?: number
+}
+
+export class UploadStore {
+  constructor(private readonly db: Db) {}
+
+  transaction<R>(fn: () => R): R {
+    return this.db.transaction(fn)
+  }
+
+  insert(u: NewUpload, now = Date.now()): Upload {
+    const fields: Record<string, unknown> = {
+      process_type: 'async',
+      after_upload: 'leave',
+      ...Object.fromEntries(Object.entries(u).map(([k, v]) => [COLUMN[k as keyof typeof COLUMN], toDb(v)])),
+      idempotency_key: randomUUID(),
+      created_at: now,
+      updated_at: now,
+    }
+    const cols = Object.keys(fields)
+    const r = this.db.run(
+      `INSERT INTO uploads (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      ...cols.map((c) => fields[c]),
+    )
+    return this.get(r.lastInsertRowid)!
+  }
+
+  get(id: number): Upload | undefined {
+    const r = this.db.get<Row>('SELECT * FROM uploads WHERE id = ?', id)
+    return r ? fromRow(r) : undefined
+  }
+
+  update(id: number, patch: Partial<Omit<Upload, 'id'>>, now = Date.now()): Upload | undefined {
+    const entries = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
+    const sets = entries.map(([k]) => `${COLUMN[k as keyof typeof COLUMN]} = ?`)
+    this.db.run(`UPDATE uploads SET ${sets.join(', ')} WHERE id = ?`, ...entries.map(([, v]) => toDb(v)), id)
+    return this.get(id)
+  }
+
+  /** A row for this exact file version (path, size, mtime) for this profile and target, any status. */
+  findVersion(
+    profileId: string,
+    target: string,
+    path: string,
+    size: number,
+    mtimeMs: number,
+  ): Upload | undefined {
+    const r = this.db.get<Row>(
+      `SELECT * FROM uploads WHERE path = ? AND size = ? AND mtime_ms = ? AND profile_id = ? AND target = ?
+       ORDER BY id DESC LIMIT 1`,
+      path,
+      size,
+      mtimeMs,
+      profileId,
+      target,
+    )
+    return r ? fromRow(r) : undefined
+  }
+
+  /** The earlier upload of the same content for the same profile and target that counts (not failed/cancelled). */
+  findContent(profileId: string, target: string, sha256: string): Upload | undefined {
+    const r = this.db.get<Row>(
+      `SELECT * FROM uploads WHERE profile_id = ? AND target = ? AND sha256 = ?
+       AND status IN ('queued', 'uploading', 'waiting_retry', 'processing', 'completed')
+       ORDER BY id ASC LIMIT 1`,
+      profileId,
+      target,
+      sha256,
+    )
+    return r ? fromRow(r) : undefined
+  }
+
+  /** Rows ready to send now, oldest first, leaving out paused profiles. */
+  due(now: number, limit: number, excludeProfiles: string[] = []): Upload[] {
+    const ex = excludeProfiles.length
+      ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
+      : ''
+    return this.db
+      .all<Row>(
+        `SELECT * FROM uploads
+         WHERE status IN ('queued', 'waiting_retry') AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ${ex}
+         ORDER BY COALESCE(next_attempt_at, 0), id LIMIT ?`,
+        now,
+        ...excludeProfiles,
+        limit,
+      )
+      .map(fromRow)
+  }
+
+  /** The earliest time a waiting row becomes due (for the scheduler's timer). */
+  nextDueAt(excludeProfiles: string[] = []): number | null {
+    const ex = excludeProfiles.length
+      ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
+      : ''
+    const r = this.db.get<{ t: number | null }>(
+      `SELECT MIN(COALESCE(next_attempt_at, 0)) AS t FROM uploads WHERE status IN ('queued', 'waiting_retry') ${ex}`,
+      ...excludeProfiles,
+    )
+    return r?.t ?? null
+  }
+
+  /** Jobs to poll now. */
+  duePolls(now: number, limit: number, excludeProfiles: string[] = []): Upload[] {
+    const ex = excludeProfiles.length
+      ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
+      : ''
+    return this.db
+      .all<Row>(
+        `SELECT * FROM uploads
+         WHERE status = 'processing' AND job_reference IS NOT NULL AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ${ex}
+         ORDER BY COALESCE(next_attempt_at, 0), id LIMIT ?`,
+        now,
+        ...excludeProfiles,
+        limit,
+      )
+      .map(fromRow)
+  }
+
+  nextPollAt(excludeProfiles: string[] = []): number | null {
+    const ex = excludeProfiles.length
+      ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
+      : ''
+    const r = this.db.get<{ t: number | null }>(
+      `SELECT MIN(COALESCE(next_attempt_at, 0)) AS t FROM uploads
+       WHERE status = 'processing' AND job_reference IS NOT NULL ${ex}`,
+      ...excludeProfiles,
+    )
+    return r?.t ?? null
+  }
+
+  /**
+   * After a crash or stop: a row left 'uploading' may or may not have reached the server. It goes
+   * back to the queue with the SAME Idempotency-Key, so the server replays instead of creating again.
+   */
+  recoverInterrupted(now = Date.now()): number {
+    return this.db.transaction(() => {
+      // Jobs being followed: poll them again now (a poll in flight at the crash left a placeholder time).
+      this.db.run(`UPDATE uploads SET next_attempt_at = ? WHERE status = 'processing'`, now)
+      return this.db.run(
+        `UPDATE uploads SET status = 'waiting_retry', next_attempt_at = ?, updated_at = ? WHERE status = 'uploading'`,
+        now,
+        now,
+      ).changes
+    })
+  }
+
+  /** Completed rows whose source file still has to be moved (the app stopped between the two). */
+  pendingMoves(): Upload[] {
+    return this.db
+      .all<Row>(
+        `SELECT * FROM uploads WHERE status = 'completed' AND after_upload != 'leave' AND moved_to IS NULL`,
+      )
+      .map(fromRow)
+  }
+
+  /** Rows still on their way (queued, sending, waiting, processing), leaving out some profiles. */
+  countActive(excludeProfiles: string[] = []): number {
+    const ex = excludeProfiles.length
+      ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
+      : ''
+    return (
+      this.db.get<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM uploads WHERE status IN ('queued', 'uploading', 'waiting_retry', 'processing') ${ex}`,
+        ...excludeProfiles,
+      )?.n ?? 0
+    )
+  }
+
+  countByStatus(profileId?: string): Record<UploadStatus, number> {
+    const out = Object.fromEntries(UPLOAD_STATUSES.map((s) => [s, 0])) as Record<UploadStatus, number>
+    const rows = profileId
+      ? this.db.all<{ status: UploadStatus; n: number }>(
+          'SELECT status, COUNT(*) AS n FROM uploads WHERE profile_id = ? GROUP BY status',
+          profileId,
+        )
+      : this.db.all<{ status: UploadStatus; n: number }>(
+          'SELECT status, COUNT(*) AS n FROM uploads GROUP BY status',
+        )
+    for (const r of rows) out[r.status] = r.n
+    return out
+  }
+
+  private where(f: HistoryFilter): { sql: string; params: unknown[] } {
+    const clauses: string[] = []
+    const params: unknown[] = []
+    if (f.statuses?.length) {
+      clauses.push(`status IN (${f.statuses.map(() => '?').join(', ')})`)
+      params.push(...f.statuses)
+    }
+    if (f.targets?.length) {
+      clauses.push(`target IN (${f.targets.map(() => '?').join(', ')})`)
+      params.push(...f.targets)
+    }
+    if (f.profileId) {
+      clauses.push('profile_id = ?')
+      params.push(f.profileId)
+    }
+    if (f.folderId) {
+      clauses.push('folder_id = ?')
+      params.push(f.folderId)
+    }
+    if (f.search?.trim()) {
+      clauses.push(`name LIKE ? ESCAPE '\\'`)
+      params.push(`%${f.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+    }
+    if (f.from !== undefined) {
+      clauses.push('created_at >= ?')
+      params.push(f.from)
+    }
+    if (f.to !== undefined) {
+      clauses.push('created_at <= ?')
+      params.push(f.to)
+    }
+    return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params }
+  }
+
+  /** History: filtered, searched and paged; `total` counts every match. */
+  query(f: HistoryFilter = {}): { rows: Upload[]; total: number } {
+    const { sql, params } = this.where(f)
+    const order = f.order === 'asc' ? 'ASC' : 'DESC'
+    const limit = Math.min(Math.max(f.limit ?? 100, 1), 1000)
+    const offset = Math.max(f.offset ?? 0, 0)
+    const rows = this.db
+      .all<Row>(
+        `SELECT * FROM uploads ${sql} ORDER BY created_at ${order}, id ${order} LIMIT ? OFFSET ?`,
+        ...params,
+        limit,
+        offset,
+      )
+      .map(fromRow)
+    const total = this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM uploads ${sql}`, ...params)?.n ?? 0
+    return { rows, total }
+  }
+
+  /** Every matching row, one at a time (CSV export). */
+  *iterate(f: HistoryFilter = {}): Generator<Upload> {
+    const { sql, params } = this.where(f)
+    const order = f.order === 'asc' ? 'ASC' : 'DESC'
+    for (const r of this.db.iterate<Row>(
+      `SELECT * FROM uploads ${sql} ORDER BY created_at ${order}, id ${order}`,
+      ...params,
+    )) {
+      yield fromRow(r)
+    }
+  }
+}

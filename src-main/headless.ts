@@ -1,0 +1,265 @@
+/**
+ * Bookdrop without a window:
+ *
+ *   npm run headless -- --watch <dir> --target expenses [--base-url <url>] [--profile <name>]
+ *                       [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--once] [--demo]
+ *
+ * The key comes from --profile (the OS keychain) or BOOKDROP_API_KEY; --demo starts the embedded
+ * emulator and uses its demo key. One line per file as it moves, and a summary. SIGINT/SIGTERM stop
+ * cleanly; a restart resumes. --once handles what is in the folder, waits for every job, prints the
+ * summary and exits 0 only if no file failed.
+ */
+import { mkdir } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { AI_TARGETS, type AiTarget } from '../schemas'
+import { BookkeepingClient } from './core/api'
+import { Engine } from './core/engine'
+import type { ClientProvider } from './core/queue/queue'
+import { defaultDataDir } from './core/paths'
+import { describeUpload, summaryLine } from './core/report'
+import { ProfileManager, openSecretStore } from './core/secrets'
+import type { Upload } from './core/store/uploads'
+
+const USAGE = `usage: npm run headless -- --watch <dir> --target <${AI_TARGETS.join('|')}>
+       [--profile <name> | --base-url <url> with BOOKDROP_API_KEY | --demo]
+       [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--recursive] [--once]`
+
+class UsageError extends Error {}
+
+interface Args {
+  watch: string
+  target: AiTarget
+  baseUrl?: string
+  profile?: string
+  dataDir: string
+  prompt?: string
+  afterUpload: 'leave' | 'move'
+  recursive: boolean
+  once: boolean
+  demo: boolean
+  concurrency?: number
+}
+
+function parse(argv: string[]): Args {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      watch: { type: 'string' },
+      target: { type: 'string', default: 'expenses' },
+      'base-url': { type: 'string' },
+      profile: { type: 'string' },
+      'data-dir': { type: 'string' },
+      prompt: { type: 'string' },
+      'after-upload': { type: 'string', default: 'leave' },
+      recursive: { type: 'boolean', default: false },
+      once: { type: 'boolean', default: false },
+      demo: { type: 'boolean', default: false },
+      concurrency: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  })
+  if (values.help) throw new UsageError(USAGE)
+  if (!values.watch) throw new UsageError(`--watch <dir> is required\n${USAGE}`)
+  const target = values.target as AiTarget
+  if (!AI_TARGETS.includes(target)) throw new UsageError(`--target must be one of ${AI_TARGETS.join(', ')}`)
+  const after = values['after-upload']
+  if (after !== 'leave' && after !== 'move') throw new UsageError('--after-upload must be leave or move')
+  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency)
+  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)) {
+    throw new UsageError('--concurrency must be a whole number from 1 to 16')
+  }
+  return {
+    watch: resolve(values.watch),
+    target,
+    baseUrl: values['base-url'],
+    profile: values.profile,
+    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    prompt: values.prompt,
+    afterUpload: after,
+    recursive: values.recursive ?? false,
+    once: values.once ?? false,
+    demo: values.demo ?? false,
+    concurrency,
+  }
+}
+
+interface Connection {
+  profileId: string
+  label: string
+  clients: ClientProvider
+  close(): Promise<void>
+}
+
+/** A provider failure the queue understands: the profile waits for a key instead of failing files one by one. */
+function noKey(message: string): Error & { status: number; errorCode: string; retryable: boolean } {
+  return Object.assign(new Error(message), { status: 0, errorCode: 'no_key', retryable: false })
+}
+
+async function connect(args: Args): Promise<Connection> {
+  if (args.demo) {
+    const { startSandbox } = await import('../sandbox')
+    const sb = await startSandbox({ port: 0 })
+    const key = sb.demo!.businessKey
+    return {
+      profileId: 'demo',
+      label: `demo emulator at ${sb.url}`,
+      clients: {
+        clientFor: async (_id, onRateLimit) =>
+          new BookkeepingClient({
+            environment: 'custom',
+            baseUrl: sb.url,
+            auth: { key },
+            onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit),
+          }),
+      },
+      close: () => sb.stop(),
+    }
+  }
+  if (args.profile) {
+    const { store, problem } = await openSecretStore()
+    const manager = await ProfileManager.open({ dataDir: args.dataDir, store })
+    const profile = manager.findByName(args.profile)
+    if (!profile) {
+      const names = manager.list().map((p) => p.name)
+      throw new UsageError(
+        `no profile named "${args.profile}"${names.length ? `; profiles: ${names.join(', ')}` : ''}`,
+      )
+    }
+    if (profile.kind === 'partner')
+      throw new UsageError(`"${profile.name}" is a partner profile: uploads need a business profile`)
+    if (problem) console.error(`note: ${problem}`)
+    return {
+      profileId: profile.id,
+      label: `profile "${profile.name}"`,
+      clients: {
+        clientFor: async (id, onRateLimit) => {
+          try {
+            return await manager.clientFor(id, { onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit) })
+          } catch (e) {
+            throw noKey((e as Error).message)
+          }
+        },
+      },
+      close: async () => {},
+    }
+  }
+  const key = process.env.BOOKDROP_API_KEY?.trim()
+  if (!key) {
+    throw new UsageError(
+      'no key: pass --profile <name>, set BOOKDROP_API_KEY (with --base-url for a custom server), or try --demo',
+    )
+  }
+  const target = args.baseUrl
+    ? { environment: 'custom' as const, baseUrl: args.baseUrl }
+    : { environment: 'production' as const }
+  // Built once now so a bad base URL or a public key fails before anything is watched.
+  new BookkeepingClient({ ...target, auth: { key } })
+  return {
+    profileId: 'env',
+    label: `BOOKDROP_API_KEY at ${args.baseUrl ?? 'production'}`,
+    clients: {
+      clientFor: async (_id, onRateLimit) =>
+        new BookkeepingClient({
+          ...target,
+          auth: { key },
+          onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit),
+        }),
+    },
+    close: async () => {},
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args: Args
+  try {
+    args = parse(argv)
+  } catch (e) {
+    console.error((e as Error).message)
+    return 2
+  }
+  await mkdir(args.dataDir, { recursive: true })
+  let conn: Connection
+  try {
+    conn = await connect(args)
+  } catch (e) {
+    console.error((e as Error).message)
+    return 2
+  }
+  const engine = await Engine.open({
+    dataDir: args.dataDir,
+    clients: conn.clients,
+    queue: args.concurrency ? { concurrency: args.concurrency } : {},
+  })
+  console.log(`bookdrop: watching ${args.watch} for ${args.target} as ${conn.label}; data in ${args.dataDir}`)
+
+  const seen = new Set<number>()
+  engine.events.on('upload', ({ upload }) => {
+    seen.add(upload.id)
+    console.log(describeUpload(upload))
+  })
+  engine.events.on('folder', (f) => {
+    if (f.state === 'error' || f.state === 'polling') console.log(`folder ${f.state}: ${f.message ?? ''}`)
+  })
+  engine.events.on('profile', (p) => console.log(`uploads ${p.state}${p.message ? `: ${p.message}` : ''}`))
+  engine.events.on('notice', (n) => console.log(`${n.level}: ${n.message}`))
+
+  const existing = engine.folders
+    .list()
+    .find((f) => f.path === args.watch && f.profileId === conn.profileId && f.target === args.target)
+  const folderInput = {
+    profileId: conn.profileId,
+    path: args.watch,
+    target: args.target,
+    promptTemplate: args.prompt,
+    recursive: args.recursive,
+    afterUpload: args.afterUpload,
+    takeExisting: true,
+  }
+  try {
+    if (existing) await engine.updateFolder(existing.id, folderInput)
+    else await engine.addFolder(folderInput)
+  } catch (e) {
+    console.error(`cannot watch ${args.watch}: ${(e as Error).message}`)
+    await engine.close()
+    await conn.close()
+    return 2
+  }
+
+  let stopping = false
+  const finish = async (): Promise<number> => {
+    const rows: Upload[] = [...seen].map((id) => engine.uploads.get(id)).filter((u): u is Upload => !!u)
+    const failed = rows.filter((u) => u.status === 'failed').length
+    console.log(summaryLine(rows))
+    await engine.close()
+    await conn.close()
+    return failed > 0 ? 1 : 0
+  }
+
+  if (args.once) {
+    // The initial scan has queued what was there; wait for hashing, uploads and jobs to settle.
+    await engine.rescan()
+    await engine.whenIdle()
+    if (!stopping) {
+      stopping = true
+      return finish()
+    }
+  }
+
+  return new Promise<number>((resolveExit) => {
+    const stop = (signal: string) => {
+      if (stopping) return
+      stopping = true
+      console.log(`bookdrop: ${signal}, stopping (unfinished uploads resume next time)`)
+      void finish().then(resolveExit)
+    }
+    process.once('SIGINT', () => stop('SIGINT'))
+    process.once('SIGTERM', () => stop('SIGTERM'))
+  })
+}
+
+// Run when executed directly (tsx src-main/headless.ts, or the built file).
+if (process.argv[1] && /headless\.(ts|js|mjs)$/.test(process.argv[1])) {
+  void main(process.argv.slice(2)).then((code) => process.exit(code))
+}

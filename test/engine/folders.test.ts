@@ -1,0 +1,133 @@
+/**
+ * Watched folders through the engine: real temp folders, real chokidar, real SQLite, the emulator.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { PROFILE, type Rig, createdBySha, receipt, rig, waitFor } from './helpers'
+
+let r: Rig | undefined
+afterEach(async () => {
+  await r?.close()
+  r = undefined
+})
+
+describe('watched folders', () => {
+  it('a receipt saved into a watched folder is uploaded once, then moved into Uploaded/', async () => {
+    r = await rig()
+    const folder = await r.engine.addFolder({
+      profileId: PROFILE,
+      path: r.inbox,
+      target: 'expenses',
+      afterUpload: 'move',
+    })
+    await waitFor('watching', () =>
+      r!.engine.listFolders().find((f) => f.id === folder.id && f.state === 'watching'),
+    )
+    const f = await receipt(r.inbox, 'lunch.txt')
+    const row = await waitFor('completed and moved', () => {
+      const x = r!.engine.history().rows[0]
+      return x && x.status === 'completed' && x.movedTo ? x : undefined
+    })
+    expect(row.movedTo).toBe(join(r.inbox, 'Uploaded', 'lunch.txt'))
+    expect(existsSync(f.path)).toBe(false)
+    expect(existsSync(row.movedTo!)).toBe(true)
+    expect(row.prompt).toContain('lunch.txt')
+    expect(row.folderId).toBe(folder.id)
+    // The moved file is not picked up again from Uploaded/.
+    await r.engine.rescan()
+    await r.engine.whenIdle()
+    expect(r.engine.history().total).toBe(1)
+    expect((await createdBySha(r.sb)).get(f.sha256)).toBe(1)
+  })
+
+  it('files already there are taken on first add only when asked; files added while closed are picked up after a restart', async () => {
+    r = await rig()
+    await receipt(r.inbox, 'old.txt')
+    // mtime in the past, so "already there" is unambiguous
+    await new Promise((s) => setTimeout(s, 20))
+    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses', takeExisting: false })
+    await r.engine.whenIdle()
+    expect(r.engine.history().total).toBe(0)
+
+    await r.engine.close()
+    const added = await receipt(r.inbox, 'while-closed.txt')
+    await r.reopen()
+    await waitFor('the file added while closed', () =>
+      r!.engine.history().rows.find((x) => x.name === 'while-closed.txt' && x.status === 'completed'),
+    )
+    await r.engine.whenIdle()
+    expect(r.engine.history().rows.map((x) => x.name)).toEqual(['while-closed.txt'])
+    expect((await createdBySha(r.sb)).get(added.sha256)).toBe(1)
+  })
+
+  it('after a restart nothing already handled is uploaded again (left in place)', async () => {
+    r = await rig()
+    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
+    const files = await Promise.all(['a.txt', 'b.txt'].map((n) => receipt(r!.inbox, n)))
+    await waitFor('two completed', () => r!.engine.uploads.countByStatus().completed === 2)
+    await r.reopen()
+    await r.engine.rescan()
+    await r.engine.whenIdle()
+    expect(r.engine.history().total).toBe(2)
+    const made = await createdBySha(r.sb)
+    for (const f of files) expect(made.get(f.sha256)).toBe(1)
+  })
+
+  it('renames and atomic saves upload once (same content is a duplicate, not a second create)', async () => {
+    r = await rig()
+    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
+    await waitFor('watching', () => r!.engine.listFolders()[0]?.state === 'watching')
+    // Atomic save: write a temp file, rename into place.
+    const tmp = join(r.inbox, '.~invoice.txt.tmp')
+    await writeFile(tmp, 'Invoice total 700.00\n')
+    await rename(tmp, join(r.inbox, 'invoice.txt'))
+    await waitFor('uploaded', () => r!.engine.uploads.countByStatus().completed === 1)
+    // Rename the uploaded file: same bytes, new path.
+    await rename(join(r.inbox, 'invoice.txt'), join(r.inbox, 'invoice-renamed.txt'))
+    await waitFor('seen as duplicate', () => r!.engine.uploads.countByStatus().duplicate === 1)
+    await r.engine.whenIdle()
+    const made = await createdBySha(r.sb)
+    expect([...made.values()]).toEqual([1])
+  })
+
+  it('a watched folder removed and recreated shows an error, then watches again and picks up new files', async () => {
+    r = await rig({ engine: { watch: { recoverInitialMs: 100, recoverMaxMs: 300 } } })
+    const folder = await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
+    await waitFor('watching', () => r!.engine.listFolders()[0]?.state === 'watching')
+    await rm(r.inbox, { recursive: true, force: true })
+    const err = await waitFor('error status', () =>
+      r!.events.folder.find((e) => e.folderId === folder.id && e.state === 'error'),
+    )
+    expect(err.message).toMatch(/not found|removed|unmounted/i)
+    await mkdir(r.inbox)
+    await waitFor('watching again', () => r!.engine.listFolders()[0]?.state === 'watching', 10_000)
+    await receipt(r.inbox, 'after.txt')
+    await waitFor('new file uploaded', () =>
+      r!.engine.history().rows.find((x) => x.name === 'after.txt' && x.status === 'completed'),
+    )
+  })
+
+  it('ignores hidden and temporary files', async () => {
+    r = await rig()
+    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
+    await waitFor('watching', () => r!.engine.listFolders()[0]?.state === 'watching')
+    for (const n of [
+      '.DS_Store',
+      '~$draft.xlsx',
+      'x.tmp',
+      'y.pdf.part',
+      'z.pdf.crdownload',
+      '.receipt.txt.swp',
+    ]) {
+      await writeFile(join(r.inbox, n), 'junk')
+    }
+    await receipt(r.inbox, 'real.txt')
+    await waitFor('real uploaded', () => r!.engine.uploads.countByStatus().completed === 1)
+    await r.engine.rescan()
+    await r.engine.whenIdle()
+    expect(r.engine.history().rows.map((x) => x.name)).toEqual(['real.txt'])
+    expect((await readdir(r.inbox)).length).toBe(7)
+  })
+})
