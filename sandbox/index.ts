@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { LIMITS } from '../schemas'
 import { registerBusinessRoutes } from './routes/business'
 import { registerPartnerRoutes } from './routes/partner'
 import { BASE_PATH, buildServer } from './server'
@@ -27,6 +28,9 @@ export interface SandboxOptions {
   /** Fetch timeout for `url` attachments, ms. */
   urlFetchTimeoutMs?: number
   logger?: boolean
+  /** Raise the body and attachment limits (benchmarks send a 100 MB file). */
+  maxBodyBytes?: number
+  maxAttachmentBytes?: number
 }
 
 export interface DemoKeys {
@@ -53,6 +57,8 @@ export interface Sandbox {
 export interface RouteContext {
   urlFetchCa?: string
   urlFetchTimeoutMs?: number
+  /** Largest decoded attachment accepted. */
+  maxAttachmentBytes: number
   /** Timers owned by the emulator (job progress); cleared on stop. */
   timers: Set<NodeJS.Timeout>
 }
@@ -86,14 +92,62 @@ export function demoFixtures(): { fixtures: Fixtures; demo: DemoKeys } {
       },
     ],
     invoices: [
-      { uuid: 'demo-inv-0001', source_uuid: 'INV-1001', business: demo.businessUuid, date: day(-20), due_date: day(10), narration: 'Wedding cake order', total_amount: 185000, amount_paid: 50000, currency: 'NGN' },
-      { uuid: 'demo-inv-0002', source_uuid: 'INV-1002', business: demo.businessUuid, date: day(-12), due_date: day(18), narration: 'Weekly bread supply, Cafe Lumen', total_amount: 64000, amount_paid: 64000, currency: 'NGN' },
-      { uuid: 'demo-inv-0003', source_uuid: 'INV-1003', business: demo.businessUuid, date: day(-3), due_date: day(27), narration: 'Corporate pastries', total_amount: 92500, amount_paid: 0, currency: 'NGN' },
+      {
+        uuid: 'demo-inv-0001',
+        source_uuid: 'INV-1001',
+        business: demo.businessUuid,
+        date: day(-20),
+        due_date: day(10),
+        narration: 'Wedding cake order',
+        total_amount: 185000,
+        amount_paid: 50000,
+        currency: 'NGN',
+      },
+      {
+        uuid: 'demo-inv-0002',
+        source_uuid: 'INV-1002',
+        business: demo.businessUuid,
+        date: day(-12),
+        due_date: day(18),
+        narration: 'Weekly bread supply, Cafe Lumen',
+        total_amount: 64000,
+        amount_paid: 64000,
+        currency: 'NGN',
+      },
+      {
+        uuid: 'demo-inv-0003',
+        source_uuid: 'INV-1003',
+        business: demo.businessUuid,
+        date: day(-3),
+        due_date: day(27),
+        narration: 'Corporate pastries',
+        total_amount: 92500,
+        amount_paid: 0,
+        currency: 'NGN',
+      },
     ],
     bank_transactions: [
-      { uuid: 'demo-tx-0001', business: demo.businessUuid, date: day(-9), amount: -42000, narration: 'Flour Mills Nigeria' },
-      { uuid: 'demo-tx-0002', business: demo.businessUuid, date: day(-7), amount: 64000, narration: 'Cafe Lumen transfer' },
-      { uuid: 'demo-tx-0003', business: demo.businessUuid, date: day(-2), amount: -8500, narration: 'Diesel for generator' },
+      {
+        uuid: 'demo-tx-0001',
+        business: demo.businessUuid,
+        date: day(-9),
+        amount: -42000,
+        narration: 'Flour Mills Nigeria',
+      },
+      {
+        uuid: 'demo-tx-0002',
+        business: demo.businessUuid,
+        date: day(-7),
+        amount: 64000,
+        narration: 'Cafe Lumen transfer',
+      },
+      {
+        uuid: 'demo-tx-0003',
+        business: demo.businessUuid,
+        date: day(-2),
+        amount: -8500,
+        narration: 'Diesel for generator',
+      },
     ],
     rate_limit: { limit: 600, window_seconds: 60 },
     job_delay_ms: 800,
@@ -111,10 +165,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   }
   const state = new SandboxState(parseFixtures(fixtures))
   if (opts.faults) state.faults = faultsSchema.parse(opts.faults)
-  const app = buildServer(state, { logger: opts.logger ?? false })
+  const app = buildServer(state, { logger: opts.logger ?? false, maxBodyBytes: opts.maxBodyBytes })
   const ctx: RouteContext = {
     urlFetchCa: opts.urlFetchCa,
     urlFetchTimeoutMs: opts.urlFetchTimeoutMs,
+    maxAttachmentBytes: opts.maxAttachmentBytes ?? LIMITS.maxAttachmentBytes,
     timers: new Set(),
   }
   await app.register(

@@ -117,13 +117,15 @@ interface Bucket {
 
 export interface ServerOptions {
   logger?: boolean
+  /** Largest request body; LIMITS.maxBodyBytes unless a benchmark raises it. */
+  maxBodyBytes?: number
 }
 
 export function buildServer(state: SandboxState, opts: ServerOptions = {}): FastifyInstance {
   const app = Fastify({
     // Off by default; when on, only errors are logged (request lines could carry key headers).
     logger: opts.logger ? { level: 'error' } : false,
-    bodyLimit: LIMITS.maxBodyBytes,
+    bodyLimit: opts.maxBodyBytes ?? LIMITS.maxBodyBytes,
   })
   const buckets = new Map<string, Bucket>()
 
@@ -145,7 +147,7 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
     )
       message = 'request body is not valid JSON: send a JSON object with Content-Type: application/json'
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-      message = `request body is larger than ${Math.round(LIMITS.maxBodyBytes / 1048576)} MB`
+      message = `request body is larger than ${Math.round((opts.maxBodyBytes ?? LIMITS.maxBodyBytes) / 1048576)} MB`
     if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
       message = 'send the body as JSON with Content-Type: application/json'
     return reply.code(status).send({

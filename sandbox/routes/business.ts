@@ -151,12 +151,12 @@ interface AiRequest {
   idempotencyKey: string | null
 }
 
-function acceptAiRequest(target: AiTarget, req: FastifyRequest): AiRequest {
+function acceptAiRequest(target: AiTarget, req: FastifyRequest, ctx: RouteContext): AiRequest {
   const business = requireBusiness(req)
   const body = parse(target === 'bank-transactions' ? bankUploadSchema : aiCreateSchema, req.body)
   let pending: PendingFile[]
   try {
-    pending = (body.attachments ?? []).map((a, i) => acceptAttachment(a, i))
+    pending = (body.attachments ?? []).map((a, i) => acceptAttachment(a, i, ctx.maxAttachmentBytes))
   } catch (e) {
     if (e instanceof AttachmentError) throw new ApiFailure(400, e.message, ERROR_CODES.validation)
     throw e
@@ -208,7 +208,7 @@ function fetchOptions(ctx: RouteContext) {
   return {
     ca: ctx.urlFetchCa,
     timeoutMs: ctx.urlFetchTimeoutMs ?? LIMITS.urlFetchTimeoutMs,
-    maxBytes: LIMITS.maxAttachmentBytes,
+    maxBytes: ctx.maxAttachmentBytes,
   }
 }
 
@@ -260,7 +260,7 @@ function createAsync(state: SandboxState, ctx: RouteContext, ai: AiRequest, repl
 function registerAiCreates(app: FastifyInstance, state: SandboxState, ctx: RouteContext): void {
   for (const target of AI_TARGETS) {
     app.post(AI_CREATE_ROUTES[target], BUSINESS, async (req, reply) => {
-      const ai = acceptAiRequest(target, req)
+      const ai = acceptAiRequest(target, req, ctx)
       return ai.direct ? createDirect(state, ctx, ai, reply) : createAsync(state, ctx, ai, reply)
     })
   }

@@ -109,6 +109,33 @@ describe('watched folders', () => {
     )
   })
 
+  it('a file written slowly is uploaded once, only after it is complete', async () => {
+    r = await rig()
+    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
+    await waitFor('watching', () => r!.engine.listFolders()[0]?.state === 'watching')
+    const path = join(r.inbox, 'scan.pdf')
+    const { open } = await import('node:fs/promises')
+    const fh = await open(path, 'w')
+    const parts: Buffer[] = []
+    for (let i = 0; i < 10; i++) {
+      const part = Buffer.alloc(10_000, i)
+      parts.push(part)
+      await fh.write(part)
+      await new Promise((s) => setTimeout(s, 100))
+    }
+    await fh.close()
+    const row = await waitFor('completed', () =>
+      r!.engine.history().rows.find((x) => x.status === 'completed'),
+    )
+    expect(row.size).toBe(100_000)
+    await r.engine.whenIdle()
+    expect(r.engine.history().total).toBe(1)
+    const { createHash } = await import('node:crypto')
+    const sha = createHash('sha256').update(Buffer.concat(parts)).digest('hex')
+    expect(row.sha256).toBe(sha)
+    expect([...(await createdBySha(r.sb)).entries()]).toEqual([[sha, 1]])
+  })
+
   it('ignores hidden and temporary files', async () => {
     r = await rig()
     await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })

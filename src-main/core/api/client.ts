@@ -518,7 +518,7 @@ export class BookkeepingClient {
     }
 
     const idempotencyKey = this.#idempotencyKey(opts, 'POST', path)
-    const stream = streamedJsonBody(fields, files, undefined, opts?.onProgress)
+    const stream = streamedJsonBody(fields, files, 256 * 1024, opts?.onProgress)
     const envelope = await this.#send({
       method: 'POST',
       path,

@@ -49,7 +49,9 @@ const MIGRATIONS: string[] = [
     updated_at INTEGER NOT NULL,
     completed_at INTEGER
   );
-  CREATE INDEX uploads_due ON uploads(status, next_attempt_at);
+  -- The scheduler's two questions, each answered from its own partial index without a sort.
+  CREATE INDEX uploads_send ON uploads(next_attempt_at, id) WHERE status IN ('queued', 'waiting_retry');
+  CREATE INDEX uploads_poll ON uploads(next_attempt_at, id) WHERE status = 'processing';
   CREATE INDEX uploads_content ON uploads(profile_id, target, sha256);
   CREATE INDEX uploads_version ON uploads(path, size, mtime_ms);
   CREATE INDEX uploads_created ON uploads(created_at);

@@ -18,6 +18,9 @@ export const UPLOAD_STATUSES = [
 ] as const
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number]
 
+/** Statuses whose rows the scheduler picks up at `next_attempt_at`. */
+const SCHEDULED: readonly UploadStatus[] = ['queued', 'waiting_retry', 'processing']
+
 /** Statuses after which nothing more happens to a row unless a person acts. */
 export const TERMINAL_STATUSES: readonly UploadStatus[] = [
   'completed',
@@ -218,6 +221,7 @@ export class UploadStore {
   }
 
   insert(u: NewUpload, now = Date.now()): Upload {
+    if (SCHEDULED.includes(u.status) && u.nextAttemptAt == null) u = { ...u, nextAttemptAt: now }
     const fields: Record<string, unknown> = {
       process_type: 'async',
       after_upload: 'leave',
@@ -240,6 +244,9 @@ export class UploadStore {
   }
 
   update(id: number, patch: Partial<Omit<Upload, 'id'>>, now = Date.now()): Upload | undefined {
+    // A row waiting to be sent or polled always has a time, so the scheduler's indexes cover it.
+    if (patch.status && SCHEDULED.includes(patch.status) && patch.nextAttemptAt == null)
+      patch = { ...patch, nextAttemptAt: now }
     const entries = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
     const sets = entries.map(([k]) => `${COLUMN[k as keyof typeof COLUMN]} = ?`)
     this.db.run(`UPDATE uploads SET ${sets.join(', ')} WHERE id = ?`, ...entries.map(([, v]) => toDb(v)), id)
@@ -287,8 +294,8 @@ export class UploadStore {
     return this.db
       .all<Row>(
         `SELECT * FROM uploads
-         WHERE status IN ('queued', 'waiting_retry') AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ${ex}
-         ORDER BY COALESCE(next_attempt_at, 0), id LIMIT ?`,
+         WHERE status IN ('queued', 'waiting_retry') AND next_attempt_at <= ? ${ex}
+         ORDER BY next_attempt_at, id LIMIT ?`,
         now,
         ...excludeProfiles,
         limit,
@@ -301,8 +308,9 @@ export class UploadStore {
     const ex = excludeProfiles.length
       ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
       : ''
-    const r = this.db.get<{ t: number | null }>(
-      `SELECT MIN(COALESCE(next_attempt_at, 0)) AS t FROM uploads WHERE status IN ('queued', 'waiting_retry') ${ex}`,
+    const r = this.db.get<{ t: number }>(
+      `SELECT next_attempt_at AS t FROM uploads WHERE status IN ('queued', 'waiting_retry') ${ex}
+       ORDER BY next_attempt_at, id LIMIT 1`,
       ...excludeProfiles,
     )
     return r?.t ?? null
@@ -316,8 +324,8 @@ export class UploadStore {
     return this.db
       .all<Row>(
         `SELECT * FROM uploads
-         WHERE status = 'processing' AND job_reference IS NOT NULL AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ${ex}
-         ORDER BY COALESCE(next_attempt_at, 0), id LIMIT ?`,
+         WHERE status = 'processing' AND next_attempt_at <= ? ${ex}
+         ORDER BY next_attempt_at, id LIMIT ?`,
         now,
         ...excludeProfiles,
         limit,
@@ -329,9 +337,9 @@ export class UploadStore {
     const ex = excludeProfiles.length
       ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
       : ''
-    const r = this.db.get<{ t: number | null }>(
-      `SELECT MIN(COALESCE(next_attempt_at, 0)) AS t FROM uploads
-       WHERE status = 'processing' AND job_reference IS NOT NULL ${ex}`,
+    const r = this.db.get<{ t: number }>(
+      `SELECT next_attempt_at AS t FROM uploads WHERE status = 'processing' ${ex}
+       ORDER BY next_attempt_at, id LIMIT 1`,
       ...excludeProfiles,
     )
     return r?.t ?? null

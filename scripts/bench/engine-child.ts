@@ -1,0 +1,181 @@
+/**
+ * One benchmark scenario in a fresh process, so its peak RSS is its own. Prints one JSON line.
+ *   node --expose-gc --import tsx scripts/bench/engine-child.ts <scenario> <json options>
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import pLimit from 'p-limit'
+import { BookkeepingClient } from '../../src-main/core/api'
+import { Engine } from '../../src-main/core/engine'
+import type { ClientProvider } from '../../src-main/core/queue/queue'
+
+interface Opts {
+  baseUrl: string
+  key: string
+  dataDir: string
+  files?: string[]
+  dir?: string
+  expect?: number
+  concurrency: number
+  maxFileBytes?: number
+}
+
+let peak = 0
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss)
+}, 10)
+
+function provider(o: Opts): ClientProvider {
+  return {
+    clientFor: async (_id, onRateLimit) =>
+      new BookkeepingClient({
+        environment: 'custom',
+        baseUrl: o.baseUrl,
+        auth: { key: o.key },
+        maxFileBytes: o.maxFileBytes,
+        timeoutMs: 600_000,
+        onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit),
+      }),
+  }
+}
+
+async function waitUntil(fn: () => boolean): Promise<void> {
+  while (!fn()) await new Promise((r) => setTimeout(r, 5))
+}
+
+function gcNow(): void {
+  ;(globalThis as { gc?: () => void }).gc?.()
+}
+
+async function openEngine(o: Opts): Promise<Engine> {
+  return Engine.open({
+    dataDir: o.dataDir,
+    clients: provider(o),
+    queue: { concurrency: o.concurrency, maxFileBytes: o.maxFileBytes ?? 25 * 1024 * 1024 },
+  })
+}
+
+/** Rows that the server accepted (answered with a job reference or a record). */
+function accepted(e: Engine): number {
+  const c = e.uploads.countByStatus()
+  return c.processing + c.completed
+}
+
+const scenarios: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
+  /** 1,000 files dropped at once: time until the server accepted all of them. */
+  async engine(o) {
+    const e = await openEngine(o)
+    gcNow()
+    const base = process.memoryUsage().rss
+    peak = base
+    const t0 = performance.now()
+    await e.addFiles(o.files!, { profileId: 'bench', target: 'expenses' })
+    await waitUntil(() => accepted(e) >= o.files!.length)
+    const ms = performance.now() - t0
+    const failed = e.uploads.countByStatus().failed
+    await e.close()
+    return { ms, peakRss: peak, baseRss: base, failed }
+  },
+
+  /** The same bodies as a bare loop of fetch POSTs with the same concurrency. */
+  async bare(o) {
+    gcNow()
+    const base = process.memoryUsage().rss
+    peak = base
+    const limit = pLimit(o.concurrency)
+    let failed = 0
+    const t0 = performance.now()
+    await Promise.all(
+      o.files!.map((f, i) =>
+        limit(async () => {
+          const bytes = await readFile(f)
+          const body = JSON.stringify({
+            prompt: `Record an expense from the receipt ${f}`,
+            attachments: [{ type: 'base64', name: f.split('/').pop(), file: bytes.toString('base64') }],
+          })
+          const res = await fetch(`${o.baseUrl}/expenses`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-api-key': o.key,
+              'idempotency-key': `bare-${i}-${Date.now()}`,
+            },
+            body,
+          })
+          await res.arrayBuffer()
+          if (!res.ok) failed++
+        }),
+      ),
+    )
+    const ms = performance.now() - t0
+    return { ms, peakRss: peak, baseRss: base, failed }
+  },
+
+  /** An initial scan of many existing files (uploads paused: this measures detection and hashing). */
+  async scan(o) {
+    const e = await openEngine(o)
+    e.pause('bench')
+    gcNow()
+    const base = process.memoryUsage().rss
+    peak = base
+    const t0 = performance.now()
+    await e.addFolder({
+      profileId: 'bench',
+      path: o.dir!,
+      target: 'expenses',
+      recursive: true,
+      takeExisting: true,
+    })
+    await waitUntil(() => e.uploads.countByStatus().queued >= o.expect!)
+    const ms = performance.now() - t0
+    await e.close()
+    return { ms, peakRss: peak, baseRss: base }
+  },
+
+  /** One large file: RSS growth while it is encoded and sent. */
+  async large(o) {
+    const e = await openEngine(o)
+    gcNow()
+    await new Promise((r) => setTimeout(r, 200))
+    gcNow()
+    const base = process.memoryUsage().rss
+    peak = base
+    const t0 = performance.now()
+    await e.addFiles(o.files!, { profileId: 'bench', target: 'expenses' })
+    await waitUntil(() => accepted(e) + e.uploads.countByStatus().failed >= 1)
+    const ms = performance.now() - t0
+    const failed = e.uploads.countByStatus().failed
+    const err = failed ? e.history().rows[0]?.lastError : undefined
+    await e.close()
+    if (err) console.error(err)
+    return { ms, peakRss: peak, baseRss: base, failed }
+  },
+
+  /** Detection latency: the parent writes files; we report when each one's request started. */
+  async detect(o) {
+    const e = await openEngine(o)
+    const started: Record<string, number> = {}
+    e.events.on('upload', ({ upload }) => {
+      if (upload.status === 'uploading' && !started[upload.name]) started[upload.name] = Date.now()
+    })
+    await e.addFolder({ profileId: 'bench', path: o.dir!, target: 'expenses', takeExisting: false })
+    process.stdout.write(JSON.stringify({ ready: true }) + '\n')
+    await waitUntil(() => Object.keys(started).length >= o.expect!)
+    await e.close()
+    return Object.fromEntries(Object.entries(started).map(([k, v]) => [k, v]))
+  },
+}
+
+async function main(): Promise<void> {
+  const [name, json] = process.argv.slice(2)
+  const run = scenarios[name ?? '']
+  if (!run || !json) throw new Error(`usage: engine-child <${Object.keys(scenarios).join('|')}> <json>`)
+  const o = JSON.parse(json) as Opts
+  o.dataDir = o.dataDir || join(process.cwd(), '.bench-data')
+  const result = await run(o)
+  clearInterval(sampler)
+  process.stdout.write(JSON.stringify({ result }) + '\n')
+  process.exit(0)
+}
+
+void main()

@@ -1,0 +1,165 @@
+/**
+ * The headless CLI as a person runs it: a real child process, real folders, the emulator over HTTP,
+ * the key from BOOKDROP_API_KEY, --demo, or a keychain profile.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Sandbox, startSandbox } from '../../sandbox'
+import { ProfileManager, openSecretStore } from '../../src-main/core/secrets'
+import { keychainTitle, skipKeychain } from '../secrets/keychain-helpers'
+import { KEY, createdBySha, fixtures, receipt } from './helpers'
+
+const ROOT = resolve(__dirname, '../..')
+
+interface Run {
+  child: ChildProcess
+  out: () => string
+  exit: Promise<number | null>
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/headless.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, BOOKDROP_API_KEY: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+  return { child, out: () => out, exit }
+}
+
+let sb: Sandbox
+let dir: string
+beforeAll(async () => {
+  sb = await startSandbox({ fixtures: fixtures({ job_delay_ms: 50 }), port: 0 })
+  dir = await mkdtemp(join(tmpdir(), 'bookdrop-headless-'))
+})
+afterAll(async () => {
+  await sb.stop()
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function folder(name: string): Promise<string> {
+  const d = join(dir, name)
+  await mkdir(d, { recursive: true })
+  return d
+}
+
+describe('headless', () => {
+  it('--once uploads what is in the folder, prints a line per file and a summary, exits 0', async () => {
+    const inbox = await folder('once')
+    const a = await receipt(inbox, 'a.txt')
+    const b = await receipt(inbox, 'b.txt')
+    await writeFile(join(inbox, 'setup.exe'), 'MZ')
+    const r = run(
+      [
+        '--watch',
+        inbox,
+        '--target',
+        'expenses',
+        '--base-url',
+        sb.url,
+        '--data-dir',
+        join(dir, 'd-once'),
+        '--once',
+        '--after-upload',
+        'move',
+      ],
+      {
+        BOOKDROP_API_KEY: KEY,
+      },
+    )
+    expect(await r.exit, r.out()).toBe(0)
+    expect(r.out()).toMatch(/done\s+#\d+ a\.txt ->/)
+    expect(r.out()).toMatch(/skipped\s+#\d+ setup\.exe: \.exe files are not sent/)
+    expect(r.out()).toMatch(/summary: 2 completed, 0 failed, 1 skipped \(3 files\)/)
+    expect(r.out()).not.toContain(KEY)
+    const made = await createdBySha(sb)
+    expect(made.get(a.sha256)).toBe(1)
+    expect(made.get(b.sha256)).toBe(1)
+    expect(existsSync(join(inbox, 'Uploaded', 'a.txt'))).toBe(true)
+    expect(existsSync(join(inbox, 'setup.exe'))).toBe(true) // never moved: it was not sent
+  })
+
+  it('--once exits 1 when a file failed, and says why', async () => {
+    const inbox = await folder('fail')
+    await receipt(inbox, 'bad.txt', 'Receipt [[sandbox:fail]] total 10\n')
+    const r = run(['--watch', inbox, '--base-url', sb.url, '--data-dir', join(dir, 'd-fail'), '--once'], {
+      BOOKDROP_API_KEY: KEY,
+    })
+    expect(await r.exit, r.out()).toBe(1)
+    expect(r.out()).toMatch(/FAILED\s+#\d+ bad\.txt: /)
+    expect(r.out()).toMatch(/summary: 0 completed, 1 failed/)
+  })
+
+  it('without a key it says how to give one and exits 2; a public key is refused before any upload', async () => {
+    const inbox = await folder('nokey')
+    const r = run(['--watch', inbox, '--base-url', sb.url, '--data-dir', join(dir, 'd-nokey')])
+    expect(await r.exit).toBe(2)
+    expect(r.out()).toMatch(/BOOKDROP_API_KEY|--profile|--demo/)
+    const p = run(['--watch', inbox, '--base-url', sb.url, '--data-dir', join(dir, 'd-nokey')], {
+      BOOKDROP_API_KEY: 'svc_pk_public',
+    })
+    expect(await p.exit).toBe(2)
+    expect(p.out()).toMatch(/public key|secret key/i)
+    expect(p.out()).not.toContain('svc_pk_public')
+  })
+
+  it('--demo runs on the embedded emulator with its demo key', async () => {
+    const inbox = await folder('demo')
+    await receipt(inbox, 'demo.txt')
+    const r = run(['--watch', inbox, '--demo', '--data-dir', join(dir, 'd-demo'), '--once'])
+    expect(await r.exit, r.out()).toBe(0)
+    expect(r.out()).toMatch(/demo emulator at http:\/\/127\.0\.0\.1:\d+\/v1/)
+    expect(r.out()).toMatch(/summary: 1 completed/)
+  })
+
+  it('SIGTERM stops cleanly, and a restart resumes and finishes without sending anything twice', async () => {
+    const inbox = await folder('resume')
+    const files = await Promise.all(Array.from({ length: 20 }, (_, i) => receipt(inbox, `s${i}.txt`)))
+    const args = ['--watch', inbox, '--base-url', sb.url, '--data-dir', join(dir, 'd-resume')]
+    const first = run(args, { BOOKDROP_API_KEY: KEY })
+    while (!/done|processing/.test(first.out())) await new Promise((s) => setTimeout(s, 20))
+    first.child.kill('SIGTERM')
+    expect(await first.exit).toBe(0)
+    expect(first.out()).toMatch(/SIGTERM, stopping/)
+    expect(first.out()).toMatch(/summary: /)
+    const second = run([...args, '--once'], { BOOKDROP_API_KEY: KEY })
+    expect(await second.exit, second.out()).toBe(0)
+    const made = await createdBySha(sb)
+    for (const f of files) expect(made.get(f.sha256)).toBe(1)
+  })
+
+  it.skipIf(skipKeychain)(keychainTitle('--profile takes the key from the OS keychain'), async () => {
+    const dataDir = join(dir, 'd-profile')
+    const { store, problem } = await openSecretStore()
+    expect(problem).toBeNull()
+    const manager = await ProfileManager.open({ dataDir, store })
+    const profile = await manager.add({
+      name: 'Headless Bakery',
+      environment: 'custom',
+      baseUrl: sb.url,
+      kind: 'business',
+      secret: KEY,
+    })
+    try {
+      const inbox = await folder('profile')
+      const f = await receipt(inbox, 'kc.txt')
+      const r = run(['--watch', inbox, '--profile', 'Headless Bakery', '--data-dir', dataDir, '--once'])
+      expect(await r.exit, r.out()).toBe(0)
+      expect(r.out()).toMatch(/as profile "Headless Bakery"/)
+      expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+      const missing = run(['--watch', inbox, '--profile', 'Nobody', '--data-dir', dataDir, '--once'])
+      expect(await missing.exit).toBe(2)
+      expect(missing.out()).toMatch(/no profile named "Nobody"; profiles: Headless Bakery/)
+    } finally {
+      await manager.remove(profile.id)
+    }
+  })
+})
