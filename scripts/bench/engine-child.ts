@@ -22,7 +22,7 @@ interface Opts {
 
 let peak = 0
 const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss)
+  peak = Math.max(peak, process.memoryUsage.rss())
 }, 10)
 
 function provider(o: Opts): ClientProvider {
@@ -55,22 +55,27 @@ async function openEngine(o: Opts): Promise<Engine> {
   })
 }
 
-/** Rows that the server accepted (answered with a job reference or a record). */
-function accepted(e: Engine): number {
-  const c = e.uploads.countByStatus()
-  return c.processing + c.completed
+/** Counts rows the server accepted (answered with a job reference or a record), from the event stream. */
+function acceptedCounter(e: Engine): () => number {
+  let n = 0
+  e.events.on('upload', ({ upload, previous }) => {
+    if (previous === 'uploading' && (upload.status === 'processing' || upload.status === 'completed')) n++
+    if (upload.status === 'failed') n++
+  })
+  return () => n
 }
 
 const scenarios: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
   /** 1,000 files dropped at once: time until the server accepted all of them. */
   async engine(o) {
     const e = await openEngine(o)
+    const accepted = acceptedCounter(e)
     gcNow()
-    const base = process.memoryUsage().rss
+    const base = process.memoryUsage.rss()
     peak = base
     const t0 = performance.now()
     await e.addFiles(o.files!, { profileId: 'bench', target: 'expenses' })
-    await waitUntil(() => accepted(e) >= o.files!.length)
+    await waitUntil(() => accepted() >= o.files!.length)
     const ms = performance.now() - t0
     const failed = e.uploads.countByStatus().failed
     await e.close()
@@ -80,7 +85,7 @@ const scenarios: Record<string, (o: Opts) => Promise<Record<string, number>>> = 
   /** The same bodies as a bare loop of fetch POSTs with the same concurrency. */
   async bare(o) {
     gcNow()
-    const base = process.memoryUsage().rss
+    const base = process.memoryUsage.rss()
     peak = base
     const limit = pLimit(o.concurrency)
     let failed = 0
@@ -114,9 +119,13 @@ const scenarios: Record<string, (o: Opts) => Promise<Record<string, number>>> = 
   /** An initial scan of many existing files (uploads paused: this measures detection and hashing). */
   async scan(o) {
     const e = await openEngine(o)
+    let queued = 0
+    e.events.on('upload', ({ upload, previous }) => {
+      if (previous === null && upload.status === 'queued') queued++
+    })
     e.pause('bench')
     gcNow()
-    const base = process.memoryUsage().rss
+    const base = process.memoryUsage.rss()
     peak = base
     const t0 = performance.now()
     await e.addFolder({
@@ -126,7 +135,7 @@ const scenarios: Record<string, (o: Opts) => Promise<Record<string, number>>> = 
       recursive: true,
       takeExisting: true,
     })
-    await waitUntil(() => e.uploads.countByStatus().queued >= o.expect!)
+    await waitUntil(() => queued >= o.expect!)
     const ms = performance.now() - t0
     await e.close()
     return { ms, peakRss: peak, baseRss: base }
@@ -135,14 +144,15 @@ const scenarios: Record<string, (o: Opts) => Promise<Record<string, number>>> = 
   /** One large file: RSS growth while it is encoded and sent. */
   async large(o) {
     const e = await openEngine(o)
+    const accepted = acceptedCounter(e)
     gcNow()
     await new Promise((r) => setTimeout(r, 200))
     gcNow()
-    const base = process.memoryUsage().rss
+    const base = process.memoryUsage.rss()
     peak = base
     const t0 = performance.now()
     await e.addFiles(o.files!, { profileId: 'bench', target: 'expenses' })
-    await waitUntil(() => accepted(e) + e.uploads.countByStatus().failed >= 1)
+    await waitUntil(() => accepted() >= 1)
     const ms = performance.now() - t0
     const failed = e.uploads.countByStatus().failed
     const err = failed ? e.history().rows[0]?.lastError : undefined

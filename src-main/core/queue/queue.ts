@@ -309,7 +309,7 @@ export class UploadQueue {
 
     // Uploads: one row at a time so pacing sees each new request in flight.
     while (this.uploadsInFlight < this.opts.concurrency) {
-      const [row] = this.store.due(now, 1, blocked)
+      const row = this.store.nextDue(now, blocked)
       if (!row) break
       const ready = this.readyAt(row.profileId, now)
       if (ready > 0) {
@@ -322,7 +322,7 @@ export class UploadQueue {
 
     // Polls share the profile's request budget.
     while (this.pollsInFlight < this.opts.maxPollsInFlight) {
-      const [row] = this.store.duePolls(now, 1, blocked)
+      const row = this.store.nextPoll(now, blocked)
       if (!row) break
       const ready = this.readyAt(row.profileId, now)
       if (ready > 0) {
@@ -333,9 +333,10 @@ export class UploadQueue {
       this.startPoll(row)
     }
 
-    // Sleep until the next row or poll is due, or a pause ends.
-    const nextUpload = this.store.nextDueAt(blocked)
-    const nextPoll = this.store.nextPollAt(blocked)
+    // Sleep until the next row or poll is due, or a pause ends. A full pipe wakes the pump itself
+    // (each finished request kicks it), so only ask SQLite when there is room.
+    const nextUpload = this.uploadsInFlight < this.opts.concurrency ? this.store.nextDueAt(blocked) : null
+    const nextPoll = this.pollsInFlight < this.opts.maxPollsInFlight ? this.store.nextPollAt(blocked) : null
     const candidates = [wakeAt, nextUpload ?? Infinity, nextPoll ?? Infinity].filter((t) => t > now)
     const next = Math.min(...candidates)
     if (this.timer) clearTimeout(this.timer)
@@ -384,11 +385,11 @@ export class UploadQueue {
           },
         },
       )
-      if (!this.stillMine(row, 'uploading')) return
       if ('job_reference' in res && res.process_type === 'async') {
         const now = this.opts.now()
-        const next = this.store.update(
+        const next = this.store.updateWhere(
           row.id,
+          'uploading',
           {
             status: 'processing',
             jobReference: res.job_reference,
@@ -399,20 +400,14 @@ export class UploadQueue {
             httpStatus: null,
           },
           now,
-        )!
-        this.emitUpload(next, 'uploading')
+        )
+        if (next) this.emitUpload(next, 'uploading') // else: cancelled while in flight
       } else if (res.process_type === 'direct') {
         await this.complete(row, res.record.uuid, res.record.resource_type ?? row.target, 'uploading')
       }
     } catch (e) {
       this.uploadFailed(row, asFailure(e))
     }
-  }
-
-  /** False when a person cancelled the row while its request was in flight. */
-  private stillMine(row: Upload, status: Upload['status']): boolean {
-    const cur = this.store.get(row.id)
-    return !!cur && cur.status === status
   }
 
   private uploadFailed(row: Upload, f: ClientFailure): void {
@@ -485,9 +480,10 @@ export class UploadQueue {
     this.finish(cur, { ...base, status: 'failed' })
   }
 
+  /** Applies a change unless a person changed the row meanwhile (e.g. cancelled it mid-request). */
   private finish(cur: Upload, patch: Partial<Upload>): void {
-    const next = this.store.update(cur.id, patch, this.opts.now())!
-    this.emitUpload(next, cur.status)
+    const next = this.store.updateWhere(cur.id, cur.status, patch, this.opts.now())
+    if (next) this.emitUpload(next, cur.status)
   }
 
   private startPoll(row: Upload): void {
@@ -509,7 +505,6 @@ export class UploadQueue {
     try {
       const client = await this.client(row.profileId)
       const job = await client.getJob(row.jobReference!)
-      if (!this.stillMine(row, 'processing')) return
       if (job.status === 'completed') {
         await this.complete(row, job.resource_uuid, job.resource_type, 'processing')
       } else if (job.status === 'failed') {
@@ -519,8 +514,9 @@ export class UploadQueue {
           errorCode: 'job_failed',
         })
       } else {
-        this.store.update(
+        this.store.updateWhere(
           row.id,
+          'processing',
           {
             polls: row.polls + 1,
             nextAttemptAt: now() + pollDelay(row.polls + 1, this.opts.poll, this.opts.random),
@@ -530,7 +526,6 @@ export class UploadQueue {
       }
     } catch (e) {
       const f = asFailure(e)
-      if (!this.stillMine(row, 'processing')) return
       if (f.retryable || f.status === 401 || f.status === 403 || f.errorCode === 'no_key') {
         if (f.status === 429) {
           const g = this.gate(row.profileId)
@@ -560,8 +555,9 @@ export class UploadQueue {
           { baseMs: this.opts.poll.firstMs, capMs: this.opts.poll.maxMs },
           this.opts.random,
         )
-        this.store.update(
+        this.store.updateWhere(
           row.id,
+          'processing',
           { polls: row.polls + 1, nextAttemptAt: now() + wait, lastError: f.message },
           now(),
         )
@@ -583,8 +579,9 @@ export class UploadQueue {
     from: Upload['status'],
   ): Promise<void> {
     const now = this.opts.now()
-    const done = this.store.update(
+    const done = this.store.updateWhere(
       row.id,
+      from,
       {
         status: 'completed',
         recordUuid,
@@ -596,7 +593,8 @@ export class UploadQueue {
         httpStatus: null,
       },
       now,
-    )!
+    )
+    if (!done) return // cancelled meanwhile
     this.emitUpload(done, from)
     await this.afterRecord(done)
   }

@@ -120,9 +120,11 @@ export class Db {
     return this.raw.prepare<unknown[]>(sql).iterate(...params) as IterableIterator<T>
   }
 
-  /** First row or undefined. (libsql's own `get` adds a `_metadata` key; `all` does not.) */
+  /** First row or undefined. libsql's `get` is a single native call (`all` iterates in JS), but it adds a `_metadata` key. */
   get<T>(sql: string, ...params: unknown[]): T | undefined {
-    return this.all<T>(sql, ...params)[0]
+    const row = this.prepare(sql).get(...params) as (T & { _metadata?: unknown }) | undefined
+    if (row && typeof row === 'object') delete row._metadata
+    return row ?? undefined
   }
 
   transaction<R>(fn: () => R): R {

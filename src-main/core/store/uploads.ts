@@ -186,6 +186,11 @@ const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
   completedAt: 'completed_at',
 }
 
+/** `AND profile_id NOT IN (?, …)` for paused profiles, or nothing; the ids follow as parameters. */
+function notIn(profiles: readonly string[]): string {
+  return profiles.length ? `AND profile_id NOT IN (${profiles.map(() => '?').join(', ')})` : ''
+}
+
 function toDb(v: unknown): unknown {
   if (typeof v === 'boolean') return v ? 1 : 0
   return v === undefined ? null : v
@@ -231,11 +236,11 @@ export class UploadStore {
       updated_at: now,
     }
     const cols = Object.keys(fields)
-    const r = this.db.run(
-      `INSERT INTO uploads (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+    const r = this.db.get<Row>(
+      `INSERT INTO uploads (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`,
       ...cols.map((c) => fields[c]),
     )
-    return this.get(r.lastInsertRowid)!
+    return fromRow(r!)
   }
 
   get(id: number): Upload | undefined {
@@ -244,13 +249,32 @@ export class UploadStore {
   }
 
   update(id: number, patch: Partial<Omit<Upload, 'id'>>, now = Date.now()): Upload | undefined {
+    return this.updateWhere(id, null, patch, now)
+  }
+
+  /**
+   * Updates a row only if it still has `expected` status (null: any), returning the new row, or
+   * undefined when a person changed it meanwhile (cancelled while its request was in flight).
+   */
+  updateWhere(
+    id: number,
+    expected: UploadStatus | null,
+    patch: Partial<Omit<Upload, 'id'>>,
+    now = Date.now(),
+  ): Upload | undefined {
     // A row waiting to be sent or polled always has a time, so the scheduler's indexes cover it.
     if (patch.status && SCHEDULED.includes(patch.status) && patch.nextAttemptAt == null)
       patch = { ...patch, nextAttemptAt: now }
     const entries = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
     const sets = entries.map(([k]) => `${COLUMN[k as keyof typeof COLUMN]} = ?`)
-    this.db.run(`UPDATE uploads SET ${sets.join(', ')} WHERE id = ?`, ...entries.map(([, v]) => toDb(v)), id)
-    return this.get(id)
+    const where = expected === null ? 'id = ?' : 'id = ? AND status = ?'
+    const r = this.db.get<Row>(
+      `UPDATE uploads SET ${sets.join(', ')} WHERE ${where} RETURNING *`,
+      ...entries.map(([, v]) => toDb(v)),
+      id,
+      ...(expected === null ? [] : [expected]),
+    )
+    return r ? fromRow(r) : undefined
   }
 
   /** A row for this exact file version (path, size, mtime) for this profile and target, any status. */
@@ -286,59 +310,43 @@ export class UploadStore {
     return r ? fromRow(r) : undefined
   }
 
-  /** Rows ready to send now, oldest first, leaving out paused profiles. */
-  due(now: number, limit: number, excludeProfiles: string[] = []): Upload[] {
-    const ex = excludeProfiles.length
-      ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
-      : ''
-    return this.db
-      .all<Row>(
-        `SELECT * FROM uploads
-         WHERE status IN ('queued', 'waiting_retry') AND next_attempt_at <= ? ${ex}
-         ORDER BY next_attempt_at, id LIMIT ?`,
-        now,
-        ...excludeProfiles,
-        limit,
-      )
-      .map(fromRow)
+  /** The row to send next (due now, oldest first), leaving out paused profiles. */
+  nextDue(now: number, excludeProfiles: string[] = []): Upload | undefined {
+    const r = this.db.get<Row>(
+      `SELECT * FROM uploads
+       WHERE status IN ('queued', 'waiting_retry') AND next_attempt_at <= ? ${notIn(excludeProfiles)}
+       ORDER BY next_attempt_at, id LIMIT 1`,
+      now,
+      ...excludeProfiles,
+    )
+    return r ? fromRow(r) : undefined
   }
 
   /** The earliest time a waiting row becomes due (for the scheduler's timer). */
   nextDueAt(excludeProfiles: string[] = []): number | null {
-    const ex = excludeProfiles.length
-      ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
-      : ''
     const r = this.db.get<{ t: number }>(
-      `SELECT next_attempt_at AS t FROM uploads WHERE status IN ('queued', 'waiting_retry') ${ex}
+      `SELECT next_attempt_at AS t FROM uploads WHERE status IN ('queued', 'waiting_retry') ${notIn(excludeProfiles)}
        ORDER BY next_attempt_at, id LIMIT 1`,
       ...excludeProfiles,
     )
     return r?.t ?? null
   }
 
-  /** Jobs to poll now. */
-  duePolls(now: number, limit: number, excludeProfiles: string[] = []): Upload[] {
-    const ex = excludeProfiles.length
-      ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
-      : ''
-    return this.db
-      .all<Row>(
-        `SELECT * FROM uploads
-         WHERE status = 'processing' AND next_attempt_at <= ? ${ex}
-         ORDER BY next_attempt_at, id LIMIT ?`,
-        now,
-        ...excludeProfiles,
-        limit,
-      )
-      .map(fromRow)
+  /** The job to poll next (due now), leaving out paused profiles. */
+  nextPoll(now: number, excludeProfiles: string[] = []): Upload | undefined {
+    const r = this.db.get<Row>(
+      `SELECT * FROM uploads
+       WHERE status = 'processing' AND next_attempt_at <= ? ${notIn(excludeProfiles)}
+       ORDER BY next_attempt_at, id LIMIT 1`,
+      now,
+      ...excludeProfiles,
+    )
+    return r ? fromRow(r) : undefined
   }
 
   nextPollAt(excludeProfiles: string[] = []): number | null {
-    const ex = excludeProfiles.length
-      ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
-      : ''
     const r = this.db.get<{ t: number }>(
-      `SELECT next_attempt_at AS t FROM uploads WHERE status = 'processing' ${ex}
+      `SELECT next_attempt_at AS t FROM uploads WHERE status = 'processing' ${notIn(excludeProfiles)}
        ORDER BY next_attempt_at, id LIMIT 1`,
       ...excludeProfiles,
     )
@@ -372,12 +380,9 @@ export class UploadStore {
 
   /** Rows still on their way (queued, sending, waiting, processing), leaving out some profiles. */
   countActive(excludeProfiles: string[] = []): number {
-    const ex = excludeProfiles.length
-      ? `AND profile_id NOT IN (${excludeProfiles.map(() => '?').join(', ')})`
-      : ''
     return (
       this.db.get<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM uploads WHERE status IN ('queued', 'uploading', 'waiting_retry', 'processing') ${ex}`,
+        `SELECT COUNT(*) AS n FROM uploads WHERE status IN ('queued', 'uploading', 'waiting_retry', 'processing') ${notIn(excludeProfiles)}`,
         ...excludeProfiles,
       )?.n ?? 0
     )
