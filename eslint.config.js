@@ -16,6 +16,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS files (electron-builder hooks in build/): require() is how they import.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // core/** is plain Node: it runs in tests, headless mode and the app. Never Electron.
     files: ['src-main/core/**', 'schemas/**', 'sandbox/**'],
     rules: {

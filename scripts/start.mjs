@@ -19,7 +19,7 @@ const PROBE_TIMEOUT_MS = 10_000
 function giveUp(reason) {
   console.error(
     `Bookdrop: the Electron binary could not be found or downloaded${reason ? ` (${reason})` : ''}; ` +
-      'without it, run the API emulator with `npm run sandbox` (`npm run web` and `npm run headless` arrive in a later issue).',
+      'use the browser UI with `npm run web` (add `-- --demo` for sample data) or the folder watcher with `npm run headless`.',
   )
   process.exit(1)
 }

@@ -1,0 +1,145 @@
+/**
+ * What the tray icon shows: idle, uploading N, paused, or needs attention, with its tooltip and
+ * menu labels — derived from the session (profile state and upload counts) and the failures the
+ * person has not looked at yet. Plain data in, plain data out; src-main/electron/tray.ts renders it.
+ */
+import type { AiTarget } from '../../../schemas'
+import type { EngineEvents, ProfileState } from '../events'
+import type { UploadStatus } from '../store/uploads'
+
+export type TrayKind = 'idle' | 'uploading' | 'paused' | 'attention'
+
+/** The parts of the contract's SessionState the tray needs (SessionState satisfies it). */
+export interface TraySessionInput {
+  profileId: string | null
+  state: ProfileState
+  message: string | null
+  counts: Partial<Record<UploadStatus, number>>
+}
+
+export interface TrayView {
+  kind: TrayKind
+  /** Files on their way (queued, uploading, waiting to retry, processing). */
+  active: number
+  /** Files that failed or were skipped since the window was last opened. */
+  attention: number
+  tooltip: string
+  /** First, disabled line of the menu. */
+  status: string
+  /** Short text next to the icon where the OS supports it (macOS); '' when nothing to say. */
+  title: string
+  openLabel: string
+  pauseLabel: 'Pause uploads' | 'Resume uploads'
+  /** False without a profile, or when the key or subscription must be fixed first. */
+  pauseEnabled: boolean
+  /** What the pause item does. */
+  pauseAction: 'pause' | 'resume'
+  quitLabel: string
+}
+
+const ACTIVE: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
+
+const files = (n: number): string => `${n} ${n === 1 ? 'file' : 'files'}`
+
+export function deriveTrayState(session: TraySessionInput | null, unseenAttention = 0): TrayView {
+  const counts = session?.counts ?? {}
+  const active = ACTIVE.reduce((sum, s) => sum + (counts[s] ?? 0), 0)
+  const attention = Math.max(0, unseenAttention)
+  const connected = Boolean(session?.profileId)
+  const state = session?.state ?? 'active'
+  const paused = connected && state === 'paused'
+
+  let kind: TrayKind
+  let status: string
+  if (!connected) {
+    kind = 'idle'
+    status = 'Not connected'
+  } else if (state === 'auth_required') {
+    kind = 'attention'
+    status = 'The API key needs attention'
+  } else if (state === 'forbidden') {
+    kind = 'attention'
+    status = 'The Developer API subscription is not active'
+  } else if (attention > 0) {
+    kind = 'attention'
+    status = `${files(attention)} ${attention === 1 ? 'needs' : 'need'} attention`
+  } else if (paused) {
+    kind = 'paused'
+    status = active > 0 ? `Paused, ${files(active)} waiting` : 'Paused'
+  } else if (active > 0) {
+    kind = 'uploading'
+    status =
+      state === 'rate_limited'
+        ? `Uploading ${files(active)} (waiting for the rate limit)`
+        : `Uploading ${files(active)}`
+  } else {
+    kind = 'idle'
+    status = 'All files sent'
+  }
+
+  const blocked = state === 'auth_required' || state === 'forbidden'
+  return {
+    kind,
+    active,
+    attention,
+    tooltip: `Bookdrop — ${status}`,
+    status,
+    title:
+      kind === 'uploading' ? String(active) : kind === 'attention' && attention > 0 ? `!${attention}` : '',
+    openLabel: 'Open Bookdrop',
+    pauseLabel: paused ? 'Resume uploads' : 'Pause uploads',
+    pauseAction: paused ? 'resume' : 'pause',
+    pauseEnabled: connected && !blocked,
+    quitLabel: 'Quit Bookdrop',
+  }
+}
+
+/**
+ * Failures the person has not seen yet: a row enters when it fails (or is skipped for a reason
+ * that needs a person), leaves when it moves on (retried, overridden, cancelled), and all are
+ * cleared when the window is shown — the Capture screen lists them from then on.
+ */
+export class AttentionTracker {
+  private readonly ids = new Set<number>()
+
+  get count(): number {
+    return this.ids.size
+  }
+
+  /** Feed every engine `upload` event. Returns true when the count changed. */
+  handle({ upload }: EngineEvents['upload']): boolean {
+    const before = this.ids.size
+    const needs =
+      upload.status === 'failed' || (upload.status === 'skipped' && upload.reason !== 'existed_before')
+    if (needs) this.ids.add(upload.id)
+    else this.ids.delete(upload.id)
+    return this.ids.size !== before
+  }
+
+  /** The person opened the window. Returns true when the count changed. */
+  acknowledge(): boolean {
+    const had = this.ids.size > 0
+    this.ids.clear()
+    return had
+  }
+}
+
+/**
+ * The target for files dropped on the tray icon (macOS): the one the person chose last for a drop
+ * in the window — learnt from the `upload` rows the engine creates for drops — else expenses.
+ */
+export class DropTargetMemory {
+  private last: AiTarget
+
+  constructor(initial: AiTarget = 'expenses') {
+    this.last = initial
+  }
+
+  get target(): AiTarget {
+    return this.last
+  }
+
+  handle({ upload, previous }: EngineEvents['upload']): void {
+    if (previous === null && upload.source === 'drop') this.last = upload.target
+  }
+}

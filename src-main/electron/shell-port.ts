@@ -1,0 +1,46 @@
+// What the app service asks of its host, done with Electron: native folder picker, save dialog for
+// exports, "show in folder", and external links — only https, through the vetted core/shell/urls.
+import { existsSync } from 'node:fs'
+import { isAbsolute, join } from 'node:path'
+import { app, dialog, shell, type BrowserWindow, type OpenDialogOptions, type SaveDialogOptions } from 'electron'
+import type { ShellPort } from '../core/app-service'
+import { safeExternalUrl } from '../core/shell/urls'
+
+/** The only way the shell opens a URL outside the app. Anything but a clean https URL is dropped. */
+export async function openExternalSafely(url: string): Promise<void> {
+  const safe = safeExternalUrl(url)
+  if (!safe) return
+  await shell.openExternal(safe, { activate: true })
+}
+
+export function electronShellPort(getWindow: () => BrowserWindow | null): ShellPort {
+  const parent = (): BrowserWindow | null => {
+    const win = getWindow()
+    return win && !win.isDestroyed() ? win : null
+  }
+  return {
+    async pickDirectory() {
+      const options: OpenDialogOptions = { title: 'Choose a folder to watch', properties: ['openDirectory', 'createDirectory'] }
+      const win = parent()
+      const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options)
+      return r.canceled ? null : (r.filePaths[0] ?? null)
+    },
+    async showItemInFolder(path) {
+      if (!isAbsolute(path) || !existsSync(path)) return false
+      shell.showItemInFolder(path)
+      return true
+    },
+    openExternal: openExternalSafely,
+    async chooseExportPath(defaultName) {
+      const options: SaveDialogOptions = {
+        title: 'Export upload history',
+        defaultPath: join(app.getPath('downloads'), defaultName),
+        filters: [{ name: 'CSV', extensions: ['csv'] }],
+        properties: ['createDirectory', 'showOverwriteConfirmation'],
+      }
+      const win = parent()
+      const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options)
+      return r.canceled || !r.filePath ? null : r.filePath
+    },
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * Runs the real src-main/electron/main.ts against a recording stand-in for `electron`
+ * (./fake-electron.ts) and the real AppService (keychain replaced by memory): proves the wiring of
+ * the security checklist, IPC, tray and window life cycle, since this machine cannot run Electron.
+ */
+import { once } from 'node:events'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { CALL_NAMES, EVENT_CHANNEL, callChannel } from '../../src-preload/contract'
+import { contentSecurityPolicy } from '../../src-main/core/shell/csp'
+import { FakeBrowserWindow, FakeNotification, FakeTray, FakeWebContents, fake, fakeEvent } from './fake-electron'
+
+vi.mock('electron', async () => (await import('./fake-electron')).electronModule())
+vi.mock(import('../../src-main/core/secrets'), async (importOriginal) => {
+  const real = await importOriginal()
+  return { ...real, openSecretStore: async () => ({ store: new real.MemorySecretStore(), problem: null }) }
+})
+
+let dataDir: string
+let win: FakeBrowserWindow
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'bookdrop-shell-'))
+  fake.app.userData = dataDir
+  vi.stubEnv('ELECTRON_RENDERER_URL', '')
+  await import('../../src-main/electron/main')
+  fake.app.makeReady()
+  await vi.waitFor(
+    () => {
+      expect(FakeBrowserWindow.all).toHaveLength(1)
+      expect(FakeBrowserWindow.all[0]!.visible).toBe(true)
+    },
+    { timeout: 20_000, interval: 20 },
+  )
+  win = FakeBrowserWindow.all[0]!
+})
+
+afterAll(async () => {
+  vi.unstubAllEnvs()
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+describe('the main window', () => {
+  it('is created with the hardened web preferences and the sandboxed preload', () => {
+    expect(win.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    })
+    expect(String(win.options.webPreferences['preload'])).toMatch(/preload[/\\]index\.cjs$/)
+    expect(win.loaded.file).toMatch(/renderer[/\\]index\.html$/)
+    expect(win.options).toMatchObject({ width: 1100, height: 760, minWidth: 720, minHeight: 480 })
+  })
+
+  it('refuses every navigation away from the app and opens only https links outside', () => {
+    const wc = win.webContents
+    const nav = (url: string): boolean => {
+      const e = fakeEvent({ url })
+      wc.emit('will-navigate', e)
+      return e.defaultPrevented
+    }
+    expect(nav('https://example.com/help')).toBe(true)
+    expect(nav('http://example.com/')).toBe(true)
+    expect(nav('file:///etc/passwd')).toBe(true)
+    expect(nav('javascript:alert(1)')).toBe(true)
+    expect(nav(`${wc.mainFrame.url}#/history`)).toBe(false)
+    expect(fake.openedExternally).toEqual(['https://example.com/help'])
+
+    expect(wc.windowOpenHandler?.({ url: 'HTTPS://Docs.Example.com/x' })).toEqual({ action: 'deny' })
+    expect(wc.windowOpenHandler?.({ url: 'file:///tmp/x.html' })).toEqual({ action: 'deny' })
+    expect(wc.windowOpenHandler?.({ url: 'https://user:pw@example.com/' })).toEqual({ action: 'deny' })
+    expect(wc.windowOpenHandler?.({ url: wc.mainFrame.url })).toEqual({ action: 'deny' })
+    expect(fake.openedExternally).toEqual(['https://example.com/help', 'https://docs.example.com/x'])
+
+    const redirect = fakeEvent({ url: 'https://evil.example/' })
+    wc.emit('will-redirect', redirect)
+    expect(redirect.defaultPrevented).toBe(true)
+  })
+
+  it('guards any other webContents too: no webview, no windows', () => {
+    const other = new FakeWebContents()
+    fake.app.emit('web-contents-created', fakeEvent(), other)
+    const attach = fakeEvent()
+    other.emit('will-attach-webview', attach, {}, {})
+    expect(attach.defaultPrevented).toBe(true)
+    expect(other.windowOpenHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' })
+  })
+})
+
+describe('the session', () => {
+  it('sets the strict CSP header on every response', () => {
+    let headers: Record<string, string[]> = {}
+    fake.session.headersHook?.({ responseHeaders: { 'content-security-policy': ['default-src *'], 'X-A': ['1'] } }, (r) => {
+      headers = r.responseHeaders
+    })
+    expect(headers).toEqual({ 'X-A': ['1'], 'Content-Security-Policy': [contentSecurityPolicy({ dev: false })] })
+  })
+
+  it('denies permissions by default', () => {
+    const app = win.webContents.mainFrame.url
+    const ask = (permission: string, requestingUrl = app): boolean => {
+      let granted: boolean | null = null
+      fake.session.permissionRequest?.(win.webContents, permission, (ok) => (granted = ok), { requestingUrl, isMainFrame: true })
+      return granted!
+    }
+    for (const p of ['media', 'geolocation', 'notifications', 'midi', 'openExternal', 'fullscreen', 'hid']) expect(ask(p)).toBe(false)
+    expect(ask('clipboard-sanitized-write')).toBe(true)
+    expect(ask('clipboard-sanitized-write', 'https://evil.example/')).toBe(false)
+    expect(fake.session.permissionCheck?.(win.webContents, 'geolocation', 'file://', { isMainFrame: true })).toBe(false)
+    expect(fake.session.deviceCheck?.()).toBe(false)
+  })
+})
+
+describe('IPC', () => {
+  it('registers exactly the calls of the contract', () => {
+    expect([...fake.ipcHandlers.keys()].sort()).toEqual(CALL_NAMES.map(callChannel).sort())
+  })
+
+  it('answers the app page and refuses any other sender', async () => {
+    const handler = fake.ipcHandlers.get(callChannel('getAppInfo'))!
+    const from = (url: string): unknown =>
+      handler({ sender: win.webContents, senderFrame: { ...win.webContents.mainFrame, url } }, {})
+    expect(await from(win.webContents.mainFrame.url)).toMatchObject({ ok: true, value: { host: 'electron' } })
+    expect(await from('https://evil.example/')).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } })
+    expect(await from('file:///tmp/evil.html')).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } })
+  })
+
+  it('forwards service events to the window', async () => {
+    const setSettings = fake.ipcHandlers.get(callChannel('setSettings'))!
+    const res = await setSettings({ sender: win.webContents, senderFrame: win.webContents.mainFrame }, { launchAtLogin: false })
+    expect(res).toMatchObject({ ok: true })
+    await vi.waitFor(() => expect(win.webContents.sent.some((m) => m.channel === EVENT_CHANNEL)).toBe(true))
+  })
+})
+
+describe('the tray', () => {
+  it('shows the state and the Open, Pause and Quit items', async () => {
+    expect(FakeTray.all).toHaveLength(1)
+    const tray = FakeTray.all[0]!
+    expect(tray.tooltip).toBe('Bookdrop — Not connected')
+    expect(tray.menu.map((i) => i.label ?? i.type)).toEqual([
+      'Not connected',
+      'separator',
+      'Open Bookdrop',
+      'Pause uploads',
+      'separator',
+      'Quit Bookdrop',
+    ])
+    expect(tray.menu[3]!.enabled).toBe(false) // nothing to pause without a profile
+  })
+
+  it('sends files dropped on it to the service, and tells what went wrong in a notification', async () => {
+    FakeTray.all[0]!.emit('drop-files', fakeEvent(), ['/tmp/receipt.pdf'])
+    await vi.waitFor(() => expect(FakeNotification.shown).toHaveLength(1))
+    expect(FakeNotification.shown[0]!.body).toMatch(/profile/i)
+  })
+})
+
+describe('closing and quitting', () => {
+  it('hides the window to the tray when closeToTray is on (the default)', () => {
+    win.close()
+    expect(win.isDestroyed()).toBe(false)
+    expect(win.visible).toBe(false)
+  })
+
+  it('remembers the window bounds', async () => {
+    await vi.waitFor(async () => {
+      const saved = JSON.parse(await readFile(join(dataDir, 'window-state.json'), 'utf8')) as Record<string, unknown>
+      expect(saved).toMatchObject({ width: 1100, height: 760, maximized: false })
+    })
+  })
+
+  it('the tray brings it back', () => {
+    FakeTray.all[0]!.menu.find((i) => i.label === 'Open Bookdrop')!.click!()
+    return vi.waitFor(() => expect(win.visible).toBe(true))
+  })
+
+  it('quits for real from the tray: the window closes and the service stops', async () => {
+    const done = once(fake.app, 'fake-quit-done')
+    FakeTray.all[0]!.menu.find((i) => i.label === 'Quit Bookdrop')!.click!()
+    await done
+    expect(fake.app.quitCalls).toBe(2) // once asked, once after the engine stopped
+    expect(FakeTray.all[0]!.destroyed).toBe(true)
+    expect(fake.ipcHandlers.size).toBe(0)
+    win.close()
+    expect(win.isDestroyed()).toBe(true) // no longer hidden: quitting
+  })
+})
