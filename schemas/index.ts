@@ -1,2 +1,3 @@
 export * from './api'
 export * from './assumptions'
+export * from './labels'

@@ -1,6 +1,453 @@
-// The bridge contract. A later issue grows this into the full list of calls and events (design.md §1);
-// main, the preload and the web host are all built from it.
-export interface BookdropApi {
-  /** App version, from package.json at build time. */
-  readonly version: string
+/**
+ * The one contract between the renderer and main (design.md §1).
+ *
+ * Every call is listed once in CALLS with the runtime schema of its request; its response type is
+ * in `Calls`. Main registers IPC handlers by looping over CALLS and validates every payload; the
+ * preload builds `window.bookdrop` from the same list; the web host serves the same list over HTTP.
+ * The renderer imports types from here, and the name lists (CALL_NAMES, EVENT_NAMES) for its HTTP
+ * bridge; so this file imports only types from src-main (never Node code).
+ *
+ * A secret key crosses the bridge once, renderer → main, inside `addProfile` or `rotateProfileKey`,
+ * and never comes back: no response type holds one. The business key a partner registration returns
+ * stays in main (`registerBusiness` answers with its last 4 characters and a `registrationId`).
+ */
+import { z } from 'zod'
+import type {
+  AddCreditsResult,
+  AddSeatsResult,
+  AiTarget,
+  BillingStatus,
+  Invoice,
+  PageMeta,
+  PurchaseOrderData,
+  ReferredBusinessPage,
+  RegisteredBusiness,
+} from '../schemas'
+import {
+  AI_TARGETS,
+  addCreditsSchema,
+  addSeatsSchema,
+  recordPatchSchema,
+  recordPutSchema,
+  registerBusinessSchema,
+} from '../schemas'
+import type { EngineEvents, FolderState, ProfileState } from '../src-main/core/events'
+import type { Profile } from '../src-main/core/secrets/profiles'
+import type { Upload, UploadStatus } from '../src-main/core/store/uploads'
+import type { FolderConfig } from '../src-main/core/folders'
+
+// ---------------------------------------------------------------------------------------------
+// Shared request pieces
+// ---------------------------------------------------------------------------------------------
+
+const none = z.object({}).strict()
+const id = z.string().min(1).max(200)
+const target = z.enum(AI_TARGETS as [AiTarget, ...AiTarget[]])
+
+/**
+ * The upload statuses, repeated here because the renderer bundles this file and must not pull in
+ * src-main values (node:crypto). The check below fails to compile if the lists ever differ.
+ */
+export const UPLOAD_STATUS_VALUES = [
+  'queued',
+  'uploading',
+  'waiting_retry',
+  'processing',
+  'completed',
+  'failed',
+  'duplicate',
+  'skipped',
+  'cancelled',
+] as const satisfies readonly UploadStatus[]
+/** Compile-time check: `Assert<false>` does not compile. */
+type Assert<T extends true> = T
+type _EveryStatusListed = Assert<
+  [Exclude<UploadStatus, (typeof UPLOAD_STATUS_VALUES)[number]>] extends [never] ? true : false
+>
+const page = z.object({
+  page: z.number().int().min(1).default(1),
+  limit: z.number().int().min(1).max(100).default(20),
+  search: z.string().max(200).optional(),
+  status: z.string().max(50).optional(),
+  date_order: z.enum(['asc', 'desc']).optional(),
+})
+
+export const historyFilterSchema = z
+  .object({
+    statuses: z.array(z.enum(UPLOAD_STATUS_VALUES)).max(10).optional(),
+    targets: z.array(target).max(10).optional(),
+    profileId: z.string().max(200).optional(),
+    folderId: z.string().max(200).optional(),
+    search: z.string().max(200).optional(),
+    from: z.number().optional(),
+    to: z.number().optional(),
+    order: z.enum(['asc', 'desc']).optional(),
+    offset: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+  })
+  .strict()
+export type HistoryFilterInput = z.input<typeof historyFilterSchema>
+
+const folderFields = z.object({
+  profileId: z.string(),
+  path: z.string(),
+  target,
+  promptTemplate: z.string().optional(),
+  recursive: z.boolean().optional(),
+  acceptedKinds: z.array(z.string()).optional(),
+  usePolling: z.boolean().optional(),
+  afterUpload: z.enum(['leave', 'move', 'archive']).optional(),
+  archiveDir: z.string().nullable().optional(),
+  takeExisting: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+  processType: z.enum(['async', 'direct']).optional(),
+})
+
+const environment = z.enum(['production', 'sandbox', 'custom'])
+const profileKind = z.enum(['business', 'partner', 'oauth'])
+
+export const settingsSchema = z.object({
+  concurrency: z.number().int().min(1).max(16),
+  /** Largest file sent, bytes. */
+  maxFileBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(200 * 1024 * 1024),
+  notifications: z.boolean(),
+  closeToTray: z.boolean(),
+  launchAtLogin: z.boolean(),
+  theme: z.enum(['system', 'light', 'dark']),
+})
+export type Settings = z.infer<typeof settingsSchema>
+
+/** Base64 characters in one call (about 105 MB of files): bounds memory in main and the web host. */
+export const MAX_FILE_CONTENTS_BASE64 = 140 * 1024 * 1024
+
+/**
+ * Files given as bytes (the web host, or a drop where the OS gives no path). At most about 27 MB
+ * each and 105 MB per call; main writes them under <dataDir>/dropped/ with a sanitised name.
+ */
+const fileContents = z
+  .array(
+    z.object({
+      name: z.string().min(1, { error: 'every file needs a name' }).max(255),
+      base64: z
+        .string()
+        .max(36 * 1024 * 1024, {
+          error: 'a file given as bytes can be at most about 27 MB: add it by path instead',
+        })
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, {
+          error: 'base64 must be plain Base64 (no data: prefix, no line breaks)',
+        }),
+    }),
+  )
+  .min(1, { error: 'give at least one file' })
+  .max(50, { error: 'at most 50 files at a time' })
+  .refine((files) => files.reduce((n, f) => n + f.base64.length, 0) <= MAX_FILE_CONTENTS_BASE64, {
+    error: 'these files are too large to send in one go (about 105 MB at most): send fewer at a time',
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Response types
+// ---------------------------------------------------------------------------------------------
+
+export interface AppInfo {
+  version: string
+  /** 'electron' in the desktop app, 'web' through the web host. */
+  host: 'electron' | 'web'
+  platform: string
+  /** The embedded emulator is running (demo mode). */
+  demo: boolean
+  keychain: { backend: string; label: string; persistent: boolean; problem: string | null }
 }
+
+/** A profile as the renderer sees it: no secret, and whether it belongs to the demo emulator. */
+export interface ProfileView extends Profile {
+  /** True for the demo mode's profiles: their keys live in memory only and vanish on exit. */
+  demo: boolean
+}
+
+export interface ProfileList {
+  profiles: ProfileView[]
+  activeId: string | null
+}
+
+export interface SessionState {
+  profileId: string | null
+  state: ProfileState
+  message: string | null
+  rateLimit: {
+    limit: number | null
+    remaining: number | null
+    resetAt: number | null
+    pausedUntil: number | null
+  } | null
+  counts: Record<UploadStatus, number>
+}
+
+export type IntakeOutcome =
+  | { kind: 'queued' | 'duplicate' | 'skipped'; upload: Upload }
+  /** Nothing recorded: this exact version was already handled, or it changed while being read. */
+  | { kind: 'ignored'; why: 'already_handled' | 'changed'; path: string }
+
+export interface FolderView extends FolderConfig {
+  state: FolderState
+  message: string | null
+}
+
+export interface ListPage<T> {
+  data: T[]
+  meta: PageMeta
+}
+
+/** A record as lists show it (fields beyond these: not shown by the spec). */
+export interface RecordRow {
+  uuid: string
+  source_uuid?: string | null
+  date?: string
+  narration?: string
+  amount?: number
+  total_amount?: number
+  currency?: string
+  status?: string
+  contact?: string | null
+  document_number?: string
+  [key: string]: unknown
+}
+
+export interface ClientHealth {
+  profileId: string
+  profileName: string
+  businessUuid: string | null
+  folders: { path: string; state: FolderState; message: string | null }[]
+  lastSuccessAt: number | null
+  stuckJobs: number
+  failed: number
+  creditBalance: number | null
+  error: string | null
+}
+
+// ---------------------------------------------------------------------------------------------
+// The calls
+// ---------------------------------------------------------------------------------------------
+
+export const CALLS = {
+  // app and profiles
+  getAppInfo: none,
+  listProfiles: none,
+  addProfile: z.object({
+    name: z.string(),
+    environment,
+    baseUrl: z.string().optional(),
+    kind: profileKind,
+    secret: z.string(),
+    bearerToken: z.string().optional(),
+  }),
+  rotateProfileKey: z.object({ id, secret: z.string(), bearerToken: z.string().optional() }),
+  renameProfile: z.object({ id, name: z.string() }),
+  removeProfile: z.object({ id }),
+  setActiveProfile: z.object({ id }),
+  startDemo: none,
+  getSession: none,
+  getSettings: none,
+  setSettings: settingsSchema.partial().strict(),
+
+  // uploads
+  addFiles: z.object({
+    paths: z.array(z.string().min(1)).min(1).max(1000),
+    target,
+    prompt: z.string().max(4000).optional(),
+    processType: z.enum(['async', 'direct']).optional(),
+  }),
+  addFileContents: z.object({
+    files: fileContents,
+    target,
+    prompt: z.string().max(4000).optional(),
+    processType: z.enum(['async', 'direct']).optional(),
+  }),
+  history: historyFilterSchema,
+  retryUpload: z.object({ id: z.number().int().positive() }),
+  cancelUpload: z.object({ id: z.number().int().positive() }),
+  retryFailed: none,
+  pauseUploads: none,
+  resumeUploads: none,
+  exportHistory: z.object({ filter: historyFilterSchema }),
+  showSourceFile: z.object({ id: z.number().int().positive() }),
+
+  // watched folders
+  listFolders: none,
+  addFolder: folderFields,
+  updateFolder: z.object({ id, patch: folderFields.partial() }),
+  removeFolder: z.object({ id }),
+  pickDirectory: none,
+
+  // records of the active business
+  listPurchaseOrders: page,
+  // Checked field by field with purchaseOrderSchema by main (and by the client before sending).
+  createPurchaseOrder: z.object({ order: z.record(z.string(), z.unknown()) }),
+  listInvoices: page,
+  getInvoice: z.object({ id }),
+  createInvoiceFromPrompt: z.object({
+    prompt: z.string().min(1).max(4000),
+    processType: z.enum(['async', 'direct']).optional(),
+  }),
+  listExpenses: page,
+  listBills: page,
+  updateExpense: z.object({ id, patch: recordPatchSchema }),
+  updateBill: z.object({ id, patch: recordPatchSchema }),
+  replaceBill: z.object({ id, body: recordPutSchema }),
+  listBankTransactions: page,
+  deleteBankTransaction: z.object({ id }),
+  /** Goes through the upload queue like any file (history, retries, job following). */
+  uploadBankStatement: z.object({
+    files: fileContents,
+    prompt: z
+      .string({ error: 'the prompt is required for a bank statement upload' })
+      .trim()
+      .min(1, {
+        error: 'the prompt is required for a bank statement upload: say which account and period it covers',
+      })
+      .max(4000),
+  }),
+
+  // partner console
+  listReferredBusinesses: z.object({
+    page: z.number().int().min(1).default(1),
+    limit: z.number().int().min(1).max(100).default(20),
+  }),
+  getBillingStatus: z.object({ businessUuid: id }),
+  registerBusiness: z.object({ input: registerBusinessSchema }),
+  saveRegisteredBusiness: z.object({
+    name: z.string(),
+    businessUuid: id,
+    /** The svc_sk_ key the registration returned; main keeps it until it is saved or discarded. */
+    registrationId: id,
+  }),
+  /** Forgets a registration's secret key without saving it (it is forgotten after 15 minutes anyway). */
+  discardRegistration: z.object({ registrationId: id }),
+  addSeats: z.object({ businessUuid: id, grant: addSeatsSchema }),
+  addCredits: z.object({ businessUuid: id, grant: addCreditsSchema }),
+  getClientHealth: none,
+} as const
+
+export type CallName = keyof typeof CALLS
+export const CALL_NAMES = Object.keys(CALLS) as CallName[]
+
+export interface Calls {
+  getAppInfo: AppInfo
+  listProfiles: ProfileList
+  addProfile: ProfileView
+  rotateProfileKey: ProfileView
+  renameProfile: ProfileView
+  removeProfile: ProfileList
+  setActiveProfile: ProfileList
+  startDemo: ProfileList
+  getSession: SessionState
+  getSettings: Settings
+  setSettings: Settings
+
+  addFiles: IntakeOutcome[]
+  addFileContents: IntakeOutcome[]
+  history: { rows: Upload[]; total: number }
+  retryUpload: Upload
+  cancelUpload: Upload
+  retryFailed: { retried: number }
+  pauseUploads: SessionState
+  resumeUploads: SessionState
+  /** path is null when the person cancelled the save dialog (desktop); downloadUrl is set in the web host. */
+  exportHistory: { path: string | null; rows: number; downloadUrl: string | null }
+  showSourceFile: { shown: boolean; path: string }
+
+  listFolders: FolderView[]
+  addFolder: FolderView
+  updateFolder: FolderView
+  removeFolder: FolderView[]
+  pickDirectory: { path: string | null }
+
+  listPurchaseOrders: ListPage<RecordRow>
+  createPurchaseOrder: PurchaseOrderData
+  listInvoices: ListPage<RecordRow>
+  getInvoice: Invoice
+  createInvoiceFromPrompt: { jobReference: string | null; recordUuid: string | null }
+  listExpenses: ListPage<RecordRow>
+  listBills: ListPage<RecordRow>
+  updateExpense: RecordRow
+  updateBill: RecordRow
+  replaceBill: RecordRow
+  listBankTransactions: ListPage<RecordRow>
+  deleteBankTransaction: { message: string }
+  uploadBankStatement: IntakeOutcome[]
+
+  listReferredBusinesses: ReferredBusinessPage
+  getBillingStatus: BillingStatus
+  /** The secret key is held in main under `registrationId`; only its last 4 characters come back. */
+  registerBusiness: Omit<RegisteredBusiness, 'api_secret_key'> & {
+    registrationId: string | null
+    secretKeyHint: string | null
+  }
+  /** The new business profile, and the list it is now part of (not made active: switch with setActiveProfile). */
+  saveRegisteredBusiness: ProfileList & { profile: ProfileView }
+  discardRegistration: { discarded: boolean }
+  addSeats: AddSeatsResult
+  addCredits: AddCreditsResult
+  getClientHealth: ClientHealth[]
+}
+
+export type Req<K extends CallName> = z.input<(typeof CALLS)[K]>
+export type ParsedReq<K extends CallName> = z.output<(typeof CALLS)[K]>
+export type Res<K extends CallName> = Calls[K]
+
+export interface BridgeError {
+  /** Machine code: the API's error_code, a client code, 'invalid_request', 'not_found', … */
+  code: string
+  message: string
+  /** Field path → message, for forms. */
+  fields?: Record<string, string>
+  /** HTTP status when the API answered. */
+  status?: number
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: BridgeError }
+
+// ---------------------------------------------------------------------------------------------
+// Events (main → renderer)
+// ---------------------------------------------------------------------------------------------
+
+export interface Events extends EngineEvents {
+  /** The active profile's state changed (profile switched, paused, rate limited, counts). */
+  session: SessionState
+  profiles: ProfileList
+  /** Settings changed (the shell applies closeToTray, launchAtLogin; the renderer the theme). */
+  settings: Settings
+}
+export type EventName = keyof Events
+export const EVENT_NAMES = [
+  'upload',
+  'progress',
+  'folder',
+  'rateLimit',
+  'profile',
+  'notice',
+  'session',
+  'profiles',
+  'settings',
+] as const satisfies readonly EventName[]
+type _EveryEventListed = Assert<
+  [Exclude<EventName, (typeof EVENT_NAMES)[number]>] extends [never] ? true : false
+>
+
+// ---------------------------------------------------------------------------------------------
+// window.bookdrop
+// ---------------------------------------------------------------------------------------------
+
+export type BookdropApi = {
+  readonly [K in CallName]: (req: Req<K>) => Promise<Result<Res<K>>>
+} & {
+  readonly version: string
+  on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): () => void
+}
+
+/** IPC channel of a call, and the one channel events arrive on. */
+export const callChannel = (name: CallName): string => `bookdrop:${name}`
+export const EVENT_CHANNEL = 'bookdrop:event'

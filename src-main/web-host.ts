@@ -1,0 +1,403 @@
+/**
+ * Bookdrop in a browser, without Electron:
+ *
+ *   npm run web -- --port <n> [--demo] [--data-dir <dir>]
+ *
+ * Serves the built renderer (out/renderer) and the same contract as the desktop app over HTTP, on
+ * 127.0.0.1 only, guarded by a random per-run token:
+ *
+ *   POST /api/call/:name        JSON body, `Authorization: Bearer <token>` → the call's Result as JSON
+ *   GET  /api/events?token=     server-sent events: `event: <name>` + `data: <json>`, keep-alive every 15 s
+ *   GET  /api/download/:file?token=   a CSV export of <dataDir>/exports
+ *   GET  /*                     the renderer's files, with a strict CSP, nosniff and no-referrer
+ *
+ * Every request must name 127.0.0.1:<port> or localhost:<port> as Host (DNS rebinding), and carry no
+ * Origin or the host's own (other sites). API requests without the token get 401. The renderer's
+ * static files are public build output and need no token (so a reload works once the page has moved
+ * the token from its URL into sessionStorage).
+ *
+ * Prints exactly one line on stdout once ready: `open http://127.0.0.1:<port>/?token=<token>`.
+ * With --demo, or when no profile exists, it runs on the embedded emulator. SIGINT/SIGTERM stop it
+ * cleanly (the engine closes; unfinished uploads resume next time).
+ */
+import { spawnSync } from 'node:child_process'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createReadStream, existsSync } from 'node:fs'
+import { mkdir, readFile, stat } from 'node:fs/promises'
+import type { ServerResponse } from 'node:http'
+import { extname, join, resolve, sep } from 'node:path'
+import { parseArgs } from 'node:util'
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
+import { EVENT_NAMES, type Result } from '../src-preload/contract'
+import { AppService, type AppServiceOptions, type ShellPort } from './core/app-service'
+import { dispatch, isCallName } from './core/bridge'
+import { defaultDataDir } from './core/paths'
+import type { SecretStore } from './core/secrets'
+import { isAllowedHost, isAllowedOrigin } from './core/security'
+import { contentSecurityPolicy } from './core/shell/csp'
+
+const ROOT = resolve(import.meta.dirname, '..')
+export const DEFAULT_RENDERER_DIR = join(ROOT, 'out', 'renderer')
+const KEEP_ALIVE_MS = 15_000
+/** A call carries at most ~140 MiB of Base64 (the contract's cap) plus a little JSON. */
+const CALL_BODY_LIMIT = 150 * 1024 * 1024
+/** The desktop shell's production policy: the <meta> of index.html, plus object-src, base-uri, frame-ancestors, form-action. */
+export const WEB_HOST_CSP = contentSecurityPolicy({ dev: false })
+const EXPORT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.csv$/
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
+  '.jpg': 'image/jpeg',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+}
+
+export interface WebHostOptions {
+  /** 0 picks a free port. */
+  port: number
+  dataDir: string
+  /** Start the demo mode even if profiles exist (it starts anyway when there are none). */
+  demo?: boolean
+  /** The built renderer; out/renderer by default. */
+  rendererDir?: string
+  /** Where real keys live; the OS keychain by default. */
+  secretStore?: SecretStore
+  engine?: AppServiceOptions['engine']
+}
+
+export interface WebHost {
+  /** http://127.0.0.1:<port>/?token=<token> */
+  url: string
+  origin: string
+  port: number
+  token: string
+  service: AppService
+  stop(): Promise<void>
+}
+
+function refusal(code: string, message: string): Result<never> {
+  return { ok: false, error: { code, message } }
+}
+
+function sameSecret(given: string | undefined, token: string): boolean {
+  if (typeof given !== 'string') return false
+  const a = Buffer.from(given)
+  const b = Buffer.from(token)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+function bearer(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization
+  const m = typeof h === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null
+  return m?.[1]
+}
+
+function queryToken(req: FastifyRequest): string | undefined {
+  const q = req.query as Record<string, unknown> | undefined
+  return typeof q?.token === 'string' ? q.token : undefined
+}
+
+/** True when the built renderer is there. */
+export function rendererBuilt(dir = DEFAULT_RENDERER_DIR): boolean {
+  return existsSync(join(dir, 'index.html'))
+}
+
+/**
+ * Builds out/ with electron-vite when the renderer is missing (its output goes to stderr, so stdout
+ * keeps only the ready line). Returns false when it could not.
+ */
+export function buildRenderer(): boolean {
+  const bin = join(
+    ROOT,
+    'node_modules',
+    '.bin',
+    process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite',
+  )
+  if (!existsSync(bin)) return false
+  const r = spawnSync(bin, ['build'], {
+    cwd: ROOT,
+    stdio: ['ignore', 2, 2],
+    shell: process.platform === 'win32',
+  })
+  return r.status === 0 && rendererBuilt()
+}
+
+export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
+  const rendererDir = resolve(opts.rendererDir ?? DEFAULT_RENDERER_DIR)
+  if (!rendererBuilt(rendererDir)) {
+    throw new Error(
+      `The renderer is not built (${join(rendererDir, 'index.html')} is missing): run \`npm run build\` first.`,
+    )
+  }
+  const token = randomBytes(24).toString('base64url')
+  const shell: ShellPort = {
+    pickDirectory: async () => null,
+    showItemInFolder: async () => false,
+    downloadUrl: (file) => `/api/download/${encodeURIComponent(file)}?token=${encodeURIComponent(token)}`,
+  }
+  const service = await AppService.open({
+    dataDir: opts.dataDir,
+    host: 'web',
+    shell,
+    secretStore: opts.secretStore,
+    demo: true,
+    engine: opts.engine,
+  })
+  let port = opts.port
+  const streams = new Set<ServerResponse>()
+  const app = Fastify({ logger: false, trustProxy: false })
+  // JSON only: a text/plain POST is what a foreign page can send without a CORS preflight.
+  app.removeContentTypeParser('text/plain')
+
+  // Every request: the right Host (DNS rebinding), no foreign Origin, and the security headers.
+  app.addHook('onRequest', async (req, reply) => {
+    reply.headers(SECURITY_HEADERS)
+    if (!isAllowedHost(req.headers.host, port)) {
+      return reply
+        .code(403)
+        .send(refusal('forbidden_host', 'Bookdrop answers only to 127.0.0.1 and localhost.'))
+    }
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
+    if (!isAllowedOrigin(origin, req.headers.host, port)) {
+      return reply.code(403).send(refusal('forbidden_origin', 'Requests from other sites are refused.'))
+    }
+    if (req.url.startsWith('/api/')) {
+      reply.header('Cache-Control', 'no-store')
+      const given = req.method === 'GET' ? (queryToken(req) ?? bearer(req)) : bearer(req)
+      if (!sameSecret(given, token)) {
+        return reply
+          .code(401)
+          .send(refusal('unauthorized', 'Missing or wrong token: open the link the web host printed.'))
+      }
+    }
+  })
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500
+    const message =
+      status === 413
+        ? 'The request is too large: send fewer or smaller files at a time.'
+        : status < 500
+          ? err.message
+          : 'Something went wrong in the web host.'
+    void reply.code(status).send(refusal(status < 500 ? 'bad_request' : 'internal', message))
+  })
+
+  app.post<{ Params: { name: string } }>(
+    '/api/call/:name',
+    { bodyLimit: CALL_BODY_LIMIT },
+    async (req, reply) => {
+      const name = req.params.name
+      if (!isCallName(name)) reply.code(404)
+      return dispatch(service, name, req.body)
+    },
+  )
+
+  app.get('/api/events', (req, reply) => {
+    reply.hijack()
+    const res = reply.raw
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    })
+    res.write(`retry: 2000\n: connected\n\n`)
+    streams.add(res)
+    const off = service.onEvent((name, payload) => {
+      if ((EVENT_NAMES as readonly string[]).includes(name))
+        res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)
+    })
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS)
+    keepAlive.unref()
+    const done = () => {
+      off()
+      clearInterval(keepAlive)
+      streams.delete(res)
+    }
+    req.raw.on('close', done)
+    res.on('close', done)
+    res.on('error', done)
+  })
+
+  app.get<{ Params: { file: string } }>('/api/download/:file', async (req, reply) => {
+    const file = req.params.file
+    if (!EXPORT_NAME.test(file) || file.includes('..')) {
+      return reply.code(404).send(refusal('not_found', 'No such export.'))
+    }
+    const dir = join(opts.dataDir, 'exports')
+    const path = join(dir, file)
+    const st = await stat(path).catch(() => null)
+    if (!st?.isFile()) return reply.code(404).send(refusal('not_found', 'No such export.'))
+    reply.header('Content-Type', 'text/csv; charset=utf-8')
+    reply.header('Content-Disposition', `attachment; filename="${file}"`)
+    reply.header('Content-Length', String(st.size))
+    return reply.send(createReadStream(path))
+  })
+
+  app.all('/api/*', async (_req, reply) => reply.code(404).send(refusal('not_found', 'No such API route.')))
+
+  // The renderer's files. Paths are resolved inside rendererDir only; unknown routes without an
+  // extension get index.html (the renderer routes in the page).
+  const sendStatic = async (req: FastifyRequest, reply: FastifyReply) => {
+    let pathname: string
+    try {
+      pathname = decodeURIComponent(new URL(req.url, 'http://localhost').pathname)
+    } catch {
+      return reply.code(400).send('Bad path')
+    }
+    if (pathname.includes('\0')) return reply.code(400).send('Bad path')
+    let file = resolve(rendererDir, `.${pathname}`)
+    if (file !== rendererDir && !file.startsWith(rendererDir + sep)) return reply.code(404).send('Not found')
+    let st = await stat(file).catch(() => null)
+    if (st?.isDirectory()) {
+      file = join(file, 'index.html')
+      st = await stat(file).catch(() => null)
+    }
+    if (!st?.isFile()) {
+      if (extname(pathname) !== '') return reply.code(404).send('Not found')
+      file = join(rendererDir, 'index.html')
+    }
+    const ext = extname(file).toLowerCase()
+    reply.header('Content-Type', CONTENT_TYPES[ext] ?? 'application/octet-stream')
+    reply.header('Content-Security-Policy', WEB_HOST_CSP)
+    reply.header(
+      'Cache-Control',
+      ext === '.html'
+        ? 'no-store'
+        : pathname.startsWith('/assets/')
+          ? 'public, max-age=31536000, immutable'
+          : 'no-cache',
+    )
+    return reply.send(await readFile(file))
+  }
+  app.get('/*', sendStatic)
+
+  await app.listen({ host: '127.0.0.1', port: opts.port })
+  const addr = app.server.address()
+  port = typeof addr === 'object' && addr ? addr.port : opts.port
+  const origin = `http://127.0.0.1:${port}`
+
+  if (opts.demo) await service.startDemo()
+
+  let stopping: Promise<void> | null = null
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port,
+    token,
+    service,
+    stop() {
+      stopping ??= (async () => {
+        for (const res of streams) res.end()
+        streams.clear()
+        app.server.closeAllConnections?.()
+        await app.close()
+        await service.close()
+      })()
+      return stopping
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// CLI
+// ---------------------------------------------------------------------------------------------
+
+const USAGE = 'usage: npm run web -- --port <n> [--demo] [--data-dir <dir>]'
+
+export async function main(argv: string[]): Promise<number> {
+  let values: { port?: string; demo?: boolean; 'data-dir'?: string; help?: boolean }
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        demo: { type: 'boolean', default: false },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${USAGE}`)
+    return 2
+  }
+  if (values.help) {
+    console.error(USAGE)
+    return 0
+  }
+  const port = values.port === undefined ? 0 : Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`--port must be a whole number from 0 to 65535\n${USAGE}`)
+    return 2
+  }
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir())
+  await mkdir(dataDir, { recursive: true })
+
+  if (!rendererBuilt()) {
+    console.error('bookdrop: the renderer is not built yet; building it now (electron-vite build)…')
+    if (!buildRenderer()) {
+      console.error(
+        'bookdrop: the renderer could not be built: run `npm run build`, then `npm run web` again.',
+      )
+      return 1
+    }
+  }
+
+  let host: WebHost
+  try {
+    host = await startWebHost({ port, dataDir, demo: values.demo ?? false })
+  } catch (e) {
+    console.error(`bookdrop: ${(e as Error).message}`)
+    return 1
+  }
+  console.log(`open ${host.url}`)
+
+  return new Promise<number>((resolveExit) => {
+    let stopping = false
+    const stop = (signal: string) => {
+      if (stopping) return
+      stopping = true
+      console.error(`bookdrop: ${signal}, stopping (unfinished uploads resume next time)`)
+      host.stop().then(
+        () => {
+          console.error('bookdrop: stopped')
+          resolveExit(0)
+        },
+        (e: unknown) => {
+          console.error(`bookdrop: ${(e as Error).message}`)
+          resolveExit(1)
+        },
+      )
+    }
+    // `on`, not `once`: Ctrl+C reaches this process twice (from the terminal, and relayed by tsx/npm),
+    // and a second signal must not kill it halfway through closing the database.
+    process.on('SIGINT', () => stop('SIGINT'))
+    process.on('SIGTERM', () => stop('SIGTERM'))
+  })
+}
+
+// Run when executed directly (tsx src-main/web-host.ts).
+if (process.argv[1] && /web-host\.(ts|js|mjs)$/.test(process.argv[1])) {
+  void main(process.argv.slice(2)).then((code) => process.exit(code))
+}
