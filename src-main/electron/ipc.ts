@@ -12,7 +12,10 @@ import { isTrustedSender } from '../core/security'
 
 const REFUSED: Result<never> = {
   ok: false,
-  error: { code: 'forbidden_sender', message: 'This request did not come from the Bookdrop window and was refused.' },
+  error: {
+    code: 'forbidden_sender',
+    message: 'This request did not come from the Bookdrop window and was refused.',
+  },
 }
 
 /** The sender is the main frame of its window (not an iframe) and shows the app's own page. */
