@@ -18,7 +18,9 @@ import { appLocation, createMainWindow, hardenSession, hardenWebContents, instal
 const SHUTDOWN_TIMEOUT_MS = 5000
 
 const location = appLocation(app.isPackaged)
-const demo = process.argv.includes('--demo')
+// With no key configured yet, the app opens on the embedded emulator (demo mode) so there is
+// something real to try at once; `--no-demo` opens on the connect screen instead.
+const demo = !process.argv.includes('--no-demo')
 
 let service: AppService | null = null
 let controller: ShellController | null = null

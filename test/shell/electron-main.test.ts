@@ -25,6 +25,8 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'bookdrop-shell-'))
   fake.app.userData = dataDir
   vi.stubEnv('ELECTRON_RENDERER_URL', '')
+  // Without a key the app would open on the embedded emulator; these tests start from "not connected".
+  process.argv.push('--no-demo')
   await import('../../src-main/electron/main')
   fake.app.makeReady()
   await vi.waitFor(
@@ -38,6 +40,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  process.argv.splice(process.argv.indexOf('--no-demo'), 1)
   vi.unstubAllEnvs()
   await rm(dataDir, { recursive: true, force: true })
 })
