@@ -1,9 +1,12 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import { startApp } from './store/start'
+import './styles/app.css'
 
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html has no #root element')
+void startApp()
 createRoot(container).render(
   <StrictMode>
     <App />

@@ -1,0 +1,160 @@
+import { useState } from 'react'
+import { useApp } from '../store'
+import type { BridgeError, Req } from '../lib/types'
+import { Field, FormError } from './Field'
+
+type Env = Req<'addProfile'>['environment']
+type Kind = 'business' | 'partner'
+
+interface Props {
+  /** Called with the new profile's id once it is saved. */
+  onDone?: (id: string) => void
+  /** Whether the new profile becomes the active one. */
+  activate?: boolean
+  submitLabel?: string
+}
+
+const KEY_HINT: Record<Kind, string> = {
+  business:
+    'The business secret key (svc_sk_…), from the application: Settings, API. Not the public svc_pk_ key.',
+  partner: 'Your distributor partner secret key (svc_partner_sk_…).',
+}
+
+/**
+ * Connect with a key: main checks it against the server before anything is saved. What went wrong
+ * is said plainly, next to the field it is about.
+ */
+export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }: Props) {
+  const addProfile = useApp((s) => s.addProfile)
+  const [name, setName] = useState('')
+  const [kind, setKind] = useState<Kind>('business')
+  const [environment, setEnvironment] = useState<Env>('production')
+  const [baseUrl, setBaseUrl] = useState('')
+  const [secret, setSecret] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<BridgeError | null>(null)
+  const [local, setLocal] = useState<Record<string, string>>({})
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault()
+    const problems: Record<string, string> = {}
+    if (!name.trim()) problems.name = 'Give the profile a name, such as the business name.'
+    if (!secret.trim()) problems.secret = 'Paste the secret key.'
+    if (environment === 'custom' && !baseUrl.trim())
+      problems.baseUrl = 'Enter the base URL, ending in the version (…/v1).'
+    setLocal(problems)
+    setError(null)
+    if (Object.keys(problems).length) return
+    setBusy(true)
+    const r = await addProfile(
+      {
+        name: name.trim(),
+        kind,
+        environment,
+        secret: secret.trim(),
+        ...(environment === 'custom' ? { baseUrl: baseUrl.trim() } : {}),
+      },
+      activate,
+    )
+    setBusy(false)
+    if (r.ok) {
+      setSecret('')
+      onDone?.(r.value.id)
+    } else {
+      setError(r.error)
+    }
+  }
+
+  const fieldError = (f: string) => local[f] ?? error?.fields?.[f] ?? null
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+      <Field
+        label="Profile name"
+        error={fieldError('name')}
+        hint="Shown in the status bar, e.g. the business name."
+      >
+        {(p) => (
+          <input
+            id={p.id}
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoComplete="off"
+          />
+        )}
+      </Field>
+      <fieldset className="field">
+        <legend className="field__label">Kind of key</legend>
+        <div className="segmented">
+          {(['business', 'partner'] as const).map((k) => (
+            <label key={k} className="segmented__item">
+              <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => setKind(k)} />
+              {k === 'business' ? 'Business' : 'Partner (accountant or distributor)'}
+            </label>
+          ))}
+        </div>
+        {fieldError('kind') ? <div className="field__error">{fieldError('kind')}</div> : null}
+      </fieldset>
+      <Field label="Environment" error={fieldError('environment')}>
+        {(p) => (
+          <select
+            id={p.id}
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            value={environment}
+            onChange={(e) => setEnvironment(e.target.value as Env)}
+          >
+            <option value="production">Production</option>
+            <option value="sandbox">Sandbox</option>
+            <option value="custom">Custom base URL</option>
+          </select>
+        )}
+      </Field>
+      {environment === 'custom' ? (
+        <Field
+          label="Base URL"
+          error={fieldError('baseUrl')}
+          hint="https://…/v1 (http is allowed only on this computer, e.g. http://127.0.0.1:4010/v1)."
+        >
+          {(p) => (
+            <input
+              id={p.id}
+              aria-describedby={p.describedBy}
+              aria-invalid={p.invalid}
+              type="url"
+              value={baseUrl}
+              onChange={(e) => setBaseUrl(e.target.value)}
+              placeholder="https://api.example.com/v1"
+            />
+          )}
+        </Field>
+      ) : null}
+      <Field
+        label="Secret key"
+        error={fieldError('secret')}
+        hint={`${KEY_HINT[kind]} It is checked with the server, then kept in the system keychain only.`}
+      >
+        {(p) => (
+          <input
+            id={p.id}
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            type="password"
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+          />
+        )}
+      </Field>
+      <FormError message={error ? `Not connected: ${error.message}` : null} />
+      <div className="form__actions">
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {busy ? 'Checking the key…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  )
+}

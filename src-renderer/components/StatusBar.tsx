@@ -1,0 +1,211 @@
+import { useEffect, useState } from 'react'
+import { DEVELOPER_API_403_MESSAGE } from '../../schemas/assumptions'
+import { formatNumber, formatTime, plural } from '../lib/format'
+import { PROFILE_KIND_LABELS, PROFILE_STATE_LABELS } from '../lib/labels'
+import type { ProfileState } from '../lib/types'
+import { useApp } from '../store'
+import { activeProfile } from '../store/session'
+import { Field, FormError } from './Field'
+
+const STATE_TONE: Record<ProfileState, string> = {
+  active: 'good',
+  paused: 'neutral',
+  rate_limited: 'warn',
+  auth_required: 'bad',
+  forbidden: 'bad',
+}
+
+/** Re-renders once a second while `until` is in the future; returns now. */
+function useNowUntil(until: number | null | undefined): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!until || until <= Date.now()) return
+    const t = setInterval(() => {
+      setNow(Date.now())
+      if (Date.now() >= until) clearInterval(t)
+    }, 1000)
+    return () => clearInterval(t)
+  }, [until])
+  return now
+}
+
+/** Always visible: who we act for, whether the connection works, rate limits and the queue. */
+export function StatusBar() {
+  const profile = useApp(activeProfile)
+  const session = useApp((s) => s.session)
+  const attentionTotal = useApp((s) => s.attentionTotal)
+  const pause = useApp((s) => s.pauseUploads)
+  const resume = useApp((s) => s.resumeUploads)
+  const setScreen = useApp((s) => s.setScreen)
+  const rl = session?.rateLimit ?? null
+  const now = useNowUntil(rl?.pausedUntil)
+
+  if (!profile) {
+    return (
+      <footer className="statusbar" aria-label="Status">
+        <span>No profile is active.</span>
+      </footer>
+    )
+  }
+  const state = session?.state ?? 'active'
+  const counts = session?.counts
+  const waiting = counts ? counts.queued + counts.uploading + counts.waiting_retry : 0
+  const paused = rl?.pausedUntil && rl.pausedUntil > now ? rl.pausedUntil : null
+
+  return (
+    <footer className="statusbar" aria-label="Status">
+      <span className="statusbar__item statusbar__profile" title={profile.business?.name ?? profile.name}>
+        <strong>{profile.name}</strong>
+        <span className="muted">
+          {' '}
+          · {PROFILE_KIND_LABELS[profile.kind]}
+          {profile.environment !== 'production' ? ` · ${profile.environment}` : ''}
+        </span>
+      </span>
+      <span className="statusbar__item" role="status" aria-live="polite">
+        <span className={`dot dot--${STATE_TONE[state]}`} aria-hidden="true" />
+        {PROFILE_STATE_LABELS[state]}
+        {session?.message && state !== 'active' ? (
+          <span className="muted statusbar__msg"> — {session.message}</span>
+        ) : null}
+      </span>
+      {rl && (rl.limit !== null || paused) ? (
+        <span className="statusbar__item" aria-live="polite">
+          {rl.limit !== null ? (
+            <span title="Requests left in the server's rate-limit window">
+              API {formatNumber(rl.remaining ?? 0)}/{formatNumber(rl.limit)} left
+            </span>
+          ) : null}
+          {paused ? (
+            <span className="statusbar__warn">
+              {' '}
+              · paused until {formatTime(paused)} ({Math.max(0, Math.ceil((paused - now) / 1000))} s)
+            </span>
+          ) : null}
+        </span>
+      ) : null}
+      {counts && profile.kind !== 'partner' ? (
+        <span className="statusbar__item statusbar__counts">
+          <span>{plural(waiting, 'file')} waiting</span>
+          <span>{formatNumber(counts.processing)} processing</span>
+          <span>{formatNumber(counts.completed)} done</span>
+          {attentionTotal > 0 ? (
+            <button type="button" className="linklike statusbar__warn" onClick={() => setScreen('capture')}>
+              {formatNumber(attentionTotal)} need attention
+            </button>
+          ) : null}
+        </span>
+      ) : null}
+      {profile.kind !== 'partner' ? (
+        <span className="statusbar__item statusbar__end">
+          {state === 'paused' ? (
+            <button type="button" className="btn btn--small" onClick={() => void resume()}>
+              Resume uploads
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="btn btn--small"
+              onClick={() => void pause()}
+              disabled={state === 'auth_required'}
+            >
+              Pause uploads
+            </button>
+          )}
+        </span>
+      ) : null}
+    </footer>
+  )
+}
+
+/**
+ * In place at the top of every screen: a refused key (401) asks for a new one right here; a
+ * business without Developer API access (403) is told what to do.
+ */
+export function SessionBanner() {
+  const profile = useApp(activeProfile)
+  const session = useApp((s) => s.session)
+  const rotateKey = useApp((s) => s.rotateKey)
+  const resume = useApp((s) => s.resumeUploads)
+  const toast = useApp((s) => s.toast)
+  const [secret, setSecret] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [fieldError, setFieldError] = useState<string | null>(null)
+
+  if (!profile || !session) return null
+
+  if (session.state === 'auth_required') {
+    const submit = async (e: React.FormEvent) => {
+      e.preventDefault()
+      if (!secret.trim()) {
+        setFieldError('Paste the new secret key.')
+        return
+      }
+      setBusy(true)
+      setError(null)
+      setFieldError(null)
+      const r = await rotateKey(profile.id, secret.trim())
+      if (r.ok) {
+        setSecret('')
+        await resume()
+        toast('success', 'The new key works: uploads continue.')
+      } else {
+        setError(r.error.message)
+        setFieldError(r.error.fields?.secret ?? null)
+      }
+      setBusy(false)
+    }
+    return (
+      <section className="banner banner--bad" aria-labelledby="auth-banner-title">
+        <h2 id="auth-banner-title" className="banner__title">
+          The server refused the key of “{profile.name}”
+        </h2>
+        <p>
+          {session.message ?? 'The key is invalid or was rotated.'} Uploads for this profile wait until a
+          working key is entered; nothing is lost.
+        </p>
+        <form className="inline-form" onSubmit={submit} noValidate>
+          <Field label="Enter a new key" error={fieldError}>
+            {(p) => (
+              <input
+                id={p.id}
+                type="password"
+                aria-describedby={p.describedBy}
+                aria-invalid={p.invalid}
+                value={secret}
+                onChange={(e) => setSecret(e.target.value)}
+                autoComplete="off"
+                spellCheck={false}
+              />
+            )}
+          </Field>
+          <button type="submit" className="btn btn--primary" disabled={busy}>
+            {busy ? 'Checking…' : 'Save key and resume'}
+          </button>
+        </form>
+        <FormError message={error} />
+      </section>
+    )
+  }
+
+  if (session.state === 'forbidden') {
+    const serverSays =
+      session.message && session.message !== DEVELOPER_API_403_MESSAGE ? session.message : null
+    return (
+      <section className="banner banner--warn" role="alert">
+        <h2 className="banner__title">This business cannot use the Developer API</h2>
+        <p>{DEVELOPER_API_403_MESSAGE}</p>
+        {serverSays ? <p className="muted">The server said: {serverSays}</p> : null}
+        <p>
+          Once the subscription is active,{' '}
+          <button type="button" className="linklike" onClick={() => void resume()}>
+            resume uploads
+          </button>
+          .
+        </p>
+      </section>
+    )
+  }
+  return null
+}

@@ -1,0 +1,91 @@
+/**
+ * Words for the states the engine reports. Each map is a Record over the contract's union, so the
+ * compiler says when a status is added and has no words yet.
+ */
+import { TARGET_LABELS } from '../../schemas/labels'
+import type { AiTarget, FolderState, ProfileKind, ProfileState, Upload, UploadStatus } from './types'
+
+export { TARGET_LABELS }
+export const TARGETS = Object.keys(TARGET_LABELS) as AiTarget[]
+
+export const STATUS_LABELS: Record<UploadStatus, string> = {
+  queued: 'Queued',
+  uploading: 'Uploading',
+  waiting_retry: 'Waiting to retry',
+  processing: 'Processing',
+  completed: 'Completed',
+  failed: 'Failed',
+  duplicate: 'Duplicate',
+  skipped: 'Skipped',
+  cancelled: 'Cancelled',
+}
+export const UPLOAD_STATUS_LIST = Object.keys(STATUS_LABELS) as UploadStatus[]
+
+/** Tone of a status badge: a CSS modifier. */
+export const STATUS_TONE: Record<UploadStatus, 'neutral' | 'busy' | 'good' | 'warn' | 'bad'> = {
+  queued: 'neutral',
+  uploading: 'busy',
+  waiting_retry: 'warn',
+  processing: 'busy',
+  completed: 'good',
+  failed: 'bad',
+  duplicate: 'warn',
+  skipped: 'warn',
+  cancelled: 'neutral',
+}
+
+export const ACTIVE: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
+export const TERMINAL: readonly UploadStatus[] = ['completed', 'failed', 'duplicate', 'skipped', 'cancelled']
+export const ATTENTION: readonly UploadStatus[] = ['failed', 'skipped', 'duplicate']
+/** Statuses the engine lets a person cancel. */
+export const CANCELLABLE: readonly UploadStatus[] = [
+  'queued',
+  'waiting_retry',
+  'uploading',
+  'processing',
+  'duplicate',
+]
+/** Statuses the engine lets a person retry (a duplicate or a skipped file is "sent anyway"). */
+export const RETRYABLE: readonly UploadStatus[] = ['failed', 'cancelled', 'skipped', 'duplicate']
+
+export function retryLabel(status: UploadStatus): string {
+  return status === 'duplicate' || status === 'skipped' ? 'Send anyway' : 'Retry'
+}
+
+export const SKIP_REASON_LABELS: Record<NonNullable<Upload['reason']>, string> = {
+  unsupported_kind: 'This kind of file is not accepted for the chosen target.',
+  too_large: 'The file is larger than the maximum file size (Settings).',
+  empty: 'The file is empty.',
+  unreadable: 'The file could not be read.',
+  vanished: 'The file disappeared before it could be read.',
+  existed_before: 'The file was in the folder before it was watched.',
+}
+
+/** Why the engine recorded nothing for a file it was given. */
+export const IGNORED_LABELS: Record<'already_handled' | 'changed', string> = {
+  already_handled: 'This exact file was already handled: nothing new to send.',
+  changed: 'The file changed while it was being read: add it again once it is saved.',
+}
+
+export const FOLDER_STATE_LABELS: Record<FolderState, string> = {
+  starting: 'Starting',
+  watching: 'Watching',
+  polling: 'Polling',
+  error: 'Error',
+  stopped: 'Stopped',
+  disabled: 'Disabled',
+}
+
+export const PROFILE_STATE_LABELS: Record<ProfileState, string> = {
+  active: 'Connected',
+  paused: 'Paused',
+  rate_limited: 'Rate limited',
+  auth_required: 'Key refused',
+  forbidden: 'No API access',
+}
+
+export const PROFILE_KIND_LABELS: Record<ProfileKind, string> = {
+  business: 'Business',
+  partner: 'Partner',
+  oauth: 'Integration app',
+}

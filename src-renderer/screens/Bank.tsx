@@ -1,0 +1,265 @@
+import { useEffect, useState } from 'react'
+import { CALLS } from '../../src-preload/contract'
+import { BANK_UPLOAD_KINDS, fileKind } from '../../schemas/api'
+import { StatusBadge } from '../components/Badge'
+import { ConfirmDialog } from '../components/Dialog'
+import { uploadReason } from '../components/UploadRow'
+import { DropZone } from '../components/DropZone'
+import { Field, FormError } from '../components/Field'
+import { Pager } from '../components/Pager'
+import { type Column, RecordTable } from '../components/RecordTable'
+import { Screen } from '../components/Screen'
+import { fileToBase64 } from '../lib/base64'
+import { MAX_FILE_BYTES_ON_BRIDGE } from '../lib/files'
+import { formatBytes, formatMoney } from '../lib/format'
+import type { RecordRow } from '../lib/types'
+import { useApp } from '../store'
+
+const COLUMNS: Column[] = [
+  { key: 'date', label: 'Date', nowrap: true },
+  { key: 'narration', label: 'Narration' },
+  {
+    key: 'amount',
+    label: 'Amount',
+    numeric: true,
+    render: (r) => formatMoney(r.amount as number | undefined, r.currency),
+  },
+  { key: 'currency', label: 'Currency' },
+]
+
+const ACCEPT = BANK_UPLOAD_KINDS.map((k) => `.${k}`).join(',')
+
+export function Bank() {
+  const list = useApp((s) => s.lists.bank)
+  const load = useApp((s) => s.loadList)
+  const remove = useApp((s) => s.deleteBankTransaction)
+  const toast = useApp((s) => s.toast)
+  const [deleting, setDeleting] = useState<RecordRow | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  useEffect(() => {
+    if (!useApp.getState().lists.bank.loaded) void load('bank')
+  }, [load])
+
+  return (
+    <Screen title="Bank statements">
+      <div className="split">
+        <section className="split__main section" aria-labelledby="bank-list-title">
+          <h2 id="bank-list-title" className="h3">
+            Bank transactions
+          </h2>
+          {list.error ? (
+            <p className="form-error" role="alert">
+              {list.error}
+            </p>
+          ) : null}
+          <RecordTable
+            caption="Bank transactions"
+            columns={COLUMNS}
+            rows={list.rows}
+            loading={list.loading}
+            empty="No bank transactions yet."
+            actions={(row) => (
+              <button
+                type="button"
+                className="btn btn--small btn--danger-ghost"
+                onClick={() => setDeleting(row)}
+                aria-label={`Delete transaction ${row.narration ?? row.uuid}`}
+              >
+                Delete…
+              </button>
+            )}
+          />
+          <Pager
+            label="Bank transactions"
+            page={list.page}
+            limit={list.limit}
+            total={list.total}
+            loading={list.loading}
+            onPage={(page) => void load('bank', { page })}
+          />
+        </section>
+        <aside className="split__side">
+          <StatementUpload />
+        </aside>
+      </div>
+      {deleting ? (
+        <ConfirmDialog
+          title="Delete this bank transaction?"
+          message={
+            <p>
+              {deleting.date ? `${deleting.date} · ` : ''}
+              {deleting.narration ?? deleting.uuid} ·{' '}
+              {formatMoney(deleting.amount as number | undefined, deleting.currency)}
+              <br />
+              It is removed from the books. This cannot be undone here.
+            </p>
+          }
+          confirmLabel="Delete"
+          danger
+          busy={busy}
+          error={error}
+          onCancel={() => {
+            setDeleting(null)
+            setError(null)
+          }}
+          onConfirm={async () => {
+            setBusy(true)
+            const r = await remove(deleting.uuid)
+            setBusy(false)
+            if (r.ok) {
+              toast('success', r.value.message || 'Bank transaction deleted.')
+              setDeleting(null)
+              setError(null)
+            } else setError(r.error.message)
+          }}
+        />
+      ) : null}
+    </Screen>
+  )
+}
+
+/** Statement upload: the instructions are required by the API, and the form says so up front. */
+function StatementUpload() {
+  const upload = useApp((s) => s.uploadBankStatement)
+  const [files, setFiles] = useState<File[]>([])
+  const [prompt, setPrompt] = useState('')
+  const [errors, setErrors] = useState<{ files?: string; prompt?: string }>({})
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [done, setDone] = useState<string | null>(null)
+
+  const pick = (list: File[]) => {
+    const bad = list.filter((f) => !(BANK_UPLOAD_KINDS as readonly string[]).includes(fileKind(f.name)))
+    const big = list.filter((f) => f.size > MAX_FILE_BYTES_ON_BRIDGE)
+    setErrors((e) => ({
+      ...e,
+      files: bad.length
+        ? `${bad.map((f) => f.name).join(', ')}: not a statement file. Allowed: ${BANK_UPLOAD_KINDS.join(', ')}.`
+        : big.length
+          ? `${big.map((f) => f.name).join(', ')}: larger than ${formatBytes(MAX_FILE_BYTES_ON_BRIDGE)}.`
+          : undefined,
+    }))
+    setFiles(list.filter((f) => !bad.includes(f) && !big.includes(f)).slice(0, 10))
+  }
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault()
+    setDone(null)
+    setError(null)
+    const problems: typeof errors = {}
+    if (files.length === 0) problems.files = 'Choose at least one statement file.'
+    // The same rule, and the same words, main applies to this call.
+    const promptCheck = CALLS.uploadBankStatement.shape.prompt.safeParse(prompt)
+    if (!promptCheck.success)
+      problems.prompt = promptCheck.error.issues[0]?.message ?? 'the prompt is required'
+    setErrors(problems)
+    if (problems.files || problems.prompt) return
+    setBusy(true)
+    try {
+      const contents = await Promise.all(
+        files.map(async (f) => ({ name: f.name, base64: await fileToBase64(f) })),
+      )
+      const r = await upload({ files: contents, prompt: prompt.trim() })
+      if (r.ok) {
+        const taken = r.value.filter((o) => o.kind === 'queued').length
+        const other = r.value.length - taken
+        setDone(
+          `${taken ? `${taken} statement${taken === 1 ? '' : 's'} queued: the transactions appear here when processing finishes.` : ''}${
+            other ? ` ${other} not sent (already uploaded or skipped): see below.` : ''
+          }`.trim(),
+        )
+        setFiles([])
+        setPrompt('')
+      } else {
+        setError(r.error.message)
+        if (r.error.fields?.prompt) setErrors({ prompt: r.error.fields.prompt })
+      }
+    } catch (err) {
+      setError(`The file could not be read: ${err instanceof Error ? err.message : String(err)}`)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="stmt-title">
+      <h2 id="stmt-title" className="h3">
+        Upload a statement
+      </h2>
+      <form className="form" onSubmit={submit} noValidate>
+        <DropZone
+          title="Drop statement files"
+          hint={`${BANK_UPLOAD_KINDS.join(', ')}`}
+          accept={ACCEPT}
+          onFiles={pick}
+        />
+        {files.length ? (
+          <ul className="file-list" aria-label="Chosen files">
+            {files.map((f) => (
+              <li key={f.name}>
+                {f.name} <span className="muted">{formatBytes(f.size)}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {errors.files ? <div className="field__error">{errors.files}</div> : null}
+        <Field
+          label="Instructions"
+          required
+          error={errors.prompt}
+          hint="Required for every statement upload: e.g. “Import the March 2026 statement of the GTBank current account”."
+        >
+          {(p) => (
+            <textarea
+              id={p.id}
+              aria-describedby={p.describedBy}
+              aria-invalid={p.invalid}
+              aria-required="true"
+              rows={3}
+              maxLength={4000}
+              value={prompt}
+              onChange={(e) => setPrompt(e.target.value)}
+            />
+          )}
+        </Field>
+        <FormError message={error} />
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {busy ? 'Uploading…' : 'Upload statement'}
+        </button>
+        {done ? (
+          <p className="success" role="status">
+            {done}
+          </p>
+        ) : null}
+      </form>
+      <SentStatements />
+    </section>
+  )
+}
+
+/** Statements sent in this session and where each one is. */
+function SentStatements() {
+  const liveOrder = useApp((s) => s.liveOrder)
+  const live = useApp((s) => s.live)
+  const rows = liveOrder.map((id) => live[id]).filter((u) => u?.target === 'bank-transactions')
+  if (rows.length === 0) return null
+  return (
+    <div className="section">
+      <h3 className="h4">Sent in this session</h3>
+      <ul className="plain">
+        {rows.map((u) =>
+          u ? (
+            <li key={u.id} className="small">
+              {u.name} <StatusBadge status={u.status} />
+              {u.status !== 'completed' && uploadReason(u) ? (
+                <div className="muted">{uploadReason(u)}</div>
+              ) : null}
+            </li>
+          ) : null,
+        )}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,254 @@
+import { useEffect, useMemo, useRef } from 'react'
+import { DropZone, type DropZoneHandle } from '../components/DropZone'
+import { Field } from '../components/Field'
+import { MOD } from '../components/Nav'
+import { ProgressBar } from '../components/Progress'
+import { Screen } from '../components/Screen'
+import { LiveUploadRow, UploadActions, uploadReason } from '../components/UploadRow'
+import { StatusBadge } from '../components/Badge'
+import { formatBytes, formatDateTime, formatNumber, plural } from '../lib/format'
+import { ACTIVE, TARGETS, TARGET_LABELS, TERMINAL } from '../lib/labels'
+import type { AiTarget } from '../lib/types'
+import { useApp } from '../store'
+
+/** Bytes sent of the current batch and how many of its files are past sending. */
+function useBatchProgress() {
+  const batch = useApp((s) => s.batch)
+  const live = useApp((s) => s.live)
+  const progress = useApp((s) => s.progress)
+  return useMemo(() => {
+    let total = 0
+    let sent = 0
+    let done = 0
+    let failed = 0
+    let processing = 0
+    for (const id of batch) {
+      const u = live[id]
+      if (!u) continue
+      const size = u.size ?? progress[id]?.total ?? 0
+      total += size
+      if (u.status === 'queued' || u.status === 'uploading' || u.status === 'waiting_retry') {
+        sent += Math.min(progress[id]?.sent ?? 0, size)
+      } else {
+        sent += size
+        done++
+      }
+      if (u.status === 'failed' || u.status === 'skipped' || u.status === 'duplicate') failed++
+      if (u.status === 'processing') processing++
+    }
+    const finished = batch.every((id) => {
+      const u = live[id]
+      return !u || TERMINAL.includes(u.status)
+    })
+    return { files: batch.length, done, failed, processing, total, sent, finished }
+  }, [batch, live, progress])
+}
+
+export function Capture() {
+  const target = useApp((s) => s.captureTarget)
+  const prompt = useApp((s) => s.capturePrompt)
+  const setCapture = useApp((s) => s.setCapture)
+  const sendFiles = useApp((s) => s.sendFiles)
+  const sending = useApp((s) => s.sending)
+  const liveOrder = useApp((s) => s.liveOrder)
+  const live = useApp((s) => s.live)
+  const progress = useApp((s) => s.progress)
+  const state = useApp((s) => s.session?.state ?? 'active')
+  const pause = useApp((s) => s.pauseUploads)
+  const resume = useApp((s) => s.resumeUploads)
+  const addFilesRequested = useApp((s) => s.addFilesRequested)
+  const consumeAddFiles = useApp((s) => s.consumeAddFiles)
+  const zone = useRef<DropZoneHandle>(null)
+  const batch = useBatchProgress()
+
+  useEffect(() => {
+    if (addFilesRequested && consumeAddFiles()) zone.current?.openPicker()
+  }, [addFilesRequested, consumeAddFiles])
+
+  const activeCount = liveOrder.filter((id) => {
+    const u = live[id]
+    return u && ACTIVE.includes(u.status)
+  }).length
+
+  return (
+    <Screen
+      title="Capture"
+      intro="Drop receipts, bills and statements: each file is queued, sent and followed until its record exists."
+      actions={
+        state === 'paused' ? (
+          <button type="button" className="btn" onClick={() => void resume()}>
+            Resume uploads
+          </button>
+        ) : (
+          <button type="button" className="btn" onClick={() => void pause()}>
+            Pause uploads
+          </button>
+        )
+      }
+    >
+      <div className="capture__options">
+        <Field label="Send as" hint="What the files should become in your books.">
+          {(p) => (
+            <select
+              id={p.id}
+              aria-describedby={p.describedBy}
+              value={target}
+              onChange={(e) => setCapture({ captureTarget: e.target.value as AiTarget })}
+            >
+              {TARGETS.map((t) => (
+                <option key={t} value={t}>
+                  {TARGET_LABELS[t]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Instructions (optional)"
+          className="capture__prompt"
+          hint={
+            target === 'bank-transactions'
+              ? 'A bank statement always needs instructions; empty uses the default for statements.'
+              : 'Empty uses the default instructions for this kind of record.'
+          }
+        >
+          {(p) => (
+            <textarea
+              id={p.id}
+              aria-describedby={p.describedBy}
+              rows={2}
+              value={prompt}
+              maxLength={4000}
+              onChange={(e) => setCapture({ capturePrompt: e.target.value })}
+              placeholder="e.g. Office supplies, paid by card"
+            />
+          )}
+        </Field>
+      </div>
+
+      <DropZone
+        ref={zone}
+        large
+        busy={sending > 0}
+        onFiles={(files) => void sendFiles(files, target, prompt)}
+        hint={`PDF, images, spreadsheets… or press ${MOD}O to choose files.`}
+      />
+
+      {batch.files > 0 ? (
+        <section className="card overall" aria-labelledby="overall-title">
+          <div className="overall__head">
+            <h2 id="overall-title" className="h3">
+              {batch.finished ? 'Last batch' : 'Sending'}
+            </h2>
+            <span className="muted" aria-live="polite">
+              {formatNumber(batch.done)} of {plural(batch.files, 'file')} sent
+              {batch.processing ? ` · ${formatNumber(batch.processing)} processing` : ''}
+              {batch.failed ? ` · ${formatNumber(batch.failed)} need attention` : ''}
+              {state === 'paused' ? ' · paused' : ''}
+            </span>
+          </div>
+          <ProgressBar
+            label="Overall progress"
+            value={batch.sent}
+            max={batch.total || 1}
+            valueText={`${formatBytes(batch.sent)} of ${formatBytes(batch.total)}, ${batch.done} of ${batch.files} files`}
+          />
+        </section>
+      ) : null}
+
+      <NeedsAttention />
+
+      {liveOrder.length > 0 ? (
+        <section aria-labelledby="session-title" className="section">
+          <h2 id="session-title" className="h3">
+            This session{' '}
+            <span className="muted">
+              ({plural(liveOrder.length, 'file')}, {formatNumber(activeCount)} on the way)
+            </span>
+          </h2>
+          <ul className="upload-list">
+            {liveOrder.map((id) => {
+              const u = live[id]
+              return u ? <LiveUploadRow key={id} u={u} progress={progress[id]} /> : null
+            })}
+          </ul>
+        </section>
+      ) : null}
+    </Screen>
+  )
+}
+
+/** Skipped, failed and duplicate files with their reasons and one-click actions. */
+export function NeedsAttention() {
+  const attention = useApp((s) => s.attention)
+  const total = useApp((s) => s.attentionTotal)
+  const rejects = useApp((s) => s.localRejects)
+  const dismiss = useApp((s) => s.dismissReject)
+  const retryAll = useApp((s) => s.retryAllFailed)
+  const setScreen = useApp((s) => s.setScreen)
+  const setHistoryFilter = useApp((s) => s.setHistoryFilter)
+  const failedShown = attention.some((u) => u.status === 'failed')
+  if (attention.length === 0 && rejects.length === 0) return null
+  return (
+    <section className="section attention" aria-labelledby="attention-title">
+      <div className="section__head">
+        <h2 id="attention-title" className="h3">
+          Needs attention <span className="badge badge--warn">{formatNumber(total + rejects.length)}</span>
+        </h2>
+        {failedShown ? (
+          <button type="button" className="btn btn--small" onClick={() => void retryAll()}>
+            Retry all failed
+          </button>
+        ) : null}
+      </div>
+      <ul className="attention__list">
+        {rejects.map((r) => (
+          <li key={r.key} className="attention__item">
+            <div className="attention__name">{r.name}</div>
+            <span className="badge badge--warn">Not taken</span>
+            <div className="attention__why">{r.reason}</div>
+            <span className="row-actions">
+              <button
+                type="button"
+                className="btn btn--small btn--ghost"
+                onClick={() => dismiss(r.key)}
+                aria-label={`Dismiss: ${r.name}`}
+              >
+                Dismiss
+              </button>
+            </span>
+          </li>
+        ))}
+        {attention.map((u) => (
+          <li key={u.id} className="attention__item">
+            <div className="attention__name" title={u.path}>
+              {u.name}
+              <span className="muted">
+                {' '}
+                · {TARGET_LABELS[u.target]} · {formatDateTime(u.updatedAt)}
+              </span>
+            </div>
+            <StatusBadge status={u.status} />
+            <div className="attention__why">{uploadReason(u) ?? 'No reason was given.'}</div>
+            <UploadActions u={u} />
+          </li>
+        ))}
+      </ul>
+      {total > attention.length ? (
+        <p className="muted">
+          Showing the newest {formatNumber(attention.length)} of {formatNumber(total)}.{' '}
+          <button
+            type="button"
+            className="linklike"
+            onClick={() => {
+              setHistoryFilter({ statuses: ['failed', 'skipped', 'duplicate'] })
+              setScreen('history')
+            }}
+          >
+            See them all in the upload history
+          </button>
+        </p>
+      ) : null}
+    </section>
+  )
+}

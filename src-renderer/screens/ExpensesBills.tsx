@@ -1,0 +1,276 @@
+import { useEffect, useRef, useState } from 'react'
+import { recordPatchSchema, recordPutSchema, issuesByField } from '../../schemas/api'
+import { Dialog } from '../components/Dialog'
+import { Field, FormError } from '../components/Field'
+import { Pager } from '../components/Pager'
+import { COMMON_COLUMNS, RecordTable } from '../components/RecordTable'
+import { Screen } from '../components/Screen'
+import type { RecordRow } from '../lib/types'
+import { useApp } from '../store'
+import type { ListKey } from '../store/records'
+
+type Kind = 'expenses' | 'bills'
+
+export function ExpensesBills() {
+  const [tab, setTab] = useState<Kind>('expenses')
+  const tabs: { id: Kind; label: string }[] = [
+    { id: 'expenses', label: 'Expenses' },
+    { id: 'bills', label: 'Bills' },
+  ]
+  const onKey = (e: React.KeyboardEvent) => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return
+    e.preventDefault()
+    const next = tab === 'expenses' ? 'bills' : 'expenses'
+    setTab(next)
+    document.getElementById(`tab-${next}`)?.focus()
+  }
+  return (
+    <Screen title="Expenses & bills">
+      <div role="tablist" aria-label="Record kind" className="tabs" onKeyDown={onKey}>
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            id={`tab-${t.id}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            aria-controls={`panel-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
+            className="tabs__tab"
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        <RecordList key={tab} kind={tab} />
+      </div>
+    </Screen>
+  )
+}
+
+function RecordList({ kind }: { kind: Kind }) {
+  const key: ListKey = kind
+  const list = useApp((s) => s.lists[key])
+  const load = useApp((s) => s.loadList)
+  const [editing, setEditing] = useState<string | null>(null)
+  const [replacing, setReplacing] = useState<RecordRow | null>(null)
+  const [search, setSearch] = useState(list.search)
+
+  useEffect(() => {
+    if (!useApp.getState().lists[key].loaded) void load(key)
+  }, [key, load])
+
+  return (
+    <section className="section">
+      <form
+        className="inline-form"
+        role="search"
+        aria-label={`Search ${kind}`}
+        onSubmit={(e) => {
+          e.preventDefault()
+          void load(key, { search, page: 1 })
+        }}
+      >
+        <Field label={`Search ${kind}`}>
+          {(p) => (
+            <input
+              id={p.id}
+              type="search"
+              data-shortcut="search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+          )}
+        </Field>
+        <button type="submit" className="btn">
+          Search
+        </button>
+      </form>
+      {list.error ? (
+        <p className="form-error" role="alert">
+          {list.error}
+        </p>
+      ) : null}
+      <RecordTable
+        caption={kind === 'expenses' ? 'Expenses' : 'Bills'}
+        columns={COMMON_COLUMNS}
+        rows={list.rows}
+        loading={list.loading}
+        empty={kind === 'expenses' ? 'No expenses yet.' : 'No bills yet.'}
+        actions={(row) => (
+          <span className="row-actions">
+            <button
+              type="button"
+              className="btn btn--small"
+              onClick={() => setEditing(editing === row.uuid ? null : row.uuid)}
+              aria-expanded={editing === row.uuid}
+              aria-label={`Edit narration of ${row.document_number ?? row.narration ?? row.uuid}`}
+            >
+              Edit narration
+            </button>
+            {kind === 'bills' ? (
+              <button
+                type="button"
+                className="btn btn--small btn--ghost"
+                onClick={() => setReplacing(row)}
+                aria-label={`Replace bill ${row.document_number ?? row.uuid}`}
+              >
+                Replace…
+              </button>
+            ) : null}
+          </span>
+        )}
+        below={(row) =>
+          editing === row.uuid ? (
+            <NarrationEditor kind={kind} row={row} onDone={() => setEditing(null)} />
+          ) : null
+        }
+      />
+      <Pager
+        label={kind}
+        page={list.page}
+        limit={list.limit}
+        total={list.total}
+        loading={list.loading}
+        onPage={(page) => void load(key, { page })}
+      />
+      {replacing ? <ReplaceBillDialog row={replacing} onClose={() => setReplacing(null)} /> : null}
+    </section>
+  )
+}
+
+/** Inline PATCH of the narration: Enter saves, Escape cancels. */
+function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; onDone: () => void }) {
+  const update = useApp((s) => s.updateNarration)
+  const toast = useApp((s) => s.toast)
+  const [value, setValue] = useState(String(row.narration ?? ''))
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const input = useRef<HTMLInputElement>(null)
+  useEffect(() => input.current?.focus(), [])
+
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault()
+    const check = recordPatchSchema.safeParse({ narration: value })
+    if (!check.success) {
+      setError(issuesByField(check.error).narration ?? check.error.issues[0]?.message ?? 'Not valid.')
+      return
+    }
+    setBusy(true)
+    const r = await update(kind, row.uuid, value.trim())
+    setBusy(false)
+    if (r.ok) {
+      toast('success', 'Narration saved.')
+      onDone()
+    } else setError(r.error.fields?.narration ?? r.error.message)
+  }
+  return (
+    <form
+      className="inline-form"
+      onSubmit={save}
+      noValidate
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation()
+          onDone()
+        }
+      }}
+    >
+      <Field label="Narration" error={error}>
+        {(p) => (
+          <input
+            ref={input}
+            id={p.id}
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            className="input--wide"
+          />
+        )}
+      </Field>
+      <button type="submit" className="btn btn--primary btn--small" disabled={busy}>
+        {busy ? 'Saving…' : 'Save'}
+      </button>
+      <button type="button" className="btn btn--small" onClick={onDone}>
+        Cancel
+      </button>
+    </form>
+  )
+}
+
+/** PUT of a bill: narration and date (both required by a full update). */
+function ReplaceBillDialog({ row, onClose }: { row: RecordRow; onClose: () => void }) {
+  const replace = useApp((s) => s.replaceBill)
+  const toast = useApp((s) => s.toast)
+  const [narration, setNarration] = useState(String(row.narration ?? ''))
+  const [date, setDate] = useState(String(row.date ?? ''))
+  const [fields, setFields] = useState<Record<string, string>>({})
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const save = async () => {
+    const body = { narration, date }
+    const check = recordPutSchema.safeParse(body)
+    if (!check.success) {
+      setFields(issuesByField(check.error))
+      return
+    }
+    setFields({})
+    setBusy(true)
+    const r = await replace(row.uuid, check.data)
+    setBusy(false)
+    if (r.ok) {
+      toast('success', 'Bill replaced.')
+      onClose()
+    } else {
+      setError(r.error.message)
+      setFields(r.error.fields ?? {})
+    }
+  }
+  return (
+    <Dialog
+      title="Replace bill"
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={busy}>
+            {busy ? 'Saving…' : 'Replace'}
+          </button>
+        </>
+      }
+    >
+      <p className="muted">A replace (PUT) sends the bill’s narration and date together.</p>
+      <Field label="Narration" required error={fields.narration}>
+        {(p) => (
+          <input
+            id={p.id}
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            value={narration}
+            onChange={(e) => setNarration(e.target.value)}
+            data-autofocus
+          />
+        )}
+      </Field>
+      <Field label="Date" required error={fields.date}>
+        {(p) => (
+          <input
+            id={p.id}
+            type="date"
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            value={date}
+            onChange={(e) => setDate(e.target.value)}
+          />
+        )}
+      </Field>
+      <FormError message={error} />
+    </Dialog>
+  )
+}

@@ -1,0 +1,55 @@
+import { useState } from 'react'
+import { ConnectForm } from '../components/ConnectForm'
+import { FormError } from '../components/Field'
+import { useApp } from '../store'
+
+/** No profile yet: connect with a key, or try the demo on the embedded emulator. */
+export function FirstRun() {
+  const startDemo = useApp((s) => s.startDemo)
+  const keychain = useApp((s) => s.appInfo?.keychain)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  const demo = async () => {
+    setBusy(true)
+    setError(null)
+    const r = await startDemo()
+    if (!r.ok) setError(`The demo could not start: ${r.error.message}`)
+    setBusy(false)
+  }
+
+  return (
+    <main className="firstrun" id="main">
+      <header className="firstrun__head">
+        <h1>Welcome to Bookdrop</h1>
+        <p className="screen__intro">
+          Drop receipts and documents; Bookdrop sends them to your bookkeeping and keeps track of every file.
+        </p>
+      </header>
+      <div className="firstrun__cols">
+        <section className="card" aria-labelledby="connect-title">
+          <h2 id="connect-title">Connect with a key</h2>
+          <ConnectForm />
+          {keychain && !keychain.persistent ? (
+            <p className="note" role="note">
+              Keys are kept in: {keychain.label}.{keychain.problem ? ` ${keychain.problem}` : ''}
+            </p>
+          ) : null}
+        </section>
+        <section className="card firstrun__demo" aria-labelledby="demo-title">
+          <h2 id="demo-title">Just looking?</h2>
+          <p>Try Bookdrop on a built-in practice server with sample data. Nothing leaves this computer.</p>
+          <button
+            type="button"
+            className="btn btn--primary btn--huge"
+            onClick={() => void demo()}
+            disabled={busy}
+          >
+            {busy ? 'Starting the demo…' : 'Try demo'}
+          </button>
+          <FormError message={error} />
+        </section>
+      </div>
+    </main>
+  )
+}

@@ -1,0 +1,445 @@
+import { useState } from 'react'
+import { Badge } from '../components/Badge'
+import { ConfirmDialog, Dialog } from '../components/Dialog'
+import { Check, Field, FormError } from '../components/Field'
+import { Screen } from '../components/Screen'
+import { bookdrop } from '../lib/bridge'
+import { formatDateTime } from '../lib/format'
+import { FOLDER_STATE_LABELS, TARGETS, TARGET_LABELS } from '../lib/labels'
+import { settle } from '../lib/result'
+import type { AiTarget, FolderState, FolderView, Req } from '../lib/types'
+import { useApp } from '../store'
+
+type AfterUpload = 'leave' | 'move' | 'archive'
+
+interface FormValues {
+  path: string
+  target: AiTarget
+  promptTemplate: string
+  recursive: boolean
+  acceptedKinds: string
+  usePolling: boolean
+  afterUpload: AfterUpload
+  archiveDir: string
+  takeExisting: boolean
+  enabled: boolean
+}
+
+const blank = (): FormValues => ({
+  path: '',
+  target: 'expenses',
+  promptTemplate: '',
+  recursive: false,
+  acceptedKinds: '',
+  usePolling: false,
+  afterUpload: 'leave',
+  archiveDir: '',
+  takeExisting: true,
+  enabled: true,
+})
+
+const fromFolder = (f: FolderView): FormValues => ({
+  path: f.path,
+  target: f.target,
+  promptTemplate: f.promptTemplate,
+  recursive: f.recursive,
+  acceptedKinds: f.acceptedKinds.join(', '),
+  usePolling: f.usePolling,
+  afterUpload: f.afterUpload,
+  archiveDir: f.archiveDir ?? '',
+  takeExisting: f.takeExisting,
+  enabled: f.enabled,
+})
+
+const STATE_TONE: Record<FolderState, 'neutral' | 'busy' | 'good' | 'warn' | 'bad'> = {
+  starting: 'busy',
+  watching: 'good',
+  polling: 'good',
+  error: 'bad',
+  stopped: 'neutral',
+  disabled: 'neutral',
+}
+
+/** The picker when the host has one (Electron); the web host answers null and the field stays. */
+function useBrowse(onPath: (p: string) => void) {
+  const [noPicker, setNoPicker] = useState(false)
+  const browse = async () => {
+    const r = await settle(bookdrop.pickDirectory({}))
+    if (r.ok && r.value.path) onPath(r.value.path)
+    else if (r.ok) setNoPicker(true)
+  }
+  return { browse, noPicker }
+}
+
+function FolderForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial: FormValues
+  submitLabel: string
+  onSubmit: (v: FormValues) => Promise<{ message: string; fields?: Record<string, string> } | null>
+  onCancel?: () => void
+}) {
+  const [v, setV] = useState(initial)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<{ message: string; fields?: Record<string, string> } | null>(null)
+  const set = <K extends keyof FormValues>(k: K, value: FormValues[K]) => setV((o) => ({ ...o, [k]: value }))
+  const pathPicker = useBrowse((p) => set('path', p))
+  const archivePicker = useBrowse((p) => set('archiveDir', p))
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault()
+    setBusy(true)
+    const err = await onSubmit(v)
+    setBusy(false)
+    setError(err)
+  }
+  const fe = (k: string) => error?.fields?.[k]
+
+  return (
+    <form className="form form--grid" onSubmit={submit} noValidate>
+      <Field
+        label="Folder"
+        className="span-2"
+        required
+        error={fe('path')}
+        hint={
+          pathPicker.noPicker
+            ? 'No folder picker here: type the folder’s full path.'
+            : 'The full path, e.g. /home/me/Receipts or C:\\Receipts.'
+        }
+      >
+        {(p) => (
+          <div className="input-row">
+            <input
+              id={p.id}
+              aria-describedby={p.describedBy}
+              aria-invalid={p.invalid}
+              value={v.path}
+              onChange={(e) => set('path', e.target.value)}
+              spellCheck={false}
+            />
+            <button type="button" className="btn" onClick={() => void pathPicker.browse()}>
+              Browse…
+            </button>
+          </div>
+        )}
+      </Field>
+      <Field label="Send as" error={fe('target')}>
+        {(p) => (
+          <select
+            id={p.id}
+            aria-describedby={p.describedBy}
+            value={v.target}
+            onChange={(e) => set('target', e.target.value as AiTarget)}
+          >
+            {TARGETS.map((t) => (
+              <option key={t} value={t}>
+                {TARGET_LABELS[t]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field
+        label="File kinds"
+        error={fe('acceptedKinds')}
+        hint="Extensions separated by commas, e.g. pdf, jpg, png. Empty takes the usual kinds for this target."
+      >
+        {(p) => (
+          <input
+            id={p.id}
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            value={v.acceptedKinds}
+            onChange={(e) => set('acceptedKinds', e.target.value)}
+            spellCheck={false}
+          />
+        )}
+      </Field>
+      <Field
+        label="Instructions sent with each file"
+        className="span-2"
+        error={fe('promptTemplate')}
+        hint={
+          <>
+            <code>{'{filename}'}</code> the file’s name, <code>{'{folder}'}</code> its folder,{' '}
+            <code>{'{date}'}</code> today’s date. Empty uses the default for the target.
+          </>
+        }
+      >
+        {(p) => (
+          <textarea
+            id={p.id}
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            rows={2}
+            value={v.promptTemplate}
+            onChange={(e) => set('promptTemplate', e.target.value)}
+            placeholder="Record an expense from the receipt {filename} (saved in {folder} on {date})."
+          />
+        )}
+      </Field>
+      <fieldset className="field span-2">
+        <legend className="field__label">After a file is uploaded</legend>
+        <div className="segmented">
+          {(
+            [
+              ['leave', 'Leave it where it is'],
+              ['move', 'Move it to an “Uploaded” folder inside'],
+              ['archive', 'Move it to an archive folder'],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="segmented__item">
+              <input
+                type="radio"
+                name={`after-${initial.path || 'new'}`}
+                value={value}
+                checked={v.afterUpload === value}
+                onChange={() => set('afterUpload', value)}
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {v.afterUpload === 'archive' ? (
+        <Field label="Archive folder" className="span-2" required error={fe('archiveDir')}>
+          {(p) => (
+            <div className="input-row">
+              <input
+                id={p.id}
+                aria-describedby={p.describedBy}
+                aria-invalid={p.invalid}
+                value={v.archiveDir}
+                onChange={(e) => set('archiveDir', e.target.value)}
+                spellCheck={false}
+              />
+              <button type="button" className="btn" onClick={() => void archivePicker.browse()}>
+                Browse…
+              </button>
+            </div>
+          )}
+        </Field>
+      ) : null}
+      <div className="span-2 checks">
+        <Check label="Include subfolders" checked={v.recursive} onChange={(c) => set('recursive', c)} />
+        <Check
+          label="Poll instead of listening for changes"
+          checked={v.usePolling}
+          onChange={(c) => set('usePolling', c)}
+          hint="For network drives and synced folders that do not report changes."
+        />
+        <Check
+          label="Also send files already in the folder"
+          checked={v.takeExisting}
+          onChange={(c) => set('takeExisting', c)}
+        />
+        <Check label="Enabled" checked={v.enabled} onChange={(c) => set('enabled', c)} />
+      </div>
+      <div className="span-2">
+        <FormError message={error?.message} />
+        <div className="form__actions">
+          {onCancel ? (
+            <button type="button" className="btn" onClick={onCancel}>
+              Cancel
+            </button>
+          ) : null}
+          <button type="submit" className="btn btn--primary" disabled={busy}>
+            {busy ? 'Saving…' : submitLabel}
+          </button>
+        </div>
+      </div>
+    </form>
+  )
+}
+
+function toRequest(v: FormValues): Omit<Req<'addFolder'>, 'profileId'> {
+  const kinds = v.acceptedKinds
+    .split(/[,\s]+/)
+    .map((k) => k.trim().replace(/^\./, '').toLowerCase())
+    .filter(Boolean)
+  return {
+    path: v.path.trim(),
+    target: v.target,
+    ...(v.promptTemplate.trim() ? { promptTemplate: v.promptTemplate.trim() } : {}),
+    recursive: v.recursive,
+    ...(kinds.length ? { acceptedKinds: kinds } : {}),
+    usePolling: v.usePolling,
+    afterUpload: v.afterUpload,
+    archiveDir: v.afterUpload === 'archive' ? v.archiveDir.trim() || null : null,
+    takeExisting: v.takeExisting,
+    enabled: v.enabled,
+  }
+}
+
+export function Folders() {
+  const activeId = useApp((s) => s.activeId)
+  const folders = useApp((s) => s.folders)
+  const loaded = useApp((s) => s.foldersLoaded)
+  const loadError = useApp((s) => s.foldersError)
+  const addFolder = useApp((s) => s.addFolder)
+  const updateFolder = useApp((s) => s.updateFolder)
+  const removeFolder = useApp((s) => s.removeFolder)
+  const profiles = useApp((s) => s.profiles)
+  const toast = useApp((s) => s.toast)
+  const [adding, setAdding] = useState(false)
+  const [editing, setEditing] = useState<FolderView | null>(null)
+  const [removing, setRemoving] = useState<FolderView | null>(null)
+  const [removeBusy, setRemoveBusy] = useState(false)
+
+  const mine = folders.filter((f) => f.profileId === activeId)
+  const others = folders.length - mine.length
+  const profileName = (id: string) => profiles.find((p) => p.id === id)?.name ?? 'another profile'
+
+  return (
+    <Screen
+      title="Watched folders"
+      intro="Files saved into these folders are sent automatically. A rescan catches anything the watcher missed."
+      actions={
+        !adding ? (
+          <button type="button" className="btn btn--primary" onClick={() => setAdding(true)}>
+            Add folder
+          </button>
+        ) : null
+      }
+    >
+      {adding ? (
+        <section className="card" aria-labelledby="add-folder-title">
+          <h2 id="add-folder-title" className="h3">
+            Add a watched folder
+          </h2>
+          <FolderForm
+            initial={blank()}
+            submitLabel="Start watching"
+            onCancel={() => setAdding(false)}
+            onSubmit={async (v) => {
+              if (!activeId) return { message: 'Choose a profile first (Settings).' }
+              const r = await addFolder({ profileId: activeId, ...toRequest(v) })
+              if (r.ok) {
+                setAdding(false)
+                return null
+              }
+              return r.error
+            }}
+          />
+        </section>
+      ) : null}
+
+      {loadError ? (
+        <p className="form-error" role="alert">
+          {loadError}
+        </p>
+      ) : null}
+      {loaded && mine.length === 0 && !adding ? (
+        <div className="empty">
+          <p>No folder is watched for this profile yet.</p>
+          <button type="button" className="btn btn--primary" onClick={() => setAdding(true)}>
+            Add folder
+          </button>
+        </div>
+      ) : null}
+
+      <ul className="folder-list">
+        {mine.map((f) => (
+          <li key={f.id} className="card folder">
+            <div className="folder__head">
+              <div>
+                <div className="folder__path">{f.path}</div>
+                <div className="muted">
+                  {TARGET_LABELS[f.target]} · {f.recursive ? 'with subfolders' : 'this folder only'} ·{' '}
+                  {f.afterUpload === 'leave'
+                    ? 'files stay'
+                    : f.afterUpload === 'move'
+                      ? 'moved to Uploaded/'
+                      : `archived to ${f.archiveDir}`}
+                  {f.usePolling ? ' · polling' : ''} · added {formatDateTime(f.addedAt)}
+                </div>
+              </div>
+              <div className="folder__state" aria-live="polite">
+                <Badge tone={STATE_TONE[f.state]}>{FOLDER_STATE_LABELS[f.state]}</Badge>
+              </div>
+            </div>
+            {f.message ? <p className={f.state === 'error' ? 'form-error' : 'muted'}>{f.message}</p> : null}
+            <div className="muted small">Kinds: {f.acceptedKinds.join(', ')}</div>
+            <div className="folder__actions">
+              <label className="switch">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={f.enabled}
+                  onChange={(e) =>
+                    void updateFolder(f.id, { enabled: e.target.checked }).then((r) => {
+                      if (!r.ok) toast('error', `${f.path}: ${r.error.message}`)
+                    })
+                  }
+                />
+                <span>{f.enabled ? 'Enabled' : 'Disabled'}</span>
+              </label>
+              <button type="button" className="btn btn--small" onClick={() => setEditing(f)}>
+                Settings…
+              </button>
+              <button
+                type="button"
+                className="btn btn--small btn--danger-ghost"
+                onClick={() => setRemoving(f)}
+              >
+                Remove…
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {others > 0 ? (
+        <p className="muted">
+          {others} more folder{others === 1 ? '' : 's'} belong{others === 1 ? 's' : ''} to other profiles (
+          {[
+            ...new Set(folders.filter((f) => f.profileId !== activeId).map((f) => profileName(f.profileId))),
+          ].join(', ')}
+          ).
+        </p>
+      ) : null}
+
+      {editing ? (
+        <Dialog title={`Folder settings`} onClose={() => setEditing(null)} wide>
+          <FolderForm
+            initial={fromFolder(editing)}
+            submitLabel="Save"
+            onCancel={() => setEditing(null)}
+            onSubmit={async (v) => {
+              const r = await updateFolder(editing.id, toRequest(v))
+              if (r.ok) {
+                setEditing(null)
+                return null
+              }
+              return r.error
+            }}
+          />
+        </Dialog>
+      ) : null}
+      {removing ? (
+        <ConfirmDialog
+          title="Stop watching this folder?"
+          message={
+            <p>
+              <strong>{removing.path}</strong> will no longer be watched. Files in it stay where they are, and
+              the upload history is kept.
+            </p>
+          }
+          confirmLabel="Remove folder"
+          danger
+          busy={removeBusy}
+          onCancel={() => setRemoving(null)}
+          onConfirm={async () => {
+            setRemoveBusy(true)
+            const r = await removeFolder(removing.id)
+            setRemoveBusy(false)
+            if (r.ok) setRemoving(null)
+          }}
+        />
+      ) : null}
+    </Screen>
+  )
+}

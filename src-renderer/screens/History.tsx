@@ -1,0 +1,425 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useEffect, useRef, useState } from 'react'
+import { StatusBadge } from '../components/Badge'
+import { Check, Field } from '../components/Field'
+import { Screen } from '../components/Screen'
+import { uploadReason } from '../components/UploadRow'
+import { bookdrop } from '../lib/bridge'
+import { formatBytes, formatCompactDateTime, formatDateTime, formatNumber, plural } from '../lib/format'
+import {
+  CANCELLABLE,
+  RETRYABLE,
+  STATUS_LABELS,
+  TARGETS,
+  TARGET_LABELS,
+  UPLOAD_STATUS_LIST,
+  retryLabel,
+} from '../lib/labels'
+import { settle } from '../lib/result'
+import { useDebouncedEffect } from '../lib/useDebounced'
+import type { AiTarget, Upload } from '../lib/types'
+import { useApp } from '../store'
+import { historyRowAt } from '../store/history'
+
+export const ROW_HEIGHT = 40
+const COLUMNS = ['Added', 'File', 'Target', 'Status', 'Details', 'Record', 'Actions'] as const
+
+export function History() {
+  const filter = useApp((s) => s.historyFilter)
+  const total = useApp((s) => s.historyTotal)
+  const pages = useApp((s) => s.historyPages)
+  const gen = useApp((s) => s.historyGen)
+  const newRows = useApp((s) => s.historyNew)
+  const error = useApp((s) => s.historyError)
+  const setFilter = useApp((s) => s.setHistoryFilter)
+  const reload = useApp((s) => s.reloadHistory)
+  const ensure = useApp((s) => s.ensureHistoryRows)
+
+  const [search, setSearch] = useState(filter.search)
+  useDebouncedEffect(search, 150, (v) => setFilter({ search: v }))
+
+  useEffect(() => {
+    const s = useApp.getState()
+    // Once per screen visit (StrictMode's second effect run finds the first query under way).
+    if (s.historyTotal === null && Object.keys(s.historyLoading).length === 0) reload()
+  }, [reload])
+
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const count = total ?? 0
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  })
+  const items = virtualizer.getVirtualItems()
+  const first = items[0]?.index ?? 0
+  const last = items[items.length - 1]?.index ?? -1
+
+  useEffect(() => {
+    if (total !== null && last >= first && total > 0) ensure(first, last)
+  }, [first, last, total, gen, ensure])
+
+  // Keyboard: one row is in the tab order; arrows, Page Up/Down, Home and End move it.
+  const [active, setActive] = useState(0)
+
+  // A new query starts at the top.
+  useEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0
+    setActive(0)
+  }, [gen])
+  const focusPending = useRef(false)
+  useEffect(() => {
+    if (!focusPending.current) return
+    focusPending.current = false
+    scrollRef.current?.querySelector<HTMLElement>(`[data-row="${active}"]`)?.focus()
+  }, [active, first, last])
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (count === 0 || !(e.target instanceof HTMLElement) || e.target.getAttribute('role') !== 'row') return
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1)
+    const moves: Record<string, number> = {
+      ArrowDown: active + 1,
+      ArrowUp: active - 1,
+      PageDown: active + page,
+      PageUp: active - page,
+      Home: 0,
+      End: count - 1,
+    }
+    const next = moves[e.key]
+    if (next === undefined) return
+    e.preventDefault()
+    const to = Math.max(0, Math.min(count - 1, next))
+    focusPending.current = true
+    setActive(to)
+    virtualizer.scrollToIndex(to, { align: 'auto' })
+  }
+
+  const toggleStatus = (st: (typeof UPLOAD_STATUS_LIST)[number]) =>
+    setFilter({
+      statuses: filter.statuses.includes(st)
+        ? filter.statuses.filter((x) => x !== st)
+        : [...filter.statuses, st],
+    })
+
+  return (
+    <Screen
+      title="Upload history"
+      intro="Every file Bookdrop has seen, with what happened to it."
+      actions={<ExportButton />}
+    >
+      <div className="filters" role="search" aria-label="Filter the upload history">
+        <Field label="Search file names" className="filters__search">
+          {(p) => (
+            <input
+              id={p.id}
+              type="search"
+              data-shortcut="search"
+              aria-keyshortcuts="/"
+              placeholder="Search… ( / )"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Target">
+          {(p) => (
+            <select
+              id={p.id}
+              value={filter.target}
+              onChange={(e) => setFilter({ target: e.target.value as AiTarget | '' })}
+            >
+              <option value="">All targets</option>
+              {TARGETS.map((t) => (
+                <option key={t} value={t}>
+                  {TARGET_LABELS[t]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="From">
+          {(p) => (
+            <input
+              id={p.id}
+              type="date"
+              value={filter.from}
+              max={filter.to || undefined}
+              onChange={(e) => setFilter({ from: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label="To">
+          {(p) => (
+            <input
+              id={p.id}
+              type="date"
+              value={filter.to}
+              min={filter.from || undefined}
+              onChange={(e) => setFilter({ to: e.target.value })}
+            />
+          )}
+        </Field>
+        <Check
+          label="All profiles"
+          checked={filter.allProfiles}
+          onChange={(c) => setFilter({ allProfiles: c })}
+        />
+        <fieldset className="filters__statuses">
+          <legend className="field__label">Status</legend>
+          {UPLOAD_STATUS_LIST.map((st) => (
+            <button
+              key={st}
+              type="button"
+              className="chip"
+              aria-pressed={filter.statuses.includes(st)}
+              onClick={() => toggleStatus(st)}
+            >
+              {STATUS_LABELS[st]}
+            </button>
+          ))}
+          {filter.statuses.length ? (
+            <button type="button" className="linklike small" onClick={() => setFilter({ statuses: [] })}>
+              Any status
+            </button>
+          ) : null}
+        </fieldset>
+      </div>
+
+      <div className="history__bar">
+        <span aria-live="polite" className="muted">
+          {total === null ? 'Loading…' : total === 0 ? 'No uploads match.' : plural(total, 'upload')}
+        </span>
+        {newRows > 0 ? (
+          <button type="button" className="btn btn--small" onClick={reload}>
+            Show {plural(newRows, 'new upload')}
+          </button>
+        ) : null}
+      </div>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}{' '}
+          <button type="button" className="linklike" onClick={reload}>
+            Try again
+          </button>
+        </p>
+      ) : null}
+
+      <div className="vtable" role="table" aria-label="Upload history" aria-rowcount={count + 1}>
+        <div role="rowgroup" className="vtable__head">
+          <div role="row" aria-rowindex={1} className="vtable__row vtable__row--head">
+            {COLUMNS.map((c) => (
+              <div key={c} role="columnheader" className="vtable__cell">
+                {c}
+              </div>
+            ))}
+          </div>
+        </div>
+        <div ref={scrollRef} className="vtable__scroll" role="rowgroup" onKeyDown={onKeyDown}>
+          <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => (
+              <HistoryRow
+                key={item.index}
+                index={item.index}
+                start={item.start}
+                row={historyRowAt(pages, item.index)}
+                tabbable={item.index === active}
+                onFocusRow={setActive}
+              />
+            ))}
+          </div>
+        </div>
+      </div>
+    </Screen>
+  )
+}
+
+const HistoryRow = memo(function HistoryRow({
+  index,
+  start,
+  row,
+  tabbable,
+  onFocusRow,
+}: {
+  index: number
+  start: number
+  row: Upload | undefined
+  tabbable: boolean
+  onFocusRow: (i: number) => void
+}) {
+  const style = { transform: `translateY(${start}px)`, height: ROW_HEIGHT }
+  if (!row) {
+    return (
+      <div
+        role="row"
+        aria-rowindex={index + 2}
+        className="vtable__row vtable__row--loading"
+        style={style}
+        data-row={index}
+        tabIndex={tabbable ? 0 : -1}
+      >
+        <div role="cell" className="vtable__cell muted">
+          Loading…
+        </div>
+      </div>
+    )
+  }
+  const reason = row.status === 'completed' ? null : uploadReason(row)
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      className="vtable__row"
+      style={style}
+      data-row={index}
+      tabIndex={tabbable ? 0 : -1}
+      onFocus={(e) => {
+        if (e.target === e.currentTarget) onFocusRow(index)
+      }}
+    >
+      <div role="cell" className="vtable__cell nowrap">
+        <span title={formatDateTime(row.createdAt)}>{formatCompactDateTime(row.createdAt)}</span>
+      </div>
+      <div role="cell" className="vtable__cell" title={row.path}>
+        <span className="ellipsis">{row.name}</span>{' '}
+        <span className="muted small">{formatBytes(row.size)}</span>
+      </div>
+      <div role="cell" className="vtable__cell">
+        {TARGET_LABELS[row.target]}
+      </div>
+      <div role="cell" className="vtable__cell">
+        <StatusBadge status={row.status} />
+      </div>
+      <div role="cell" className="vtable__cell" title={reason ?? undefined}>
+        <span className="ellipsis muted">{reason ?? (row.movedTo ? `Moved to ${row.movedTo}` : '')}</span>
+      </div>
+      <div role="cell" className="vtable__cell">
+        <RecordLink row={row} />
+      </div>
+      <div role="cell" className="vtable__cell">
+        <RowActions row={row} />
+      </div>
+    </div>
+  )
+})
+
+function RecordLink({ row }: { row: Upload }) {
+  const openInvoice = useApp((s) => s.openInvoice)
+  const setScreen = useApp((s) => s.setScreen)
+  const toast = useApp((s) => s.toast)
+  if (!row.recordUuid) return <span className="muted">—</span>
+  const uuid = row.recordUuid
+  const isInvoice =
+    row.recordType === 'invoice' ||
+    row.recordType === 'invoices' ||
+    (!row.recordType && row.target === 'invoices')
+  if (isInvoice) {
+    return (
+      <button
+        type="button"
+        className="linklike"
+        onClick={() => {
+          void openInvoice(uuid)
+          setScreen('invoices')
+        }}
+        aria-label={`Open invoice ${uuid} created from ${row.name}`}
+      >
+        Open invoice
+      </button>
+    )
+  }
+  return (
+    <button
+      type="button"
+      className="linklike mono"
+      title={`${row.recordType ?? 'record'} ${uuid}: click to copy`}
+      aria-label={`Copy record id ${uuid}`}
+      onClick={() => {
+        void navigator.clipboard?.writeText(uuid).then(
+          () => toast('info', 'Record id copied.'),
+          () => toast('info', `Record id: ${uuid}`),
+        )
+      }}
+    >
+      {uuid.slice(0, 8)}…
+    </button>
+  )
+}
+
+function RowActions({ row }: { row: Upload }) {
+  const retry = useApp((s) => s.retryUpload)
+  const cancel = useApp((s) => s.cancelUpload)
+  const toast = useApp((s) => s.toast)
+  const show = async () => {
+    const r = await settle(bookdrop.showSourceFile({ id: row.id }))
+    if (!r.ok) toast('error', r.error.message)
+    else if (!r.value.shown) toast('info', `The file is at ${r.value.path}`)
+  }
+  return (
+    <span className="row-actions">
+      {RETRYABLE.includes(row.status) ? (
+        <button
+          type="button"
+          className="btn btn--small btn--ghost"
+          onClick={() => void retry(row.id)}
+          aria-label={`${retryLabel(row.status)}: ${row.name}`}
+        >
+          {retryLabel(row.status)}
+        </button>
+      ) : null}
+      {CANCELLABLE.includes(row.status) ? (
+        <button
+          type="button"
+          className="btn btn--small btn--ghost"
+          onClick={() => void cancel(row.id)}
+          aria-label={`Cancel: ${row.name}`}
+        >
+          Cancel
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className="btn btn--small btn--ghost"
+        onClick={() => void show()}
+        aria-label={`Show file: ${row.name}`}
+      >
+        Show file
+      </button>
+    </span>
+  )
+}
+
+function ExportButton() {
+  const request = useApp((s) => s.historyRequest)
+  const toast = useApp((s) => s.toast)
+  const [busy, setBusy] = useState(false)
+  const [result, setResult] = useState<{
+    path: string | null
+    rows: number
+    downloadUrl: string | null
+  } | null>(null)
+  const run = async () => {
+    setBusy(true)
+    setResult(null)
+    const r = await settle(bookdrop.exportHistory({ filter: request() }))
+    setBusy(false)
+    if (!r.ok) toast('error', `Export failed: ${r.error.message}`)
+    else {
+      setResult(r.value)
+      if (!r.value.downloadUrl && r.value.path)
+        toast('success', `${plural(r.value.rows, 'row')} exported to ${r.value.path}`)
+    }
+  }
+  return (
+    <span className="export">
+      <button type="button" className="btn" onClick={() => void run()} disabled={busy}>
+        {busy ? 'Exporting…' : 'Export CSV'}
+      </button>
+      {result?.downloadUrl ? (
+        <a className="btn btn--primary" href={result.downloadUrl} download>
+          Download CSV ({formatNumber(result.rows)} rows)
+        </a>
+      ) : null}
+    </span>
+  )
+}

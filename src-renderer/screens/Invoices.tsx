@@ -1,0 +1,360 @@
+import { useEffect, useState } from 'react'
+import { DropZone } from '../components/DropZone'
+import { Field, FormError } from '../components/Field'
+import { Pager } from '../components/Pager'
+import { type Column, RecordTable, str } from '../components/RecordTable'
+import { Screen } from '../components/Screen'
+import { formatMoney } from '../lib/format'
+import { useApp } from '../store'
+import type { Invoice } from '../store/records'
+
+const COLUMNS: Column[] = [
+  { key: 'date', label: 'Date', nowrap: true },
+  { key: 'document_number', label: 'Number' },
+  { key: 'contact', label: 'Customer', render: (r) => str(r.contact ?? r.customer) },
+  { key: 'narration', label: 'Narration' },
+  {
+    key: 'amount',
+    label: 'Total',
+    numeric: true,
+    render: (r) => formatMoney((r.total_amount ?? r.amount) as number | undefined, r.currency),
+  },
+  {
+    key: 'balance',
+    label: 'Balance',
+    numeric: true,
+    render: (r) => (typeof r.balance === 'number' ? formatMoney(r.balance, r.currency) : '—'),
+  },
+  { key: 'status', label: 'Status' },
+]
+
+export function Invoices() {
+  const list = useApp((s) => s.lists.invoices)
+  const load = useApp((s) => s.loadList)
+  const invoice = useApp((s) => s.invoice)
+  const openInvoice = useApp((s) => s.openInvoice)
+  const closeInvoice = useApp((s) => s.closeInvoice)
+  const [ref, setRef] = useState('')
+
+  useEffect(() => {
+    if (!useApp.getState().lists.invoices.loaded) void load('invoices')
+  }, [load])
+
+  return (
+    <Screen title="Invoices">
+      <div className="split">
+        <div className="split__main">
+          <form
+            className="inline-form"
+            role="search"
+            aria-label="Open an invoice"
+            onSubmit={(e) => {
+              e.preventDefault()
+              void openInvoice(ref)
+            }}
+          >
+            <Field label="Open by uuid or source_uuid">
+              {(p) => (
+                <input
+                  id={p.id}
+                  data-shortcut="search"
+                  value={ref}
+                  onChange={(e) => setRef(e.target.value)}
+                  spellCheck={false}
+                  className="mono"
+                />
+              )}
+            </Field>
+            <button type="submit" className="btn" disabled={!ref.trim()}>
+              Open
+            </button>
+          </form>
+
+          {invoice ? (
+            <InvoiceView
+              id={invoice.id}
+              loading={invoice.loading}
+              data={invoice.data}
+              error={
+                invoice.error?.status === 404 || invoice.error?.code === 'not_found'
+                  ? `No invoice has the id ${invoice.id}.`
+                  : (invoice.error?.message ?? null)
+              }
+              onClose={closeInvoice}
+            />
+          ) : null}
+
+          <section className="section" aria-labelledby="inv-list-title">
+            <h2 id="inv-list-title" className="h3">
+              All invoices
+            </h2>
+            {list.error ? (
+              <p className="form-error" role="alert">
+                {list.error}
+              </p>
+            ) : null}
+            <RecordTable
+              caption="Invoices"
+              columns={COLUMNS}
+              rows={list.rows}
+              loading={list.loading}
+              empty="No invoices yet."
+              onRowClick={(row) => void openInvoice(row.uuid)}
+              actions={(row) => (
+                <button
+                  type="button"
+                  className="btn btn--small"
+                  onClick={() => void openInvoice(row.uuid)}
+                  aria-label={`Open invoice ${row.document_number ?? row.uuid}`}
+                >
+                  Open
+                </button>
+              )}
+            />
+            <Pager
+              label="Invoices"
+              page={list.page}
+              limit={list.limit}
+              total={list.total}
+              loading={list.loading}
+              onPage={(page) => void load('invoices', { page })}
+            />
+          </section>
+        </div>
+        <aside className="split__side">
+          <CreateInvoice />
+        </aside>
+      </div>
+    </Screen>
+  )
+}
+
+function InvoiceView({
+  id,
+  loading,
+  data,
+  error,
+  onClose,
+}: {
+  id: string
+  loading: boolean
+  data: Invoice | null
+  error: string | null
+  onClose: () => void
+}) {
+  return (
+    <section className="card invoice" aria-labelledby="invoice-title" aria-busy={loading}>
+      <div className="section__head">
+        <h2 id="invoice-title" className="h3">
+          Invoice{' '}
+          {data ? <span className="mono small">{data.uuid}</span> : <span className="mono small">{id}</span>}
+        </h2>
+        <button type="button" className="btn btn--small btn--ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {loading ? <p role="status">Loading the invoice…</p> : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {data ? (
+        <>
+          <dl className="facts">
+            <div>
+              <dt>Date</dt>
+              <dd>{data.date}</dd>
+            </div>
+            <div>
+              <dt>Due</dt>
+              <dd>{data.due_date}</dd>
+            </div>
+            <div>
+              <dt>Narration</dt>
+              <dd>{data.narration || '—'}</dd>
+            </div>
+            {data.source_uuid ? (
+              <div>
+                <dt>source_uuid</dt>
+                <dd className="mono">{data.source_uuid}</dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>Total</dt>
+              <dd>{formatMoney(data.total_amount, data.currency)}</dd>
+            </div>
+            <div>
+              <dt>Amount paid</dt>
+              <dd>{formatMoney(data.amount_paid, data.currency)}</dd>
+            </div>
+            <div>
+              <dt>Balance</dt>
+              <dd>
+                <strong>{formatMoney(data.balance, data.currency)}</strong>
+              </dd>
+            </div>
+          </dl>
+          <h3 className="h4">Items</h3>
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="sr-only">Invoice items</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Item</th>
+                  <th scope="col" className="num">
+                    Quantity
+                  </th>
+                  <th scope="col" className="num">
+                    Price
+                  </th>
+                  <th scope="col" className="num">
+                    Tax %
+                  </th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.record_items.length === 0 ? (
+                  <tr>
+                    <td colSpan={5} className="muted">
+                      No items.
+                    </td>
+                  </tr>
+                ) : (
+                  data.record_items.map((it, i) => (
+                    <tr key={i}>
+                      <td>{it.item_name}</td>
+                      <td className="num">{it.quantity}</td>
+                      <td className="num">{formatMoney(it.selling_price, data.currency)}</td>
+                      <td className="num">{it.tax ?? '—'}</td>
+                      <td className="num">{formatMoney(it.amount, data.currency)}</td>
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </div>
+          <h3 className="h4">Payments</h3>
+          {data.payments.length === 0 ? (
+            <p className="muted">No payments yet.</p>
+          ) : (
+            <div className="table-wrap">
+              <table className="table">
+                <caption className="sr-only">Payments</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Date</th>
+                    <th scope="col">Method</th>
+                    <th scope="col" className="num">
+                      Amount
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.payments.map((p) => (
+                    <tr key={p.uuid}>
+                      <td>{p.date}</td>
+                      <td>{p.method ?? '—'}</td>
+                      <td className="num">{formatMoney(p.amount, data.currency)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      ) : null}
+    </section>
+  )
+}
+
+/** Create an invoice from a document (sent like any drop, target invoices) or from a sentence. */
+function CreateInvoice() {
+  const sendFiles = useApp((s) => s.sendFiles)
+  const sending = useApp((s) => s.sending)
+  const createFromPrompt = useApp((s) => s.createInvoiceFromPrompt)
+  const openInvoice = useApp((s) => s.openInvoice)
+  const [prompt, setPrompt] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [fieldError, setFieldError] = useState<string | null>(null)
+  const [done, setDone] = useState<{ jobReference: string | null; recordUuid: string | null } | null>(null)
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault()
+    setDone(null)
+    setError(null)
+    if (!prompt.trim()) {
+      setFieldError('Describe the invoice: customer, items, amounts.')
+      return
+    }
+    setFieldError(null)
+    setBusy(true)
+    const r = await createFromPrompt(prompt.trim())
+    setBusy(false)
+    if (r.ok) {
+      setDone(r.value)
+      setPrompt('')
+    } else {
+      setError(r.error.message)
+      setFieldError(r.error.fields?.prompt ?? null)
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="create-inv-title">
+      <h2 id="create-inv-title" className="h3">
+        Create an invoice
+      </h2>
+      <DropZone
+        title="From a document"
+        hint="Drop or choose files: each becomes an invoice."
+        busy={sending > 0}
+        onFiles={(files) => void sendFiles(files, 'invoices', '')}
+      />
+      <form className="form" onSubmit={submit} noValidate>
+        <Field
+          label="Or from a description"
+          error={fieldError}
+          hint="e.g. Invoice Ada Stores for 3 bags of rice at 45,000 each, due in 14 days."
+        >
+          {(p) => (
+            <textarea
+              id={p.id}
+              aria-describedby={p.describedBy}
+              aria-invalid={p.invalid}
+              rows={4}
+              maxLength={4000}
+              value={prompt}
+              onChange={(e) => setPrompt(e.target.value)}
+            />
+          )}
+        </Field>
+        <FormError message={error} />
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {busy ? 'Sending…' : 'Create from description'}
+        </button>
+      </form>
+      {done ? (
+        <div className="success" role="status">
+          {done.recordUuid ? (
+            <>
+              Invoice created.{' '}
+              <button type="button" className="linklike" onClick={() => void openInvoice(done.recordUuid!)}>
+                Open it
+              </button>
+            </>
+          ) : (
+            <>
+              Sent: the invoice is being prepared (job {done.jobReference ?? '—'}). It appears in the list
+              when ready.
+            </>
+          )}
+        </div>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,472 @@
+import { useEffect, useMemo, useRef, useState } from 'react'
+import {
+  type DISCOUNT_TYPES,
+  type LineItem,
+  type PurchaseOrderData,
+  documentAmount,
+  issuesByField,
+  lineAmounts,
+  purchaseOrderSchema,
+} from '../../schemas/api'
+import { Check, Field, FormError } from '../components/Field'
+import { Pager } from '../components/Pager'
+import { COMMON_COLUMNS, RecordTable } from '../components/RecordTable'
+import { Screen } from '../components/Screen'
+import { formatMoney, isoDate, numberField } from '../lib/format'
+import { useApp } from '../store'
+
+interface LineForm {
+  key: number
+  item_name: string
+  quantity: string
+  selling_price: string
+  tax: string
+  withholding_tax: string
+  discount: string
+  discount_type: '' | (typeof DISCOUNT_TYPES)[number]
+  is_inventory: boolean
+  uuid: string
+  category: string
+  description: string
+}
+
+interface HeaderForm {
+  date: string
+  delivery_date: string
+  vendor: string
+  currency: string
+  narration: string
+  memo: string
+  branch_uuid: string
+  department_uuid: string
+  project_uuid: string
+}
+
+let lineSeq = 0
+const blankLine = (): LineForm => ({
+  key: ++lineSeq,
+  item_name: '',
+  quantity: '1',
+  selling_price: '',
+  tax: '',
+  withholding_tax: '',
+  discount: '',
+  discount_type: '',
+  is_inventory: false,
+  uuid: '',
+  category: '',
+  description: '',
+})
+
+const blankHeader = (): HeaderForm => ({
+  date: isoDate(),
+  delivery_date: '',
+  vendor: '',
+  currency: '',
+  narration: '',
+  memo: '',
+  branch_uuid: '',
+  department_uuid: '',
+  project_uuid: '',
+})
+
+const opt = (s: string) => (s.trim() ? s.trim() : undefined)
+
+function toItem(l: LineForm): Record<string, unknown> {
+  const item: Record<string, unknown> = {
+    item_name: l.item_name,
+    quantity: numberField(l.quantity),
+    selling_price: numberField(l.selling_price),
+    tax: numberField(l.tax),
+    withholding_tax: numberField(l.withholding_tax),
+    discount: numberField(l.discount),
+    discount_type: l.discount_type || undefined,
+    is_inventory: l.is_inventory || undefined,
+    uuid: l.is_inventory ? opt(l.uuid) : undefined,
+    category: opt(l.category),
+    description: opt(l.description),
+  }
+  return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined))
+}
+
+/** The order exactly as it is sent: the same object the schema checks here and main checks again. */
+export function toOrder(h: HeaderForm, lines: LineForm[]): Record<string, unknown> {
+  const order: Record<string, unknown> = {
+    date: h.date,
+    delivery_date: opt(h.delivery_date),
+    vendor: opt(h.vendor),
+    currency: opt(h.currency)?.toUpperCase(),
+    narration: opt(h.narration),
+    memo: opt(h.memo),
+    branch_uuid: opt(h.branch_uuid),
+    department_uuid: opt(h.department_uuid),
+    project_uuid: opt(h.project_uuid),
+    items: lines.map(toItem),
+  }
+  return Object.fromEntries(Object.entries(order).filter(([, v]) => v !== undefined))
+}
+
+/** Amount of a line as far as it can be worked out while it is typed (0 until qty and price are numbers). */
+function lineNet(l: LineForm): number {
+  const quantity = numberField(l.quantity)
+  const price = numberField(l.selling_price)
+  if (quantity === undefined || price === undefined || !Number.isFinite(quantity) || !Number.isFinite(price))
+    return 0
+  const n = (s: string) => {
+    const v = numberField(s)
+    return v !== undefined && Number.isFinite(v) ? v : undefined
+  }
+  const item: LineItem = {
+    item_name: l.item_name,
+    quantity,
+    selling_price: price,
+    tax: n(l.tax),
+    discount: n(l.discount),
+    discount_type: l.discount_type || undefined,
+  }
+  return lineAmounts(item).net
+}
+
+export function PurchaseOrders() {
+  const list = useApp((s) => s.lists.purchaseOrders)
+  const load = useApp((s) => s.loadList)
+  const [creating, setCreating] = useState(false)
+  const [created, setCreated] = useState<PurchaseOrderData | null>(null)
+
+  useEffect(() => {
+    if (!useApp.getState().lists.purchaseOrders.loaded) void load('purchaseOrders')
+  }, [load])
+
+  return (
+    <Screen
+      title="Purchase orders"
+      actions={
+        !creating ? (
+          <button type="button" className="btn btn--primary" onClick={() => setCreating(true)}>
+            New purchase order
+          </button>
+        ) : null
+      }
+    >
+      {created ? (
+        <div className="card success" role="status">
+          <strong>Purchase order {created.document_number} created</strong> ·{' '}
+          {formatMoney(created.amount, created.currency)} · {created.status}
+          <div className="muted small mono">{created.uuid}</div>
+        </div>
+      ) : null}
+      {creating ? (
+        <PurchaseOrderForm
+          onCancel={() => setCreating(false)}
+          onCreated={(po) => {
+            setCreated(po)
+            setCreating(false)
+          }}
+        />
+      ) : null}
+      <section className="section" aria-labelledby="po-list-title">
+        <h2 id="po-list-title" className="h3">
+          All purchase orders
+        </h2>
+        {list.error ? (
+          <p className="form-error" role="alert">
+            {list.error}
+          </p>
+        ) : null}
+        <RecordTable
+          caption="Purchase orders"
+          columns={COMMON_COLUMNS}
+          rows={list.rows}
+          loading={list.loading}
+          empty="No purchase orders yet."
+        />
+        <Pager
+          label="Purchase orders"
+          page={list.page}
+          limit={list.limit}
+          total={list.total}
+          loading={list.loading}
+          onPage={(page) => void load('purchaseOrders', { page })}
+        />
+      </section>
+    </Screen>
+  )
+}
+
+export function PurchaseOrderForm({
+  onCancel,
+  onCreated,
+}: {
+  onCancel?: () => void
+  onCreated: (po: PurchaseOrderData) => void
+}) {
+  const create = useApp((s) => s.createPurchaseOrder)
+  const [header, setHeader] = useState(blankHeader)
+  const [lines, setLines] = useState<LineForm[]>(() => [blankLine()])
+  const [touched, setTouched] = useState<Record<string, true>>({})
+  const [submitted, setSubmitted] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [serverError, setServerError] = useState<{ message: string; fields: Record<string, string> } | null>(
+    null,
+  )
+  const formRef = useRef<HTMLFormElement>(null)
+
+  const order = useMemo(() => toOrder(header, lines), [header, lines])
+  const parsed = useMemo(() => purchaseOrderSchema.safeParse(order), [order])
+  const issues = useMemo(() => (parsed.success ? {} : issuesByField(parsed.error)), [parsed])
+  const total = useMemo(
+    () => (parsed.success ? documentAmount(parsed.data.items) : lines.reduce((s, l) => s + lineNet(l), 0)),
+    [parsed, lines],
+  )
+  const currency = header.currency.trim().toUpperCase() || null
+
+  /** The message for a field: the server's answer first, then the schema's once the field was touched. */
+  const err = (path: string): string | undefined => {
+    const server =
+      serverError?.fields[path === 'customer' ? 'customer' : path] ??
+      (path === 'customer' ? serverError?.fields.vendor : undefined)
+    if (server) return server
+    if (path === 'items') return issues.items
+    return submitted || touched[path] ? issues[path] : undefined
+  }
+  const touch = (path: string) => setTouched((t) => (t[path] ? t : { ...t, [path]: true }))
+  const setH = (k: keyof HeaderForm, v: string) => {
+    setHeader((h) => ({ ...h, [k]: v }))
+    setServerError(null)
+  }
+  const setL = (key: number, patch: Partial<LineForm>) => {
+    setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)))
+    setServerError(null)
+  }
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault()
+    setSubmitted(true)
+    if (!parsed.success) {
+      requestAnimationFrame(() =>
+        formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
+      )
+      return
+    }
+    setBusy(true)
+    const r = await create(order)
+    setBusy(false)
+    if (r.ok) {
+      onCreated(r.value)
+      setHeader(blankHeader())
+      setLines([blankLine()])
+      setSubmitted(false)
+      setTouched({})
+    } else {
+      setServerError({ message: r.error.message, fields: r.error.fields ?? {} })
+    }
+  }
+
+  const headerField = (
+    k: keyof HeaderForm,
+    label: string,
+    opts: { type?: string; hint?: string; path?: string; required?: boolean } = {},
+  ) => {
+    const path = opts.path ?? k
+    return (
+      <Field label={label} error={err(path)} hint={opts.hint} required={opts.required}>
+        {(p) => (
+          <input
+            id={p.id}
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            type={opts.type ?? 'text'}
+            value={header[k]}
+            onChange={(e) => setH(k, e.target.value)}
+            onBlur={() => touch(path)}
+          />
+        )}
+      </Field>
+    )
+  }
+
+  return (
+    <form ref={formRef} className="card form" onSubmit={submit} noValidate aria-labelledby="po-form-title">
+      <h2 id="po-form-title" className="h3">
+        New purchase order
+      </h2>
+      <div className="form--grid form--grid-3">
+        {headerField('date', 'Date', { type: 'date', required: true })}
+        {headerField('delivery_date', 'Delivery date', { type: 'date' })}
+        {headerField('vendor', 'Vendor', { path: 'customer' })}
+        <Field
+          label="Currency"
+          error={err('currency')}
+          hint="ISO code, e.g. NGN. Empty: the business currency."
+        >
+          {(p) => (
+            <input
+              id={p.id}
+              aria-describedby={p.describedBy}
+              aria-invalid={p.invalid}
+              value={header.currency}
+              maxLength={3}
+              onChange={(e) => setH('currency', e.target.value.toUpperCase())}
+              onBlur={() => touch('currency')}
+              className="input--code"
+            />
+          )}
+        </Field>
+        {headerField('narration', 'Narration')}
+        {headerField('memo', 'Memo')}
+        {headerField('branch_uuid', 'Branch (uuid)')}
+        {headerField('department_uuid', 'Department (uuid)')}
+        {headerField('project_uuid', 'Project (uuid)')}
+      </div>
+
+      <fieldset className="lines">
+        <legend className="h4">Line items</legend>
+        {lines.map((l, i) => (
+          <LineEditor
+            key={l.key}
+            line={l}
+            index={i}
+            err={err}
+            touch={touch}
+            net={lineNet(l)}
+            currency={currency}
+            onChange={(patch) => setL(l.key, patch)}
+            onRemove={() => setLines((ls) => ls.filter((x) => x.key !== l.key))}
+          />
+        ))}
+        {err('items') ? (
+          <p className="field__error" role="alert">
+            {err('items')}
+          </p>
+        ) : null}
+        <button
+          type="button"
+          className="btn btn--small"
+          onClick={() => setLines((ls) => [...ls, blankLine()])}
+        >
+          + Add line
+        </button>
+      </fieldset>
+
+      <div className="po-total" aria-live="polite">
+        <span>Total</span>
+        <strong data-testid="po-total">{formatMoney(total, currency)}</strong>
+      </div>
+      <p className="muted small">
+        Withholding tax is recorded on each line and shown apart; it is not taken off this total.
+      </p>
+
+      <FormError
+        message={
+          serverError
+            ? `The server refused the order: ${serverError.message}`
+            : submitted && !parsed.success
+              ? 'Some fields need attention before the order can be sent.'
+              : null
+        }
+      />
+      <div className="form__actions">
+        {onCancel ? (
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create purchase order'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function LineEditor({
+  line,
+  index,
+  err,
+  touch,
+  net,
+  currency,
+  onChange,
+  onRemove,
+}: {
+  line: LineForm
+  index: number
+  err: (path: string) => string | undefined
+  touch: (path: string) => void
+  net: number
+  currency: string | null
+  onChange: (patch: Partial<LineForm>) => void
+  onRemove: () => void
+}) {
+  const p = (f: string) => `items.${index}.${f}`
+  const input = (
+    f: keyof LineForm & string,
+    label: string,
+    opts: { numeric?: boolean; hint?: string; required?: boolean } = {},
+  ) => (
+    <Field label={label} error={err(p(f))} hint={opts.hint} required={opts.required}>
+      {(ids) => (
+        <input
+          id={ids.id}
+          aria-describedby={ids.describedBy}
+          aria-invalid={ids.invalid}
+          inputMode={opts.numeric ? 'decimal' : undefined}
+          value={String(line[f])}
+          onChange={(e) => onChange({ [f]: e.target.value } as Partial<LineForm>)}
+          onBlur={() => touch(p(f))}
+        />
+      )}
+    </Field>
+  )
+  return (
+    <div className="line" role="group" aria-label={`Line ${index + 1}`}>
+      <div className="line__head">
+        <span className="line__no">Line {index + 1}</span>
+        <span className="muted">{formatMoney(net, currency)}</span>
+        <button
+          type="button"
+          className="btn btn--small btn--ghost"
+          onClick={onRemove}
+          aria-label={`Remove line ${index + 1}`}
+        >
+          Remove
+        </button>
+      </div>
+      <div className="line__grid">
+        {input('item_name', 'Item name', { required: true })}
+        {input('quantity', 'Quantity', { numeric: true, required: true })}
+        {input('selling_price', 'Price', { numeric: true, required: true })}
+        {input('tax', 'Tax %', { numeric: true })}
+        {input('withholding_tax', 'Withholding tax %', { numeric: true })}
+        {input('discount', 'Discount', { numeric: true })}
+        <Field label="Discount type" error={err(p('discount_type'))}>
+          {(ids) => (
+            <select
+              id={ids.id}
+              aria-describedby={ids.describedBy}
+              aria-invalid={ids.invalid}
+              value={line.discount_type}
+              onChange={(e) => onChange({ discount_type: e.target.value as LineForm['discount_type'] })}
+              onBlur={() => touch(p('discount_type'))}
+            >
+              <option value="">None</option>
+              <option value="percent">Percent</option>
+              <option value="amount">Amount</option>
+              <option value="fixed">Fixed</option>
+            </select>
+          )}
+        </Field>
+        {input('category', 'Category')}
+        {input('description', 'Description')}
+        <div className="line__inventory">
+          <Check
+            label="Inventory item"
+            checked={line.is_inventory}
+            onChange={(c) => onChange({ is_inventory: c })}
+          />
+          {line.is_inventory ? input('uuid', 'Inventory item uuid', { required: true }) : null}
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,376 @@
+import { useEffect, useState } from 'react'
+import { Badge } from '../components/Badge'
+import { ConnectForm } from '../components/ConnectForm'
+import { ConfirmDialog, Dialog } from '../components/Dialog'
+import { Check, Field, FormError } from '../components/Field'
+import { Screen } from '../components/Screen'
+import { formatDateTime } from '../lib/format'
+import { PROFILE_KIND_LABELS } from '../lib/labels'
+import type { Profile, Settings as SettingsT } from '../lib/types'
+import { useApp } from '../store'
+
+export function Settings() {
+  return (
+    <Screen title="Settings">
+      <Profiles />
+      <Preferences />
+    </Screen>
+  )
+}
+
+function Profiles() {
+  const profiles = useApp((s) => s.profiles)
+  const activeId = useApp((s) => s.activeId)
+  const switchProfile = useApp((s) => s.switchProfile)
+  const removeProfile = useApp((s) => s.removeProfile)
+  const [adding, setAdding] = useState(false)
+  const [rotating, setRotating] = useState<Profile | null>(null)
+  const [renaming, setRenaming] = useState<Profile | null>(null)
+  const [removing, setRemoving] = useState<Profile | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  return (
+    <section className="section" aria-labelledby="profiles-title">
+      <div className="section__head">
+        <h2 id="profiles-title" className="h3">
+          Profiles
+        </h2>
+        <button type="button" className="btn" onClick={() => setAdding(true)}>
+          Add profile
+        </button>
+      </div>
+      <div className="table-wrap">
+        <table className="table">
+          <caption className="sr-only">Profiles</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Environment</th>
+              <th scope="col">Business</th>
+              <th scope="col">Key checked</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {profiles.map((p) => (
+              <tr key={p.id} aria-current={p.id === activeId ? 'true' : undefined}>
+                <td>
+                  {p.name} {p.id === activeId ? <Badge tone="good">Active</Badge> : null}{' '}
+                  {p.demo ? <Badge tone="warn">Demo</Badge> : null}
+                </td>
+                <td>{PROFILE_KIND_LABELS[p.kind]}</td>
+                <td>
+                  {p.environment}
+                  {p.baseUrl ? <div className="muted small mono">{p.baseUrl}</div> : null}
+                </td>
+                <td>
+                  {p.business ? `${p.business.name} (${p.business.currency}, ${p.business.country})` : '—'}
+                </td>
+                <td>{formatDateTime(p.validatedAt)}</td>
+                <td className="actions-cell">
+                  <span className="row-actions">
+                    {p.id !== activeId ? (
+                      <button
+                        type="button"
+                        className="btn btn--small"
+                        onClick={() => void switchProfile(p.id)}
+                        aria-label={`Switch to ${p.name}`}
+                      >
+                        Switch
+                      </button>
+                    ) : null}
+                    <button
+                      type="button"
+                      className="btn btn--small btn--ghost"
+                      onClick={() => setRenaming(p)}
+                      aria-label={`Rename ${p.name}`}
+                    >
+                      Rename
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn--small btn--ghost"
+                      onClick={() => setRotating(p)}
+                      aria-label={`Rotate key of ${p.name}`}
+                    >
+                      Rotate key
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn--small btn--danger-ghost"
+                      onClick={() => setRemoving(p)}
+                      aria-label={`Remove ${p.name}`}
+                    >
+                      Remove…
+                    </button>
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      {adding ? (
+        <Dialog title="Add a profile" onClose={() => setAdding(false)}>
+          <ConnectForm activate={false} submitLabel="Check and save" onDone={() => setAdding(false)} />
+        </Dialog>
+      ) : null}
+      {rotating ? <RotateKeyDialog profile={rotating} onClose={() => setRotating(null)} /> : null}
+      {renaming ? <RenameDialog profile={renaming} onClose={() => setRenaming(null)} /> : null}
+      {removing ? (
+        <ConfirmDialog
+          title={`Remove “${removing.name}”?`}
+          message={
+            <p>
+              Its key is deleted from the system keychain. Upload history stays; watched folders of this
+              profile stop.
+            </p>
+          }
+          confirmLabel="Remove profile"
+          danger
+          busy={busy}
+          onCancel={() => setRemoving(null)}
+          onConfirm={async () => {
+            setBusy(true)
+            const r = await removeProfile(removing.id)
+            setBusy(false)
+            if (r.ok) setRemoving(null)
+          }}
+        />
+      ) : null}
+    </section>
+  )
+}
+
+function RotateKeyDialog({ profile, onClose }: { profile: Profile; onClose: () => void }) {
+  const rotate = useApp((s) => s.rotateKey)
+  const toast = useApp((s) => s.toast)
+  const [secret, setSecret] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [fieldError, setFieldError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const save = async () => {
+    if (!secret.trim()) {
+      setFieldError('Paste the new secret key.')
+      return
+    }
+    setBusy(true)
+    const r = await rotate(profile.id, secret.trim())
+    setBusy(false)
+    if (r.ok) {
+      toast('success', `The new key of ${profile.name} is saved.`)
+      onClose()
+    } else {
+      setError(r.error.message)
+      setFieldError(r.error.fields?.secret ?? null)
+    }
+  }
+  return (
+    <Dialog
+      title={`Rotate the key of “${profile.name}”`}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={busy}>
+            {busy ? 'Checking…' : 'Check and save'}
+          </button>
+        </>
+      }
+    >
+      <p className="muted">The new key is checked with the server and must belong to the same business.</p>
+      <Field label="New secret key" error={fieldError}>
+        {(p) => (
+          <input
+            id={p.id}
+            type="password"
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') void save()
+            }}
+            autoComplete="off"
+            data-autofocus
+          />
+        )}
+      </Field>
+      <FormError message={error} />
+    </Dialog>
+  )
+}
+
+function RenameDialog({ profile, onClose }: { profile: Profile; onClose: () => void }) {
+  const rename = useApp((s) => s.renameProfile)
+  const [name, setName] = useState(profile.name)
+  const [error, setError] = useState<string | null>(null)
+  const save = async () => {
+    if (!name.trim()) {
+      setError('A profile needs a name.')
+      return
+    }
+    const r = await rename(profile.id, name.trim())
+    if (r.ok) onClose()
+    else setError(r.error.fields?.name ?? r.error.message)
+  }
+  return (
+    <Dialog
+      title="Rename profile"
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn--primary" onClick={() => void save()}>
+            Save
+          </button>
+        </>
+      }
+    >
+      <Field label="Name" error={error}>
+        {(p) => (
+          <input
+            id={p.id}
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') void save()
+            }}
+            data-autofocus
+          />
+        )}
+      </Field>
+    </Dialog>
+  )
+}
+
+function Preferences() {
+  const settings = useApp((s) => s.settings)
+  const update = useApp((s) => s.updateSettings)
+  const load = useApp((s) => s.loadSettings)
+  useEffect(() => {
+    if (!useApp.getState().settings) void load()
+  }, [load])
+  if (!settings) return <p role="status">Loading settings…</p>
+  const set = (patch: Partial<SettingsT>) => void update(patch)
+  return (
+    <section className="section" aria-labelledby="prefs-title">
+      <h2 id="prefs-title" className="h3">
+        Preferences
+      </h2>
+      <div className="form form--grid">
+        <NumberSetting
+          label="Files sent at the same time"
+          hint="1 to 16. More is faster on a good connection."
+          value={settings.concurrency}
+          min={1}
+          max={16}
+          onCommit={(concurrency) => set({ concurrency })}
+        />
+        <NumberSetting
+          label="Maximum file size (MB)"
+          hint="Larger files are skipped with a reason. 1 to 200 MB."
+          value={Math.round(settings.maxFileBytes / (1024 * 1024))}
+          min={1}
+          max={200}
+          onCommit={(mb) => set({ maxFileBytes: mb * 1024 * 1024 })}
+        />
+        <fieldset className="field">
+          <legend className="field__label">Theme</legend>
+          <div className="segmented">
+            {(['system', 'light', 'dark'] as const).map((t) => (
+              <label key={t} className="segmented__item">
+                <input
+                  type="radio"
+                  name="theme"
+                  checked={settings.theme === t}
+                  onChange={() => set({ theme: t })}
+                />
+                {t === 'system' ? 'Follow the system' : t === 'light' ? 'Light' : 'Dark'}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className="checks">
+          <Check
+            label="Notifications"
+            hint="One notification per batch when files are done or need attention."
+            checked={settings.notifications}
+            onChange={(notifications) => set({ notifications })}
+          />
+          <Check
+            label="Keep running in the tray when the window is closed"
+            checked={settings.closeToTray}
+            onChange={(closeToTray) => set({ closeToTray })}
+          />
+          <Check
+            label="Start Bookdrop when I log in"
+            checked={settings.launchAtLogin}
+            onChange={(launchAtLogin) => set({ launchAtLogin })}
+          />
+        </div>
+      </div>
+    </section>
+  )
+}
+
+/** A number field that saves on blur or Enter, and says when the value is out of range. */
+function NumberSetting({
+  label,
+  hint,
+  value,
+  min,
+  max,
+  onCommit,
+}: {
+  label: string
+  hint: string
+  value: number
+  min: number
+  max: number
+  onCommit: (n: number) => void
+}) {
+  const [text, setText] = useState(String(value))
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => setText(String(value)), [value])
+  const commit = () => {
+    const n = Number(text)
+    if (!Number.isInteger(n) || n < min || n > max) {
+      setError(`Enter a whole number from ${min} to ${max}.`)
+      return
+    }
+    setError(null)
+    if (n !== value) onCommit(n)
+  }
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(p) => (
+        <input
+          id={p.id}
+          type="number"
+          inputMode="numeric"
+          min={min}
+          max={max}
+          aria-describedby={p.describedBy}
+          aria-invalid={p.invalid}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onBlur={commit}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') commit()
+          }}
+        />
+      )}
+    </Field>
+  )
+}

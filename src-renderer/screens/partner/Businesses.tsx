@@ -1,0 +1,555 @@
+import { Fragment, useEffect, useMemo, useState } from 'react'
+import type { ReferredBusinessRow } from '../../../schemas/api'
+import { addCreditsSchema, addSeatsSchema, issuesByField } from '../../../schemas/api'
+import { Dialog } from '../../components/Dialog'
+import { Field, FormError } from '../../components/Field'
+import { Pager } from '../../components/Pager'
+import { Screen } from '../../components/Screen'
+import { formatDateTime, formatNumber, numberField } from '../../lib/format'
+import { explainGrantError, quoteSeats } from '../../lib/grants'
+import type { Res } from '../../lib/types'
+import { useApp } from '../../store'
+
+type Key = keyof ReferredBusinessRow
+const COLUMNS: { key: Key; label: string; numeric?: boolean }[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'email', label: 'Email' },
+  { key: 'uuid', label: 'uuid' },
+  { key: 'currency', label: 'Currency' },
+  { key: 'country', label: 'Country' },
+  { key: 'subscription_plan', label: 'Plan' },
+  { key: 'subscription_status', label: 'Status' },
+  { key: 'available_seats', label: 'Seats', numeric: true },
+  { key: 'subscription_expires_at', label: 'Expires' },
+  { key: 'is_subscribed_to_svc', label: 'Subscribed' },
+  { key: 'gateway', label: 'Gateway' },
+  { key: 'credit_balance', label: 'Credits', numeric: true },
+  { key: 'billing_currency', label: 'Billing currency' },
+  { key: 'credit_from_referral_partner', label: 'AI paid by you' },
+]
+const PAGE_SIZES = [1, 5, 10, 20, 50, 100]
+
+function cell(row: ReferredBusinessRow, key: Key): string {
+  const v = row[key]
+  if (typeof v === 'boolean') return v ? 'Yes' : 'No'
+  if (v === null || v === undefined || v === '') return '—'
+  if (key === 'subscription_expires_at') return formatDateTime(String(v))
+  if (typeof v === 'number') return formatNumber(v)
+  return String(v)
+}
+
+export function Businesses() {
+  const referred = useApp((s) => s.referred)
+  const load = useApp((s) => s.loadReferred)
+  const billing = useApp((s) => s.billing)
+  const loadBilling = useApp((s) => s.loadBilling)
+  const holding = useApp((s) => s.holdingBalance)
+  const [search, setSearch] = useState('')
+  const [sort, setSort] = useState<{ key: Key; dir: 'asc' | 'desc' } | null>(null)
+  const [openBilling, setOpenBilling] = useState<Record<string, boolean>>({})
+  const [seatsFor, setSeatsFor] = useState<ReferredBusinessRow | null>(null)
+  const [creditsFor, setCreditsFor] = useState<ReferredBusinessRow | null>(null)
+
+  useEffect(() => {
+    if (!useApp.getState().referred.loaded) void load()
+  }, [load])
+
+  const rows = useMemo(() => {
+    const q = search.trim().toLowerCase()
+    let out = q
+      ? referred.rows.filter((r) =>
+          [r.name, r.email, r.uuid, r.country, r.currency, r.subscription_status, r.subscription_plan].some(
+            (v) => v.toLowerCase().includes(q),
+          ),
+        )
+      : referred.rows
+    if (sort) {
+      const { key, dir } = sort
+      out = [...out].sort((a, b) => {
+        const x = a[key]
+        const y = b[key]
+        const c =
+          typeof x === 'number' && typeof y === 'number'
+            ? x - y
+            : String(x ?? '').localeCompare(String(y ?? ''))
+        return dir === 'asc' ? c : -c
+      })
+    }
+    return out
+  }, [referred.rows, search, sort])
+
+  const sortBy = (key: Key) =>
+    setSort((s) => (s?.key === key ? (s.dir === 'asc' ? { key, dir: 'desc' } : null) : { key, dir: 'asc' }))
+
+  return (
+    <Screen
+      title="Referred businesses"
+      intro="Businesses you registered or referred, with their plan and credits. Grants are charged to your partner credit holding."
+      actions={
+        <span className="muted" aria-live="polite">
+          Holding: {holding === null ? 'known after your first grant' : `${formatNumber(holding)} credits`}
+        </span>
+      }
+    >
+      <div className="filters">
+        <Field label="Search this page">
+          {(p) => (
+            <input
+              id={p.id}
+              type="search"
+              data-shortcut="search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              placeholder="Name, email, uuid…"
+            />
+          )}
+        </Field>
+        <Field label="Rows per page">
+          {(p) => (
+            <select
+              id={p.id}
+              value={referred.limit}
+              onChange={(e) => void load({ limit: Number(e.target.value), page: 1 })}
+            >
+              {PAGE_SIZES.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <button type="button" className="btn" onClick={() => void load()} disabled={referred.loading}>
+          {referred.loading ? 'Loading…' : 'Reload'}
+        </button>
+      </div>
+      {referred.error ? (
+        <p className="form-error" role="alert">
+          {referred.error}
+        </p>
+      ) : null}
+      <div className="table-wrap">
+        <table className="table table--wide" aria-busy={referred.loading}>
+          <caption className="sr-only">Referred businesses, page {referred.page}</caption>
+          <thead>
+            <tr>
+              {COLUMNS.map((c) => (
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={c.numeric ? 'num' : undefined}
+                  aria-sort={
+                    sort?.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined
+                  }
+                >
+                  <button type="button" className="th-sort" onClick={() => sortBy(c.key)}>
+                    {c.label}
+                    <span aria-hidden="true">
+                      {sort?.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                    </span>
+                  </button>
+                </th>
+              ))}
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={COLUMNS.length + 1} className="muted empty-cell">
+                  {referred.loading
+                    ? 'Loading…'
+                    : search
+                      ? 'No business on this page matches.'
+                      : 'No referred businesses yet.'}
+                </td>
+              </tr>
+            ) : (
+              rows.map((r) => {
+                const b = billing[r.uuid]
+                return (
+                  <Fragment key={r.uuid}>
+                    <tr>
+                      {COLUMNS.map((c) => (
+                        <td
+                          key={c.key}
+                          className={`${c.numeric ? 'num' : ''}${c.key === 'uuid' ? ' mono small' : ''}`}
+                        >
+                          {cell(r, c.key)}
+                        </td>
+                      ))}
+                      <td className="actions-cell">
+                        <span className="row-actions">
+                          <button
+                            type="button"
+                            className="btn btn--small btn--ghost"
+                            aria-expanded={Boolean(openBilling[r.uuid])}
+                            onClick={() => {
+                              const open = !openBilling[r.uuid]
+                              setOpenBilling((o) => ({ ...o, [r.uuid]: open }))
+                              if (open) void loadBilling(r.uuid)
+                            }}
+                            aria-label={`Billing status of ${r.name}`}
+                          >
+                            Billing
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn--small"
+                            onClick={() => setSeatsFor(r)}
+                            aria-label={`Add seats for ${r.name}`}
+                          >
+                            Add seats…
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn--small"
+                            onClick={() => setCreditsFor(r)}
+                            aria-label={`Add credits for ${r.name}`}
+                          >
+                            Add credits…
+                          </button>
+                        </span>
+                      </td>
+                    </tr>
+                    {openBilling[r.uuid] ? (
+                      <tr className="row-below">
+                        <td colSpan={COLUMNS.length + 1}>
+                          {b?.loading ? <span role="status">Fetching the billing status…</span> : null}
+                          {b?.error ? <span className="form-error">{b.error}</span> : null}
+                          {b?.data ? (
+                            <dl className="facts facts--inline" aria-label={`Billing status of ${r.name}`}>
+                              {Object.entries(b.data).map(([k, v]) => (
+                                <div key={k}>
+                                  <dt>{k}</dt>
+                                  <dd>
+                                    {typeof v === 'boolean'
+                                      ? v
+                                        ? 'true'
+                                        : 'false'
+                                      : v === null
+                                        ? '—'
+                                        : String(v)}
+                                  </dd>
+                                </div>
+                              ))}
+                              <div>
+                                <dt>fetched</dt>
+                                <dd>{formatDateTime(b.at)}</dd>
+                              </div>
+                            </dl>
+                          ) : null}
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                )
+              })
+            )}
+          </tbody>
+        </table>
+      </div>
+      <Pager
+        label="Referred businesses"
+        page={referred.page}
+        limit={referred.limit}
+        total={referred.total}
+        loading={referred.loading}
+        onPage={(page) => void load({ page })}
+      />
+      {seatsFor ? <AddSeatsDialog row={seatsFor} onClose={() => setSeatsFor(null)} /> : null}
+      {creditsFor ? <AddCreditsDialog row={creditsFor} onClose={() => setCreditsFor(null)} /> : null}
+    </Screen>
+  )
+}
+
+export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onClose: () => void }) {
+  const addSeats = useApp((s) => s.addSeats)
+  const holding = useApp((s) => s.holdingBalance)
+  const fresh = useApp((s) => s.billing[row.uuid]?.data)
+  const b = fresh ?? row
+  const [seats, setSeats] = useState('1')
+  const [months, setMonths] = useState('1')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [result, setResult] = useState<Res<'addSeats'> | null>(null)
+
+  const grant = { seats: numberField(seats), months: numberField(months) }
+  const parsed = addSeatsSchema.safeParse(grant)
+  const fields = parsed.success ? {} : issuesByField(parsed.error)
+  const quote = parsed.success ? quoteSeats(b, parsed.data.seats, parsed.data.months) : null
+  const after = quote && holding !== null ? holding - quote.cost : null
+  const refusal =
+    b.gateway === 'direct' && b.is_subscribed_to_svc
+      ? 'This business has its own Plus subscription: the server will refuse partner seats.'
+      : b.credit_from_referral_partner
+        ? 'This business was registered with its AI use charged to your partner credit: the server will refuse partner seats.'
+        : null
+
+  const submit = async () => {
+    if (!parsed.success) return
+    setBusy(true)
+    setError(null)
+    const r = await addSeats(row.uuid, parsed.data)
+    setBusy(false)
+    if (r.ok) setResult(r.value)
+    else setError(explainGrantError(r.error, { cost: quote?.cost ?? null, holding }))
+  }
+
+  if (result) {
+    const a = result.allocation
+    return (
+      <Dialog
+        key="result"
+        title={`Seats granted to ${row.name}`}
+        onClose={onClose}
+        footer={
+          <button type="button" className="btn btn--primary" onClick={onClose} data-autofocus>
+            Done
+          </button>
+        }
+      >
+        <dl className="facts" role="status">
+          <div>
+            <dt>Allocation</dt>
+            <dd className="mono small">{a.uuid}</dd>
+          </div>
+          <div>
+            <dt>Seats added</dt>
+            <dd>{formatNumber(a.seats)}</dd>
+          </div>
+          <div>
+            <dt>Months</dt>
+            <dd>{formatNumber(a.months)}</dd>
+          </div>
+          <div>
+            <dt>Prorated</dt>
+            <dd>
+              {a.prorated ? 'Yes: charged for the rest of the running period' : 'No: a new period starts'}
+            </dd>
+          </div>
+          <div>
+            <dt>Seats now</dt>
+            <dd>
+              <strong>{formatNumber(a.resulting_seats)}</strong>
+            </dd>
+          </div>
+          <div>
+            <dt>Expires</dt>
+            <dd>{formatDateTime(result.subscription_expires_at)}</dd>
+          </div>
+          <div>
+            <dt>Charged</dt>
+            <dd>{formatNumber(result.holding_credits_charged)} credits</dd>
+          </div>
+          <div>
+            <dt>Holding now</dt>
+            <dd>{formatNumber(result.partner_holding_balance)} credits</dd>
+          </div>
+          <div>
+            <dt>Subscription reference</dt>
+            <dd className="mono small">{a.subscription_reference}</dd>
+          </div>
+        </dl>
+      </Dialog>
+    )
+  }
+
+  return (
+    <Dialog
+      title={`Add seats for ${row.name}`}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={() => void submit()}
+            disabled={busy || !parsed.success}
+          >
+            {busy ? 'Granting…' : quote ? `Grant for ${formatNumber(quote.cost)} credits` : 'Grant'}
+          </button>
+        </>
+      }
+    >
+      <div className="form form--grid">
+        <Field label="Seats" error={fields.seats}>
+          {(p) => (
+            <input
+              id={p.id}
+              inputMode="numeric"
+              aria-describedby={p.describedBy}
+              aria-invalid={p.invalid}
+              value={seats}
+              onChange={(e) => setSeats(e.target.value)}
+              data-autofocus
+            />
+          )}
+        </Field>
+        <Field
+          label="Months"
+          error={fields.months}
+          hint={
+            quote?.kind === 'later'
+              ? 'A later grant joins the running period: months do not extend it.'
+              : undefined
+          }
+        >
+          {(p) => (
+            <input
+              id={p.id}
+              inputMode="numeric"
+              aria-describedby={p.describedBy}
+              aria-invalid={p.invalid}
+              value={months}
+              onChange={(e) => setMonths(e.target.value)}
+            />
+          )}
+        </Field>
+      </div>
+      {quote ? (
+        <div className="quote" aria-live="polite">
+          <div className="quote__row">
+            <span>{quote.kind === 'first' ? 'Cost' : 'Cost (estimate)'}</span>
+            <strong>{formatNumber(quote.cost)} credits</strong>
+          </div>
+          <div className="muted small">
+            {quote.formula}
+            {quote.kind === 'first'
+              ? ', rounded up. A new period starts today.'
+              : `. The current period ends ${formatDateTime(quote.expiresAt)}; the server works out the exact amount when it grants.`}
+          </div>
+          <div className="quote__row">
+            <span>Holding before</span>
+            <span>{holding === null ? 'not known yet' : `${formatNumber(holding)} credits`}</span>
+          </div>
+          <div className="quote__row">
+            <span>Holding after</span>
+            <span className={after !== null && after < 0 ? 'text-bad' : undefined}>
+              {after === null
+                ? '—'
+                : after < 0
+                  ? `${formatNumber(-after)} credits short`
+                  : `${formatNumber(after)} credits`}
+            </span>
+          </div>
+        </div>
+      ) : null}
+      {refusal ? <p className="note note--warn">{refusal}</p> : null}
+      <FormError message={error} />
+    </Dialog>
+  )
+}
+
+export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; onClose: () => void }) {
+  const addCredits = useApp((s) => s.addCredits)
+  const holding = useApp((s) => s.holdingBalance)
+  const [credits, setCredits] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [result, setResult] = useState<Res<'addCredits'> | null>(null)
+  const parsed = addCreditsSchema.safeParse({ credits: numberField(credits) })
+  const fieldError = credits && !parsed.success ? issuesByField(parsed.error).credits : undefined
+
+  const submit = async () => {
+    if (!parsed.success) return
+    setBusy(true)
+    setError(null)
+    const r = await addCredits(row.uuid, parsed.data)
+    setBusy(false)
+    if (r.ok) setResult(r.value)
+    else setError(explainGrantError(r.error, { cost: parsed.data.credits, holding }))
+  }
+
+  if (result) {
+    return (
+      <Dialog
+        key="result"
+        title={`Credits granted to ${row.name}`}
+        onClose={onClose}
+        footer={
+          <button type="button" className="btn btn--primary" onClick={onClose} data-autofocus>
+            Done
+          </button>
+        }
+      >
+        <dl className="facts" role="status">
+          <div>
+            <dt>Granted</dt>
+            <dd>{formatNumber(result.credits_granted)} credits</dd>
+          </div>
+          <div>
+            <dt>Business balance now</dt>
+            <dd>{formatNumber(result.credit_balance)} credits</dd>
+          </div>
+          <div>
+            <dt>Your holding now</dt>
+            <dd>{formatNumber(result.partner_holding_balance)} credits</dd>
+          </div>
+        </dl>
+      </Dialog>
+    )
+  }
+  const after = parsed.success && holding !== null ? holding - parsed.data.credits : null
+  return (
+    <Dialog
+      title={`Add AI credits for ${row.name}`}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={() => void submit()}
+            disabled={busy || !parsed.success}
+          >
+            {busy ? 'Granting…' : 'Grant credits'}
+          </button>
+        </>
+      }
+    >
+      <p className="muted">
+        Credits move from your partner holding to the business’s AI credit balance (now{' '}
+        {formatNumber(row.credit_balance)}).
+      </p>
+      <Field label="Credits" error={fieldError}>
+        {(p) => (
+          <input
+            id={p.id}
+            inputMode="decimal"
+            aria-describedby={p.describedBy}
+            aria-invalid={p.invalid}
+            value={credits}
+            onChange={(e) => setCredits(e.target.value)}
+            data-autofocus
+          />
+        )}
+      </Field>
+      <div className="quote" aria-live="polite">
+        <div className="quote__row">
+          <span>Holding before</span>
+          <span>{holding === null ? 'not known yet' : `${formatNumber(holding)} credits`}</span>
+        </div>
+        <div className="quote__row">
+          <span>Holding after</span>
+          <span className={after !== null && after < 0 ? 'text-bad' : undefined}>
+            {after === null
+              ? '—'
+              : after < 0
+                ? `${formatNumber(-after)} credits short`
+                : `${formatNumber(after)} credits`}
+          </span>
+        </div>
+      </div>
+      <FormError message={error} />
+    </Dialog>
+  )
+}

@@ -1,0 +1,108 @@
+import { useEffect } from 'react'
+import { Badge } from '../../components/Badge'
+import { Screen } from '../../components/Screen'
+import { formatNumber, formatRelative, formatDateTime } from '../../lib/format'
+import { FOLDER_STATE_LABELS } from '../../lib/labels'
+import { useApp } from '../../store'
+
+/** For each business the partner also holds a key for on this machine: is it healthy? */
+export function ClientHealth() {
+  const health = useApp((s) => s.health)
+  const load = useApp((s) => s.loadHealth)
+  useEffect(() => {
+    if (!useApp.getState().health.loaded) void load()
+  }, [load])
+  return (
+    <Screen
+      title="Client health"
+      intro="Businesses you also hold a key for on this computer: their folders, last upload, stuck jobs and credits."
+      actions={
+        <button type="button" className="btn" onClick={() => void load()} disabled={health.loading}>
+          {health.loading ? 'Checking…' : 'Check again'}
+        </button>
+      }
+    >
+      {health.error ? (
+        <p className="form-error" role="alert">
+          {health.error}
+        </p>
+      ) : null}
+      <div className="table-wrap">
+        <table className="table" aria-busy={health.loading}>
+          <caption className="sr-only">Client health</caption>
+          <thead>
+            <tr>
+              <th scope="col">Business</th>
+              <th scope="col">Watched folders</th>
+              <th scope="col">Last successful upload</th>
+              <th scope="col" className="num">
+                Stuck over 1 h
+              </th>
+              <th scope="col" className="num">
+                Failed
+              </th>
+              <th scope="col" className="num">
+                Credit balance
+              </th>
+              <th scope="col">Problem</th>
+            </tr>
+          </thead>
+          <tbody>
+            {health.rows.length === 0 ? (
+              <tr>
+                <td colSpan={7} className="muted empty-cell">
+                  {health.loading
+                    ? 'Checking…'
+                    : 'No business profile on this computer yet. Register a business with admin access and save it as a profile, or add its key in Settings.'}
+                </td>
+              </tr>
+            ) : (
+              health.rows.map((h) => (
+                <tr key={h.profileId}>
+                  <td>
+                    {h.profileName}
+                    {h.businessUuid ? <div className="muted small mono">{h.businessUuid}</div> : null}
+                  </td>
+                  <td>
+                    {h.folders.length === 0 ? (
+                      <span className="muted">None</span>
+                    ) : (
+                      <ul className="plain">
+                        {h.folders.map((f) => (
+                          <li key={f.path}>
+                            <Badge
+                              tone={
+                                f.state === 'error'
+                                  ? 'bad'
+                                  : f.state === 'watching' || f.state === 'polling'
+                                    ? 'good'
+                                    : 'neutral'
+                              }
+                            >
+                              {FOLDER_STATE_LABELS[f.state]}
+                            </Badge>{' '}
+                            <span className="small">{f.path}</span>
+                            {f.message ? <div className="muted small">{f.message}</div> : null}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                  <td title={h.lastSuccessAt ? formatDateTime(h.lastSuccessAt) : undefined}>
+                    {formatRelative(h.lastSuccessAt)}
+                  </td>
+                  <td className={`num${h.stuckJobs ? ' text-bad' : ''}`}>{formatNumber(h.stuckJobs)}</td>
+                  <td className={`num${h.failed ? ' text-bad' : ''}`}>{formatNumber(h.failed)}</td>
+                  <td className="num">{h.creditBalance === null ? '—' : formatNumber(h.creditBalance)}</td>
+                  <td>
+                    {h.error ? <span className="text-bad">{h.error}</span> : <span className="muted">—</span>}
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </Screen>
+  )
+}

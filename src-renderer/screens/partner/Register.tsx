@@ -1,0 +1,387 @@
+import { useMemo, useState } from 'react'
+import { GRANT_ACCESS, PASSWORD_RULES, issuesByField, registerBusinessSchema } from '../../../schemas/api'
+import { Check, Field, FormError } from '../../components/Field'
+import { Screen } from '../../components/Screen'
+import { countryOptions, currencyOptions, localTimeZone, timeZones } from '../../lib/iso'
+import type { Res } from '../../lib/types'
+import { bookdrop } from '../../lib/bridge'
+import { settle } from '../../lib/result'
+import { useApp } from '../../store'
+
+type Access = (typeof GRANT_ACCESS)[number]
+
+interface FormState {
+  email: string
+  firstname: string
+  lastname: string
+  business_name: string
+  password: string
+  country: string
+  currency: string
+  timezone: string
+  grant_access: Access
+  credit_from_referral_partner: boolean
+}
+
+const ACCESS_TEXT: Record<Access, string> = {
+  admin: 'Admin: you manage the business fully, and receive its API keys now (to save as a profile).',
+  editor: 'Editor: you can record and change entries.',
+  viewer: 'Viewer: you can only look.',
+}
+
+export function Register() {
+  return (
+    <Screen
+      title="Register a business"
+      intro="Create a business account for a client. It is listed under your referred businesses."
+    >
+      <RegisterForm />
+    </Screen>
+  )
+}
+
+/** The password rule of the API, ticked part by part as the user types. */
+export function PasswordRules({ password, id }: { password: string; id: string }) {
+  return (
+    <ul className="rules" id={id} aria-label="Password rules">
+      {PASSWORD_RULES.map((r) => {
+        const ok = r.test(password)
+        return (
+          <li key={r.id} className={ok ? 'rules__ok' : 'rules__no'} data-rule={r.id} data-ok={ok}>
+            <span aria-hidden="true">{ok ? '✓' : '○'}</span> {r.text}
+            <span className="sr-only">{ok ? ': done' : ': missing'}</span>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
+export function RegisterForm() {
+  const register = useApp((s) => s.registerBusiness)
+  const zones = useMemo(timeZones, [])
+  const countries = useMemo(countryOptions, [])
+  const currencies = useMemo(currencyOptions, [])
+  const [f, setF] = useState<FormState>(() => ({
+    email: '',
+    firstname: '',
+    lastname: '',
+    business_name: '',
+    password: '',
+    country: '',
+    currency: '',
+    timezone: localTimeZone(),
+    grant_access: 'admin',
+    credit_from_referral_partner: false,
+  }))
+  const [touched, setTouched] = useState<Record<string, true>>({})
+  const [submitted, setSubmitted] = useState(false)
+  const [showPassword, setShowPassword] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [server, setServer] = useState<{ message: string; fields: Record<string, string> } | null>(null)
+  const [result, setResult] = useState<Res<'registerBusiness'> | null>(null)
+
+  const parsed = useMemo(() => registerBusinessSchema.safeParse(f), [f])
+  const issues = parsed.success ? {} : issuesByField(parsed.error)
+  const err = (k: keyof FormState) => server?.fields[k] ?? (submitted || touched[k] ? issues[k] : undefined)
+  const set = <K extends keyof FormState>(k: K, v: FormState[K]) => {
+    setF((o) => ({ ...o, [k]: v }))
+    setServer(null)
+  }
+  const touch = (k: string) => setTouched((t) => ({ ...t, [k]: true }))
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault()
+    setSubmitted(true)
+    if (!parsed.success) {
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('.register [aria-invalid="true"]')?.focus(),
+      )
+      return
+    }
+    setBusy(true)
+    const r = await register(parsed.data)
+    setBusy(false)
+    if (r.ok) {
+      setResult(r.value)
+      setF((o) => ({ ...o, password: '' }))
+      setSubmitted(false)
+      setTouched({})
+    } else setServer({ message: r.error.message, fields: r.error.fields ?? {} })
+  }
+
+  const text = (
+    k: 'email' | 'firstname' | 'lastname' | 'business_name',
+    label: string,
+    type = 'text',
+    autoComplete = 'off',
+  ) => (
+    <Field label={label} error={err(k)} required>
+      {(p) => (
+        <input
+          id={p.id}
+          type={type}
+          aria-describedby={p.describedBy}
+          aria-invalid={p.invalid}
+          value={f[k]}
+          autoComplete={autoComplete}
+          onChange={(e) => set(k, e.target.value)}
+          onBlur={() => touch(k)}
+        />
+      )}
+    </Field>
+  )
+
+  if (result) return <Registered result={result} onAnother={() => setResult(null)} />
+
+  return (
+    <form className="card form register" onSubmit={submit} noValidate>
+      <div className="form--grid">
+        {text('business_name', 'Business name')}
+        {text('email', 'Owner’s email', 'email')}
+        {text('firstname', 'Owner’s first name')}
+        {text('lastname', 'Owner’s last name')}
+        <Field
+          label="Password"
+          error={err('password')}
+          required
+          hint={<PasswordRules password={f.password} id="pw-rules" />}
+          className="span-2"
+        >
+          {(p) => (
+            <div className="input-row">
+              <input
+                id={p.id}
+                type={showPassword ? 'text' : 'password'}
+                aria-describedby={p.describedBy}
+                aria-invalid={p.invalid}
+                value={f.password}
+                autoComplete="new-password"
+                onChange={(e) => set('password', e.target.value)}
+                onBlur={() => touch('password')}
+              />
+              <button
+                type="button"
+                className="btn"
+                aria-pressed={showPassword}
+                onClick={() => setShowPassword((v) => !v)}
+              >
+                {showPassword ? 'Hide' : 'Show'}
+              </button>
+            </div>
+          )}
+        </Field>
+        <Field label="Country" error={err('country')} required hint="Two-letter ISO code, e.g. NG.">
+          {(p) => (
+            <>
+              <input
+                id={p.id}
+                list="country-codes"
+                className="input--code"
+                aria-describedby={p.describedBy}
+                aria-invalid={p.invalid}
+                value={f.country}
+                maxLength={2}
+                onChange={(e) => set('country', e.target.value.toUpperCase())}
+                onBlur={() => touch('country')}
+              />
+              <datalist id="country-codes">
+                {countries.map((c) => (
+                  <option key={c.code} value={c.code} label={c.name} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </Field>
+        <Field label="Currency" error={err('currency')} required hint="Three-letter ISO code, e.g. NGN.">
+          {(p) => (
+            <>
+              <input
+                id={p.id}
+                list="currency-codes"
+                className="input--code"
+                aria-describedby={p.describedBy}
+                aria-invalid={p.invalid}
+                value={f.currency}
+                maxLength={3}
+                onChange={(e) => set('currency', e.target.value.toUpperCase())}
+                onBlur={() => touch('currency')}
+              />
+              <datalist id="currency-codes">
+                {currencies.map((c) => (
+                  <option key={c.code} value={c.code} label={c.name} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </Field>
+        <Field label="Time zone" error={err('timezone')} required>
+          {(p) => (
+            <select
+              id={p.id}
+              aria-describedby={p.describedBy}
+              aria-invalid={p.invalid}
+              value={f.timezone}
+              onChange={(e) => set('timezone', e.target.value)}
+            >
+              {zones.map((z) => (
+                <option key={z} value={z}>
+                  {z}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <fieldset className="field span-2">
+          <legend className="field__label">Your access to the business</legend>
+          <div className="radios">
+            {GRANT_ACCESS.map((a) => (
+              <label key={a} className="radio">
+                <input
+                  type="radio"
+                  name="grant_access"
+                  value={a}
+                  checked={f.grant_access === a}
+                  onChange={() => set('grant_access', a)}
+                />
+                {ACCESS_TEXT[a]}
+              </label>
+            ))}
+          </div>
+          {err('grant_access') ? <div className="field__error">{err('grant_access')}</div> : null}
+        </fieldset>
+        <div className="span-2">
+          <Check
+            label="Pay for this business’s AI use from my partner credit"
+            checked={f.credit_from_referral_partner}
+            onChange={(c) => set('credit_from_referral_partner', c)}
+            hint="The business's AI credit use is charged to your partner credit, and you manage that credit. Such a business cannot receive partner seats later."
+          />
+        </div>
+      </div>
+      <FormError
+        message={
+          server
+            ? `The business was not registered: ${server.message}`
+            : submitted && !parsed.success
+              ? 'Some fields need attention.'
+              : null
+        }
+      />
+      <div className="form__actions">
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {busy ? 'Registering…' : 'Register business'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function Registered({ result, onAnother }: { result: Res<'registerBusiness'>; onAnother: () => void }) {
+  const save = useApp((s) => s.saveRegisteredBusiness)
+  const switchProfile = useApp((s) => s.switchProfile)
+  const [name, setName] = useState(result.name)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [savedId, setSavedId] = useState<string | null>(null)
+  const [discarded, setDiscarded] = useState(false)
+
+  const discard = async () => {
+    if (!result.registrationId) return
+    const r = await settle(bookdrop.discardRegistration({ registrationId: result.registrationId }))
+    if (r.ok) setDiscarded(true)
+    else setError(r.error.message)
+  }
+
+  const doSave = async (e: React.FormEvent) => {
+    e.preventDefault()
+    if (!result.registrationId) return
+    if (!name.trim()) {
+      setError('Give the profile a name.')
+      return
+    }
+    setBusy(true)
+    setError(null)
+    const r = await save({
+      name: name.trim(),
+      businessUuid: result.business_uuid,
+      registrationId: result.registrationId,
+    })
+    setBusy(false)
+    if (r.ok) setSavedId(r.value.profile.id)
+    else setError(r.error.message)
+  }
+
+  return (
+    <section className="card success-card" aria-labelledby="registered-title">
+      <h2 id="registered-title" className="h3" tabIndex={-1}>
+        {result.name} is registered
+      </h2>
+      <dl className="facts">
+        <div>
+          <dt>Business uuid</dt>
+          <dd className="mono">{result.business_uuid}</dd>
+        </div>
+        <div>
+          <dt>Currency</dt>
+          <dd>{result.currency}</dd>
+        </div>
+        <div>
+          <dt>Country</dt>
+          <dd>{result.country}</dd>
+        </div>
+        {result.api_public_key ? (
+          <div>
+            <dt>Public key</dt>
+            <dd className="mono">{result.api_public_key}</dd>
+          </div>
+        ) : null}
+        {result.secretKeyHint ? (
+          <div>
+            <dt>Secret key</dt>
+            <dd className="mono">svc_sk_…{result.secretKeyHint}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {result.registrationId && !savedId && !discarded ? (
+        <form className="inline-form" onSubmit={doSave} noValidate>
+          <p className="muted">
+            The secret key is held by Bookdrop until you save it: it goes to the system keychain and is never
+            shown in full.
+          </p>
+          <Field label="Profile name">
+            {(p) => <input id={p.id} value={name} onChange={(e) => setName(e.target.value)} />}
+          </Field>
+          <button type="submit" className="btn btn--primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save as a profile'}
+          </button>
+          <button type="button" className="btn" onClick={() => void discard()}>
+            Discard the keys
+          </button>
+        </form>
+      ) : null}
+      {discarded ? (
+        <p role="status">
+          The keys were discarded: nothing was saved. The owner can create new keys in the application.
+        </p>
+      ) : null}
+      {savedId ? (
+        <p role="status">
+          Saved as a profile.{' '}
+          <button type="button" className="btn btn--small" onClick={() => void switchProfile(savedId)}>
+            Switch to {name}
+          </button>
+        </p>
+      ) : null}
+      {!result.registrationId ? (
+        <p className="muted">
+          Without admin access no keys are returned; the owner creates them in the application.
+        </p>
+      ) : null}
+      <FormError message={error} />
+      <button type="button" className="btn" onClick={onAnother}>
+        Register another business
+      </button>
+    </section>
+  )
+}

@@ -1,0 +1,37 @@
+/**
+ * The renderer's one zustand store, built from one slice per domain (zustand's slices pattern).
+ * Components select what they need with `useApp(selector)`; server data only arrives through the
+ * bridge (calls and events).
+ */
+import { create } from 'zustand'
+import { createFoldersSlice } from './folders'
+import { createHistorySlice } from './history'
+import { createPartnerSlice } from './partner'
+import { createRecordsSlice } from './records'
+import { createSessionSlice } from './session'
+import { createSettingsSlice } from './settings'
+import type { AppState } from './types'
+import { createUiSlice } from './ui'
+import { createUploadsSlice } from './uploads'
+import { stopEvents } from './events'
+
+export type { AppState } from './types'
+
+export const useApp = create<AppState>()((...a) => ({
+  ...createSessionSlice(...a),
+  ...createUploadsSlice(...a),
+  ...createHistorySlice(...a),
+  ...createFoldersSlice(...a),
+  ...createRecordsSlice(...a),
+  ...createPartnerSlice(...a),
+  ...createSettingsSlice(...a),
+  ...createUiSlice(...a),
+}))
+
+const initialState = useApp.getState()
+
+/** Back to the first-load state (tests call this between cases); event subscriptions are dropped. */
+export function resetStores(): void {
+  stopEvents()
+  useApp.setState(initialState, true)
+}

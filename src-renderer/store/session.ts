@@ -1,0 +1,199 @@
+import { bookdrop } from '../lib/bridge'
+import { settle } from '../lib/result'
+import type {
+  AppInfo,
+  Events,
+  Profile,
+  ProfileList,
+  Req,
+  Result,
+  SessionState,
+  UploadStatus,
+} from '../lib/types'
+import { UPLOAD_STATUS_LIST } from '../lib/labels'
+import type { AppState, SliceCreator } from './types'
+import type { Screen } from './ui'
+
+export interface SessionSlice {
+  appInfo: AppInfo | null
+  profiles: Profile[]
+  activeId: string | null
+  session: SessionState | null
+  /** The first load finished (profiles known: first run or not). */
+  booted: boolean
+  bootError: string | null
+  boot(): Promise<void>
+  loadSession(): Promise<void>
+  applyProfiles(list: ProfileList): void
+  applySession(s: SessionState): void
+  applyProfileEvent(e: Events['profile']): void
+  applyRateLimit(e: Events['rateLimit']): void
+  addProfile(req: Req<'addProfile'>, activate: boolean): Promise<Result<Profile>>
+  switchProfile(id: string): Promise<Result<ProfileList>>
+  renameProfile(id: string, name: string): Promise<Result<Profile>>
+  removeProfile(id: string): Promise<Result<ProfileList>>
+  rotateKey(id: string, secret: string): Promise<Result<Profile>>
+  startDemo(): Promise<Result<ProfileList>>
+  pauseUploads(): Promise<void>
+  resumeUploads(): Promise<void>
+  /** Everything that belongs to one profile is dropped and loaded again for the new one. */
+  onActiveProfileChanged(): void
+}
+
+export function emptyCounts(): Record<UploadStatus, number> {
+  return Object.fromEntries(UPLOAD_STATUS_LIST.map((s) => [s, 0])) as Record<UploadStatus, number>
+}
+
+export function activeProfile(s: Pick<AppState, 'profiles' | 'activeId'>): Profile | null {
+  return s.profiles.find((p) => p.id === s.activeId) ?? null
+}
+
+/** Partner profiles see the partner console; business and OAuth profiles see the business screens. */
+export function isPartner(s: Pick<AppState, 'profiles' | 'activeId'>): boolean {
+  return activeProfile(s)?.kind === 'partner'
+}
+
+export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
+  appInfo: null,
+  profiles: [],
+  activeId: null,
+  session: null,
+  booted: false,
+  bootError: null,
+
+  boot: async () => {
+    const [info, profiles, session] = await Promise.all([
+      settle(bookdrop.getAppInfo({})),
+      settle(bookdrop.listProfiles({})),
+      settle(bookdrop.getSession({})),
+    ])
+    if (info.ok) set({ appInfo: info.value })
+    if (!profiles.ok) {
+      set({ booted: true, bootError: profiles.error.message })
+      return
+    }
+    if (session.ok) set({ session: session.value })
+    set({ booted: true, bootError: null })
+    // From "no profile known" to the active one: applyProfiles loads what that profile needs.
+    get().applyProfiles(profiles.value)
+    void get().loadSettings()
+    void get().loadFolders()
+  },
+
+  loadSession: async () => {
+    const r = await settle(bookdrop.getSession({}))
+    if (r.ok) set({ session: r.value })
+  },
+
+  applyProfiles: (list) => {
+    const prev = get().activeId
+    set({ profiles: list.profiles, activeId: list.activeId })
+    if (prev !== list.activeId && get().booted) {
+      if (prev !== null || list.activeId !== null) get().onActiveProfileChanged()
+    }
+  },
+
+  applySession: (s) => set({ session: s }),
+
+  applyProfileEvent: (e) =>
+    set((st) =>
+      st.session && e.profileId === st.activeId
+        ? { session: { ...st.session, state: e.state, message: e.message } }
+        : st,
+    ),
+
+  applyRateLimit: (e) =>
+    set((st) => {
+      if (!st.session || e.profileId !== st.activeId) return st
+      const { profileId: _p, ...rateLimit } = e
+      return { session: { ...st.session, rateLimit } }
+    }),
+
+  addProfile: async (req, activate) => {
+    const r = await settle(bookdrop.addProfile(req))
+    if (r.ok) {
+      const list = await settle(bookdrop.listProfiles({}))
+      if (list.ok) get().applyProfiles(list.value)
+      if (activate && get().activeId !== r.value.id) await get().switchProfile(r.value.id)
+    }
+    return r
+  },
+
+  switchProfile: async (id) => {
+    const r = await settle(bookdrop.setActiveProfile({ id }))
+    if (r.ok) get().applyProfiles(r.value)
+    else get().toast('error', r.error.message)
+    return r
+  },
+
+  renameProfile: async (id, name) => {
+    const r = await settle(bookdrop.renameProfile({ id, name }))
+    if (r.ok) set((s) => ({ profiles: s.profiles.map((p) => (p.id === id ? r.value : p)) }))
+    return r
+  },
+
+  removeProfile: async (id) => {
+    const r = await settle(bookdrop.removeProfile({ id }))
+    if (r.ok) get().applyProfiles(r.value)
+    else get().toast('error', r.error.message)
+    return r
+  },
+
+  rotateKey: async (id, secret) => {
+    const r = await settle(bookdrop.rotateProfileKey({ id, secret }))
+    if (r.ok) set((s) => ({ profiles: s.profiles.map((p) => (p.id === id ? r.value : p)) }))
+    return r
+  },
+
+  startDemo: async () => {
+    const r = await settle(bookdrop.startDemo({}))
+    if (r.ok) {
+      get().applyProfiles(r.value)
+      const info = await settle(bookdrop.getAppInfo({}))
+      if (info.ok) set({ appInfo: info.value })
+    }
+    return r
+  },
+
+  pauseUploads: async () => {
+    const r = await settle(bookdrop.pauseUploads({}))
+    if (r.ok) set({ session: r.value })
+    else get().toast('error', r.error.message)
+  },
+
+  resumeUploads: async () => {
+    const r = await settle(bookdrop.resumeUploads({}))
+    if (r.ok) set({ session: r.value })
+    else get().toast('error', r.error.message)
+  },
+
+  onActiveProfileChanged: () => {
+    const s = get()
+    s.resetUploadsForProfile()
+    s.resetRecords()
+    s.resetPartner()
+    s.resetHistory()
+    void s.loadSession()
+    if (s.activeId) void s.loadAttention()
+    const partner = isPartner(s)
+    const screens: readonly Screen[] = partner ? PARTNER_SCREENS : BUSINESS_SCREENS
+    if (!screens.includes(s.screen)) s.setScreen(screens[0]!)
+  },
+})
+
+export const BUSINESS_SCREENS = [
+  'capture',
+  'folders',
+  'history',
+  'purchaseOrders',
+  'invoices',
+  'expensesBills',
+  'bank',
+  'settings',
+] as const satisfies readonly AppState['screen'][]
+export const PARTNER_SCREENS = [
+  'partnerBusinesses',
+  'partnerRegister',
+  'partnerHealth',
+  'settings',
+] as const satisfies readonly AppState['screen'][]

@@ -1,0 +1,31 @@
+import { bookdrop } from '../lib/bridge'
+import { settle } from '../lib/result'
+import type { Result, Settings } from '../lib/types'
+import type { SliceCreator } from './types'
+
+export interface SettingsSlice {
+  settings: Settings | null
+  loadSettings(): Promise<void>
+  /** Optimistic: the form moves at once; a refusal puts the old value back and says why. */
+  updateSettings(patch: Partial<Settings>): Promise<Result<Settings>>
+}
+
+export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
+  settings: null,
+  loadSettings: async () => {
+    const r = await settle(bookdrop.getSettings({}))
+    if (r.ok) set({ settings: r.value })
+    else get().toast('error', `Settings could not be loaded: ${r.error.message}`)
+  },
+  updateSettings: async (patch) => {
+    const before = get().settings
+    if (before) set({ settings: { ...before, ...patch } })
+    const r = await settle(bookdrop.setSettings(patch))
+    if (r.ok) set({ settings: r.value })
+    else {
+      set({ settings: before })
+      get().toast('error', `That setting was not saved: ${r.error.message}`)
+    }
+    return r
+  },
+})

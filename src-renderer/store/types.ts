@@ -1,0 +1,21 @@
+import type { StateCreator } from 'zustand'
+import type { FoldersSlice } from './folders'
+import type { HistorySlice } from './history'
+import type { PartnerSlice } from './partner'
+import type { RecordsSlice } from './records'
+import type { SessionSlice } from './session'
+import type { SettingsSlice } from './settings'
+import type { UiSlice } from './ui'
+import type { UploadsSlice } from './uploads'
+
+export type AppState = SessionSlice &
+  UploadsSlice &
+  HistorySlice &
+  FoldersSlice &
+  RecordsSlice &
+  PartnerSlice &
+  SettingsSlice &
+  UiSlice
+
+/** The zustand slices pattern: each slice sees the whole state. */
+export type SliceCreator<T> = StateCreator<AppState, [], [], T>

@@ -1,0 +1,275 @@
+/**
+ * Live uploads of this run (per-file progress on the capture screen), the overall batch, and the
+ * "needs attention" list. Fed by `upload` and `progress` events, applied in batches once per frame.
+ */
+import { bookdrop } from '../lib/bridge'
+import { sendInBatches } from '../lib/files'
+import { ATTENTION, IGNORED_LABELS, TERMINAL } from '../lib/labels'
+import { plural } from '../lib/format'
+import { settle } from '../lib/result'
+import type { AiTarget, Events, ProgressEvent, Result, Upload, UploadEvent, UploadStatus } from '../lib/types'
+import { historyAfterUploads } from './history'
+import type { AppState, SliceCreator } from './types'
+
+/** How many rows of this run the capture screen keeps. */
+const LIVE_MAX = 300
+const ATTENTION_PAGE = 200
+
+export interface LocalReject {
+  key: string
+  name: string
+  reason: string
+}
+
+export interface Progress {
+  sent: number
+  total: number
+}
+
+export interface UploadsSlice {
+  live: Record<number, Upload>
+  /** Newest first. */
+  liveOrder: number[]
+  /** Ids of the current batch (for the overall bar); a new batch starts when the last one is done. */
+  batch: number[]
+  progress: Record<number, Progress>
+  /** Failed, skipped and duplicate rows of the active profile, newest first. */
+  attention: Upload[]
+  attentionTotal: number
+  attentionLoaded: boolean
+  /** Files refused before they reached the engine (too large for the bridge, unreadable). */
+  localRejects: LocalReject[]
+  sending: number
+  applyUploads(events: readonly UploadEvent[]): void
+  applyProgress(events: readonly ProgressEvent[]): void
+  loadAttention(): Promise<void>
+  sendFiles(files: readonly File[], target: AiTarget, prompt: string): Promise<void>
+  retryUpload(id: number): Promise<Result<Upload>>
+  cancelUpload(id: number): Promise<Result<Upload>>
+  retryAllFailed(): Promise<void>
+  dismissReject(key: string): void
+  resetUploadsForProfile(): void
+}
+
+let rejectSeq = 0
+
+export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => ({
+  live: {},
+  liveOrder: [],
+  batch: [],
+  progress: {},
+  attention: [],
+  attentionTotal: 0,
+  attentionLoaded: false,
+  localRejects: [],
+  sending: 0,
+
+  applyUploads: (events) => {
+    if (events.length === 0) return
+    set((s) => {
+      let { live, liveOrder, batch, progress, attention, attentionTotal } = s
+      let counts = s.session?.counts
+      const mine = events.filter((e) => e.upload.profileId === s.activeId)
+      if (mine.length) {
+        live = { ...live }
+        if (counts) counts = { ...counts }
+        let attentionMap: Map<number, Upload> | null = null
+        for (const { upload, previous } of mine) {
+          attentionMap ??= new Map(attention.map((a) => [a.id, a]))
+          // The status we last saw wins over the event's `previous`: applying the same change twice
+          // (an action's answer, then its event) moves nothing twice.
+          const known: UploadStatus | undefined =
+            live[upload.id]?.status ?? attentionMap.get(upload.id)?.status
+          const prev: UploadStatus | null = known ?? previous
+          if (counts && prev !== upload.status) {
+            if (prev !== null && counts[prev] > 0) counts[prev]--
+            counts[upload.status]++
+          }
+          const isNew = !(upload.id in live)
+          live[upload.id] = upload
+          if (isNew) {
+            liveOrder = [upload.id, ...liveOrder]
+            const batchDone = batch.every((id) => {
+              const row = live[id]
+              return !row || TERMINAL.includes(row.status)
+            })
+            batch = batchDone ? [upload.id] : [...batch, upload.id]
+          }
+          if (TERMINAL.includes(upload.status) && upload.id in progress) {
+            const { [upload.id]: _gone, ...rest } = progress
+            progress = rest
+          }
+          const wasAttention = prev !== null && ATTENTION.includes(prev)
+          const nowAttention = ATTENTION.includes(upload.status)
+          const shown = attentionMap.has(upload.id)
+          if (nowAttention) {
+            attentionMap.delete(upload.id)
+            attentionMap = new Map([[upload.id, upload], ...attentionMap])
+            if (!wasAttention) attentionTotal++
+          } else {
+            if (shown) attentionMap.delete(upload.id)
+            if (wasAttention) attentionTotal = Math.max(0, attentionTotal - 1)
+          }
+        }
+        if (attentionMap) attention = [...attentionMap.values()]
+        if (liveOrder.length > LIVE_MAX) {
+          const keep = new Set(liveOrder.slice(0, LIVE_MAX))
+          for (const id of liveOrder.slice(LIVE_MAX)) delete live[id]
+          liveOrder = liveOrder.slice(0, LIVE_MAX)
+          batch = batch.filter((id) => keep.has(id))
+        }
+      }
+      const hist = historyAfterUploads(s, events)
+      return {
+        live,
+        liveOrder,
+        batch,
+        progress,
+        attention,
+        attentionTotal,
+        ...(s.session && counts ? { session: { ...s.session, counts } } : {}),
+        ...(hist ?? {}),
+      }
+    })
+  },
+
+  applyProgress: (events) => {
+    if (events.length === 0) return
+    set((s) => {
+      const progress = { ...s.progress }
+      for (const e of events) {
+        const row = s.live[e.id]
+        if (row && TERMINAL.includes(row.status)) continue
+        progress[e.id] = { sent: e.sent, total: e.total }
+      }
+      return { progress }
+    })
+  },
+
+  loadAttention: async () => {
+    const profileId = get().activeId
+    if (!profileId) return
+    const r = await settle(
+      bookdrop.history({
+        statuses: [...ATTENTION],
+        profileId,
+        order: 'desc',
+        offset: 0,
+        limit: ATTENTION_PAGE,
+      }),
+    )
+    if (get().activeId !== profileId) return
+    if (r.ok) set({ attention: r.value.rows, attentionTotal: r.value.total, attentionLoaded: true })
+    else get().toast('error', `The list of files needing attention could not be loaded: ${r.error.message}`)
+  },
+
+  sendFiles: async (files, target, prompt) => {
+    if (files.length === 0) return
+    const maxBytes = get().settings?.maxFileBytes ?? 25 * 1024 * 1024
+    set((s) => ({ sending: s.sending + files.length }))
+    let queued = 0
+    let refused = 0
+    try {
+      const rejected = await sendInBatches(files, maxBytes, async (batch) => {
+        const r = await settle(
+          bookdrop.addFileContents({
+            files: batch,
+            target,
+            ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
+          }),
+        )
+        if (!r.ok) {
+          refused += batch.length
+          get().toast('error', `${plural(batch.length, 'file')} not added: ${r.error.message}`)
+          return
+        }
+        // The rows themselves arrive as upload events; outcomes only tell what was ignored.
+        const rows: Events['upload'][] = []
+        for (const o of r.value) {
+          if (o.kind === 'ignored') {
+            refused++
+            set((s) => ({
+              localRejects: [
+                ...s.localRejects,
+                {
+                  key: `r${++rejectSeq}`,
+                  name: o.path.split(/[\\/]/).pop() || o.path,
+                  reason: IGNORED_LABELS[o.why] ?? o.why,
+                },
+              ],
+            }))
+          } else {
+            queued++
+            rows.push({ upload: o.upload, previous: null })
+          }
+        }
+        // If events are late (or the host sends none for drops), the outcome still shows the rows.
+        const s = get()
+        const missing = rows.filter((e) => !(e.upload.id in s.live))
+        if (missing.length) s.applyUploads(missing)
+      })
+      if (rejected.length) {
+        refused += rejected.length
+        set((s) => ({
+          localRejects: [...s.localRejects, ...rejected.map((x) => ({ key: `r${++rejectSeq}`, ...x }))],
+        }))
+      }
+    } finally {
+      set((s) => ({ sending: Math.max(0, s.sending - files.length) }))
+    }
+    if (queued > 0)
+      get().toast(
+        'success',
+        `${plural(queued, 'file')} added${refused ? `, ${formatRefused(refused)}` : ''}.`,
+      )
+    else if (refused > 0) get().toast('warning', `${formatRefused(refused)}: see Needs attention.`)
+  },
+
+  retryUpload: async (id) => {
+    const r = await settle(bookdrop.retryUpload({ id }))
+    if (r.ok) get().applyUploads([{ upload: r.value, previous: statusOf(get(), id) }])
+    else get().toast('error', r.error.message)
+    return r
+  },
+
+  cancelUpload: async (id) => {
+    const r = await settle(bookdrop.cancelUpload({ id }))
+    if (r.ok) get().applyUploads([{ upload: r.value, previous: statusOf(get(), id) }])
+    else get().toast('error', r.error.message)
+    return r
+  },
+
+  retryAllFailed: async () => {
+    const r = await settle(bookdrop.retryFailed({}))
+    if (r.ok) get().toast('info', `${plural(r.value.retried, 'failed file')} sent again.`)
+    else get().toast('error', r.error.message)
+  },
+
+  dismissReject: (key) => set((s) => ({ localRejects: s.localRejects.filter((r) => r.key !== key) })),
+
+  resetUploadsForProfile: () =>
+    set({
+      live: {},
+      liveOrder: [],
+      batch: [],
+      progress: {},
+      attention: [],
+      attentionTotal: 0,
+      attentionLoaded: false,
+    }),
+})
+
+function formatRefused(n: number): string {
+  return `${plural(n, 'file')} not taken`
+}
+
+/** The status a row had before an action, so counts and lists move it correctly. */
+function statusOf(s: AppState, id: number): Upload['status'] | null {
+  const page = s.historyIndex[id]
+  return (
+    s.live[id]?.status ??
+    s.attention.find((a) => a.id === id)?.status ??
+    (page !== undefined ? s.historyPages[page]?.find((r) => r.id === id)?.status : undefined) ??
+    null
+  )
+}

@@ -1,0 +1,139 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fake, profile } from './fake-bridge'
+
+vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
+
+const { useApp, resetStores } = await import('../../src-renderer/store')
+const { App } = await import('../../src-renderer/App')
+const { startApp } = await import('../../src-renderer/store/start')
+
+beforeEach(() => {
+  fake.reset()
+  resetStores()
+})
+afterEach(() => cleanup())
+
+async function boot() {
+  await startApp()
+  render(<App />)
+}
+
+describe('app shell', () => {
+  it('first run: connects with a key and shows the error and field message plainly', async () => {
+    fake.state.profiles = []
+    fake.state.activeId = null
+    fake.handlers.addProfile = () => ({
+      ok: false,
+      error: {
+        code: 'public_key',
+        message: 'A public key (svc_pk_...) is not a secret.',
+        fields: { secret: 'Use the secret key (svc_sk_...).' },
+      },
+    })
+    fake.handlers.startDemo = () => {
+      fake.state.profiles = [profile({ demo: true })]
+      fake.state.activeId = 'p1'
+      return { profiles: fake.state.profiles, activeId: 'p1' }
+    }
+    await boot()
+    const user = userEvent.setup()
+    expect(await screen.findByRole('heading', { name: 'Welcome to Bookdrop' })).toBeTruthy()
+    await user.type(screen.getByLabelText('Profile name'), 'Bakery')
+    const key = screen.getByLabelText('Secret key')
+    expect(key.getAttribute('type')).toBe('password')
+    await user.type(key, 'svc_pk_oops')
+    await user.click(screen.getByRole('button', { name: 'Connect' }))
+    expect(
+      (await screen.findByText(/A public key \(svc_pk_\.\.\.\) is not a secret\./)).getAttribute('role'),
+    ).toBe('alert')
+    expect(screen.getByText('Use the secret key (svc_sk_...).')).toBeTruthy()
+    expect(fake.calls.addProfile).toHaveBeenCalledWith({
+      name: 'Bakery',
+      kind: 'business',
+      environment: 'production',
+      secret: 'svc_pk_oops',
+    })
+
+    await user.click(screen.getByRole('button', { name: 'Try demo' }))
+    expect(await screen.findByRole('navigation', { name: 'Screens' })).toBeTruthy()
+  })
+
+  it('shows business screens for a business profile, partner screens for a partner, and switches with Ctrl+digits', async () => {
+    await boot()
+    const user = userEvent.setup()
+    const nav = await screen.findByRole('navigation', { name: 'Screens' })
+    expect(within(nav).getByRole('button', { name: /Purchase orders/ })).toBeTruthy()
+    expect(within(nav).queryByRole('button', { name: /Referred businesses/ })).toBeNull()
+    await user.keyboard('{Control>}3{/Control}')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Upload history' })).toBeTruthy()
+    expect(useApp.getState().screen).toBe('history')
+
+    act(() =>
+      useApp.getState().applyProfiles({
+        profiles: [profile({ id: 'pp', kind: 'partner', name: 'Ledger' })],
+        activeId: 'pp',
+      }),
+    )
+    expect(within(nav).queryByRole('button', { name: /Purchase orders/ })).toBeNull()
+    expect(within(nav).getByRole('button', { name: /Referred businesses/ })).toBeTruthy()
+    expect(useApp.getState().screen).toBe('partnerBusinesses')
+  })
+
+  it('a refused key (401) asks for a new one in place, then resumes uploads', async () => {
+    fake.state.session = {
+      ...fake.state.session,
+      state: 'auth_required',
+      message: 'The key was rejected (401).',
+    }
+    fake.handlers.rotateProfileKey = () => profile()
+    await boot()
+    const user = userEvent.setup()
+    const input = await screen.findByLabelText('Enter a new key')
+    await user.type(input, 'svc_sk_new_key')
+    await user.click(screen.getByRole('button', { name: 'Save key and resume' }))
+    await vi.waitFor(() => expect(fake.calls.resumeUploads).toHaveBeenCalled())
+    expect(fake.calls.rotateProfileKey).toHaveBeenCalledWith({ id: 'p1', secret: 'svc_sk_new_key' })
+  })
+
+  it('a 403 explains the Developer API subscription rule', async () => {
+    fake.state.session = { ...fake.state.session, state: 'forbidden', message: null }
+    await boot()
+    expect(
+      (
+        await screen.findByText(
+          /This business cannot use the Developer API: it needs an active Plus subscription with Developer API access/,
+        )
+      ).textContent,
+    ).toBeTruthy()
+  })
+
+  it('status bar shows the active profile, rate limit and queue counts', async () => {
+    fake.state.session = {
+      ...fake.state.session,
+      rateLimit: { limit: 600, remaining: 42, resetAt: null, pausedUntil: null },
+      counts: { ...fake.state.session.counts, queued: 3, uploading: 1, processing: 2, completed: 10 },
+    }
+    await boot()
+    const bar = await screen.findByRole('contentinfo', { name: 'Status' })
+    expect(bar.textContent).toContain('Bakery')
+    expect(bar.textContent).toContain('API 42/600 left')
+    expect(bar.textContent).toContain('4 files waiting')
+    expect(bar.textContent).toContain('2 processing')
+  })
+
+  it('Ctrl+O opens the file picker on the capture screen', async () => {
+    await boot()
+    const user = userEvent.setup()
+    await user.keyboard('{Control>}2{/Control}')
+    await screen.findByRole('heading', { level: 1, name: 'Watched folders' })
+    const click = vi.spyOn(HTMLInputElement.prototype, 'click')
+    await user.keyboard('{Control>}o{/Control}')
+    await screen.findByRole('heading', { level: 1, name: 'Capture' })
+    await vi.waitFor(() => expect(click).toHaveBeenCalled())
+    expect((click.mock.contexts[0] as HTMLInputElement).type).toBe('file')
+    click.mockRestore()
+  })
+})

@@ -1,0 +1,97 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fake } from './fake-bridge'
+
+vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
+
+const { useApp, resetStores } = await import('../../src-renderer/store')
+const { History, ROW_HEIGHT } = await import('../../src-renderer/screens/History')
+const { startApp } = await import('../../src-renderer/store/start')
+
+// jsdom lays nothing out: give every element a viewport-sized box so the virtualizer has a window.
+const VIEW = 600
+let restore: () => void
+beforeAll(() => {
+  const proto = HTMLElement.prototype
+  const before = Object.getOwnPropertyDescriptor(proto, 'clientHeight')
+  Object.defineProperty(proto, 'clientHeight', { configurable: true, get: () => VIEW })
+  restore = () =>
+    before
+      ? Object.defineProperty(proto, 'clientHeight', before)
+      : delete (proto as { clientHeight?: number }).clientHeight
+})
+afterAll(() => restore())
+
+beforeEach(async () => {
+  fake.reset()
+  resetStores()
+  fake.state.syntheticTotal = 100_000
+  await startApp()
+})
+afterEach(() => cleanup())
+
+const historyCalls = () =>
+  fake.calls.history.mock.calls
+    .map((c) => c[0])
+    .filter((r) => r.statuses === undefined || r.statuses.length !== 3)
+
+describe('upload history', () => {
+  it('renders only a window of rows for 100,000 and asks for pages as it scrolls', async () => {
+    render(<History />)
+    const table = screen.getByRole('table', { name: 'Upload history' })
+    expect(table.getAttribute('aria-rowcount')).toBe('1') // nothing known yet
+    await screen.findByText('scan-100000.pdf')
+    expect(table.getAttribute('aria-rowcount')).toBe('100001')
+
+    const rows = () => screen.getAllByRole('row').filter((r) => r.getAttribute('aria-rowindex') !== '1')
+    expect(rows().length).toBeGreaterThan(5)
+    expect(rows().length).toBeLessThan(60)
+    expect(historyCalls()).toEqual([
+      expect.objectContaining({ offset: 0, limit: 200, profileId: 'p1', order: 'desc' }),
+    ])
+
+    // Scroll to row 50,000: only its page is fetched, and the rows there have the right index.
+    const scroller = table.querySelector<HTMLElement>('.vtable__scroll')!
+    await act(async () => {
+      scroller.scrollTop = 50_000 * ROW_HEIGHT
+      fireEvent.scroll(scroller)
+    })
+    await screen.findByText('scan-050000.pdf')
+    const offsets = historyCalls().map((r) => r.offset)
+    expect(offsets).toContain(50_000 - (50_000 % 200))
+    expect(offsets.length).toBeLessThanOrEqual(3)
+    const row = screen.getByText('scan-050000.pdf').closest('[role="row"]')!
+    expect(row.getAttribute('aria-rowindex')).toBe(String(50_000 + 2))
+    expect(rows().length).toBeLessThan(60)
+  })
+
+  it('filters by status and a debounced file-name search, with one query per change', async () => {
+    const user = userEvent.setup()
+    render(<History />)
+    await screen.findByText('scan-100000.pdf')
+    fake.calls.history.mockClear()
+    await user.click(screen.getByRole('button', { name: 'Failed', pressed: false }))
+    await vi.waitFor(() => expect(historyCalls()).toHaveLength(1))
+    expect(historyCalls()[0]).toMatchObject({ statuses: ['failed'], offset: 0 })
+
+    fake.calls.history.mockClear()
+    await user.type(screen.getByLabelText('Search file names'), 'scan-0')
+    await vi.waitFor(() => expect(historyCalls().length).toBeGreaterThan(0))
+    // Typed quickly: one query for the whole word, not one per key.
+    expect(historyCalls()).toEqual([expect.objectContaining({ search: 'scan-0', statuses: ['failed'] })])
+    expect(useApp.getState().historyFilter.search).toBe('scan-0')
+  })
+
+  it('retries a failed row from the table', async () => {
+    fake.state.syntheticTotal = null
+    const { upload } = await import('./fake-bridge')
+    fake.state.uploads = [upload({ id: 7, status: 'failed', lastError: 'HTTP 500 from the server' })]
+    useApp.getState().reloadHistory()
+    const user = userEvent.setup()
+    render(<History />)
+    await user.click(await screen.findByRole('button', { name: `Retry: ${'receipt-7.pdf'}` }))
+    expect(fake.calls.retryUpload).toHaveBeenCalledWith({ id: 7 })
+  })
+})

@@ -1,0 +1,182 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ReferredBusinessRow } from '../../schemas'
+import { fake, profile } from './fake-bridge'
+
+vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
+
+const { useApp, resetStores } = await import('../../src-renderer/store')
+const { Businesses } = await import('../../src-renderer/screens/partner/Businesses')
+const { startApp } = await import('../../src-renderer/store/start')
+
+const DAY = 86_400_000
+
+function row(over: Partial<ReferredBusinessRow> = {}): ReferredBusinessRow {
+  return {
+    uuid: 'b1',
+    name: 'Bakery',
+    email: 'owner@bakery.test',
+    currency: 'NGN',
+    country: 'NG',
+    credit_from_referral_partner: false,
+    is_subscribed_to_svc: false,
+    billing_currency: 'NGN',
+    subscription_status: 'inactive',
+    available_seats: 0,
+    subscription_plan: 'free',
+    credit_balance: 0,
+    subscription_expires_at: null,
+    gateway: 'none',
+    ...over,
+  }
+}
+
+beforeEach(async () => {
+  fake.reset()
+  resetStores()
+  fake.state.profiles = [profile({ id: 'pp', kind: 'partner', name: 'Ledger', business: undefined })]
+  fake.state.activeId = 'pp'
+  await startApp()
+})
+afterEach(() => cleanup())
+
+function serve(rows: ReferredBusinessRow[]) {
+  fake.handlers.listReferredBusinesses = (req) => ({
+    current_page: req.page ?? 1,
+    per_page: req.limit ?? 20,
+    total: rows.length,
+    data: rows,
+  })
+}
+
+describe('partner console', () => {
+  it('shows every field of a referred business and sorts the loaded page', async () => {
+    serve([row(), row({ uuid: 'b2', name: 'Atelier', email: 'a@atelier.test', credit_balance: 50 })])
+    const user = userEvent.setup()
+    render(<Businesses />)
+    const table = await screen.findByRole('table')
+    await within(table).findByText('Bakery')
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent)
+    expect(headers).toEqual(
+      expect.arrayContaining([
+        'Name',
+        'Email',
+        'uuid',
+        'Currency',
+        'Country',
+        'Plan',
+        'Status',
+        'Seats',
+        'Expires',
+        'Subscribed',
+        'Gateway',
+        'Credits',
+        'Billing currency',
+        'AI paid by you',
+      ]),
+    )
+    await user.click(within(table).getByRole('button', { name: 'Name' }))
+    const names = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => r.querySelector('td')?.textContent)
+    expect(names).toEqual(['Atelier', 'Bakery'])
+    expect(within(table).getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe(
+      'ascending',
+    )
+  })
+
+  it('previews a first seat grant at 150 × seats × months and explains a shortfall in credits', async () => {
+    serve([row()])
+    fake.handlers.addSeats = () => ({
+      ok: false,
+      error: {
+        code: 'insufficient_partner_credit_holding',
+        message:
+          'insufficient partner credit holding: 2 seat(s) for 3 month(s) needs 900 credits, your holding has 250',
+        status: 400,
+      },
+    })
+    const user = userEvent.setup()
+    render(<Businesses />)
+    await user.click(await screen.findByRole('button', { name: 'Add seats for Bakery' }))
+    const dialog = screen.getByRole('dialog', { name: 'Add seats for Bakery' })
+    await user.clear(within(dialog).getByLabelText('Seats'))
+    await user.type(within(dialog).getByLabelText('Seats'), '2')
+    await user.clear(within(dialog).getByLabelText('Months'))
+    await user.type(within(dialog).getByLabelText('Months'), '3')
+    expect(dialog.textContent).toContain('900 credits')
+    expect(dialog.textContent).toContain('150 × 2 seats × 3 months')
+    expect(dialog.textContent).not.toContain('estimate')
+    await user.click(within(dialog).getByRole('button', { name: /Grant for 900 credits/ }))
+    expect(await within(dialog).findByText(/650 credits are missing/)).toBeTruthy()
+    expect(fake.calls.addSeats).toHaveBeenCalledWith({ businessUuid: 'b1', grant: { seats: 2, months: 3 } })
+    // The holding is now known from the answer.
+    expect(useApp.getState().holdingBalance).toBe(250)
+  })
+
+  it('labels a later grant as a prorated estimate, and shows the result from the response', async () => {
+    const expires = new Date(Date.now() + 15 * DAY).toISOString().replace('Z', '000Z')
+    serve([
+      row({
+        subscription_status: 'active',
+        subscription_plan: 'plus',
+        gateway: 'referral_partner',
+        available_seats: 1,
+        subscription_expires_at: expires,
+        is_subscribed_to_svc: true,
+      }),
+    ])
+    fake.handlers.addSeats = () => ({
+      allocation: {
+        uuid: 'al-1',
+        allocation_type: 'seats',
+        quantity: 2,
+        seats: 2,
+        months: 1,
+        prorated: true,
+        resulting_seats: 3,
+        subscription_reference: 'sub-1',
+        subscription_expires_at: expires,
+        meta: { holding_credits_charged: 150, credits_granted: 0 },
+      },
+      holding_credits_charged: 150,
+      partner_holding_balance: 9850,
+      subscription_expires_at: expires,
+      transaction_credits_granted: 0,
+    })
+    const user = userEvent.setup()
+    render(<Businesses />)
+    await user.click(await screen.findByRole('button', { name: 'Add seats for Bakery' }))
+    const dialog = screen.getByRole('dialog', { name: 'Add seats for Bakery' })
+    await user.clear(within(dialog).getByLabelText('Seats'))
+    await user.type(within(dialog).getByLabelText('Seats'), '2')
+    // ceil(150 × 2 × 15 / 30) = 150, give or take the seconds since `expires` was made.
+    expect(within(dialog).getByText('Cost (estimate)')).toBeTruthy()
+    expect(dialog.textContent).toMatch(/15\.00 remaining days|14\.99 remaining days/)
+    await user.click(within(dialog).getByRole('button', { name: /Grant for/ }))
+    const done = await screen.findByRole('dialog', { name: 'Seats granted to Bakery' })
+    expect(done.textContent).toContain('Yes: charged for the rest of the running period')
+    expect(within(done).getByText('3')).toBeTruthy()
+    expect(done.textContent).toContain('9,850 credits')
+  })
+
+  it('dialogs keep focus inside and close with Escape, returning focus', async () => {
+    serve([row()])
+    const user = userEvent.setup()
+    render(<Businesses />)
+    const opener = await screen.findByRole('button', { name: 'Add credits for Bakery' })
+    await user.click(opener)
+    const dialog = screen.getByRole('dialog', { name: 'Add AI credits for Bakery' })
+    expect(dialog.contains(document.activeElement)).toBe(true)
+    for (let i = 0; i < 6; i++) await user.tab()
+    expect(dialog.contains(document.activeElement)).toBe(true)
+    await user.keyboard('{Escape}')
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(opener)
+  })
+})

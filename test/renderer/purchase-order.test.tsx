@@ -1,0 +1,82 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fake } from './fake-bridge'
+
+vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
+
+const { resetStores } = await import('../../src-renderer/store')
+const { PurchaseOrderForm } = await import('../../src-renderer/screens/PurchaseOrders')
+
+beforeEach(() => {
+  fake.reset()
+  resetStores()
+})
+afterEach(() => cleanup())
+
+describe('purchase order form', () => {
+  it('shows the server’s message for a missing line item, and sends nothing', async () => {
+    const user = userEvent.setup()
+    render(<PurchaseOrderForm onCreated={() => {}} />)
+    await user.click(screen.getByRole('button', { name: 'Remove line 1' }))
+    // The same text purchaseOrderSchema (and so the server) gives.
+    expect(screen.getByRole('alert')).toHaveProperty('textContent', 'items must have at least 1 line item')
+    await user.click(screen.getByRole('button', { name: 'Create purchase order' }))
+    expect(fake.calls.createPurchaseOrder).not.toHaveBeenCalled()
+  })
+
+  it('keeps a running total as lines are typed, and shows field messages on submit', async () => {
+    const user = userEvent.setup()
+    const created = vi.fn()
+    render(<PurchaseOrderForm onCreated={created} />)
+    const line1 = screen.getByRole('group', { name: 'Line 1' })
+    await user.clear(within(line1).getByLabelText(/Quantity/))
+    await user.type(within(line1).getByLabelText(/Quantity/), '2')
+    await user.type(within(line1).getByLabelText(/Price/), '10')
+    await user.type(within(line1).getByLabelText('Tax %'), '7.5')
+    expect(screen.getByTestId('po-total').textContent).toMatch(/21\.50/)
+
+    await user.click(screen.getByRole('button', { name: '+ Add line' }))
+    const line2 = screen.getByRole('group', { name: 'Line 2' })
+    await user.type(within(line2).getByLabelText(/Item name/), 'Flour')
+    await user.clear(within(line2).getByLabelText(/Quantity/))
+    await user.type(within(line2).getByLabelText(/Quantity/), '3')
+    await user.type(within(line2).getByLabelText(/Price/), '5')
+    await user.type(within(line2).getByLabelText('Discount'), '10')
+    await user.selectOptions(within(line2).getByLabelText('Discount type'), 'percent')
+    // 21.50 + (15 − 10%) = 35.00
+    expect(screen.getByTestId('po-total').textContent).toMatch(/35\.00/)
+
+    // Line 1 has no name: the schema's message appears on submit, and nothing is sent.
+    await user.click(screen.getByRole('button', { name: 'Create purchase order' }))
+    expect(within(line1).getByText('item_name (alias: name) must not be empty')).toBeTruthy()
+    expect(fake.calls.createPurchaseOrder).not.toHaveBeenCalled()
+
+    await user.type(within(line1).getByLabelText(/Item name/), 'Sugar')
+    await user.click(screen.getByRole('button', { name: 'Create purchase order' }))
+    await vi.waitFor(() => expect(created).toHaveBeenCalled())
+    const order = fake.calls.createPurchaseOrder.mock.calls[0]![0].order as {
+      items: Record<string, unknown>[]
+    }
+    expect(order.items).toEqual([
+      { item_name: 'Sugar', quantity: 2, selling_price: 10, tax: 7.5 },
+      { item_name: 'Flour', quantity: 3, selling_price: 5, discount: 10, discount_type: 'percent' },
+    ])
+    expect(created.mock.calls[0]![0]).toMatchObject({ document_number: 'PO-00001' })
+  })
+
+  it('asks for the inventory item uuid when a line is linked to inventory', async () => {
+    const user = userEvent.setup()
+    render(<PurchaseOrderForm onCreated={() => {}} />)
+    const line1 = screen.getByRole('group', { name: 'Line 1' })
+    await user.type(within(line1).getByLabelText(/Item name/), 'Rice')
+    await user.type(within(line1).getByLabelText(/Price/), '100')
+    await user.click(within(line1).getByLabelText('Inventory item'))
+    await user.click(screen.getByRole('button', { name: 'Create purchase order' }))
+    expect(
+      within(line1).getByText('uuid of the inventory item is required when is_inventory is true'),
+    ).toBeTruthy()
+    expect(fake.calls.createPurchaseOrder).not.toHaveBeenCalled()
+  })
+})
