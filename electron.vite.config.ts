@@ -32,6 +32,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(root, 'out/renderer'),
+      // electron-vite leaves the renderer unminified by default; minified, the first chunk is ~110 KB gzipped.
+      minify: true,
       rolldownOptions: { input: { index: resolve(root, 'src-renderer/index.html') } },
     },
   },

@@ -108,6 +108,8 @@ const profileKind = z.enum(['business', 'partner', 'oauth'])
 
 export const settingsSchema = z.object({
   concurrency: z.number().int().min(1).max(16),
+  /** First wait before asking the server about a job, ms; later polls back off up to 30 s. */
+  pollIntervalMs: z.number().int().min(500).max(30_000),
   /** Largest file sent, bytes. */
   maxFileBytes: z
     .number()
@@ -445,6 +447,11 @@ export type BookdropApi = {
   readonly [K in CallName]: (req: Req<K>) => Promise<Result<Res<K>>>
 } & {
   readonly version: string
+  /**
+   * Desktop app only: the real path of a File dropped or picked in the window (Electron's
+   * webUtils.getPathForFile), or '' when it has none. The web host has no such function.
+   */
+  readonly pathForFile?: (file: File) => string
   on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): () => void
 }
 

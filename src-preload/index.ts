@@ -1,7 +1,15 @@
 // Sandboxed preload (CommonJS, see electron.vite.config.ts): exposes exactly one object,
 // window.bookdrop, built from the contract's list of calls. No open invoke(anyChannel).
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import { type BookdropApi, CALL_NAMES, type CallName, EVENT_CHANNEL, type EventName, type Events, callChannel } from './contract'
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron'
+import {
+  type BookdropApi,
+  CALL_NAMES,
+  type CallName,
+  EVENT_CHANNEL,
+  type EventName,
+  type Events,
+  callChannel,
+} from './contract'
 
 declare const __BOOKDROP_VERSION__: string
 
@@ -13,12 +21,22 @@ ipcRenderer.on(EVENT_CHANNEL, (_e: IpcRendererEvent, msg: { name: EventName; pay
 })
 
 const calls = Object.fromEntries(
-  CALL_NAMES.map((name: CallName) => [name, (req: unknown) => ipcRenderer.invoke(callChannel(name), req ?? {})]),
+  CALL_NAMES.map((name: CallName) => [
+    name,
+    (req: unknown) => ipcRenderer.invoke(callChannel(name), req ?? {}),
+  ]),
 )
 
 const bookdrop = Object.freeze({
   ...calls,
   version: __BOOKDROP_VERSION__,
+  pathForFile: (file: File): string => {
+    try {
+      return webUtils.getPathForFile(file)
+    } catch {
+      return ''
+    }
+  },
   on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): () => void {
     let set = listeners.get(name)
     if (!set) listeners.set(name, (set = new Set()))

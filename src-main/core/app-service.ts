@@ -96,6 +96,7 @@ export type EventListener = <E extends EventName>(name: E, payload: Events[E]) =
 
 export const DEFAULT_SETTINGS: Settings = {
   concurrency: DEFAULT_QUEUE_OPTIONS.concurrency,
+  pollIntervalMs: DEFAULT_QUEUE_OPTIONS.poll.firstMs,
   maxFileBytes: DEFAULT_QUEUE_OPTIONS.maxFileBytes,
   notifications: true,
   closeToTray: true,
@@ -274,6 +275,7 @@ export class AppService implements CallHandlers {
     const settings = s.readSettings()
     if (opts.engine?.queue?.concurrency === undefined) s.engine.queue.setConcurrency(settings.concurrency)
     if (opts.engine?.queue?.maxFileBytes === undefined) s.engine.queue.setMaxFileBytes(settings.maxFileBytes)
+    if (opts.engine?.queue?.poll === undefined) s.engine.queue.setPollInterval(settings.pollIntervalMs)
     for (const name of ENGINE_EVENTS) {
       s.engine.events.on(name, (payload) => s.onEngineEvent(name, payload))
     }
@@ -803,6 +805,7 @@ export class AppService implements CallHandlers {
     })
     this.engine.queue.setConcurrency(next.concurrency)
     this.engine.queue.setMaxFileBytes(next.maxFileBytes)
+    this.engine.queue.setPollInterval(next.pollIntervalMs)
     this.emit('settings', next)
     return next
   }

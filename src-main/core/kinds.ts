@@ -46,13 +46,4 @@ export function isAccepted(name: string, kinds: readonly string[]): boolean {
   return kinds.includes(fileKind(name))
 }
 
-export const TARGET_LABELS: Record<AiTarget, string> = {
-  expenses: 'Expenses (receipts)',
-  bills: 'Bills',
-  invoices: 'Invoices',
-  income: 'Income',
-  journals: 'Journals',
-  contacts: 'Contacts',
-  accounts: 'Chart of accounts',
-  'bank-transactions': 'Bank statement upload',
-}
+export { TARGET_LABELS } from '../../schemas'

@@ -10,6 +10,7 @@ export type {
   ClientHealth,
   FolderView,
   HistoryFilterInput,
+  IntakeOutcome,
   ListPage,
   ProfileList,
   RecordRow,

@@ -278,6 +278,14 @@ function Preferences() {
           onCommit={(concurrency) => set({ concurrency })}
         />
         <NumberSetting
+          label="First job check after (seconds)"
+          hint="How soon Bookdrop first asks whether a record exists; later checks slow down to every 30 s."
+          value={Math.round(settings.pollIntervalMs / 100) / 10}
+          min={0.5}
+          max={30}
+          onCommit={(s) => set({ pollIntervalMs: Math.round(s * 1000) })}
+        />
+        <NumberSetting
           label="Maximum file size (MB)"
           hint="Larger files are skipped with a reason. 1 to 200 MB."
           value={Math.round(settings.maxFileBytes / (1024 * 1024))}

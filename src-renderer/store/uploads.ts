@@ -7,7 +7,16 @@ import { sendInBatches } from '../lib/files'
 import { ATTENTION, IGNORED_LABELS, TERMINAL } from '../lib/labels'
 import { plural } from '../lib/format'
 import { settle } from '../lib/result'
-import type { AiTarget, Events, ProgressEvent, Result, Upload, UploadEvent, UploadStatus } from '../lib/types'
+import type {
+  AiTarget,
+  Events,
+  IntakeOutcome,
+  ProgressEvent,
+  Result,
+  Upload,
+  UploadEvent,
+  UploadStatus,
+} from '../lib/types'
 import { historyAfterUploads } from './history'
 import type { AppState, SliceCreator } from './types'
 
@@ -169,44 +178,51 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => ({
     set((s) => ({ sending: s.sending + files.length }))
     let queued = 0
     let refused = 0
+    const extra = prompt.trim() ? { prompt: prompt.trim() } : {}
+    /** Rows arrive as upload events; outcomes tell what was ignored, and cover late events. */
+    const apply = (r: Result<IntakeOutcome[]>, count: number) => {
+      if (!r.ok) {
+        refused += count
+        get().toast('error', `${plural(count, 'file')} not added: ${r.error.message}`)
+        return
+      }
+      const rows: Events['upload'][] = []
+      for (const o of r.value) {
+        if (o.kind === 'ignored') {
+          refused++
+          set((s) => ({
+            localRejects: [
+              ...s.localRejects,
+              {
+                key: `r${++rejectSeq}`,
+                name: o.path.split(/[\\/]/).pop() || o.path,
+                reason: IGNORED_LABELS[o.why] ?? o.why,
+              },
+            ],
+          }))
+        } else {
+          queued++
+          rows.push({ upload: o.upload, previous: null })
+        }
+      }
+      const s = get()
+      const missing = rows.filter((e) => !(e.upload.id in s.live))
+      if (missing.length) s.applyUploads(missing)
+    }
     try {
-      const rejected = await sendInBatches(files, maxBytes, async (batch) => {
-        const r = await settle(
-          bookdrop.addFileContents({
-            files: batch,
-            target,
-            ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
-          }),
-        )
-        if (!r.ok) {
-          refused += batch.length
-          get().toast('error', `${plural(batch.length, 'file')} not added: ${r.error.message}`)
-          return
-        }
-        // The rows themselves arrive as upload events; outcomes only tell what was ignored.
-        const rows: Events['upload'][] = []
-        for (const o of r.value) {
-          if (o.kind === 'ignored') {
-            refused++
-            set((s) => ({
-              localRejects: [
-                ...s.localRejects,
-                {
-                  key: `r${++rejectSeq}`,
-                  name: o.path.split(/[\\/]/).pop() || o.path,
-                  reason: IGNORED_LABELS[o.why] ?? o.why,
-                },
-              ],
-            }))
-          } else {
-            queued++
-            rows.push({ upload: o.upload, previous: null })
-          }
-        }
-        // If events are late (or the host sends none for drops), the outcome still shows the rows.
-        const s = get()
-        const missing = rows.filter((e) => !(e.upload.id in s.live))
-        if (missing.length) s.applyUploads(missing)
+      // In the desktop app a dropped file has a real path: send that file itself (it can then be
+      // shown in its folder and moved). Elsewhere the bytes travel over the bridge.
+      const withPath: string[] = []
+      const bytesOnly: File[] = []
+      for (const f of files) {
+        const path = bookdrop.pathForFile?.(f)
+        if (path) withPath.push(path)
+        else bytesOnly.push(f)
+      }
+      if (withPath.length)
+        apply(await settle(bookdrop.addFiles({ paths: withPath, target, ...extra })), withPath.length)
+      const rejected = await sendInBatches(bytesOnly, maxBytes, async (batch) => {
+        apply(await settle(bookdrop.addFileContents({ files: batch, target, ...extra })), batch.length)
       })
       if (rejected.length) {
         refused += rejected.length

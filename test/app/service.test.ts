@@ -249,6 +249,24 @@ describe('uploads', () => {
     expect((await r.ok('getSettings', {})).concurrency).toBe(6)
   })
 
+  it('the job check interval setting decides when a new job is first polled', async () => {
+    const { r } = await withBusiness()
+    expect((await r.ok('setSettings', { pollIntervalMs: 3000 })).pollIntervalMs).toBe(3000)
+    await r.ok('addFileContents', {
+      target: 'expenses',
+      files: [{ name: 'poll.txt', base64: b64(receiptText('poll')) }],
+    })
+    const row = await waitFor('processing', () =>
+      r.service.engine.history().rows.find((u) => u.status === 'processing'),
+    )
+    // ±10% jitter around the chosen first delay.
+    expect(row.nextAttemptAt! - row.updatedAt).toBeGreaterThanOrEqual(2700)
+    expect(row.nextAttemptAt! - row.updatedAt).toBeLessThanOrEqual(3300)
+    expect((await r.ok('getSettings', {})).pollIntervalMs).toBe(3000)
+    const bad = await r.call('setSettings', { pollIntervalMs: 10 })
+    expect(bad.ok).toBe(false)
+  })
+
   it('pause and resume act on the active profile and say so in the session', async () => {
     const { r, id } = await withBusiness()
     expect(await r.ok('pauseUploads', {})).toMatchObject({ profileId: id, state: 'paused' })

@@ -77,6 +77,30 @@ describe('capture', () => {
     )
   })
 
+  it('in the desktop app, a dropped file with a real path is sent by path, not copied over the bridge', async () => {
+    const api = fake.api as { pathForFile?: (f: File) => string }
+    api.pathForFile = (f) => (f.name === 'on-disk.pdf' ? '/home/me/Receipts/on-disk.pdf' : '')
+    try {
+      await startApp()
+      render(<Capture />)
+      const onDisk = new File([new Uint8Array(10)], 'on-disk.pdf')
+      const pasted = new File([new Uint8Array(10)], 'pasted.pdf')
+      const zone = screen.getByText('Drop receipts and documents here').closest('.dropzone')!
+      await act(async () => {
+        fireEvent.drop(zone, { dataTransfer: { files: [onDisk, pasted], types: ['Files'] } })
+      })
+      await vi.waitFor(() => expect(fake.calls.addFiles).toHaveBeenCalled())
+      expect(fake.calls.addFiles.mock.calls[0]![0]).toMatchObject({
+        paths: ['/home/me/Receipts/on-disk.pdf'],
+      })
+      await vi.waitFor(() => expect(fake.calls.addFileContents).toHaveBeenCalled())
+      expect(fake.calls.addFileContents.mock.calls[0]![0].files.map((f) => f.name)).toEqual(['pasted.pdf'])
+      expect(await screen.findByText('on-disk.pdf')).toBeTruthy()
+    } finally {
+      delete api.pathForFile
+    }
+  })
+
   it('refuses a file larger than the limit before reading it, with a reason', async () => {
     await startApp()
     useApp.setState({ settings: { ...useApp.getState().settings!, maxFileBytes: 1024 } })

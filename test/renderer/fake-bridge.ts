@@ -116,6 +116,7 @@ function initialState(): FakeState {
     session: { profileId: 'p1', state: 'active', message: null, rateLimit: null, counts: counts() },
     settings: {
       concurrency: 4,
+      pollIntervalMs: 1000,
       maxFileBytes: 25 * 1024 * 1024,
       notifications: true,
       closeToTray: true,
@@ -195,6 +196,12 @@ export function createFakeBridge() {
       Object.assign(u, { status: 'cancelled', lastError: 'Cancelled by you.' })
       return { ...u }
     },
+    addFiles: (req) =>
+      req.paths.map((path) => {
+        const u = upload({ name: path.split('/').pop()!, path, target: req.target })
+        state.uploads.push(u)
+        return { kind: 'queued' as const, upload: u }
+      }),
     addFileContents: (req) =>
       req.files.map((f) => {
         const u = upload({ name: f.name, target: req.target, size: Math.floor((f.base64.length * 3) / 4) })

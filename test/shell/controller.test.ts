@@ -85,7 +85,7 @@ describe('ShellController', () => {
 
   it('follows the settings event', () => {
     const c = make({ closeToTray: true })
-    c.handleEvent('settings', { concurrency: 2, maxFileBytes: 1 << 20, notifications: false, closeToTray: false, launchAtLogin: true, theme: 'system' })
+    c.handleEvent('settings', { concurrency: 2, pollIntervalMs: 1000, maxFileBytes: 1 << 20, notifications: false, closeToTray: false, launchAtLogin: true, theme: 'system' })
     expect(c.currentSettings).toEqual({ notifications: false, closeToTray: false, launchAtLogin: true })
     expect(login).toEqual([false, true])
     expect(c.hideOnClose()).toBe(false)

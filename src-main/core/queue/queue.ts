@@ -130,6 +130,12 @@ export class UploadQueue {
   }
 
   /** The largest file sent from now on (the Settings screen changes it live). */
+  /** First poll delay of a job (later polls back off from it up to the poll cap). */
+  setPollInterval(ms: number): void {
+    const firstMs = Math.max(100, Math.floor(ms))
+    this.opts.poll = { ...this.opts.poll, firstMs, maxMs: Math.max(firstMs, this.opts.poll.maxMs) }
+  }
+
   setMaxFileBytes(n: number): void {
     this.opts.maxFileBytes = Math.max(1, Math.floor(n))
   }
