@@ -52,7 +52,10 @@ export const countryCode = z
   .regex(/^[A-Z]{2}$/, { error: 'must be a two-letter ISO 3166 country code such as NG or US' })
 
 const nonEmpty = (what: string) =>
-  z.string({ error: `${what} must be text` }).trim().min(1, { error: `${what} must not be empty` })
+  z
+    .string({ error: `${what} must be text` })
+    .trim()
+    .min(1, { error: `${what} must not be empty` })
 
 const percentage = (what: string) =>
   z
@@ -66,13 +69,25 @@ const percentage = (what: string) =>
 
 export const metaSchema = z.record(z.string(), z.unknown())
 
-export function successEnvelope<T extends z.ZodType>(data: T) {
+function buildSuccessEnvelope<T extends z.ZodType>(data: T) {
   return z.object({
     status: z.literal('success'),
     message: z.string(),
     data,
     meta: metaSchema.optional(),
   })
+}
+
+const envelopes = new WeakMap<z.ZodType, z.ZodType>()
+
+/** The success envelope around `data`; built once per data schema (building zod objects is not free). */
+export function successEnvelope<T extends z.ZodType>(data: T): ReturnType<typeof buildSuccessEnvelope<T>> {
+  let e = envelopes.get(data)
+  if (!e) {
+    e = buildSuccessEnvelope(data)
+    envelopes.set(data, e)
+  }
+  return e as ReturnType<typeof buildSuccessEnvelope<T>>
 }
 
 /** A success envelope with no `data` (DELETE bank transaction). */
@@ -193,7 +208,11 @@ export function documentAmount(items: LineItem[]): number {
 // 2.2 Purchase order (alias: vendor → customer)
 // ---------------------------------------------------------------------------------------------
 
-const dimension = (what: string) => z.string({ error: `${what} must be text or null` }).nullable().optional()
+const dimension = (what: string) =>
+  z
+    .string({ error: `${what} must be text or null` })
+    .nullable()
+    .optional()
 
 const purchaseOrderCore = z
   .object({
@@ -208,7 +227,9 @@ const purchaseOrderCore = z
       .number({ error: 'exchange_rate must be a number' })
       .positive({ error: 'exchange_rate must be greater than 0' })
       .optional(),
-    status: z.enum(['draft'], { error: 'status can only be draft when a purchase order is created' }).optional(),
+    status: z
+      .enum(['draft'], { error: 'status can only be draft when a purchase order is created' })
+      .optional(),
     branch_uuid: dimension('branch_uuid'),
     department_uuid: dimension('department_uuid'),
     project_uuid: dimension('project_uuid'),
@@ -266,7 +287,18 @@ export type PurchaseOrderRecord = z.infer<typeof purchaseOrderRecord>
 // ---------------------------------------------------------------------------------------------
 
 export const ATTACHMENT_TYPES = ['base64', 'url', 'raw'] as const
-export const BANK_UPLOAD_KINDS = ['pdf', 'csv', 'xlsx', 'xls', 'jpg', 'jpeg', 'png', 'webp', 'gif', 'bmp'] as const
+export const BANK_UPLOAD_KINDS = [
+  'pdf',
+  'csv',
+  'xlsx',
+  'xls',
+  'jpg',
+  'jpeg',
+  'png',
+  'webp',
+  'gif',
+  'bmp',
+] as const
 
 export const attachmentSchema = z
   .object(
@@ -294,7 +326,11 @@ export const attachmentSchema = z
       }
     }
     if (a.type === 'url' && !/^https:\/\/[^\s]+$/i.test(a.file)) {
-      ctx.addIssue({ code: 'custom', path: ['file'], message: 'a url attachment must be a public https:// URL' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['file'],
+        message: 'a url attachment must be a public https:// URL',
+      })
     }
   })
 export type Attachment = z.infer<typeof attachmentSchema>

@@ -23,7 +23,7 @@ interface Opts {
 let peak = 0
 const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage.rss())
-}, 10)
+}, 25)
 
 function provider(o: Opts): ClientProvider {
   return {

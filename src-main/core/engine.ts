@@ -205,7 +205,7 @@ export class Engine {
     this.intakeInFlight++
     try {
       const r = await this.intake.take(req)
-      if (r.kind === 'queued') this.queue.kick()
+      if (r.kind === 'queued') this.queue.kick(r.upload.profileId)
       return r
     } finally {
       this.intakeInFlight--
@@ -274,7 +274,7 @@ export class Engine {
         lastError: null,
         nextAttemptAt: null,
       })
-      this.queue.kick()
+      this.queue.kick(row.profileId)
       return next
     }
     if (row.status === 'failed' || row.status === 'cancelled') {

@@ -1012,8 +1012,9 @@ function positiveOption(
   return value
 }
 
+const ANY_DATA: z.ZodType<unknown> = z.unknown()
 function anyData(): z.ZodType<unknown> {
-  return z.unknown()
+  return ANY_DATA
 }
 
 function schemaArray<T>(schema: z.ZodType<T>): z.ZodType<T[]> {

@@ -84,6 +84,9 @@ export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
   random: Math.random,
 }
 
+/** How overdue a job poll may become while uploads have every slot (see pump). */
+const POLL_YIELD_MS = 10_000
+
 interface Gate {
   state: ProfileState
   message: string | null
@@ -129,13 +132,13 @@ export class UploadQueue {
     this.kick()
   }
 
-  /** The largest file sent from now on (the Settings screen changes it live). */
   /** First poll delay of a job (later polls back off from it up to the poll cap). */
   setPollInterval(ms: number): void {
     const firstMs = Math.max(100, Math.floor(ms))
     this.opts.poll = { ...this.opts.poll, firstMs, maxMs: Math.max(firstMs, this.opts.poll.maxMs) }
   }
 
+  /** The largest file sent from now on (the Settings screen changes it live). */
   setMaxFileBytes(n: number): void {
     this.opts.maxFileBytes = Math.max(1, Math.floor(n))
   }
@@ -144,6 +147,7 @@ export class UploadQueue {
     if (this.running) return
     this.running = true
     const n = this.store.recoverInterrupted(this.opts.now())
+    for (const id of this.store.profilesWithWork()) this.gate(id)
     if (n > 0)
       this.events.emit('notice', {
         level: 'info',
@@ -161,7 +165,8 @@ export class UploadQueue {
   }
 
   /** Something changed (a row was queued, a pause lifted): look for work soon. */
-  kick(): void {
+  kick(profileId?: string): void {
+    if (profileId !== undefined) this.gate(profileId) // the scheduler looks at the profiles it knows
     if (!this.running || this.pumpScheduled) return
     this.pumpScheduled = true
     setImmediate(() => {
@@ -312,28 +317,37 @@ export class UploadQueue {
     if (!this.running) return
     const now = this.opts.now()
     let { blocked, wakeAt } = this.blockedProfiles(now)
+    /** Profiles whose rows may start now; null when none is held back (one query covers all). */
+    const allowed = (): string[] | null =>
+      blocked.length === 0 ? null : [...this.gates.keys()].filter((id) => !blocked.includes(id))
+    const holdBack = (profileId: string, until: number) => {
+      blocked = [...blocked, profileId]
+      wakeAt = Math.min(wakeAt, until)
+    }
 
     // Uploads: one row at a time so pacing sees each new request in flight.
     while (this.uploadsInFlight < this.opts.concurrency) {
-      const row = this.store.nextDue(now, blocked)
+      const row = this.store.nextDue(now, allowed())
       if (!row) break
       const ready = this.readyAt(row.profileId, now)
       if (ready > 0) {
-        blocked = [...blocked, row.profileId]
-        wakeAt = Math.min(wakeAt, ready)
+        holdBack(row.profileId, ready)
         continue
       }
       this.startUpload(row)
     }
 
-    // Polls share the profile's request budget.
-    while (this.pollsInFlight < this.opts.maxPollsInFlight) {
-      const row = this.store.nextPoll(now, blocked)
+    // Polls share the profile's request budget and yield to uploads: while every upload slot is
+    // busy, a job is polled only once it is overdue by POLL_YIELD_MS, so a big drop is accepted
+    // first and no job waits for ever.
+    const saturated = this.uploadsInFlight >= this.opts.concurrency
+    const pollCap = saturated ? 1 : this.opts.maxPollsInFlight
+    while (this.pollsInFlight < pollCap) {
+      const row = this.store.nextPoll(saturated ? now - POLL_YIELD_MS : now, allowed())
       if (!row) break
       const ready = this.readyAt(row.profileId, now)
       if (ready > 0) {
-        blocked = [...blocked, row.profileId]
-        wakeAt = Math.min(wakeAt, ready)
+        holdBack(row.profileId, ready)
         continue
       }
       this.startPoll(row)
@@ -341,8 +355,8 @@ export class UploadQueue {
 
     // Sleep until the next row or poll is due, or a pause ends. A full pipe wakes the pump itself
     // (each finished request kicks it), so only ask SQLite when there is room.
-    const nextUpload = this.uploadsInFlight < this.opts.concurrency ? this.store.nextDueAt(blocked) : null
-    const nextPoll = this.pollsInFlight < this.opts.maxPollsInFlight ? this.store.nextPollAt(blocked) : null
+    const nextUpload = this.uploadsInFlight < this.opts.concurrency ? this.store.nextDueAt(allowed()) : null
+    const nextPoll = this.pollsInFlight < pollCap ? this.store.nextPollAt(allowed()) : null
     const candidates = [wakeAt, nextUpload ?? Infinity, nextPoll ?? Infinity].filter((t) => t > now)
     const next = Math.min(...candidates)
     if (this.timer) clearTimeout(this.timer)

@@ -52,6 +52,8 @@ const MIGRATIONS: string[] = [
   -- The scheduler's two questions, each answered from its own partial index without a sort.
   CREATE INDEX uploads_send ON uploads(next_attempt_at, id) WHERE status IN ('queued', 'waiting_retry');
   CREATE INDEX uploads_poll ON uploads(next_attempt_at, id) WHERE status = 'processing';
+  CREATE INDEX uploads_send_by_profile ON uploads(profile_id, next_attempt_at, id) WHERE status IN ('queued', 'waiting_retry');
+  CREATE INDEX uploads_poll_by_profile ON uploads(profile_id, next_attempt_at, id) WHERE status = 'processing';
   CREATE INDEX uploads_content ON uploads(profile_id, target, sha256);
   CREATE INDEX uploads_version ON uploads(path, size, mtime_ms);
   CREATE INDEX uploads_created ON uploads(created_at);

@@ -310,47 +310,72 @@ export class UploadStore {
     return r ? fromRow(r) : undefined
   }
 
-  /** The row to send next (due now, oldest first), leaving out paused profiles. */
-  nextDue(now: number, excludeProfiles: string[] = []): Upload | undefined {
-    const r = this.db.get<Row>(
-      `SELECT * FROM uploads
-       WHERE status IN ('queued', 'waiting_retry') AND next_attempt_at <= ? ${notIn(excludeProfiles)}
-       ORDER BY next_attempt_at, id LIMIT 1`,
-      now,
-      ...excludeProfiles,
-    )
+  /**
+   * The scheduler's question: the earliest row of `kind` due by `before` (or at all), oldest first.
+   * `profiles` null means every profile; otherwise only those (paused ones left out). Each profile
+   * is answered from its own partial index, so rows of a paused profile cost nothing to skip.
+   */
+  private earliest(
+    kind: 'send' | 'poll',
+    profiles: readonly string[] | null,
+    before: number | null,
+  ): Row | undefined {
+    const status = kind === 'send' ? `status IN ('queued', 'waiting_retry')` : `status = 'processing'`
+    const due = before === null ? '' : 'AND next_attempt_at <= ?'
+    const time = before === null ? [] : [before]
+    if (profiles === null) {
+      return this.db.get<Row>(
+        `SELECT * FROM uploads WHERE ${status} ${due} ORDER BY next_attempt_at, id LIMIT 1`,
+        ...time,
+      )
+    }
+    let best: Row | undefined
+    for (const p of profiles) {
+      const r = this.db.get<Row>(
+        `SELECT * FROM uploads WHERE profile_id = ? AND ${status} ${due} ORDER BY next_attempt_at, id LIMIT 1`,
+        p,
+        ...time,
+      )
+      if (
+        r &&
+        (!best ||
+          r.next_attempt_at! < best.next_attempt_at! ||
+          (r.next_attempt_at === best.next_attempt_at && r.id < best.id))
+      ) {
+        best = r
+      }
+    }
+    return best
+  }
+
+  /** The row to send next (due now), among `profiles` (null: all). */
+  nextDue(now: number, profiles: readonly string[] | null = null): Upload | undefined {
+    const r = this.earliest('send', profiles, now)
     return r ? fromRow(r) : undefined
   }
 
-  /** The earliest time a waiting row becomes due (for the scheduler's timer). */
-  nextDueAt(excludeProfiles: string[] = []): number | null {
-    const r = this.db.get<{ t: number }>(
-      `SELECT next_attempt_at AS t FROM uploads WHERE status IN ('queued', 'waiting_retry') ${notIn(excludeProfiles)}
-       ORDER BY next_attempt_at, id LIMIT 1`,
-      ...excludeProfiles,
-    )
-    return r?.t ?? null
+  /** When the next waiting row becomes due (for the scheduler's timer). */
+  nextDueAt(profiles: readonly string[] | null = null): number | null {
+    return this.earliest('send', profiles, null)?.next_attempt_at ?? null
   }
 
-  /** The job to poll next (due now), leaving out paused profiles. */
-  nextPoll(now: number, excludeProfiles: string[] = []): Upload | undefined {
-    const r = this.db.get<Row>(
-      `SELECT * FROM uploads
-       WHERE status = 'processing' AND next_attempt_at <= ? ${notIn(excludeProfiles)}
-       ORDER BY next_attempt_at, id LIMIT 1`,
-      now,
-      ...excludeProfiles,
-    )
+  /** The job to poll next (due by `before`), among `profiles` (null: all). */
+  nextPoll(before: number, profiles: readonly string[] | null = null): Upload | undefined {
+    const r = this.earliest('poll', profiles, before)
     return r ? fromRow(r) : undefined
   }
 
-  nextPollAt(excludeProfiles: string[] = []): number | null {
-    const r = this.db.get<{ t: number }>(
-      `SELECT next_attempt_at AS t FROM uploads WHERE status = 'processing' ${notIn(excludeProfiles)}
-       ORDER BY next_attempt_at, id LIMIT 1`,
-      ...excludeProfiles,
-    )
-    return r?.t ?? null
+  nextPollAt(profiles: readonly string[] | null = null): number | null {
+    return this.earliest('poll', profiles, null)?.next_attempt_at ?? null
+  }
+
+  /** Profiles that have rows still to send or follow (the queue learns them at start). */
+  profilesWithWork(): string[] {
+    return this.db
+      .all<{ profile_id: string }>(
+        `SELECT DISTINCT profile_id FROM uploads WHERE status IN ('queued', 'uploading', 'waiting_retry', 'processing')`,
+      )
+      .map((r) => r.profile_id)
   }
 
   /**

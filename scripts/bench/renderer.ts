@@ -1,0 +1,357 @@
+/**
+ * Renderer figures for `npm run bench` (issue 4), in Debian's Chromium through the web host:
+ *
+ *  a. navigation start → first data row of the upload history painted, with 100,000 rows in
+ *     bookdrop.db (the page clicks "Upload history" itself the moment the navigation exists, so no
+ *     automation latency is counted; timestamps are performance.now() in the page);
+ *  b. a keystroke in the history's search box → the table showing the new result (count and first
+ *     row), median of 10 keystrokes that alternate typing a letter and deleting it;
+ *  c. the JavaScript index.html loads before anything else (the entry chunk, its modulepreload
+ *     links and their static imports), gzipped.
+ *
+ * Each paint is taken at the frame after the DOM shows the row (requestAnimationFrame, then a
+ * task): the moment the browser has painted it, not only built it.
+ *
+ * Run alone with `npx tsx scripts/bench/renderer.ts [--quick]`; run.ts calls rendererBench().
+ */
+import { readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import type { Browser, Page } from 'playwright-core'
+import {
+  CHROMIUM_PATH,
+  type RunningApp,
+  ensureRenderer,
+  launchChromium,
+  openPage,
+  seedHistory,
+  startApp,
+} from '../../test/e2e/helpers'
+
+export interface BenchRow {
+  what: string
+  figure: string
+  target: string
+  ok: boolean | null
+}
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const RENDERER_DIR = join(ROOT, 'out', 'renderer')
+const KEY = 'svc_sk_bench_renderer_0001'
+const ROWS = 100_000
+const KB = 1024
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+const ms = (n: number) => `${n.toFixed(0)} ms`
+
+// ---------------------------------------------------------------------------------------------
+// c. initial JavaScript
+// ---------------------------------------------------------------------------------------------
+
+function attr(tag: string, name: string): string | null {
+  return new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`, 'i').exec(tag)?.[1] ?? null
+}
+
+/** The scripts index.html loads at once: module entries, modulepreload links, and their static imports. */
+export async function initialScripts(dir = RENDERER_DIR): Promise<string[]> {
+  const html = await readFile(join(dir, 'index.html'), 'utf8')
+  const queue: string[] = []
+  for (const tag of html.match(/<script\b[^>]*>/gi) ?? []) {
+    const src = attr(tag, 'src')
+    if (src && attr(tag, 'type') === 'module') queue.push(src)
+  }
+  for (const tag of html.match(/<link\b[^>]*>/gi) ?? []) {
+    const href = attr(tag, 'href')
+    if (href && attr(tag, 'rel') === 'modulepreload') queue.push(href)
+  }
+  const seen = new Set<string>()
+  while (queue.length) {
+    const rel = queue.shift()!.replace(/^\.?\//, '')
+    if (seen.has(rel)) continue
+    seen.add(rel)
+    const code = await readFile(join(dir, rel), 'utf8')
+    // Static imports only (`import … from "./x.js"`, `import "./x.js"`); `import("./x.js")` is lazy.
+    for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w$*{}\s,]+?\s*from\s*)?["'](\.\.?\/[^"']+\.js)["']/g)) {
+      const dirOf = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/') + 1) : ''
+      queue.push(new URL(m[1]!, `http://x/${dirOf}`).pathname)
+    }
+  }
+  return [...seen]
+}
+
+async function initialJsRows(): Promise<BenchRow[]> {
+  const files = await initialScripts()
+  let raw = 0
+  let gz = 0
+  for (const f of files) {
+    const bytes = await readFile(join(RENDERER_DIR, f))
+    raw += bytes.length
+    gz += gzipSync(bytes, { level: 9 }).length
+  }
+  return [
+    {
+      what: `initial renderer JS, gzipped (${files.length} file${files.length === 1 ? '' : 's'}: entry + static imports)`,
+      figure: `${(gz / KB).toFixed(0)} KB`,
+      target: '< 300 KB',
+      ok: gz < 300 * KB,
+    },
+    { what: '  uncompressed', figure: `${(raw / KB).toFixed(0)} KB`, target: '', ok: null },
+  ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// a. first useful paint of the history
+// ---------------------------------------------------------------------------------------------
+
+const FIRST_ROW = '.vtable__scroll [role="row"][aria-rowindex="2"]:not(.vtable__row--loading)'
+
+/** Installed before the page's own scripts: clicks "Upload history" as soon as it exists, and notes when the first data row is painted. */
+function historyProbe(selector: string): void {
+  const w = window as unknown as { __bench: { clickedAt: number | null; rowAt: number | null; paintedAt: number | null } }
+  w.__bench = { clickedAt: null, rowAt: null, paintedAt: null }
+  const b = w.__bench
+  const obs = new MutationObserver(() => {
+    if (b.clickedAt === null) {
+      const btn = [...document.querySelectorAll<HTMLButtonElement>('nav[aria-label="Screens"] button')].find((x) =>
+        x.textContent?.includes('Upload history'),
+      )
+      if (btn) {
+        b.clickedAt = performance.now()
+        btn.click()
+      }
+    }
+    if (b.rowAt === null && document.querySelector(selector)) {
+      b.rowAt = performance.now()
+      obs.disconnect()
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel()
+        ch.port1.onmessage = () => (b.paintedAt = performance.now())
+        ch.port2.postMessage(null)
+      })
+    }
+  })
+  obs.observe(document, { childList: true, subtree: true })
+}
+
+interface Paint {
+  painted: number
+  clicked: number
+  /** When the entry script had been downloaded. */
+  script: number
+}
+
+async function firstPaint(browser: Browser, url: string): Promise<Paint> {
+  const { context, page } = await openPage(browser)
+  try {
+    await page.addInitScript(historyProbe, FIRST_ROW)
+    await page.goto(url)
+    await page.waitForFunction(
+      () => (window as unknown as { __bench: { paintedAt: number | null } }).__bench.paintedAt !== null,
+      undefined,
+      { timeout: 30_000, polling: 50 },
+    )
+    return await page.evaluate(() => {
+      const b = (window as unknown as { __bench: { paintedAt: number; clickedAt: number } }).__bench
+      const entry = performance
+        .getEntriesByType('resource')
+        .find((e) => /\/assets\/index-[^/]*\.js$/.test(e.name)) as PerformanceResourceTiming | undefined
+      return { painted: b.paintedAt, clicked: b.clickedAt, script: entry?.responseEnd ?? NaN }
+    })
+  } finally {
+    await context.close()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// b. keystroke → updated table
+// ---------------------------------------------------------------------------------------------
+
+interface Expect {
+  count: string
+  first: string | null
+}
+
+/** What the table must show for a search, asked of the web host the way the renderer asks. */
+async function expected(app: RunningApp, search: string): Promise<Expect & { total: number }> {
+  const profileId = app.profiles[0]!.id
+  const res = await fetch(`${app.host.origin}/api/call/history`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.host.token}` },
+    body: JSON.stringify({ order: 'desc', profileId, ...(search ? { search } : {}), offset: 0, limit: 1 }),
+  })
+  const r = (await res.json()) as { ok: true; value: { rows: { name: string }[]; total: number } }
+  const total = r.value.total
+  return {
+    total,
+    count: total === 0 ? 'No uploads match.' : `${total.toLocaleString('en-US')} upload${total === 1 ? '' : 's'}`,
+    first: r.value.rows[0]?.name ?? null,
+  }
+}
+
+/** Arms a watcher: resolves window.__typed with (painted − keydown) once the table shows `want`. */
+async function arm(page: Page, want: Expect): Promise<void> {
+  await page.evaluate(
+    ({ want, selector }) => {
+      const w = window as unknown as { __typed: Promise<number>; __keyAt: number }
+      w.__keyAt = NaN
+      const onKey = () => {
+        w.__keyAt = performance.now()
+        document.removeEventListener('keydown', onKey, true)
+      }
+      document.addEventListener('keydown', onKey, true)
+      w.__typed = new Promise<number>((done) => {
+        const matches = () => {
+          const count = document.querySelector('.history__bar [aria-live]')?.textContent
+          if (count !== want.count) return false
+          if (want.first === null) return true
+          const row = document.querySelector(selector)
+          return row?.querySelectorAll('[role="cell"]')[1]?.querySelector('.ellipsis')?.textContent === want.first
+        }
+        const obs = new MutationObserver(() => {
+          if (Number.isNaN(w.__keyAt) || !matches()) return
+          obs.disconnect()
+          requestAnimationFrame(() => {
+            const ch = new MessageChannel()
+            ch.port1.onmessage = () => done(performance.now() - w.__keyAt)
+            ch.port2.postMessage(null)
+          })
+        })
+        obs.observe(document.querySelector('.screen') ?? document.body, {
+          childList: true,
+          subtree: true,
+          characterData: true,
+        })
+      })
+    },
+    { want, selector: FIRST_ROW },
+  )
+}
+
+async function keystrokes(browser: Browser, app: RunningApp, count: number): Promise<{ times: number[]; backend: number[] }> {
+  // Letters whose search narrows 100,000 rows to some but not all: each keystroke changes the table.
+  const candidates = ['u', 'k', 'j', 'h', 'y', 'v', 'w', 'z', 'q', 'm']
+  const all = await expected(app, '')
+  const letters: { key: string; want: Expect }[] = []
+  const backend: number[] = []
+  for (const c of candidates) {
+    const t0 = performance.now()
+    const e = await expected(app, c)
+    backend.push(performance.now() - t0)
+    if (e.total > 0 && e.total < all.total) letters.push({ key: c, want: e })
+    if (letters.length * 2 >= count) break
+  }
+  if (letters.length === 0) throw new Error('no search letter narrows the seeded history')
+
+  const { context, page } = await openPage(browser)
+  try {
+    await page.goto(app.host.url)
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /Upload history/ }).click()
+    await page.locator(FIRST_ROW).waitFor({ timeout: 30_000 })
+    const search = page.getByLabel('Search file names')
+    await search.focus()
+    const times: number[] = []
+    for (let i = 0; times.length < count; i++) {
+      const { key, want } = letters[i % letters.length]!
+      for (const [press, target] of [
+        [key, want],
+        ['Backspace', all],
+      ] as const) {
+        if (times.length >= count) break
+        await arm(page, target)
+        await page.keyboard.press(press)
+        times.push(await page.evaluate(() => (window as unknown as { __typed: Promise<number> }).__typed))
+        await page.waitForTimeout(300) // let the previous query settle completely
+      }
+    }
+    return { times, backend }
+  } finally {
+    await context.close()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function rendererBench(opts: { quick?: boolean; log?: (line: string) => void } = {}): Promise<BenchRow[]> {
+  const log = opts.log ?? ((l: string) => console.log(l))
+  await ensureRenderer(log)
+  const rows: BenchRow[] = await initialJsRows()
+  if (!existsSync(CHROMIUM_PATH)) {
+    rows.push({ what: `renderer in Chromium: skipped, ${CHROMIUM_PATH} is missing`, figure: '—', target: '', ok: null })
+    return rows
+  }
+  const runs = opts.quick ? 3 : 7
+  log(`bench: renderer: seeding ${ROWS.toLocaleString('en-US')} uploads, then ${runs} cold loads of the history in Chromium`)
+  const app = await startApp({
+    fixtures: {
+      businesses: [{ uuid: 'bench-renderer', name: 'Bench Renderer Ltd', key: KEY }],
+      rate_limit: { limit: 1_000_000, window_seconds: 60 },
+    },
+    profiles: [{ name: 'Bench Renderer', kind: 'business', key: KEY }],
+    seed: (dataDir, profiles) => void seedHistory(dataDir, profiles[0]!.id, ROWS),
+    engine: {}, // the app's own timings
+  })
+  const browser = await launchChromium()
+  try {
+    await firstPaint(browser, app.host.url) // warm-up: the OS file cache, SQLite's pages, Chromium's process
+    const all: Paint[] = []
+    for (let i = 0; i < runs; i++) all.push(await firstPaint(browser, app.host.url))
+    const paints = all.map((r) => r.painted)
+    const p = median(paints)
+    rows.push({
+      what: `history, ${ROWS.toLocaleString('en-US')} rows: navigation → first row painted (median of ${runs})`,
+      figure: ms(p),
+      target: '< 500 ms',
+      ok: p < 500,
+    })
+    rows.push({ what: '  slowest', figure: ms(Math.max(...paints)), target: '', ok: null })
+    rows.push({ what: '  entry script downloaded at', figure: ms(median(all.map((r) => r.script))), target: '', ok: null })
+    rows.push({
+      what: '  app booted, "Upload history" clicked at',
+      figure: ms(median(all.map((r) => r.clicked))),
+      target: '',
+      ok: null,
+    })
+
+    const { times, backend } = await keystrokes(browser, app, 10)
+    const k = median(times)
+    rows.push({
+      what: `history search: keystroke → updated table (median of ${times.length})`,
+      figure: ms(k),
+      target: '< 100 ms',
+      ok: k < 100,
+    })
+    rows.push({ what: '  slowest', figure: ms(Math.max(...times)), target: '', ok: null })
+    rows.push({
+      what: '  the history call alone (HTTP, search, median)',
+      figure: ms(median(backend)),
+      target: '',
+      ok: null,
+    })
+  } finally {
+    await browser.close()
+    await app.stop()
+  }
+  return rows
+}
+
+// Run alone: npx tsx scripts/bench/renderer.ts [--quick]
+if (process.argv[1] && /renderer\.ts$/.test(process.argv[1])) {
+  rendererBench({ quick: process.argv.includes('--quick') }).then(
+    (rows) => {
+      const w = Math.max(...rows.map((r) => r.what.length))
+      for (const r of rows) {
+        const mark = r.ok === null ? '' : r.ok ? '  ok' : '  MISSED'
+        console.log(`${r.what.padEnd(w)}  ${r.figure.padStart(9)}  ${r.target}${mark}`)
+      }
+    },
+    (e: unknown) => {
+      console.error(e)
+      process.exit(1)
+    },
+  )
+}
