@@ -76,6 +76,11 @@ export interface WebHostOptions {
   dataDir: string
   /** Start the demo mode even if profiles exist (it starts anyway when there are none). */
   demo?: boolean
+  /**
+   * With no profile at all, start the demo by itself (default true). False opens on the first-run
+   * screen instead (connect with a key, or "Try demo"), like the desktop app's `--no-demo`.
+   */
+  autoDemo?: boolean
   /** The built renderer; out/renderer by default. */
   rendererDir?: string
   /** Where real keys live; the OS keychain by default. */
@@ -158,7 +163,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     host: 'web',
     shell,
     secretStore: opts.secretStore,
-    demo: true,
+    demo: opts.autoDemo ?? true,
     engine: opts.engine,
   })
   let port = opts.port

@@ -76,7 +76,9 @@ export async function initialScripts(dir = RENDERER_DIR): Promise<string[]> {
     seen.add(rel)
     const code = await readFile(join(dir, rel), 'utf8')
     // Static imports only (`import … from "./x.js"`, `import "./x.js"`); `import("./x.js")` is lazy.
-    for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w$*{}\s,]+?\s*from\s*)?["'](\.\.?\/[^"']+\.js)["']/g)) {
+    for (const m of code.matchAll(
+      /(?:^|[;}\s])import\s*(?:[\w$*{}\s,]+?\s*from\s*)?["'](\.\.?\/[^"']+\.js)["']/g,
+    )) {
       const dirOf = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/') + 1) : ''
       queue.push(new URL(m[1]!, `http://x/${dirOf}`).pathname)
     }
@@ -112,13 +114,15 @@ const FIRST_ROW = '.vtable__scroll [role="row"][aria-rowindex="2"]:not(.vtable__
 
 /** Installed before the page's own scripts: clicks "Upload history" as soon as it exists, and notes when the first data row is painted. */
 function historyProbe(selector: string): void {
-  const w = window as unknown as { __bench: { clickedAt: number | null; rowAt: number | null; paintedAt: number | null } }
+  const w = window as unknown as {
+    __bench: { clickedAt: number | null; rowAt: number | null; paintedAt: number | null }
+  }
   w.__bench = { clickedAt: null, rowAt: null, paintedAt: null }
   const b = w.__bench
   const obs = new MutationObserver(() => {
     if (b.clickedAt === null) {
-      const btn = [...document.querySelectorAll<HTMLButtonElement>('nav[aria-label="Screens"] button')].find((x) =>
-        x.textContent?.includes('Upload history'),
+      const btn = [...document.querySelectorAll<HTMLButtonElement>('nav[aria-label="Screens"] button')].find(
+        (x) => x.textContent?.includes('Upload history'),
       )
       if (btn) {
         b.clickedAt = performance.now()
@@ -188,7 +192,8 @@ async function expected(app: RunningApp, search: string): Promise<Expect & { tot
   const total = r.value.total
   return {
     total,
-    count: total === 0 ? 'No uploads match.' : `${total.toLocaleString('en-US')} upload${total === 1 ? '' : 's'}`,
+    count:
+      total === 0 ? 'No uploads match.' : `${total.toLocaleString('en-US')} upload${total === 1 ? '' : 's'}`,
     first: r.value.rows[0]?.name ?? null,
   }
 }
@@ -210,7 +215,9 @@ async function arm(page: Page, want: Expect): Promise<void> {
           if (count !== want.count) return false
           if (want.first === null) return true
           const row = document.querySelector(selector)
-          return row?.querySelectorAll('[role="cell"]')[1]?.querySelector('.ellipsis')?.textContent === want.first
+          return (
+            row?.querySelectorAll('[role="cell"]')[1]?.querySelector('.ellipsis')?.textContent === want.first
+          )
         }
         const obs = new MutationObserver(() => {
           if (Number.isNaN(w.__keyAt) || !matches()) return
@@ -232,7 +239,11 @@ async function arm(page: Page, want: Expect): Promise<void> {
   )
 }
 
-async function keystrokes(browser: Browser, app: RunningApp, count: number): Promise<{ times: number[]; backend: number[] }> {
+async function keystrokes(
+  browser: Browser,
+  app: RunningApp,
+  count: number,
+): Promise<{ times: number[]; backend: number[] }> {
   // Letters whose search narrows 100,000 rows to some but not all: each keystroke changes the table.
   const candidates = ['u', 'k', 'j', 'h', 'y', 'v', 'w', 'z', 'q', 'm']
   const all = await expected(app, '')
@@ -250,7 +261,10 @@ async function keystrokes(browser: Browser, app: RunningApp, count: number): Pro
   const { context, page } = await openPage(browser)
   try {
     await page.goto(app.host.url)
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /Upload history/ }).click()
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('button', { name: /Upload history/ })
+      .click()
     await page.locator(FIRST_ROW).waitFor({ timeout: 30_000 })
     const search = page.getByLabel('Search file names')
     await search.focus()
@@ -276,16 +290,25 @@ async function keystrokes(browser: Browser, app: RunningApp, count: number): Pro
 
 // ---------------------------------------------------------------------------------------------
 
-export async function rendererBench(opts: { quick?: boolean; log?: (line: string) => void } = {}): Promise<BenchRow[]> {
+export async function rendererBench(
+  opts: { quick?: boolean; log?: (line: string) => void } = {},
+): Promise<BenchRow[]> {
   const log = opts.log ?? ((l: string) => console.log(l))
   await ensureRenderer(log)
   const rows: BenchRow[] = await initialJsRows()
   if (!existsSync(CHROMIUM_PATH)) {
-    rows.push({ what: `renderer in Chromium: skipped, ${CHROMIUM_PATH} is missing`, figure: '—', target: '', ok: null })
+    rows.push({
+      what: `renderer in Chromium: skipped, ${CHROMIUM_PATH} is missing`,
+      figure: '—',
+      target: '',
+      ok: null,
+    })
     return rows
   }
   const runs = opts.quick ? 3 : 7
-  log(`bench: renderer: seeding ${ROWS.toLocaleString('en-US')} uploads, then ${runs} cold loads of the history in Chromium`)
+  log(
+    `bench: renderer: seeding ${ROWS.toLocaleString('en-US')} uploads, then ${runs} cold loads of the history in Chromium`,
+  )
   const app = await startApp({
     fixtures: {
       businesses: [{ uuid: 'bench-renderer', name: 'Bench Renderer Ltd', key: KEY }],
@@ -309,7 +332,12 @@ export async function rendererBench(opts: { quick?: boolean; log?: (line: string
       ok: p < 500,
     })
     rows.push({ what: '  slowest', figure: ms(Math.max(...paints)), target: '', ok: null })
-    rows.push({ what: '  entry script downloaded at', figure: ms(median(all.map((r) => r.script))), target: '', ok: null })
+    rows.push({
+      what: '  entry script downloaded at',
+      figure: ms(median(all.map((r) => r.script))),
+      target: '',
+      ok: null,
+    })
     rows.push({
       what: '  app booted, "Upload history" clicked at',
       figure: ms(median(all.map((r) => r.clicked))),

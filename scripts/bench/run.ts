@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: the ingest engine against the emulator on loopback. Prints a table of figures
- * next to their targets. Not a test: it measures; it does not pass or fail a build.
+ * `npm run bench`: the ingest engine against the emulator on loopback, then the renderer in
+ * Chromium through the web host (./renderer.ts). Prints a table of figures next to their targets.
+ * Not a test: it measures; it does not pass or fail a build.
  *
  * Each scenario runs in its own process (scripts/bench/engine-child.ts) so its peak RSS is its own;
  * the emulator runs here, in the parent, so its memory is not counted.
@@ -12,6 +13,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startSandbox } from '../../sandbox'
+import { rendererBench } from './renderer'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const KEY = `svc_sk_bench_${randomBytes(8).toString('hex')}`
@@ -218,6 +220,15 @@ async function main(): Promise<void> {
   } finally {
     await sb.stop()
     await rm(work, { recursive: true, force: true })
+  }
+
+  // 5: the renderer in Chromium through the web host (scripts/bench/renderer.ts).
+  try {
+    rows.push(...(await rendererBench({ quick: QUICK })))
+  } catch (e) {
+    console.error(e)
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
+    rows.push({ what: `renderer in Chromium: could not run (${why})`, figure: '—', target: '', ok: false })
   }
 
   const w = Math.max(...rows.map((r) => r.what.length))

@@ -333,7 +333,7 @@ function RecordLink({ row }: { row: Upload }) {
       type="button"
       className="linklike mono"
       title={`${row.recordType ?? 'record'} ${uuid}: click to copy`}
-      aria-label={`Copy record id ${uuid}`}
+      aria-label={`Copy record id ${uuid.slice(0, 8)}…`}
       onClick={() => {
         void navigator.clipboard?.writeText(uuid).then(
           () => toast('info', 'Record id copied.'),

@@ -311,48 +311,50 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
           </button>
         }
       >
-        <dl className="facts" role="status">
-          <div>
-            <dt>Allocation</dt>
-            <dd className="mono small">{a.uuid}</dd>
-          </div>
-          <div>
-            <dt>Seats added</dt>
-            <dd>{formatNumber(a.seats)}</dd>
-          </div>
-          <div>
-            <dt>Months</dt>
-            <dd>{formatNumber(a.months)}</dd>
-          </div>
-          <div>
-            <dt>Prorated</dt>
-            <dd>
-              {a.prorated ? 'Yes: charged for the rest of the running period' : 'No: a new period starts'}
-            </dd>
-          </div>
-          <div>
-            <dt>Seats now</dt>
-            <dd>
-              <strong>{formatNumber(a.resulting_seats)}</strong>
-            </dd>
-          </div>
-          <div>
-            <dt>Expires</dt>
-            <dd>{formatDateTime(result.subscription_expires_at)}</dd>
-          </div>
-          <div>
-            <dt>Charged</dt>
-            <dd>{formatNumber(result.holding_credits_charged)} credits</dd>
-          </div>
-          <div>
-            <dt>Holding now</dt>
-            <dd>{formatNumber(result.partner_holding_balance)} credits</dd>
-          </div>
-          <div>
-            <dt>Subscription reference</dt>
-            <dd className="mono small">{a.subscription_reference}</dd>
-          </div>
-        </dl>
+        <div role="status">
+          <dl className="facts">
+            <div>
+              <dt>Allocation</dt>
+              <dd className="mono small">{a.uuid}</dd>
+            </div>
+            <div>
+              <dt>Seats added</dt>
+              <dd>{formatNumber(a.seats)}</dd>
+            </div>
+            <div>
+              <dt>Months</dt>
+              <dd>{formatNumber(a.months)}</dd>
+            </div>
+            <div>
+              <dt>Prorated</dt>
+              <dd>
+                {a.prorated ? 'Yes: charged for the rest of the running period' : 'No: a new period starts'}
+              </dd>
+            </div>
+            <div>
+              <dt>Seats now</dt>
+              <dd>
+                <strong>{formatNumber(a.resulting_seats)}</strong>
+              </dd>
+            </div>
+            <div>
+              <dt>Expires</dt>
+              <dd>{formatDateTime(result.subscription_expires_at)}</dd>
+            </div>
+            <div>
+              <dt>Charged</dt>
+              <dd>{formatNumber(result.holding_credits_charged)} credits</dd>
+            </div>
+            <div>
+              <dt>Holding now</dt>
+              <dd>{formatNumber(result.partner_holding_balance)} credits</dd>
+            </div>
+            <div>
+              <dt>Subscription reference</dt>
+              <dd className="mono small">{a.subscription_reference}</dd>
+            </div>
+          </dl>
+        </div>
       </Dialog>
     )
   }
@@ -478,20 +480,22 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
           </button>
         }
       >
-        <dl className="facts" role="status">
-          <div>
-            <dt>Granted</dt>
-            <dd>{formatNumber(result.credits_granted)} credits</dd>
-          </div>
-          <div>
-            <dt>Business balance now</dt>
-            <dd>{formatNumber(result.credit_balance)} credits</dd>
-          </div>
-          <div>
-            <dt>Your holding now</dt>
-            <dd>{formatNumber(result.partner_holding_balance)} credits</dd>
-          </div>
-        </dl>
+        <div role="status">
+          <dl className="facts">
+            <div>
+              <dt>Granted</dt>
+              <dd>{formatNumber(result.credits_granted)} credits</dd>
+            </div>
+            <div>
+              <dt>Business balance now</dt>
+              <dd>{formatNumber(result.credit_balance)} credits</dd>
+            </div>
+            <div>
+              <dt>Your holding now</dt>
+              <dd>{formatNumber(result.partner_holding_balance)} credits</dd>
+            </div>
+          </dl>
+        </div>
       </Dialog>
     )
   }
