@@ -36,7 +36,8 @@ export function History() {
   const ensure = useApp((s) => s.ensureHistoryRows)
 
   const [search, setSearch] = useState(filter.search)
-  useDebouncedEffect(search, 150, (v) => setFilter({ search: v }))
+  // A short pause coalesces a burst of keystrokes; stale answers are dropped by generation.
+  useDebouncedEffect(search, 30, (v) => setFilter({ search: v }))
 
   useEffect(() => {
     const s = useApp.getState()

@@ -49,11 +49,7 @@ const MIGRATIONS: string[] = [
     updated_at INTEGER NOT NULL,
     completed_at INTEGER
   );
-  -- The scheduler's two questions, each answered from its own partial index without a sort.
-  CREATE INDEX uploads_send ON uploads(next_attempt_at, id) WHERE status IN ('queued', 'waiting_retry');
-  CREATE INDEX uploads_poll ON uploads(next_attempt_at, id) WHERE status = 'processing';
-  CREATE INDEX uploads_send_by_profile ON uploads(profile_id, next_attempt_at, id) WHERE status IN ('queued', 'waiting_retry');
-  CREATE INDEX uploads_poll_by_profile ON uploads(profile_id, next_attempt_at, id) WHERE status = 'processing';
+  CREATE INDEX uploads_due ON uploads(status, next_attempt_at);
   CREATE INDEX uploads_content ON uploads(profile_id, target, sha256);
   CREATE INDEX uploads_version ON uploads(path, size, mtime_ms);
   CREATE INDEX uploads_created ON uploads(created_at);
@@ -67,6 +63,24 @@ const MIGRATIONS: string[] = [
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
   );
+  `,
+  // 2: indexes that answer the scheduler and the history screen without sorting the table.
+  // (IF NOT EXISTS: databases made by development builds may already have some of them.)
+  `
+  DROP INDEX IF EXISTS uploads_due;
+  -- "What is due next?", overall and per profile (so a paused profile's rows cost nothing to skip).
+  CREATE INDEX IF NOT EXISTS uploads_send ON uploads(next_attempt_at, id) WHERE status IN ('queued', 'waiting_retry');
+  CREATE INDEX IF NOT EXISTS uploads_poll ON uploads(next_attempt_at, id) WHERE status = 'processing';
+  CREATE INDEX IF NOT EXISTS uploads_send_by_profile ON uploads(profile_id, next_attempt_at, id)
+    WHERE status IN ('queued', 'waiting_retry');
+  CREATE INDEX IF NOT EXISTS uploads_poll_by_profile ON uploads(profile_id, next_attempt_at, id)
+    WHERE status = 'processing';
+  -- History of one profile, newest first, and its counts by status.
+  CREATE INDEX IF NOT EXISTS uploads_profile_created ON uploads(profile_id, created_at, id);
+  CREATE INDEX IF NOT EXISTS uploads_profile_status ON uploads(profile_id, status);
+  CREATE INDEX IF NOT EXISTS uploads_status ON uploads(status);
+  -- Search by file name counts its matches from this index alone (LIKE '%…%' cannot seek).
+  CREATE INDEX IF NOT EXISTS uploads_profile_name ON uploads(profile_id, name);
   `,
 ]
 
