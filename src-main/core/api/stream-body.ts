@@ -6,6 +6,7 @@
  * Body layout: {...fields, "attachments":[{"type":"base64","name":"<name>","file":"<base64>"}, ...]}
  */
 import { createReadStream } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 
 /** Length of the standard, padded Base64 of `bytes` bytes. */
 export function base64Length(bytes: number): number {
@@ -86,12 +87,18 @@ export function streamedJsonBody(
 
   let failure: FileBodyError | undefined
 
+  /** A small file is one read (cheaper than a stream); a large one streams, so memory stays flat. */
+  function source(f: BodyFile): AsyncIterable<Buffer> {
+    if (f.size > readChunkBytes) return createReadStream(f.path, { highWaterMark: readChunkBytes })
+    return (async function* () {
+      yield await readFile(f.path)
+    })()
+  }
+
   async function* fileBytes(f: BodyFile): AsyncGenerator<Uint8Array> {
     let read = 0
     try {
-      for await (const chunk of createReadStream(f.path, {
-        highWaterMark: readChunkBytes,
-      }) as AsyncIterable<Buffer>) {
+      for await (const chunk of source(f)) {
         read += chunk.length
         if (read > f.size) break
         yield chunk

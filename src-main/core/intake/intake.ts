@@ -140,7 +140,7 @@ export class Intake {
 
     let sha256: string
     try {
-      sha256 = await sha256File(req.path)
+      sha256 = await sha256File(req.path, size)
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       if (code === 'ENOENT') return this.skip(req, 'vanished', { size, mtimeMs })

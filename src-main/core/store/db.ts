@@ -78,7 +78,6 @@ const MIGRATIONS: string[] = [
   -- History of one profile, newest first, and its counts by status.
   CREATE INDEX IF NOT EXISTS uploads_profile_created ON uploads(profile_id, created_at, id);
   CREATE INDEX IF NOT EXISTS uploads_profile_status ON uploads(profile_id, status);
-  CREATE INDEX IF NOT EXISTS uploads_status ON uploads(status);
   -- Search by file name counts its matches from this index alone (LIKE '%…%' cannot seek).
   CREATE INDEX IF NOT EXISTS uploads_profile_name ON uploads(profile_id, name);
   `,

@@ -323,16 +323,20 @@ export class UploadStore {
     const status = kind === 'send' ? `status IN ('queued', 'waiting_retry')` : `status = 'processing'`
     const due = before === null ? '' : 'AND next_attempt_at <= ?'
     const time = before === null ? [] : [before]
+    // INDEXED BY: the planner must not trade these partial indexes for a status or profile index
+    // and a sort of every waiting row (it did, once such indexes existed).
+    const index = kind === 'send' ? 'uploads_send' : 'uploads_poll'
     if (profiles === null) {
       return this.db.get<Row>(
-        `SELECT * FROM uploads WHERE ${status} ${due} ORDER BY next_attempt_at, id LIMIT 1`,
+        `SELECT * FROM uploads INDEXED BY ${index} WHERE ${status} ${due} ORDER BY next_attempt_at, id LIMIT 1`,
         ...time,
       )
     }
     let best: Row | undefined
     for (const p of profiles) {
       const r = this.db.get<Row>(
-        `SELECT * FROM uploads WHERE profile_id = ? AND ${status} ${due} ORDER BY next_attempt_at, id LIMIT 1`,
+        `SELECT * FROM uploads INDEXED BY ${index}_by_profile
+         WHERE profile_id = ? AND ${status} ${due} ORDER BY next_attempt_at, id LIMIT 1`,
         p,
         ...time,
       )
