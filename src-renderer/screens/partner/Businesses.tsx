@@ -301,61 +301,24 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
   if (result) {
     const a = result.allocation
     return (
-      <Dialog
-        key="result"
+      <GrantResultDialog
         title={`Seats granted to ${row.name}`}
         onClose={onClose}
-        footer={
-          <button type="button" className="btn btn--primary" onClick={onClose} data-autofocus>
-            Done
-          </button>
-        }
-      >
-        <div role="status">
-          <dl className="facts">
-            <div>
-              <dt>Allocation</dt>
-              <dd className="mono small">{a.uuid}</dd>
-            </div>
-            <div>
-              <dt>Seats added</dt>
-              <dd>{formatNumber(a.seats)}</dd>
-            </div>
-            <div>
-              <dt>Months</dt>
-              <dd>{formatNumber(a.months)}</dd>
-            </div>
-            <div>
-              <dt>Prorated</dt>
-              <dd>
-                {a.prorated ? 'Yes: charged for the rest of the running period' : 'No: a new period starts'}
-              </dd>
-            </div>
-            <div>
-              <dt>Seats now</dt>
-              <dd>
-                <strong>{formatNumber(a.resulting_seats)}</strong>
-              </dd>
-            </div>
-            <div>
-              <dt>Expires</dt>
-              <dd>{formatDateTime(result.subscription_expires_at)}</dd>
-            </div>
-            <div>
-              <dt>Charged</dt>
-              <dd>{formatNumber(result.holding_credits_charged)} credits</dd>
-            </div>
-            <div>
-              <dt>Holding now</dt>
-              <dd>{formatNumber(result.partner_holding_balance)} credits</dd>
-            </div>
-            <div>
-              <dt>Subscription reference</dt>
-              <dd className="mono small">{a.subscription_reference}</dd>
-            </div>
-          </dl>
-        </div>
-      </Dialog>
+        facts={[
+          ['Allocation', <span className="mono small">{a.uuid}</span>],
+          ['Seats added', formatNumber(a.seats)],
+          ['Months', formatNumber(a.months)],
+          [
+            'Prorated',
+            a.prorated ? 'Yes: charged for the rest of the running period' : 'No: a new period starts',
+          ],
+          ['Seats now', <strong>{formatNumber(a.resulting_seats)}</strong>],
+          ['Expires', formatDateTime(result.subscription_expires_at)],
+          ['Charged', `${formatNumber(result.holding_credits_charged)} credits`],
+          ['Holding now', `${formatNumber(result.partner_holding_balance)} credits`],
+          ['Subscription reference', <span className="mono small">{a.subscription_reference}</span>],
+        ]}
+      />
     )
   }
 
@@ -470,33 +433,15 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
 
   if (result) {
     return (
-      <Dialog
-        key="result"
+      <GrantResultDialog
         title={`Credits granted to ${row.name}`}
         onClose={onClose}
-        footer={
-          <button type="button" className="btn btn--primary" onClick={onClose} data-autofocus>
-            Done
-          </button>
-        }
-      >
-        <div role="status">
-          <dl className="facts">
-            <div>
-              <dt>Granted</dt>
-              <dd>{formatNumber(result.credits_granted)} credits</dd>
-            </div>
-            <div>
-              <dt>Business balance now</dt>
-              <dd>{formatNumber(result.credit_balance)} credits</dd>
-            </div>
-            <div>
-              <dt>Your holding now</dt>
-              <dd>{formatNumber(result.partner_holding_balance)} credits</dd>
-            </div>
-          </dl>
-        </div>
-      </Dialog>
+        facts={[
+          ['Granted', `${formatNumber(result.credits_granted)} credits`],
+          ['Business balance now', `${formatNumber(result.credit_balance)} credits`],
+          ['Your holding now', `${formatNumber(result.partner_holding_balance)} credits`],
+        ]}
+      />
     )
   }
   const after = parsed.success && holding !== null ? holding - parsed.data.credits : null
@@ -554,6 +499,41 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
         </div>
       </div>
       <FormError message={error} />
+    </Dialog>
+  )
+}
+
+/** What a grant did, read back from the server's answer (announced to screen readers). */
+function GrantResultDialog({
+  title,
+  facts,
+  onClose,
+}: {
+  title: string
+  facts: [string, React.ReactNode][]
+  onClose: () => void
+}) {
+  return (
+    <Dialog
+      key="result"
+      title={title}
+      onClose={onClose}
+      footer={
+        <button type="button" className="btn btn--primary" onClick={onClose} data-autofocus>
+          Done
+        </button>
+      }
+    >
+      <div role="status">
+        <dl className="facts">
+          {facts.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
     </Dialog>
   )
 }
