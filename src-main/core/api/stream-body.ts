@@ -22,7 +22,11 @@ export async function* base64Chunks(source: AsyncIterable<Uint8Array>): AsyncGen
   let carry: Buffer = Buffer.alloc(0)
   for await (const chunk of source) {
     if (chunk.length === 0) continue
-    const bytes = carry.length === 0 ? Buffer.from(chunk) : Buffer.concat([carry, chunk])
+    // A view, not a copy: only the 0-2 leftover bytes are copied below.
+    const view = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    const bytes = carry.length === 0 ? view : Buffer.concat([carry, view])
     const usable = bytes.length - (bytes.length % 3)
     // Copy the leftover: the source may reuse its buffer for the next chunk.
     carry = Buffer.from(bytes.subarray(usable))

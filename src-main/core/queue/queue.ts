@@ -109,6 +109,8 @@ export class UploadQueue {
   private pollsInFlight = 0
   private timer: NodeJS.Timeout | null = null
   private pumpScheduled = false
+  /** When a saturated pump last looked for overdue jobs. */
+  private lastOverdueCheck = 0
   private running = false
   private idleWaiters: (() => void)[] = []
   private readonly pending = new Set<Promise<void>>()
@@ -342,7 +344,10 @@ export class UploadQueue {
     // first and no job waits for ever.
     const saturated = this.uploadsInFlight >= this.opts.concurrency
     const pollCap = saturated ? 1 : this.opts.maxPollsInFlight
-    while (this.pollsInFlight < pollCap) {
+    // While saturated, overdue jobs are looked for at most once a second (the pump runs per file).
+    const lookForPolls = !saturated || now - this.lastOverdueCheck >= 1000
+    if (saturated && lookForPolls) this.lastOverdueCheck = now
+    while (lookForPolls && this.pollsInFlight < pollCap) {
       const row = this.store.nextPoll(saturated ? now - POLL_YIELD_MS : now, allowed())
       if (!row) break
       const ready = this.readyAt(row.profileId, now)
@@ -356,7 +361,7 @@ export class UploadQueue {
     // Sleep until the next row or poll is due, or a pause ends. A full pipe wakes the pump itself
     // (each finished request kicks it), so only ask SQLite when there is room.
     const nextUpload = this.uploadsInFlight < this.opts.concurrency ? this.store.nextDueAt(allowed()) : null
-    const nextPoll = this.pollsInFlight < pollCap ? this.store.nextPollAt(allowed()) : null
+    const nextPoll = !saturated && this.pollsInFlight < pollCap ? this.store.nextPollAt(allowed()) : null
     const candidates = [wakeAt, nextUpload ?? Infinity, nextPoll ?? Infinity].filter((t) => t > now)
     const next = Math.min(...candidates)
     if (this.timer) clearTimeout(this.timer)
