@@ -518,8 +518,8 @@ export class BookkeepingClient {
     }
 
     const idempotencyKey = this.#idempotencyKey(opts, 'POST', path)
-    // Files up to 1 MiB are read in one call; larger ones stream in 1 MiB chunks.
-    const stream = streamedJsonBody(fields, files, 1024 * 1024, opts?.onProgress)
+    // Files up to 1 MiB are read in one call; larger ones stream in 256 KiB chunks (flat memory).
+    const stream = streamedJsonBody(fields, files, 256 * 1024, opts?.onProgress, 1024 * 1024)
     const envelope = await this.#send({
       method: 'POST',
       path,

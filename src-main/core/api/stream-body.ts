@@ -67,7 +67,8 @@ export interface StreamedJsonBody {
 
 /**
  * Builds the streamed body. `fields` are the JSON fields before `attachments` (prompt,
- * text_attachment, process_type); `readChunkBytes` is the read size (tests use tiny values).
+ * text_attachment, process_type); `readChunkBytes` is the read size of a streamed file (tests use tiny
+ * values); a file of at most `wholeReadBytes` is read in one call instead (cheaper than a stream).
  */
 export function streamedJsonBody(
   fields: Record<string, unknown>,
@@ -75,6 +76,7 @@ export function streamedJsonBody(
   readChunkBytes = 64 * 1024,
   /** Called as body bytes are handed to the network: (sent, total). */
   onProgress?: (sent: number, total: number) => void,
+  wholeReadBytes = readChunkBytes,
 ): StreamedJsonBody {
   const head = JSON.stringify(fields)
   const prefix = head === '{}' ? '{"attachments":[' : `${head.slice(0, -1)},"attachments":[`
@@ -93,7 +95,7 @@ export function streamedJsonBody(
 
   /** A small file is one read (cheaper than a stream); a large one streams, so memory stays flat. */
   function source(f: BodyFile): AsyncIterable<Buffer> {
-    if (f.size > readChunkBytes) return createReadStream(f.path, { highWaterMark: readChunkBytes })
+    if (f.size > wholeReadBytes) return createReadStream(f.path, { highWaterMark: readChunkBytes })
     return (async function* () {
       yield await readFile(f.path)
     })()
