@@ -469,43 +469,51 @@ export class UploadQueue {
         return
       }
       let wait = retryDelay(cur.attempts, f.retryAfterMs, this.opts.retry, this.opts.random)
-      if (f.status === 429) {
-        // A 429 pauses the whole profile's queue, not one request.
-        const g = this.gate(row.profileId)
-        const until =
-          now + (f.retryAfterMs ?? retryDelay(cur.attempts, undefined, this.opts.retry, this.opts.random))
-        g.pausedUntil = Math.max(g.pausedUntil, until)
-        g.remaining = 0
-        g.resetAt = g.pausedUntil
-        wait = g.pausedUntil - now
-        this.setState(
-          row.profileId,
-          'rate_limited',
-          'The server asked Bookdrop to slow down; uploads resume automatically.',
-        )
-        this.emitRate(row.profileId)
-      }
+      const pausedUntil = this.holdProfile(
+        row.profileId,
+        f,
+        retryDelay(cur.attempts, undefined, this.opts.retry, this.opts.random),
+      )
+      if (pausedUntil !== null) wait = pausedUntil - now
       this.finish(cur, { ...base, status: 'waiting_retry', nextAttemptAt: now + wait })
       return
     }
 
-    if (f.status === 401) {
-      this.setState(
-        row.profileId,
-        'auth_required',
-        'The server refused the API key (401). Enter a new key to continue.',
-      )
-      this.forgetClient(row.profileId)
-    } else if (f.status === 403) {
-      this.setState(row.profileId, 'forbidden', f.message)
-    } else if (f.status === 0 && f.errorCode === 'no_key') {
-      this.setState(row.profileId, 'auth_required', f.message)
-      this.forgetClient(row.profileId)
-    }
+    this.holdProfile(row.profileId, f, 0)
     this.finish(cur, { ...base, status: 'failed' })
   }
 
   /** Applies a change unless a person changed the row meanwhile (e.g. cancelled it mid-request). */
+  /**
+   * A failure that concerns the whole profile, not one file: a 429 pauses the profile's queue
+   * until the server's reset (or `defaultWaitMs`) and returns that time; a 401 or a missing key
+   * asks for a new key; a 403 holds the profile for the subscription rule. Otherwise nothing.
+   */
+  private holdProfile(profileId: string, f: ClientFailure, defaultWaitMs: number): number | null {
+    if (f.status === 429) {
+      const g = this.gate(profileId)
+      g.pausedUntil = Math.max(g.pausedUntil, this.opts.now() + (f.retryAfterMs ?? defaultWaitMs))
+      g.remaining = 0
+      g.resetAt = g.pausedUntil
+      this.setState(
+        profileId,
+        'rate_limited',
+        'The server asked Bookdrop to slow down; uploads resume automatically.',
+      )
+      this.emitRate(profileId)
+      return g.pausedUntil
+    }
+    if (f.status === 401 || f.errorCode === 'no_key') {
+      const message =
+        f.status === 401 ? 'The server refused the API key (401). Enter a new key to continue.' : f.message
+      this.setState(profileId, 'auth_required', message)
+      this.forgetClient(profileId)
+    } else if (f.status === 403) {
+      this.setState(profileId, 'forbidden', f.message)
+    }
+    return null
+  }
+
   private finish(cur: Upload, patch: Partial<Upload>): void {
     const next = this.store.updateWhere(cur.id, cur.status, patch, this.opts.now())
     if (next) this.emitUpload(next, cur.status)
@@ -552,27 +560,7 @@ export class UploadQueue {
     } catch (e) {
       const f = asFailure(e)
       if (f.retryable || f.status === 401 || f.status === 403 || f.errorCode === 'no_key') {
-        if (f.status === 429) {
-          const g = this.gate(row.profileId)
-          g.pausedUntil = Math.max(g.pausedUntil, now() + (f.retryAfterMs ?? 1000))
-          g.remaining = 0
-          g.resetAt = g.pausedUntil
-          this.setState(
-            row.profileId,
-            'rate_limited',
-            'The server asked Bookdrop to slow down; uploads resume automatically.',
-          )
-          this.emitRate(row.profileId)
-        } else if (f.status === 401 || f.errorCode === 'no_key') {
-          this.setState(
-            row.profileId,
-            'auth_required',
-            'The server refused the API key (401). Enter a new key to continue.',
-          )
-          this.forgetClient(row.profileId)
-        } else if (f.status === 403) {
-          this.setState(row.profileId, 'forbidden', f.message)
-        }
+        this.holdProfile(row.profileId, f, 1000)
         // The job is still on the server: keep following it.
         const wait = retryDelay(
           row.polls + 1,
