@@ -97,6 +97,21 @@ function noKey(message: string): Error & { status: number; errorCode: string; re
   return Object.assign(new Error(message), { status: 0, errorCode: 'no_key', retryable: false })
 }
 
+/** Clients for one key given on the command line or by the demo (no keychain involved). */
+function fixedKeyClients(
+  target: { environment: 'custom'; baseUrl: string } | { environment: 'production' },
+  key: string,
+): ClientProvider {
+  return {
+    clientFor: async (_id, onRateLimit) =>
+      new BookkeepingClient({
+        ...target,
+        auth: { key },
+        onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit),
+      }),
+  }
+}
+
 async function connect(args: Args): Promise<Connection> {
   if (args.demo) {
     const { startSandbox } = await import('../sandbox')
@@ -105,15 +120,7 @@ async function connect(args: Args): Promise<Connection> {
     return {
       profileId: 'demo',
       label: `demo emulator at ${sb.url}`,
-      clients: {
-        clientFor: async (_id, onRateLimit) =>
-          new BookkeepingClient({
-            environment: 'custom',
-            baseUrl: sb.url,
-            auth: { key },
-            onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit),
-          }),
-      },
+      clients: fixedKeyClients({ environment: 'custom', baseUrl: sb.url }, key),
       close: () => sb.stop(),
     }
   }
@@ -159,14 +166,7 @@ async function connect(args: Args): Promise<Connection> {
   return {
     profileId: 'env',
     label: `BOOKDROP_API_KEY at ${args.baseUrl ?? 'production'}`,
-    clients: {
-      clientFor: async (_id, onRateLimit) =>
-        new BookkeepingClient({
-          ...target,
-          auth: { key },
-          onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit),
-        }),
-    },
+    clients: fixedKeyClients(target, key),
     close: async () => {},
   }
 }
