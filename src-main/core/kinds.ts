@@ -46,4 +46,3 @@ export function isAccepted(name: string, kinds: readonly string[]): boolean {
   return kinds.includes(fileKind(name))
 }
 
-export { TARGET_LABELS } from '../../schemas'
