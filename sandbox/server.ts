@@ -362,22 +362,17 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
     return payload
   })
 
-  app.addHook('onResponse', async (req) => {
+  // A request that ended without a response worth keeping frees its key for the next attempt.
+  const releaseSlot = async (req: FastifyRequest) => {
     const slot = req.idemSlot
     if (slot && !slot.settled) {
       slot.settled = true
       state.idempotency.delete(slot.key)
       slot.resolve(null)
     }
-  })
-  app.addHook('onRequestAbort', async (req) => {
-    const slot = req.idemSlot
-    if (slot && !slot.settled) {
-      slot.settled = true
-      state.idempotency.delete(slot.key)
-      slot.resolve(null)
-    }
-  })
+  }
+  app.addHook('onResponse', releaseSlot)
+  app.addHook('onRequestAbort', releaseSlot)
 
   // ---- control routes ---------------------------------------------------------------------------
   app.get('/_sandbox/creates', async (req, reply) => {
