@@ -57,6 +57,9 @@ export interface AddFilesOptions {
   processType?: 'async' | 'direct'
 }
 
+/** Candidates from folder scans that may wait for a hashing slot before the scans wait. */
+const INTAKE_BACKLOG_MAX = 32
+
 export class Engine {
   readonly events: EngineEmitter = new TypedEmitter<EngineEvents>()
   readonly db: Db
@@ -71,6 +74,8 @@ export class Engine {
   private closed = false
   /** Files being checked and hashed (or waiting for a hashing slot). */
   private intakeInFlight = 0
+  /** Folder scans waiting for the intake backlog to shrink (see INTAKE_BACKLOG_MAX). */
+  private intakeRoomWaiters: Array<() => void> = []
 
   private constructor(private readonly opts: EngineOptions) {
     this.db = new Db(join(opts.dataDir, 'bookdrop.db'))
@@ -91,7 +96,7 @@ export class Engine {
     const engine = new Engine(opts)
     engine.queue.start()
     await engine.finishPendingMoves()
-    for (const f of engine.folders.list()) if (f.enabled) await engine.startWatcher(f)
+    for (const f of engine.folders.list()) if (f.enabled) engine.startWatcher(f)
     return engine
   }
 
@@ -108,7 +113,7 @@ export class Engine {
       .find((o) => o.path === f.path && o.profileId === f.profileId && o.target === f.target)
     if (clash) throw new Error(`${f.path} is already watched for ${f.target}.`)
     this.folders.save(f)
-    if (f.enabled) await this.startWatcher(f)
+    if (f.enabled) this.startWatcher(f)
     return f
   }
 
@@ -119,7 +124,7 @@ export class Engine {
     const next = normalizeFolder({ ...rest, ...patch }, id, addedAt)
     this.folders.save(next)
     await this.stopWatcher(id)
-    if (next.enabled) await this.startWatcher(next)
+    if (next.enabled) this.startWatcher(next)
     else this.setFolderStatus(id, 'disabled', null)
     return next
   }
@@ -142,7 +147,7 @@ export class Engine {
     this.events.emit('folder', { folderId, state, message })
   }
 
-  private async startWatcher(f: FolderConfig): Promise<void> {
+  private startWatcher(f: FolderConfig): void {
     const excludeDirs = [join(f.path, 'Uploaded')]
     if (f.archiveDir) excludeDirs.push(f.archiveDir)
     const w = new FolderWatcher({
@@ -153,13 +158,17 @@ export class Engine {
       usePolling: f.usePolling,
       ignoreOlderThanMs: f.takeExisting ? undefined : f.addedAt,
       excludeDirs,
+      scanGate: () => this.intakeRoom(),
       ...this.opts.watch,
     })
     w.on('status', (s) => this.setFolderStatus(f.id, s.state, s.message ?? null))
     w.on('candidate', (c) => {
       this.intakeInFlight++
       void this.hashLimit(() => this.take(this.folderRequest(f, c.path)))
-        .finally(() => this.intakeInFlight--)
+        .finally(() => {
+          this.intakeInFlight--
+          this.wakeIntakeRoom()
+        })
         .catch((e: unknown) => {
           this.events.emit('notice', {
             level: 'error',
@@ -171,7 +180,27 @@ export class Engine {
       if (v.accepted) this.intake.vanished(this.folderRequest(f, v.path))
     })
     this.watchers.set(f.id, w)
-    await w.start()
+    // Not awaited: the initial scan hands files over only as fast as intake takes them (see
+    // intakeRoom), which for a big folder takes a while. Meanwhile the folder shows 'starting', and
+    // whenIdle() waits for it (watchersBusy). start() never rejects.
+    void w.start()
+  }
+
+  /**
+   * Backpressure for folder scans: a scan hands over files no faster than they are hashed and
+   * queued, so a folder of 20,000 existing files never has 20,000 candidates in memory at once.
+   */
+  private intakeRoom(): Promise<void> | undefined {
+    if (this.closed || this.hashLimit.pendingCount < INTAKE_BACKLOG_MAX) return undefined
+    return new Promise<void>((resolve) => this.intakeRoomWaiters.push(resolve))
+  }
+
+  private wakeIntakeRoom(all = false): void {
+    if (this.intakeRoomWaiters.length === 0) return
+    if (!all && this.hashLimit.pendingCount > INTAKE_BACKLOG_MAX / 2) return
+    const waiters = this.intakeRoomWaiters
+    this.intakeRoomWaiters = []
+    for (const w of waiters) w()
   }
 
   private async stopWatcher(id: string): Promise<void> {
@@ -439,6 +468,7 @@ export class Engine {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    this.wakeIntakeRoom(true)
     await Promise.all([...this.watchers.keys()].map((id) => this.stopWatcher(id)))
     this.hashLimit.clearQueue()
     await this.queue.stop()

@@ -361,3 +361,85 @@ describe('FolderWatcher: detection', () => {
     expect(rec.candidates[0]?.source).toBe('watcher')
   })
 })
+
+describe('FolderWatcher: folders with many files already in them', () => {
+  /** Writes `n` small files into `dir`, last modified an hour ago (files that were there before). */
+  async function oldFiles(dir: string, n: number): Promise<void> {
+    const hourAgo = new Date(Date.now() - 3_600_000)
+    for (let i = 0; i < n; i += 100) {
+      await Promise.all(
+        Array.from({ length: Math.min(100, n - i) }, async (_, j) => {
+          const f = path.join(dir, `r-${i + j}.pdf`)
+          await fs.writeFile(f, `receipt ${i + j}`)
+          await fs.utimes(f, hourAgo, hourAgo)
+        }),
+      )
+    }
+  }
+
+  it('an initial scan of 2,000 files reports each once while holding only a few pending at a time', async () => {
+    const dir = await tempDir()
+    await oldFiles(dir, 2_000)
+    const { w, rec } = makeWatcher(dir)
+    let mostPending = 0
+    const sampler = setInterval(() => {
+      mostPending = Math.max(mostPending, w.testHooks.counts().pending)
+    }, 1)
+    try {
+      await w.start()
+      await rec.waitFor(() => rec.candidates.length >= 2_000, '2,000 candidates', 20_000)
+    } finally {
+      clearInterval(sampler)
+    }
+    await sleep(SETTLE_MS)
+    expect(new Set(rec.candidates.map((c) => c.name)).size).toBe(2_000)
+    expect(rec.candidates).toHaveLength(2_000)
+    // Memory follows the pending set, not the folder: a bounded window walks through the files.
+    expect(mostPending).toBeGreaterThan(0)
+    expect(mostPending).toBeLessThanOrEqual(200)
+  })
+
+  it("a scan goes no faster than the consumer's scanGate lets it, and finishes once it opens", async () => {
+    const dir = await tempDir()
+    await oldFiles(dir, 300)
+    let open = false
+    let release: () => void = () => undefined
+    const gate = (): Promise<void> | undefined =>
+      open ? undefined : new Promise<void>((resolve) => (release = resolve))
+    const { w, rec } = makeWatcher(dir, { scanGate: gate })
+    const started = w.start()
+    await sleep(SETTLE_MS * 2)
+    expect(rec.candidates).toHaveLength(0)
+    expect(w.busy()).toBe(true) // the folder is still being taken in
+    open = true
+    release()
+    await started
+    await rec.waitFor(() => rec.candidates.length === 300, '300 candidates')
+    await rec.waitFor(() => !w.busy(), 'idle')
+  })
+
+  it('takes old files found by a scan without a stability wait; fresh ones, and polled ones, still wait', async () => {
+    const stabilityMs = 1_000
+    const dir = await tempDir()
+    await oldFiles(dir, 1)
+    await fs.writeFile(path.join(dir, 'fresh.pdf'), 'just written')
+    const { w, rec } = makeWatcher(dir, { stabilityMs })
+    await w.start()
+    await rec.waitFor(() => rec.candidates.length === 2, 'both files')
+    const waited = (name: string) => {
+      const c = rec.named(name)[0]
+      return (c?.stableAt ?? NaN) - (c?.detectedAt ?? NaN)
+    }
+    expect(waited('r-0.pdf')).toBeLessThan(stabilityMs / 2)
+    expect(waited('fresh.pdf')).toBeGreaterThanOrEqual(stabilityMs - 1)
+
+    // Network shares may report cached attributes: when polling, an old mtime proves nothing.
+    const polled = await tempDir()
+    await oldFiles(polled, 1)
+    const p = makeWatcher(polled, { stabilityMs, usePolling: true, pollIntervalMs: 100 })
+    await p.w.start()
+    await p.rec.waitFor(() => p.rec.candidates.length === 1, 'the polled file')
+    const c = p.rec.candidates[0]
+    expect((c?.stableAt ?? NaN) - (c?.detectedAt ?? NaN)).toBeGreaterThanOrEqual(stabilityMs - 1)
+  })
+})

@@ -17,6 +17,11 @@
  * - A pending file that disappears emits `vanished`.
  * - Watcher events are hints: a jittered periodic rescan (readdir/stat walk) finds what chokidar
  *   missed and prunes records of files that are gone.
+ * - A walk holds at most SCAN_MAX_PENDING files pending at a time and awaits the consumer's
+ *   `scanGate` before each batch, so a folder of 20,000 existing files streams through in a bounded
+ *   window. A file a walk finds that was last modified well before (MTIME_SLACK_MS beyond the
+ *   window) counts that quiet time toward its window, so old files take two quick samples instead
+ *   of a full window each (not when polling: network shares may report cached attributes).
  * - Failures are never fatal: EMFILE/ENFILE/ENOSPC → polling; the folder gone, unreadable or
  *   unavailable → `error` status and recovery checks with backoff, then a new watcher and a rescan;
  *   a sub-folder that can't be read → `error` status naming it while the rest is watched.
@@ -66,6 +71,17 @@ export const WATCH_DEFAULTS = {
 const IO_CONCURRENCY = 32
 /** Directory entries checked together during a scan. */
 const SCAN_BATCH = 64
+/**
+ * A scan walks on only while fewer files than this wait to become stable, so an initial scan of a
+ * folder of 20,000 files holds about this many pending records and timers at a time, not 20,000.
+ */
+const SCAN_MAX_PENDING = 128
+/**
+ * A walk that finds a file last modified longer ago than this plus the stability window counts
+ * that quiet time toward the window (two samples are still needed). The slack covers file systems
+ * whose mtimes are coarse (FAT keeps 2 s) or late.
+ */
+const MTIME_SLACK_MS = 2_000
 /** Rescan jitter: the interval is multiplied by a factor in [1 - JITTER, 1 + JITTER]. */
 const JITTER = 0.2
 
@@ -254,6 +270,9 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   private rescanTimer: NodeJS.Timeout | undefined
   /** One-off timers (second walk of a new folder); cleared by stop() and when the folder is lost. */
   private readonly laterTimers = new Set<NodeJS.Timeout>()
+  /** Walks waiting for room (see SCAN_MAX_PENDING and FolderWatcherConfig.scanGate). */
+  private roomWaiters: Array<() => void> = []
+  private readonly scanGate: (() => Promise<void> | void) | undefined
 
   constructor(config: FolderWatcherConfig, deps: FolderWatcherDeps = {}) {
     super()
@@ -272,6 +291,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.recoveryDelay = this.recoverInitialMs
     this.fs = { ...realFs, ...deps.fs }
     this.createWatcher = deps.watch ?? chokidarWatch
+    this.scanGate = config.scanGate
     this.current = { folderId: this.id, state: 'stopped' }
   }
 
@@ -338,6 +358,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.clearLaterTimers()
     for (const p of this.pending.values()) clearTimeout(p.timer)
     this.pending.clear()
+    this.wakeWalks(true)
     this.stopPromise = (async () => {
       await this.closeWatcher()
       // Let an in-flight walk notice the stop and finish, so no fs work outlives stop().
@@ -510,6 +531,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     const gone = this.lostBecauseGone
     const pending = [...this.pending.values()]
     this.pending.clear()
+    this.wakeWalks(true)
     for (const p of pending) {
       clearTimeout(p.timer)
       if (gone) this.emitVanished(p)
@@ -826,6 +848,14 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
         const age = via === 'add' ? Math.max(stats.mtimeMs, stats.ctimeMs) : stats.mtimeMs
         if (age < this.cutoffMs) return
       }
+      // Found by a walk and not written for a while (beyond the slack): that quiet time counts, so
+      // an initial scan of old files does not wait a window per file. Not when polling: network
+      // shares may report cached attributes.
+      let changedAt = nowMono
+      if (via === 'scan' && stats && !this.polling) {
+        const quiet = nowWall - mtimeMs - MTIME_SLACK_MS
+        if (quiet > 0) changedAt = nowMono - Math.min(quiet, this.stabilityMs)
+      }
       const fresh: Pending = {
         path: filePath,
         detectedAt: arrivedAt,
@@ -834,7 +864,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
         mtimeMs,
         err,
         errMessage,
-        changedAt: nowMono,
+        changedAt,
         lastSampleWall: issuedWall,
         samples: 1,
         timer: undefined,
@@ -900,6 +930,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     }
     clearTimeout(p.timer)
     this.pending.delete(key)
+    this.wakeWalks()
     const em = this.emitted.get(key)
     if (em && em.size === p.size && em.mtimeMs === p.mtimeMs && em.unreadable === unreadable) return
     this.emitted.set(key, { size: p.size, mtimeMs: p.mtimeMs, unreadable, seen: this.scanGen })
@@ -932,6 +963,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     if (p) {
       clearTimeout(p.timer)
       this.pending.delete(key)
+      this.wakeWalks()
       if (gone) this.emitVanished(p)
     }
     this.emitted.delete(key)
@@ -1047,12 +1079,34 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
       }
       const entries = r.value
       for (let i = 0; i < entries.length; i += SCAN_BATCH) {
+        await this.roomToWalk(run)
+        if (!this.live(run) || this.lostMessage) return undefined
         const batch = entries.slice(i, i + SCAN_BATCH)
         await Promise.all(batch.map((ent) => this.walkEntry(dir, ent, stack, via)))
         if (!this.live(run) || this.lostMessage) return undefined
       }
     }
     return undefined
+  }
+
+  /**
+   * Backpressure for walks: waits while SCAN_MAX_PENDING files are pending, then for the
+   * consumer's scanGate. Live events are never held back; only walks wait.
+   */
+  private async roomToWalk(run: number): Promise<void> {
+    while (this.live(run) && !this.lostMessage && this.pending.size >= SCAN_MAX_PENDING) {
+      await new Promise<void>((resolve) => this.roomWaiters.push(resolve))
+    }
+    if (this.live(run) && !this.lostMessage) await this.scanGate?.()
+  }
+
+  /** Lets waiting walks go on once the pending set is down to three quarters (or at once: `all`). */
+  private wakeWalks(all = false): void {
+    if (this.roomWaiters.length === 0) return
+    if (!all && this.pending.size > (SCAN_MAX_PENDING * 3) / 4) return
+    const waiters = this.roomWaiters
+    this.roomWaiters = []
+    for (const w of waiters) w()
   }
 
   private async walkEntry(dir: string, ent: Dirent, stack: string[], via: 'scan' | 'add'): Promise<void> {

@@ -44,6 +44,12 @@ export interface FolderWatcherConfig {
   recoverInitialMs?: number
   /** The delay doubles after each failed check, up to this. Default 30 000 ms. */
   recoverMaxMs?: number
+  /**
+   * The consumer's backpressure: a scan awaits this before each batch of directory entries, so a
+   * folder of many existing files is handed over no faster than the consumer takes them. Live
+   * events do not wait. It must settle once the consumer is closing.
+   */
+  scanGate?: () => Promise<void> | void
 }
 
 /** How a candidate was first noticed. */
