@@ -4,8 +4,8 @@
  * Every call is listed once in CALLS with the runtime schema of its request; its response type is
  * in `Calls`. Main registers IPC handlers by looping over CALLS and validates every payload; the
  * preload builds `window.bookdrop` from the same list; the web host serves the same list over HTTP.
- * The renderer imports types from here, and the name lists (CALL_NAMES, EVENT_NAMES) for its HTTP
- * bridge; so this file imports only types from src-main (never Node code).
+ * The renderer imports only types from here; the name lists its HTTP bridge needs at run time are in
+ * ./names.ts (no zod). This file imports only types from src-main (never Node code).
  *
  * A secret key crosses the bridge once, renderer → main, inside `addProfile` or `rotateProfileKey`,
  * and never comes back: no response type holds one. The business key a partner registration returns
@@ -35,6 +35,9 @@ import type { EngineEvents, FolderState, ProfileState } from '../src-main/core/e
 import type { Profile } from '../src-main/core/secrets/profiles'
 import type { Upload, UploadStatus } from '../src-main/core/store/uploads'
 import type { FolderConfig } from '../src-main/core/folders'
+import { CALL_NAMES, type CallName, EVENT_NAMES, type EventName } from './names'
+
+export { CALL_NAMES, EVENT_NAMES, type CallName, type EventName }
 
 // ---------------------------------------------------------------------------------------------
 // Shared request pieces
@@ -333,8 +336,11 @@ export const CALLS = {
   getClientHealth: none,
 } as const
 
-export type CallName = keyof typeof CALLS
-export const CALL_NAMES = Object.keys(CALLS) as CallName[]
+type _EveryCallNamed = Assert<
+  [Exclude<keyof typeof CALLS, CallName>, Exclude<CallName, keyof typeof CALLS>] extends [never, never]
+    ? true
+    : false
+>
 
 export interface Calls {
   getAppInfo: AppInfo
@@ -423,20 +429,8 @@ export interface Events extends EngineEvents {
   /** Settings changed (the shell applies closeToTray, launchAtLogin; the renderer the theme). */
   settings: Settings
 }
-export type EventName = keyof Events
-export const EVENT_NAMES = [
-  'upload',
-  'progress',
-  'folder',
-  'rateLimit',
-  'profile',
-  'notice',
-  'session',
-  'profiles',
-  'settings',
-] as const satisfies readonly EventName[]
-type _EveryEventListed = Assert<
-  [Exclude<EventName, (typeof EVENT_NAMES)[number]>] extends [never] ? true : false
+type _EveryEventNamed = Assert<
+  [Exclude<keyof Events, EventName>, Exclude<EventName, keyof Events>] extends [never, never] ? true : false
 >
 
 // ---------------------------------------------------------------------------------------------
