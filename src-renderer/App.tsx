@@ -1,28 +1,13 @@
-import { Suspense, lazy, useEffect } from 'react'
+import { Suspense, lazy, useEffect, useState } from 'react'
 import { Nav, navItems } from './components/Nav'
+import { ScreenView, loadScreen, preloadScreens, screenComponent } from './screens'
 import { SessionBanner, StatusBar } from './components/StatusBar'
 import { Toasts } from './components/Toasts'
 import { useApp } from './store'
 import { isPartner } from './store/session'
-import type { Screen } from './store/ui'
+import { type Screen, screenFromAddress } from './store/ui'
 
-const named = <K extends string>(p: Promise<Record<K, React.ComponentType>>, k: K) =>
-  p.then((m) => ({ default: m[k] }))
-
-const SCREENS: Record<Screen, React.LazyExoticComponent<React.ComponentType>> = {
-  capture: lazy(() => named(import('./screens/Capture'), 'Capture')),
-  folders: lazy(() => named(import('./screens/Folders'), 'Folders')),
-  history: lazy(() => named(import('./screens/History'), 'History')),
-  purchaseOrders: lazy(() => named(import('./screens/PurchaseOrders'), 'PurchaseOrders')),
-  invoices: lazy(() => named(import('./screens/Invoices'), 'Invoices')),
-  expensesBills: lazy(() => named(import('./screens/ExpensesBills'), 'ExpensesBills')),
-  bank: lazy(() => named(import('./screens/Bank'), 'Bank')),
-  partnerBusinesses: lazy(() => named(import('./screens/partner/Businesses'), 'Businesses')),
-  partnerRegister: lazy(() => named(import('./screens/partner/Register'), 'Register')),
-  partnerHealth: lazy(() => named(import('./screens/partner/ClientHealth'), 'ClientHealth')),
-  settings: lazy(() => named(import('./screens/Settings'), 'Settings')),
-}
-const FirstRun = lazy(() => named(import('./screens/FirstRun'), 'FirstRun'))
+const FirstRun = lazy(() => import('./screens/FirstRun').then((m) => ({ default: m.FirstRun })))
 
 function isTyping(t: EventTarget | null): boolean {
   if (!(t instanceof HTMLElement)) return false
@@ -76,6 +61,18 @@ function useTheme() {
   }, [theme])
 }
 
+/** The address names the screen (see screenFromAddress): editing it, or Back/Forward, switches. */
+function useScreenAddress() {
+  useEffect(() => {
+    const onHash = () => {
+      const s = screenFromAddress()
+      if (s && s !== useApp.getState().screen) useApp.getState().setScreen(s)
+    }
+    window.addEventListener('hashchange', onHash)
+    return () => window.removeEventListener('hashchange', onHash)
+  }, [])
+}
+
 /** A file dropped outside a drop zone must not navigate the window away. */
 function useNoStrayDrops() {
   useEffect(() => {
@@ -91,6 +88,46 @@ function useNoStrayDrops() {
   }, [])
 }
 
+/**
+ * The screen to show: the chosen one once its code is in. Until then the screen shown before stays
+ * (nothing at all before the first one: App says "Loading…"); see screens.tsx. A chunk that fails
+ * to load (the web host stopped, a broken install) says so, with a way to try again.
+ */
+function useShownScreen(): { screen: Screen | null; failed: string | null; retry: () => void } {
+  const wanted = useApp((s) => s.screen)
+  const booted = useApp((s) => s.booted)
+  const partner = useApp(isPartner)
+  const [shown, setShown] = useState<Screen | null>(() => (screenComponent(wanted) ? wanted : null))
+  const [failed, setFailed] = useState<{ screen: Screen; message: string } | null>(null)
+  const [attempt, setAttempt] = useState(0)
+  useEffect(() => {
+    if (screenComponent(wanted)) {
+      setShown(wanted)
+      return
+    }
+    let current = true
+    loadScreen(wanted).then(
+      () => current && setShown(wanted),
+      (e: unknown) =>
+        current && setFailed({ screen: wanted, message: e instanceof Error ? e.message : String(e) }),
+    )
+    return () => {
+      current = false
+    }
+  }, [wanted, attempt])
+  useEffect(() => {
+    if (booted) preloadScreens(navItems(partner).map((i) => i.screen))
+  }, [booted, partner])
+  return {
+    screen: screenComponent(wanted) ? wanted : shown,
+    failed: failed?.screen === wanted ? failed.message : null,
+    retry: () => {
+      setFailed(null)
+      setAttempt((n) => n + 1)
+    },
+  }
+}
+
 function Loading({ what }: { what: string }) {
   return (
     <div className="loading" role="status">
@@ -103,10 +140,11 @@ export function App() {
   const booted = useApp((s) => s.booted)
   const bootError = useApp((s) => s.bootError)
   const hasProfiles = useApp((s) => s.profiles.length > 0)
-  const screen = useApp((s) => s.screen)
+  const { screen, failed, retry } = useShownScreen()
   useShortcuts()
   useTheme()
   useNoStrayDrops()
+  useScreenAddress()
 
   if (!booted) return <Loading what="Bookdrop" />
   if (bootError) {
@@ -130,7 +168,6 @@ export function App() {
       </>
     )
   }
-  const Current = SCREENS[screen]
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -139,9 +176,18 @@ export function App() {
       <Nav />
       <main id="main" className="main">
         <SessionBanner />
-        <Suspense fallback={<Loading what="the screen" />}>
-          <Current key={screen} />
-        </Suspense>
+        {failed ? (
+          <div className="loading" role="alert">
+            <p>This screen could not be loaded: {failed}</p>
+            <button type="button" className="btn" onClick={retry}>
+              Try again
+            </button>
+          </div>
+        ) : screen ? (
+          <ScreenView key={screen} screen={screen} />
+        ) : (
+          <Loading what="the screen" />
+        )}
       </main>
       <StatusBar />
       <Toasts />

@@ -29,7 +29,8 @@ export function Nav() {
   const profile = useApp(activeProfile)
   const screen = useApp((s) => s.screen)
   const setScreen = useApp((s) => s.setScreen)
-  const demo = useApp((s) => s.appInfo?.demo ?? false)
+  // The active profile says whether it is the demo's; it arrives with the profile list, not later.
+  const demo = useApp((s) => activeProfile(s)?.demo ?? s.appInfo?.demo ?? false)
   const items = navItems(partner)
   return (
     <nav className="nav" aria-label="Screens">

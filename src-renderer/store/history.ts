@@ -3,7 +3,7 @@
  * scrolls; only a bounded number of pages is kept. Events update loaded rows in place, and count
  * new matching rows without refetching (the table offers "show N new").
  */
-import { bookdrop } from '../lib/bridge'
+import { callEarlyOr } from '../lib/early'
 import { dayBound } from '../lib/format'
 import { settle } from '../lib/result'
 import type { AiTarget, HistoryFilterInput, Upload, UploadStatus } from '../lib/types'
@@ -29,6 +29,11 @@ export interface HistorySlice {
   historyGen: number
   historyTotal: number | null
   historyPages: Record<number, Upload[]>
+  /**
+   * The pages are the previous query's, kept on screen until the new one's first answer replaces
+   * them all at once (no flash of empty rows on every keystroke).
+   */
+  historyStale: boolean
   historyLoading: Record<number, true>
   /** upload id → page index, for updating a row in place. */
   historyIndex: Record<number, number>
@@ -110,17 +115,22 @@ export const createHistorySlice: SliceCreator<HistorySlice> = (set, get) => {
   const loadPage = async (page: number, gen: number) => {
     set((s) => ({ historyLoading: { ...s.historyLoading, [page]: true } }))
     const r = await settle(
-      bookdrop.history({ ...get().historyRequest(), offset: page * HISTORY_PAGE, limit: HISTORY_PAGE }),
+      callEarlyOr('history', { ...get().historyRequest(), offset: page * HISTORY_PAGE, limit: HISTORY_PAGE }),
     )
     if (get().historyGen !== gen) return
     set((s) => {
       const { [page]: _done, ...loading } = s.historyLoading
-      if (!r.ok) return { historyLoading: loading, historyError: r.error.message }
-      const index = { ...s.historyIndex }
+      const stale = s.historyStale
+      if (!r.ok) {
+        const cleared = stale ? { historyPages: {}, historyIndex: {}, historyStale: false } : {}
+        return { historyLoading: loading, historyError: r.error.message, ...cleared }
+      }
+      const index = stale ? {} : { ...s.historyIndex }
       for (const row of r.value.rows) index[row.id] = page
       return {
         historyLoading: loading,
-        historyPages: { ...s.historyPages, [page]: r.value.rows },
+        historyPages: stale ? { [page]: r.value.rows } : { ...s.historyPages, [page]: r.value.rows },
+        historyStale: false,
         historyIndex: index,
         historyTotal: r.value.total,
         historyError: null,
@@ -133,6 +143,7 @@ export const createHistorySlice: SliceCreator<HistorySlice> = (set, get) => {
     historyGen: 0,
     historyTotal: null,
     historyPages: {},
+    historyStale: false,
     historyLoading: {},
     historyIndex: {},
     historyNew: 0,
@@ -147,14 +158,14 @@ export const createHistorySlice: SliceCreator<HistorySlice> = (set, get) => {
 
     reloadHistory: () => {
       const gen = get().historyGen + 1
-      set({
+      // The rows on screen stay until the new query's first answer replaces them (historyStale).
+      set((s) => ({
         historyGen: gen,
-        historyPages: {},
+        historyStale: Object.keys(s.historyPages).length > 0,
         historyLoading: {},
-        historyIndex: {},
         historyNew: 0,
         historyError: null,
-      })
+      }))
       void loadPage(0, gen)
     },
 
@@ -163,6 +174,7 @@ export const createHistorySlice: SliceCreator<HistorySlice> = (set, get) => {
         historyGen: s.historyGen + 1,
         historyTotal: null,
         historyPages: {},
+        historyStale: false,
         historyLoading: {},
         historyIndex: {},
         historyNew: 0,
@@ -179,7 +191,7 @@ export const createHistorySlice: SliceCreator<HistorySlice> = (set, get) => {
       const p0 = Math.floor(Math.max(0, first) / HISTORY_PAGE)
       const p1 = Math.floor(Math.min(last, maxRow) / HISTORY_PAGE)
       for (let p = p0; p <= p1; p++) {
-        if (!s.historyPages[p] && !s.historyLoading[p]) void loadPage(p, s.historyGen)
+        if ((!s.historyPages[p] || s.historyStale) && !s.historyLoading[p]) void loadPage(p, s.historyGen)
       }
       // Keep memory bounded: drop the pages farthest from what is on screen.
       const loaded = Object.keys(s.historyPages).map(Number)

@@ -1,4 +1,5 @@
 import { bookdrop } from '../lib/bridge'
+import { callEarlyOr, rememberActiveProfile } from '../lib/early'
 import { settle } from '../lib/result'
 import type {
   AppInfo,
@@ -24,7 +25,8 @@ export interface SessionSlice {
   bootError: string | null
   boot(): Promise<void>
   loadSession(): Promise<void>
-  applyProfiles(list: ProfileList): void
+  /** `sessionLoaded`: the caller has just loaded the session of `list.activeId` (boot). */
+  applyProfiles(list: ProfileList, sessionLoaded?: boolean, booting?: boolean): void
   applySession(s: SessionState): void
   applyProfileEvent(e: Events['profile']): void
   applyRateLimit(e: Events['rateLimit']): void
@@ -37,7 +39,7 @@ export interface SessionSlice {
   pauseUploads(): Promise<void>
   resumeUploads(): Promise<void>
   /** Everything that belongs to one profile is dropped and loaded again for the new one. */
-  onActiveProfileChanged(): void
+  onActiveProfileChanged(sessionLoaded?: boolean): void
 }
 
 export function emptyCounts(): Record<UploadStatus, number> {
@@ -63,9 +65,9 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
 
   boot: async () => {
     const [info, profiles, session] = await Promise.all([
-      settle(bookdrop.getAppInfo({})),
-      settle(bookdrop.listProfiles({})),
-      settle(bookdrop.getSession({})),
+      settle(callEarlyOr('getAppInfo', {})),
+      settle(callEarlyOr('listProfiles', {})),
+      settle(callEarlyOr('getSession', {})),
     ])
     if (info.ok) set({ appInfo: info.value })
     if (!profiles.ok) {
@@ -73,9 +75,11 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
       return
     }
     if (session.ok) set({ session: session.value })
-    set({ booted: true, bootError: null })
-    // From "no profile known" to the active one: applyProfiles loads what that profile needs.
-    get().applyProfiles(profiles.value)
+    // From "no profile known" to the active one: applyProfiles loads what that profile needs. That
+    // goes first, then the app renders: its first render takes a while and would hold them back.
+    set({ bootError: null })
+    get().applyProfiles(profiles.value, session.ok, true)
+    set({ booted: true })
     void get().loadSettings()
     void get().loadFolders()
   },
@@ -85,11 +89,12 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     if (r.ok) set({ session: r.value })
   },
 
-  applyProfiles: (list) => {
+  applyProfiles: (list, sessionLoaded, booting) => {
     const prev = get().activeId
     set({ profiles: list.profiles, activeId: list.activeId })
-    if (prev !== list.activeId && get().booted) {
-      if (prev !== null || list.activeId !== null) get().onActiveProfileChanged()
+    rememberActiveProfile(list.activeId)
+    if (prev !== list.activeId && (get().booted || booting)) {
+      if (prev !== null || list.activeId !== null) get().onActiveProfileChanged(sessionLoaded)
     }
   },
 
@@ -148,9 +153,10 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
   startDemo: async () => {
     const r = await settle(bookdrop.startDemo({}))
     if (r.ok) {
-      get().applyProfiles(r.value)
+      // App info first (it now says "demo"), so the app appears with its Demo badge at once.
       const info = await settle(bookdrop.getAppInfo({}))
       if (info.ok) set({ appInfo: info.value })
+      get().applyProfiles(r.value)
     }
     return r
   },
@@ -167,17 +173,20 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     else get().toast('error', r.error.message)
   },
 
-  onActiveProfileChanged: () => {
+  onActiveProfileChanged: (sessionLoaded) => {
     const s = get()
     s.resetUploadsForProfile()
     s.resetRecords()
     s.resetPartner()
     s.resetHistory()
-    void s.loadSession()
-    if (s.activeId) void s.loadAttention()
     const partner = isPartner(s)
     const screens: readonly Screen[] = partner ? PARTNER_SCREENS : BUSINESS_SCREENS
     if (!screens.includes(s.screen)) s.setScreen(screens[0]!)
+    // Opened on the history (a reload, a link): its first page is asked for first, as soon as the
+    // profile is known, alongside the screen's code.
+    else if (s.screen === 'history' && s.activeId) s.ensureHistoryRows(0, 0)
+    if (!sessionLoaded) void s.loadSession()
+    if (s.activeId) void s.loadAttention()
   },
 })
 

@@ -14,6 +14,42 @@ export type Screen =
   | 'partnerHealth'
   | 'settings'
 
+export const SCREENS = [
+  'capture',
+  'folders',
+  'history',
+  'purchaseOrders',
+  'invoices',
+  'expensesBills',
+  'bank',
+  'partnerBusinesses',
+  'partnerRegister',
+  'partnerHealth',
+  'settings',
+] as const satisfies readonly Screen[]
+
+/**
+ * The screen named in the page's address (`#history`): a reload, a bookmark of the web host, or the
+ * desktop window reopening shows that screen again. (A partner-only screen for a business profile,
+ * or the reverse, is corrected once the profile is known.)
+ */
+export function screenFromAddress(): Screen | null {
+  if (typeof window === 'undefined') return null
+  const name = window.location.hash.replace(/^#\/?/, '')
+  return (SCREENS as readonly string[]).includes(name) ? (name as Screen) : null
+}
+
+function showInAddress(screen: Screen): void {
+  if (typeof window === 'undefined' || screenFromAddress() === screen) return
+  try {
+    const url = new URL(window.location.href)
+    url.hash = screen
+    window.history.replaceState(window.history.state, '', url)
+  } catch {
+    // An address that can't carry a hash: the screen is simply not remembered.
+  }
+}
+
 export type ToastKind = 'info' | 'success' | 'warning' | 'error'
 export interface Toast {
   id: number
@@ -41,13 +77,18 @@ let nextToastId = 1
 const MAX_TOASTS = 5
 
 export const createUiSlice: SliceCreator<UiSlice> = (set, get) => ({
-  screen: 'capture',
+  screen: screenFromAddress() ?? 'capture',
   toasts: [],
   addFilesRequested: false,
   captureTarget: 'expenses',
   capturePrompt: '',
   setCapture: (patch) => set(patch),
-  setScreen: (screen) => set({ screen }),
+  setScreen: (screen) => {
+    set({ screen })
+    showInAddress(screen)
+    // The history's first page is asked for now, while the screen's code loads, not once it mounts.
+    if (screen === 'history') get().ensureHistoryRows(0, 0)
+  },
   toast: (kind, message) => {
     const id = nextToastId++
     set((s) => {

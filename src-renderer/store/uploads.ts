@@ -22,7 +22,11 @@ import type { AppState, SliceCreator } from './types'
 
 /** How many rows of this run the capture screen keeps. */
 const LIVE_MAX = 300
-const ATTENTION_PAGE = 200
+/**
+ * The newest files needing attention the capture screen lists (with a link to all of them in the
+ * upload history): a short list to act on, cheap to lay out when thousands have failed.
+ */
+const ATTENTION_PAGE = 50
 
 export interface LocalReject {
   key: string
@@ -120,7 +124,7 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => ({
             if (wasAttention) attentionTotal = Math.max(0, attentionTotal - 1)
           }
         }
-        if (attentionMap) attention = [...attentionMap.values()]
+        if (attentionMap) attention = [...attentionMap.values()].slice(0, ATTENTION_PAGE)
         if (liveOrder.length > LIVE_MAX) {
           const keep = new Set(liveOrder.slice(0, LIVE_MAX))
           for (const id of liveOrder.slice(LIVE_MAX)) delete live[id]

@@ -1,7 +1,7 @@
 /**
  * Upload history at scale (issue 4): 100,000 rows seeded straight into bookdrop.db before the host
  * starts; filtered by status and by a search, and scrolled to the very bottom, with only a window
- * of rows ever in the DOM.
+ * of rows ever in the DOM; reopened at its address (#history).
  */
 import type { Locator, Page } from 'playwright-core'
 import { expect, it } from 'vitest'
@@ -112,6 +112,17 @@ describeE2E('upload history', (t) => {
       expect(await statusBarProblems(page)).toEqual([])
       await t.a11y('the upload history, scrolled to the bottom')
       await t.shot()
+
+      // The address names the screen: a reload opens the history again, on its newest rows.
+      expect(new URL(page.url()).hash).toBe('#history')
+      await page.reload()
+      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Upload history')
+      await until(() => count.textContent()).toBe(`${fmt(ROWS)} uploads`)
+      await until(() => dataRow(page, 0).count()).toBe(1)
+      expect(await fileName(dataRow(page, 0))).toBe(rows[ROWS - 1]!.name)
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /Capture/ }).click()
+      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Capture')
+      expect(new URL(page.url()).hash).toBe('#capture')
     },
     E2E_TIMEOUT,
   )

@@ -1,0 +1,68 @@
+/**
+ * The first calls, started before the rest of the renderer's code is evaluated (main.tsx imports
+ * this module before anything else, and nothing here imports React): boot's three calls and, when
+ * the app opens on the upload history, its first page for the profile that was active last time.
+ * The ~70 ms the browser then spends evaluating React and the app overlap the answers' way back.
+ *
+ * Each early answer is taken at most once, by the same call with the same request (callEarlyOr);
+ * one nobody takes (another profile is active now, the filter differs) is dropped after a while.
+ */
+import { HISTORY_PAGE, emptyHistoryFilter, historyRequestOf } from '../store/history'
+import { screenFromAddress } from '../store/ui'
+import { bookdrop } from './bridge'
+import type { Req, Res, Result } from './types'
+import type { CallName } from '../../src-preload/names'
+
+const LAST_PROFILE_KEY = 'bookdrop.lastProfile'
+const FORGET_AFTER_MS = 15_000
+
+const early = new Map<string, Promise<Result<unknown>>>()
+const keyOf = (name: CallName, req: unknown): string => `${name} ${JSON.stringify(req)}`
+
+type CallFn<K extends CallName> = (req: Req<K>) => Promise<Result<Res<K>>>
+
+function startEarly<K extends CallName>(name: K, req: Req<K>): void {
+  early.set(keyOf(name, req), (bookdrop[name] as CallFn<K>)(req))
+}
+
+/** `bookdrop[name](req)`, unless the very same call was started early: then its answer, once. */
+export function callEarlyOr<K extends CallName>(name: K, req: Req<K>): Promise<Result<Res<K>>> {
+  const key = keyOf(name, req)
+  const p = early.get(key)
+  if (p) {
+    early.delete(key)
+    return p as Promise<Result<Res<K>>>
+  }
+  return (bookdrop[name] as CallFn<K>)(req)
+}
+
+/** Remembers the active profile, so the next start can ask for its history before boot answers. */
+export function rememberActiveProfile(id: string | null): void {
+  try {
+    if (id) window.localStorage.setItem(LAST_PROFILE_KEY, id)
+    else window.localStorage.removeItem(LAST_PROFILE_KEY)
+  } catch {
+    // No storage (a locked-down browser): the history just starts after boot.
+  }
+}
+
+function lastProfile(): string | null {
+  try {
+    return window.localStorage.getItem(LAST_PROFILE_KEY)
+  } catch {
+    return null
+  }
+}
+
+/** Starts the early calls (main.tsx, once). */
+export function startEarlyCalls(): void {
+  startEarly('getAppInfo', {})
+  startEarly('listProfiles', {})
+  startEarly('getSession', {})
+  const profileId = lastProfile()
+  if (screenFromAddress() === 'history' && profileId) {
+    const req = { ...historyRequestOf(emptyHistoryFilter(), profileId), offset: 0, limit: HISTORY_PAGE }
+    startEarly('history', req)
+  }
+  setTimeout(() => early.clear(), FORGET_AFTER_MS)
+}
