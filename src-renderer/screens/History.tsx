@@ -16,7 +16,7 @@ import {
   retryLabel,
 } from '../lib/labels'
 import { settle } from '../lib/result'
-import { useDebouncedEffect } from '../lib/useDebounced'
+import { useThrottled } from '../lib/useThrottled'
 import type { AiTarget, Upload } from '../lib/types'
 import { useApp } from '../store'
 import { historyRowAt } from '../store/history'
@@ -36,8 +36,9 @@ export function History() {
   const ensure = useApp((s) => s.ensureHistoryRows)
 
   const [search, setSearch] = useState(filter.search)
-  // A short pause coalesces a burst of keystrokes; stale answers are dropped by generation.
-  useDebouncedEffect(search, 30, (v) => setFilter({ search: v }))
+  // A keystroke is searched at once; a burst of them makes one query per 80 ms, the last with the
+  // final text. Late answers to an earlier query are dropped by generation.
+  const searchFor = useThrottled((v: string) => setFilter({ search: v }), 80)
 
   useEffect(() => {
     const s = useApp.getState()
@@ -119,7 +120,10 @@ export function History() {
               aria-keyshortcuts="/"
               placeholder="Search… ( / )"
               value={search}
-              onChange={(e) => setSearch(e.target.value)}
+              onChange={(e) => {
+                setSearch(e.target.value)
+                searchFor(e.target.value)
+              }}
             />
           )}
         </Field>
