@@ -1,9 +1,12 @@
 /**
  * Upload history: filters, search, paging and CSV export over a real SQLite file.
  */
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { Db } from '../../src-main/core/store/db'
+import { UploadStore } from '../../src-main/core/store/uploads'
 import { PROFILE, type Rig, receipt, rig } from './helpers'
 
 let r: Rig | undefined
@@ -71,5 +74,45 @@ describe('history', () => {
     expect(text).toContain(`"'=HYPERLINK(""x"").txt"`)
     expect(text).toContain('"comma, ""quoted"".txt"')
     expect(text).toContain(',completed,')
+  })
+})
+
+describe('history counts', () => {
+  it('stay right as uploads change, including rows written by another process on the same file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bookdrop-counts-'))
+    const db = new Db(join(dir, 'bookdrop.db'))
+    const other = new Db(join(dir, 'bookdrop.db'))
+    try {
+      const store = new UploadStore(db)
+      const row = (name: string) =>
+        ({
+          profileId: 'p1',
+          target: 'expenses',
+          source: 'drop',
+          path: `/in/${name}`,
+          name,
+          prompt: 'x',
+          status: 'queued',
+        }) as const
+      const a = store.insert(row('a.pdf'))
+      store.insert(row('b.pdf'))
+      expect(store.countByStatus('p1')).toMatchObject({ queued: 2, completed: 0 })
+      expect(store.query({ profileId: 'p1' }).total).toBe(2)
+      // Asked again with nothing changed: the same answer (remembered).
+      expect(store.countByStatus('p1')).toMatchObject({ queued: 2, completed: 0 })
+
+      store.update(a.id, { status: 'completed' })
+      expect(store.countByStatus('p1')).toMatchObject({ queued: 1, completed: 1 })
+      expect(store.query({ profileId: 'p1', statuses: ['completed'] }).total).toBe(1)
+
+      // A headless run on the same data folder writes through its own connection.
+      new UploadStore(other).insert(row('c.pdf'))
+      expect(store.countByStatus('p1')).toMatchObject({ queued: 2, completed: 1 })
+      expect(store.query({ profileId: 'p1' }).total).toBe(3)
+    } finally {
+      other.close()
+      db.close()
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

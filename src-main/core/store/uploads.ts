@@ -219,6 +219,11 @@ export interface HistoryFilter {
 }
 
 export class UploadStore {
+  /** Writes through this store so far: cached counts taken before the latest one are stale. */
+  private writes = 0
+  /** COUNT(*) answers by query, valid while no write happened here or elsewhere (data_version). */
+  private readonly counted = new Map<string, { writes: number; dataVersion: number; value: unknown }>()
+
   constructor(private readonly db: Db) {}
 
   transaction<R>(fn: () => R): R {
@@ -236,6 +241,7 @@ export class UploadStore {
       updated_at: now,
     }
     const cols = Object.keys(fields)
+    this.writes++
     const r = this.db.get<Row>(
       `INSERT INTO uploads (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`,
       ...cols.map((c) => fields[c]),
@@ -268,6 +274,7 @@ export class UploadStore {
     const entries = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
     const sets = entries.map(([k]) => `${COLUMN[k as keyof typeof COLUMN]} = ?`)
     const where = expected === null ? 'id = ?' : 'id = ? AND status = ?'
+    this.writes++
     const r = this.db.get<Row>(
       `UPDATE uploads SET ${sets.join(', ')} WHERE ${where} RETURNING *`,
       ...entries.map(([, v]) => toDb(v)),
@@ -387,6 +394,7 @@ export class UploadStore {
    * back to the queue with the SAME Idempotency-Key, so the server replays instead of creating again.
    */
   recoverInterrupted(now = Date.now()): number {
+    this.writes++
     return this.db.transaction(() => {
       // Jobs being followed: poll them again now (a poll in flight at the crash left a placeholder time).
       this.db.run(`UPDATE uploads SET next_attempt_at = ? WHERE status = 'processing'`, now)
@@ -417,7 +425,26 @@ export class UploadStore {
     )
   }
 
+  /**
+   * A count, remembered until the next write: counting 100,000 rows costs ~10 ms, and the same
+   * counts are asked for again and again (every session refresh, every page of the history) while
+   * nothing changes. Writes by another connection (PRAGMA data_version) also make it stale.
+   */
+  private countOnce<T>(key: string, count: () => T): T {
+    const dataVersion = this.db.get<{ data_version: number }>('PRAGMA data_version')?.data_version ?? -1
+    const hit = this.counted.get(key)
+    if (hit && hit.writes === this.writes && hit.dataVersion === dataVersion) return hit.value as T
+    const value = count()
+    if (this.counted.size >= 200) this.counted.clear()
+    this.counted.set(key, { writes: this.writes, dataVersion, value })
+    return value
+  }
+
   countByStatus(profileId?: string): Record<UploadStatus, number> {
+    return { ...this.countOnce(`status ${profileId ?? '*'}`, () => this.countByStatusNow(profileId)) }
+  }
+
+  private countByStatusNow(profileId?: string): Record<UploadStatus, number> {
     const out = Object.fromEntries(UPLOAD_STATUSES.map((s) => [s, 0])) as Record<UploadStatus, number>
     const rows = profileId
       ? this.db.all<{ status: UploadStatus; n: number }>(
@@ -479,7 +506,10 @@ export class UploadStore {
         offset,
       )
       .map(fromRow)
-    const total = this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM uploads ${sql}`, ...params)?.n ?? 0
+    const total = this.countOnce(
+      `total ${sql} ${JSON.stringify(params)}`,
+      () => this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM uploads ${sql}`, ...params)?.n ?? 0,
+    )
     return { rows, total }
   }
 
