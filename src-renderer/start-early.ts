@@ -3,5 +3,10 @@
  * runs before React and the app are evaluated, and the first calls are already on their way.
  */
 import { startEarlyCalls } from './lib/early'
+import { loadScreen } from './screens'
+import { screenFromAddress } from './store/ui'
 
+// The first screen's code first (the store starts on the same screen; importing the store here
+// would evaluate React first): the web host then serves it ahead of the calls.
+void loadScreen(screenFromAddress() ?? 'capture').catch(() => undefined)
 startEarlyCalls()

@@ -52,6 +52,9 @@ export function History() {
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
+    // Rows on the very first render (the table is at most the window's height); the real size is
+    // measured right after. Without it the first render has no rows and they come one pass later.
+    initialRect: { width: 0, height: window.innerHeight },
     overscan: 12,
   })
   const items = virtualizer.getVirtualItems()

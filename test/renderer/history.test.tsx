@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
-import { fake } from './fake-bridge'
+import { type Upload, fake } from './fake-bridge'
 
 vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
 
@@ -94,8 +94,9 @@ describe('upload history', () => {
     const answer = fake.handlers.history!
     let release: () => void = () => undefined
     fake.handlers.history = (req) =>
-      new Promise((resolve) => {
-        release = () => resolve(answer(req))
+      new Promise<{ rows: Upload[]; total: number }>((resolve) => {
+        // The fake's history handler answers plainly (never a Result).
+        release = () => resolve(answer(req) as { rows: Upload[]; total: number })
       })
     onTestFinished(() => {
       fake.handlers.history = answer
