@@ -140,21 +140,34 @@ export interface OpenedPage {
 
 export async function openPage(
   browser: Browser,
-  opts: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {},
+  opts: {
+    colorScheme?: 'light' | 'dark'
+    viewport?: { width: number; height: number }
+    /**
+     * Serve axe-core to the page (checkA11y). Default true. The bench turns it off: a route makes
+     * Playwright hold every request of the context for a round trip to this process.
+     */
+    a11y?: boolean
+    /** Start from this storage (cookies, localStorage), e.g. a window reopened by the same person. */
+    storageState?: Awaited<ReturnType<BrowserContext['storageState']>>
+  } = {},
 ): Promise<OpenedPage> {
   const context = await browser.newContext({
     locale: 'en-US',
     timezoneId: 'UTC',
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     colorScheme: opts.colorScheme ?? 'light',
+    ...(opts.storageState ? { storageState: opts.storageState } : {}),
   })
   context.setDefaultTimeout(20_000)
   // tsx (esbuild keepNames) wraps named functions in __name(): functions this code passes to
   // page.evaluate must find it in the page too.
   await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn' })
-  await context.route(`**${AXE_URL_PATH}`, (route) =>
-    route.fulfill({ path: AXE_PATH, contentType: 'text/javascript; charset=utf-8' }),
-  )
+  if (opts.a11y ?? true) {
+    await context.route(`**${AXE_URL_PATH}`, (route) =>
+      route.fulfill({ path: AXE_PATH, contentType: 'text/javascript; charset=utf-8' }),
+    )
+  }
   const page = await context.newPage()
   const problems: string[] = []
   const consoleErrors: string[] = []
