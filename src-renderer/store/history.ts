@@ -1,5 +1,5 @@
 /**
- * Upload history for a virtualized table: rows are fetched in pages of 200 by offset as the table
+ * Upload history for a virtualized table: rows are fetched in pages of 100 by offset as the table
  * scrolls; only a bounded number of pages is kept. Events update loaded rows in place, and count
  * new matching rows without refetching (the table offers "show N new").
  */
@@ -9,9 +9,9 @@ import { settle } from '../lib/result'
 import type { AiTarget, HistoryFilterInput, Upload, UploadStatus } from '../lib/types'
 import type { AppState, SliceCreator } from './types'
 
-export const HISTORY_PAGE = 200
-/** Pages kept in memory (40 × 200 = 8,000 rows); the farthest from view are dropped first. */
-const MAX_PAGES = 40
+export const HISTORY_PAGE = 100
+/** Pages kept in memory (80 × 100 = 8,000 rows); the farthest from view are dropped first. */
+const MAX_PAGES = 80
 
 export interface HistoryFilterState {
   statuses: UploadStatus[]

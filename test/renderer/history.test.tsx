@@ -8,6 +8,7 @@ vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import(
 
 const { useApp, resetStores } = await import('../../src-renderer/store')
 const { History, ROW_HEIGHT } = await import('../../src-renderer/screens/History')
+const { HISTORY_PAGE } = await import('../../src-renderer/store/history')
 const { startApp } = await import('../../src-renderer/store/start')
 
 // jsdom lays nothing out: give every element a viewport-sized box so the virtualizer has a window.
@@ -49,7 +50,7 @@ describe('upload history', () => {
     expect(rows().length).toBeGreaterThan(5)
     expect(rows().length).toBeLessThan(60)
     expect(historyCalls()).toEqual([
-      expect.objectContaining({ offset: 0, limit: 200, profileId: 'p1', order: 'desc' }),
+      expect.objectContaining({ offset: 0, limit: HISTORY_PAGE, profileId: 'p1', order: 'desc' }),
     ])
 
     // Scroll to row 50,000: only its page is fetched, and the rows there have the right index.
@@ -60,7 +61,7 @@ describe('upload history', () => {
     })
     await screen.findByText('scan-050000.pdf')
     const offsets = historyCalls().map((r) => r.offset)
-    expect(offsets).toContain(50_000 - (50_000 % 200))
+    expect(offsets).toContain(50_000 - (50_000 % HISTORY_PAGE))
     expect(offsets.length).toBeLessThanOrEqual(3)
     const row = screen.getByText('scan-050000.pdf').closest('[role="row"]')!
     expect(row.getAttribute('aria-rowindex')).toBe(String(50_000 + 2))
