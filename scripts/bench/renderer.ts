@@ -370,12 +370,17 @@ export async function rendererBench(
     // Warm-up: the OS file cache, SQLite's pages, Chromium's process. It is also the visit whose
     // storage the 'open' loads start from: opening at #history is a reload or a reopened window.
     const { storage } = await firstPaint(browser, app.host.url, 'open')
-    const runsOf = async (way: Way, from?: Storage): Promise<Paint[]> => {
-      const all: Paint[] = []
-      for (let i = 0; i < runs; i++) all.push(await firstPaint(browser, app.host.url, way, from))
-      return all
+    await firstPaint(browser, app.host.url, 'switch')
+    await firstPaint(browser, app.host.url, 'cold')
+    // Interleaved, so that no way of reaching the history gets the machine's quieter moments.
+    const open: Paint[] = []
+    const switched: Paint[] = []
+    const cold: Paint[] = []
+    for (let i = 0; i < runs; i++) {
+      open.push(await firstPaint(browser, app.host.url, 'open', storage))
+      switched.push(await firstPaint(browser, app.host.url, 'switch'))
+      cold.push(await firstPaint(browser, app.host.url, 'cold'))
     }
-    const open = await runsOf('open', storage)
     const p = median(open.map((r) => r.ms))
     rows.push({
       what: `history, ${ROWS.toLocaleString('en-US')} rows, opened at #history: navigation → first row painted (median of ${runs})`,
@@ -390,7 +395,6 @@ export async function rendererBench(
       target: '',
       ok: null,
     })
-    const switched = await runsOf('switch')
     const sw = median(switched.map((r) => r.ms))
     rows.push({
       what: `  from another screen, first visit: click → first row painted (median)`,
@@ -398,7 +402,6 @@ export async function rendererBench(
       target: '< 500 ms',
       ok: sw < 500,
     })
-    const cold = await runsOf('cold')
     rows.push({
       what: '  cold start, click the moment the navigation shows: navigation → painted',
       figure: ms(median(cold.map((r) => r.clicked + r.ms))),
@@ -434,10 +437,14 @@ export async function rendererBench(
   return rows
 }
 
-// Run alone: npx tsx scripts/bench/renderer.ts [--quick]
+// Run alone: npx tsx scripts/bench/renderer.ts [--quick]; run.ts adds --json (the rows as one last line).
 if (process.argv[1] && /renderer\.ts$/.test(process.argv[1])) {
   rendererBench({ quick: process.argv.includes('--quick') }).then(
     (rows) => {
+      if (process.argv.includes('--json')) {
+        console.log(JSON.stringify(rows))
+        return
+      }
       const w = Math.max(...rows.map((r) => r.what.length))
       for (const r of rows) {
         const mark = r.ok === null ? '' : r.ok ? '  ok' : '  MISSED'

@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startSandbox } from '../../sandbox'
-import { rendererBench } from './renderer'
+import type { BenchRow } from './renderer'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const KEY = `svc_sk_bench_${randomBytes(8).toString('hex')}`
@@ -65,6 +65,30 @@ function child(
     p.on('exit', (code) =>
       result && code === 0 ? res(result) : rej(new Error(`${scenario} exited ${code}`)),
     )
+  })
+}
+
+/** Runs scripts/bench/renderer.ts --json; its progress lines pass through, its rows come back. */
+function rendererChild(): Promise<BenchRow[]> {
+  return new Promise((res, rej) => {
+    const p = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/bench/renderer.ts', '--json', ...(QUICK ? ['--quick'] : [])],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    let out = ''
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    p.on('exit', (code) => {
+      const lines = out.trim().split('\n')
+      for (const l of lines.slice(0, -1)) console.log(l)
+      try {
+        const rows = JSON.parse(lines.at(-1) ?? '') as BenchRow[]
+        if (code === 0) return res(rows)
+      } catch {
+        // fall through
+      }
+      rej(new Error(`renderer bench exited ${code}`))
+    })
   })
 }
 
@@ -222,9 +246,10 @@ async function main(): Promise<void> {
     await rm(work, { recursive: true, force: true })
   }
 
-  // 5: the renderer in Chromium through the web host (scripts/bench/renderer.ts).
+  // 5: the renderer in Chromium through the web host (scripts/bench/renderer.ts), in a process of
+  // its own too: this one's heap still holds what the emulator stored above.
   try {
-    rows.push(...(await rendererBench({ quick: QUICK })))
+    rows.push(...(await rendererChild()))
   } catch (e) {
     console.error(e)
     const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
