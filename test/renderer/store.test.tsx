@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fake, upload } from './fake-bridge'
+import type { FolderView } from '../../src-preload/contract'
 
 vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
 
@@ -121,5 +122,29 @@ describe('store', () => {
     expect(fake.listenerCount('upload')).toBe(0)
     expect(useApp.getState().toasts).toEqual([])
     expect(useApp.getState().booted).toBe(false)
+  })
+})
+
+describe('watched folders', () => {
+  it("keep a folder's status from an event that arrived before the answer that added it", async () => {
+    await startApp()
+    await vi.waitFor(() => expect(useApp.getState().foldersLoaded).toBe(true))
+    // The server's side: the folder is "starting" when added, and "watching" a moment later. The
+    // event for that comes on the event stream, here before the add call's answer.
+    let state: 'starting' | 'watching' = 'starting'
+    const view = () => ({ id: 'f1', path: '/in', state, message: null }) as unknown as FolderView
+    fake.handlers.listFolders = () => (state === 'starting' ? [] : [view()])
+    fake.handlers.addFolder = () => {
+      const answer = view()
+      state = 'watching'
+      fake.emit('folder', { folderId: 'f1', state: 'watching', message: null })
+      return answer
+    }
+    const r = await useApp.getState().addFolder({ profileId: 'p1', path: '/in', target: 'expenses' })
+    expect(r.ok).toBe(true)
+    // The event for a folder not known yet also reloads the list; let that answer land too.
+    await vi.waitFor(() => expect(fake.calls.listFolders).toHaveBeenCalledTimes(2))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(useApp.getState().folders.map((f) => [f.id, f.state])).toEqual([['f1', 'watching']])
   })
 })
