@@ -61,7 +61,7 @@ function useTheme() {
   }, [theme])
 }
 
-/** The address names the screen (see screenFromAddress): editing it, or Back/Forward, switches. */
+/** The address names the screen (see screenFromAddress): editing it switches screens. */
 function useScreenAddress() {
   useEffect(() => {
     const onHash = () => {
@@ -170,15 +170,26 @@ export function App() {
   }
   return (
     <div className="app">
-      <a className="skip-link" href="#main">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // Focus the content without putting "#main" in the address, which names the screen.
+          e.preventDefault()
+          document.getElementById('main')?.focus()
+        }}
+      >
         Skip to content
       </a>
       <Nav />
-      <main id="main" className="main">
+      <main id="main" className="main" tabIndex={-1}>
         <SessionBanner />
         {failed ? (
           <div className="loading" role="alert">
-            <p>This screen could not be loaded: {failed}</p>
+            <p>
+              This screen could not be loaded ({failed}). Check that Bookdrop is still running, then try
+              again.
+            </p>
             <button type="button" className="btn" onClick={retry}>
               Try again
             </button>

@@ -4,9 +4,9 @@
  */
 import { startEarlyCalls } from './lib/early'
 import { loadScreen } from './screens'
-import { screenFromAddress } from './store/ui'
+import { initialScreen } from './store/ui'
 
 // The first screen's code first (the store starts on the same screen; importing the store here
 // would evaluate React first): the web host then serves it ahead of the calls.
-void loadScreen(screenFromAddress() ?? 'capture').catch(() => undefined)
+void loadScreen(initialScreen()).catch(() => undefined)
 startEarlyCalls()

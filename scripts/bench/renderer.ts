@@ -117,8 +117,8 @@ const FIRST_ROW = '.vtable__scroll [role="row"][aria-rowindex="2"]:not(.vtable__
 
 /**
  * How the history is reached:
- *  - 'open': the page is opened at the history (`#history`, as a reload or the desktop window
- *    reopening on it does);
+ *  - 'open': the page is opened at the history (`#history`, as a reload does; the app reopening
+ *    where it was left, on the history, takes the same path);
  *  - 'switch': the app is open on its first screen, settled, and "Upload history" is clicked: the
  *    history's code and first page are not loaded yet (before the background preload starts);
  *  - 'cold': the app is opened on its first screen and "Upload history" is clicked the moment the
@@ -180,7 +180,7 @@ type Storage = OpenedPage['context'] extends { storageState(): Promise<infer S> 
 
 /**
  * One cold load (a new context: a new renderer process, no HTTP cache). With `storage`, the
- * context starts from what an earlier visit stored (localStorage), as a reopened window does.
+ * context starts from what an earlier visit stored (localStorage), as a reload or a bookmarked address does.
  * Playwright intercepts no request (no route), so requests go straight to the web host.
  */
 async function firstPaint(
@@ -368,7 +368,8 @@ export async function rendererBench(
   const browser = await launchChromium()
   try {
     // Warm-up: the OS file cache, SQLite's pages, Chromium's process. It is also the visit whose
-    // storage the 'open' loads start from: opening at #history is a reload or a reopened window.
+    // storage the 'open' loads start from: opening at #history is a reload, a
+    // bookmarked address, or the app reopening where it was left: by someone who used it before.
     const { storage } = await firstPaint(browser, app.host.url, 'open')
     await firstPaint(browser, app.host.url, 'switch')
     await firstPaint(browser, app.host.url, 'cold')

@@ -1,14 +1,15 @@
 /**
  * The first calls, started before the rest of the renderer's code is evaluated (main.tsx imports
  * this module before anything else, and nothing here imports React): boot's three calls and, when
- * the app opens on the upload history, its first page for the profile that was active last time.
+ * the app opens on the upload history (its address, or where it was left), its first page for the
+ * profile that was active last time.
  * The ~70 ms the browser then spends evaluating React and the app overlap the answers' way back.
  *
  * Each early answer is taken at most once, by the same call with the same request (callEarlyOr);
  * one nobody takes (another profile is active now, the filter differs) is dropped after a while.
  */
 import { HISTORY_PAGE, emptyHistoryFilter, historyRequestOf } from '../store/history'
-import { screenFromAddress } from '../store/ui'
+import { initialScreen } from '../store/ui'
 import { bookdrop } from './bridge'
 import type { Req, Res, Result } from './types'
 import type { CallName } from '../../src-preload/names'
@@ -60,7 +61,7 @@ export function startEarlyCalls(): void {
   startEarly('listProfiles', {})
   startEarly('getSession', {})
   const profileId = lastProfile()
-  if (screenFromAddress() === 'history' && profileId) {
+  if (initialScreen() === 'history' && profileId) {
     const req = { ...historyRequestOf(emptyHistoryFilter(), profileId), offset: 0, limit: HISTORY_PAGE }
     startEarly('history', req)
   }

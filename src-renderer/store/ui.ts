@@ -29,9 +29,9 @@ export const SCREENS = [
 ] as const satisfies readonly Screen[]
 
 /**
- * The screen named in the page's address (`#history`): a reload, a bookmark of the web host, or the
- * desktop window reopening shows that screen again. (A partner-only screen for a business profile,
- * or the reverse, is corrected once the profile is known.)
+ * The screen named in the page's address (`#history`): a reload, or a bookmark of the web host's
+ * address, shows that screen again. (A partner-only screen for a business profile, or the reverse,
+ * is corrected once the profile is known.)
  */
 export function screenFromAddress(): Screen | null {
   if (typeof window === 'undefined') return null
@@ -39,8 +39,32 @@ export function screenFromAddress(): Screen | null {
   return (SCREENS as readonly string[]).includes(name) ? (name as Screen) : null
 }
 
+const LAST_SCREEN_KEY = 'bookdrop.screen'
+
+/**
+ * The screen the app opens on: the one in the address, else the one open when the app was last
+ * used (the desktop window reopens where it was left), else Capture.
+ */
+export function initialScreen(): Screen {
+  const fromAddress = screenFromAddress()
+  if (fromAddress) return fromAddress
+  try {
+    const last = typeof window === 'undefined' ? null : window.localStorage.getItem(LAST_SCREEN_KEY)
+    if (last && (SCREENS as readonly string[]).includes(last)) return last as Screen
+  } catch {
+    // No storage: Capture.
+  }
+  return 'capture'
+}
+
 function showInAddress(screen: Screen): void {
-  if (typeof window === 'undefined' || screenFromAddress() === screen) return
+  if (typeof window === 'undefined') return
+  try {
+    window.localStorage.setItem(LAST_SCREEN_KEY, screen)
+  } catch {
+    // No storage: the next start opens on Capture.
+  }
+  if (screenFromAddress() === screen) return
   try {
     const url = new URL(window.location.href)
     url.hash = screen
@@ -77,7 +101,7 @@ let nextToastId = 1
 const MAX_TOASTS = 5
 
 export const createUiSlice: SliceCreator<UiSlice> = (set, get) => ({
-  screen: screenFromAddress() ?? 'capture',
+  screen: initialScreen(),
   toasts: [],
   addFilesRequested: false,
   captureTarget: 'expenses',

@@ -120,9 +120,22 @@ describeE2E('upload history', (t) => {
       await until(() => count.textContent()).toBe(`${fmt(ROWS)} uploads`)
       await until(() => dataRow(page, 0).count()).toBe(1)
       expect(await fileName(dataRow(page, 0))).toBe(rows[ROWS - 1]!.name)
-      await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /Capture/ }).click()
+      await page
+        .getByRole('navigation', { name: 'Screens' })
+        .getByRole('button', { name: /Capture/ })
+        .click()
       await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Capture')
       expect(new URL(page.url()).hash).toBe('#capture')
+
+      // Opened again without a screen in the address: where it was left.
+      await page
+        .getByRole('navigation', { name: 'Screens' })
+        .getByRole('button', { name: /Upload history/ })
+        .click()
+      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Upload history')
+      await page.goto(`${app.host.origin}/`)
+      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Upload history')
+      await until(() => dataRow(page, 0).count()).toBe(1)
     },
     E2E_TIMEOUT,
   )
