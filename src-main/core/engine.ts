@@ -165,10 +165,7 @@ export class Engine {
     w.on('candidate', (c) => {
       this.intakeInFlight++
       void this.hashLimit(() => this.take(this.folderRequest(f, c.path)))
-        .finally(() => {
-          this.intakeInFlight--
-          this.wakeIntakeRoom()
-        })
+        .finally(() => this.intakeInFlight--)
         .catch((e: unknown) => {
           this.events.emit('notice', {
             level: 'error',
@@ -238,6 +235,8 @@ export class Engine {
       return r
     } finally {
       this.intakeInFlight--
+      // Any file taken (a scan's or a drop's) may make room for a waiting scan.
+      this.wakeIntakeRoom()
     }
   }
 

@@ -157,4 +157,24 @@ describe('watched folders', () => {
     expect(r.engine.history().rows.map((x) => x.name)).toEqual(['real.txt'])
     expect((await readdir(r.inbox)).length).toBe(7)
   })
+
+  it("a folder's initial scan is not held up for good by a big drop going through intake at the same time", async () => {
+    r = await rig()
+    r.engine.pause(PROFILE) // this is about intake: files are queued, not sent
+    const dropDir = join(r.dir, 'dropped')
+    await mkdir(dropDir)
+    const dropped: string[] = []
+    for (let i = 0; i < 120; i++) dropped.push((await receipt(dropDir, `drop-${i}.txt`)).path)
+    for (let i = 0; i < 120; i++) await receipt(r.inbox, `there-${i}.txt`)
+    // The drop fills the hashing queue well past what a scan lets wait, then the folder is added.
+    const drop = r.engine.addFiles(dropped, { profileId: PROFILE, target: 'expenses' })
+    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses', takeExisting: true })
+    await drop
+    await waitFor(
+      'every file of the folder queued',
+      () => r!.engine.history({ folderId: r!.engine.listFolders()[0]!.id }).total === 120,
+      20_000,
+    )
+    expect(r.engine.history().total).toBe(240)
+  })
 })
