@@ -1,12 +1,22 @@
 /**
  * Imported first by main.tsx, for its side effect: ES modules run in import order, so this body
- * runs before React and the app are evaluated, and the first calls are already on their way.
+ * runs before React and the app are evaluated. It asks for the first screen's code, boot's three
+ * calls and, when the app opens on the upload history (its address, or where it was left), that
+ * history's first page for the profile active last time (see lib/early.ts).
  */
-import { startEarlyCalls } from './lib/early'
+import { lastActiveProfile, startEarly } from './lib/early'
 import { loadScreen } from './screens'
+import { emptyHistoryFilter, historyPageRequest } from './store/history'
 import { initialScreen } from './store/ui'
 
+const screen = initialScreen()
 // The first screen's code first (the store starts on the same screen; importing the store here
 // would evaluate React first): the web host then serves it ahead of the calls.
-void loadScreen(initialScreen()).catch(() => undefined)
-startEarlyCalls()
+void loadScreen(screen).catch(() => undefined)
+startEarly('getAppInfo', {})
+startEarly('listProfiles', {})
+startEarly('getSession', {})
+const profileId = lastActiveProfile()
+if (screen === 'history' && profileId) {
+  startEarly('history', historyPageRequest(emptyHistoryFilter(), profileId, 0))
+}

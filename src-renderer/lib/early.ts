@@ -1,15 +1,11 @@
 /**
- * The first calls, started before the rest of the renderer's code is evaluated (main.tsx imports
- * this module before anything else, and nothing here imports React): boot's three calls and, when
- * the app opens on the upload history (its address, or where it was left), its first page for the
- * profile that was active last time.
- * The ~70 ms the browser then spends evaluating React and the app overlap the answers' way back.
+ * Calls started before the rest of the renderer's code is evaluated (start-early.ts, which main.tsx
+ * imports first; nothing here imports React): the ~70 ms the browser then spends evaluating React
+ * and the app overlap the answers' way back.
  *
  * Each early answer is taken at most once, by the same call with the same request (callEarlyOr);
  * one nobody takes (another profile is active now, the filter differs) is dropped after a while.
  */
-import { HISTORY_PAGE, emptyHistoryFilter, historyRequestOf } from '../store/history'
-import { initialScreen } from '../store/ui'
 import { bookdrop } from './bridge'
 import type { Req, Res, Result } from './types'
 import type { CallName } from '../../src-preload/names'
@@ -21,10 +17,6 @@ const early = new Map<string, Promise<Result<unknown>>>()
 const keyOf = (name: CallName, req: unknown): string => `${name} ${JSON.stringify(req)}`
 
 type CallFn<K extends CallName> = (req: Req<K>) => Promise<Result<Res<K>>>
-
-function startEarly<K extends CallName>(name: K, req: Req<K>): void {
-  early.set(keyOf(name, req), (bookdrop[name] as CallFn<K>)(req))
-}
 
 /** `bookdrop[name](req)`, unless the very same call was started early: then its answer, once. */
 export function callEarlyOr<K extends CallName>(name: K, req: Req<K>): Promise<Result<Res<K>>> {
@@ -47,7 +39,8 @@ export function rememberActiveProfile(id: string | null): void {
   }
 }
 
-function lastProfile(): string | null {
+/** The profile active when the app was last used (rememberActiveProfile), if any. */
+export function lastActiveProfile(): string | null {
   try {
     return window.localStorage.getItem(LAST_PROFILE_KEY)
   } catch {
@@ -55,15 +48,8 @@ function lastProfile(): string | null {
   }
 }
 
-/** Starts the early calls (main.tsx, once). */
-export function startEarlyCalls(): void {
-  startEarly('getAppInfo', {})
-  startEarly('listProfiles', {})
-  startEarly('getSession', {})
-  const profileId = lastProfile()
-  if (initialScreen() === 'history' && profileId) {
-    const req = { ...historyRequestOf(emptyHistoryFilter(), profileId), offset: 0, limit: HISTORY_PAGE }
-    startEarly('history', req)
-  }
-  setTimeout(() => early.clear(), FORGET_AFTER_MS)
+/** Starts `bookdrop[name](req)` now, for callEarlyOr to take (start-early.ts). */
+export function startEarly<K extends CallName>(name: K, req: Req<K>): void {
+  if (early.size === 0) setTimeout(() => early.clear(), FORGET_AFTER_MS)
+  early.set(keyOf(name, req), (bookdrop[name] as CallFn<K>)(req))
 }

@@ -58,6 +58,15 @@ export const emptyHistoryFilter = (): HistoryFilterState => ({
 })
 
 /** The bridge request for the filter (without offset and limit). */
+/** The request for one page of the history: the same object (and key) wherever it is built. */
+export function historyPageRequest(
+  f: HistoryFilterState,
+  profileId: string | null,
+  page: number,
+): HistoryFilterInput {
+  return { ...historyRequestOf(f, profileId), offset: page * HISTORY_PAGE, limit: HISTORY_PAGE }
+}
+
 export function historyRequestOf(f: HistoryFilterState, profileId: string | null): HistoryFilterInput {
   const req: HistoryFilterInput = { order: 'desc' }
   if (f.statuses.length) req.statuses = f.statuses
@@ -115,7 +124,7 @@ export const createHistorySlice: SliceCreator<HistorySlice> = (set, get) => {
   const loadPage = async (page: number, gen: number) => {
     set((s) => ({ historyLoading: { ...s.historyLoading, [page]: true } }))
     const r = await settle(
-      callEarlyOr('history', { ...get().historyRequest(), offset: page * HISTORY_PAGE, limit: HISTORY_PAGE }),
+      callEarlyOr('history', historyPageRequest(get().historyFilter, get().activeId, page)),
     )
     if (get().historyGen !== gen) return
     set((s) => {

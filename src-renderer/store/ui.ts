@@ -1,19 +1,7 @@
 import type { AiTarget } from '../lib/types'
 import type { SliceCreator } from './types'
 
-export type Screen =
-  | 'capture'
-  | 'folders'
-  | 'history'
-  | 'purchaseOrders'
-  | 'invoices'
-  | 'expensesBills'
-  | 'bank'
-  | 'partnerBusinesses'
-  | 'partnerRegister'
-  | 'partnerHealth'
-  | 'settings'
-
+/** Every screen, as named in the address (`#history`). */
 export const SCREENS = [
   'capture',
   'folders',
@@ -26,7 +14,12 @@ export const SCREENS = [
   'partnerRegister',
   'partnerHealth',
   'settings',
-] as const satisfies readonly Screen[]
+] as const
+export type Screen = (typeof SCREENS)[number]
+
+function isScreen(name: string): name is Screen {
+  return (SCREENS as readonly string[]).includes(name)
+}
 
 /**
  * The screen named in the page's address (`#history`): a reload, or a bookmark of the web host's
@@ -36,7 +29,7 @@ export const SCREENS = [
 export function screenFromAddress(): Screen | null {
   if (typeof window === 'undefined') return null
   const name = window.location.hash.replace(/^#\/?/, '')
-  return (SCREENS as readonly string[]).includes(name) ? (name as Screen) : null
+  return isScreen(name) ? name : null
 }
 
 const LAST_SCREEN_KEY = 'bookdrop.screen'
@@ -50,7 +43,7 @@ export function initialScreen(): Screen {
   if (fromAddress) return fromAddress
   try {
     const last = typeof window === 'undefined' ? null : window.localStorage.getItem(LAST_SCREEN_KEY)
-    if (last && (SCREENS as readonly string[]).includes(last)) return last as Screen
+    if (last && isScreen(last)) return last
   } catch {
     // No storage: Capture.
   }
