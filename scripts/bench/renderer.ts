@@ -25,7 +25,7 @@ import {
   CHROMIUM_PATH,
   type RunningApp,
   ensureRenderer,
-  type OpenedPage,
+  type StorageState,
   launchChromium,
   openPage,
   seedHistory,
@@ -176,19 +176,18 @@ interface Paint {
   script: number
 }
 
-type Storage = OpenedPage['context'] extends { storageState(): Promise<infer S> } ? S : never
-
 /**
  * One cold load (a new context: a new renderer process, no HTTP cache). With `storage`, the
- * context starts from what an earlier visit stored (localStorage), as a reload or a bookmarked address does.
+ * context starts from what an earlier visit stored (localStorage), as a reload or a bookmarked
+ * address does.
  * Playwright intercepts no request (no route), so requests go straight to the web host.
  */
 async function firstPaint(
   browser: Browser,
   url: string,
   way: Way,
-  storage?: Storage,
-): Promise<Paint & { storage: Storage }> {
+  storage?: StorageState,
+): Promise<Paint & { storage: StorageState }> {
   const { context, page } = await openPage(browser, { a11y: false, storageState: storage })
   try {
     // The page says when it has painted through a binding: polling it (waitForFunction) would run

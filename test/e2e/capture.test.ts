@@ -9,7 +9,7 @@ import type { Locator, Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import type { Fixtures } from '../../sandbox'
 import { receiptText, sandboxCreates, statusBarProblems } from './helpers'
-import { E2E_TIMEOUT, describeE2E, until } from './suite'
+import { E2E_TIMEOUT, describeE2E, goTo, onScreen, until } from './suite'
 
 const KEY = 'svc_sk_e2e_capture_business_0001'
 const fixtures: Fixtures = {
@@ -31,10 +31,6 @@ function sessionRow(page: Page, name: string): Locator {
 async function rowStatus(page: Page, name: string): Promise<string | null> {
   const row = sessionRow(page, name)
   return (await row.count()) ? row.locator('.badge').first().textContent() : null
-}
-
-async function onScreen(page: Page, title: string): Promise<void> {
-  await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(title)
 }
 
 describeE2E('capture', (t) => {
@@ -97,11 +93,7 @@ describeE2E('capture', (t) => {
       await page.goto(app.host.url)
       await onScreen(page, 'Capture')
 
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: /Watched folders/ })
-        .click()
-      await onScreen(page, 'Watched folders')
+      await goTo(page, /Watched folders/, 'Watched folders')
       await page.getByText('No folder is watched for this profile yet.').waitFor()
       await t.a11y('the watched folders screen (empty)')
 
@@ -117,11 +109,7 @@ describeE2E('capture', (t) => {
 
       await writeFile(join(folder, 'fuel-receipt.txt'), receiptText('fuel'))
 
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: /Capture/ })
-        .click()
-      await onScreen(page, 'Capture')
+      await goTo(page, /Capture/, 'Capture')
       await until(() => rowStatus(page, 'fuel-receipt.txt')).toBe('Completed')
       await t.a11y('the capture screen with the watched file')
       await t.shot()

@@ -129,6 +129,9 @@ const AXE_PATH = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')
  */
 const AXE_URL_PATH = '/__e2e__/axe.min.js'
 
+/** What a browser context has stored (cookies, localStorage), to start another one from. */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>
+
 export interface OpenedPage {
   context: BrowserContext
   page: Page
@@ -149,7 +152,7 @@ export async function openPage(
      */
     a11y?: boolean
     /** Start from this storage (cookies, localStorage), e.g. a window reopened by the same person. */
-    storageState?: Awaited<ReturnType<BrowserContext['storageState']>>
+    storageState?: StorageState
   } = {},
 ): Promise<OpenedPage> {
   const context = await browser.newContext({

@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import type { Fixtures } from '../../sandbox'
 import { type SeededRow, seedHistory, statusBarProblems } from './helpers'
-import { E2E_TIMEOUT, describeE2E, until } from './suite'
+import { E2E_TIMEOUT, describeE2E, goTo, onScreen, until } from './suite'
 
 const KEY = 'svc_sk_e2e_history_business_0001'
 const fixtures: Fixtures = {
@@ -64,13 +64,9 @@ describeE2E('upload history', (t) => {
       expect(rows).toHaveLength(ROWS)
       const page = t.page
       await page.goto(app.host.url)
-      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Capture')
+      await onScreen(page, 'Capture')
       await t.a11y('the capture screen (with 100,000 uploads in the history)')
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: /Upload history/ })
-        .click()
-      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Upload history')
+      await goTo(page, /Upload history/, 'Upload history')
 
       const count = page.locator('.history__bar [aria-live]')
       await until(() => count.textContent()).toBe(`${fmt(ROWS)} uploads`)
@@ -116,25 +112,17 @@ describeE2E('upload history', (t) => {
       // The address names the screen: a reload opens the history again, on its newest rows.
       expect(new URL(page.url()).hash).toBe('#history')
       await page.reload()
-      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Upload history')
+      await onScreen(page, 'Upload history')
       await until(() => count.textContent()).toBe(`${fmt(ROWS)} uploads`)
       await until(() => dataRow(page, 0).count()).toBe(1)
       expect(await fileName(dataRow(page, 0))).toBe(rows[ROWS - 1]!.name)
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: /Capture/ })
-        .click()
-      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Capture')
+      await goTo(page, /Capture/, 'Capture')
       expect(new URL(page.url()).hash).toBe('#capture')
 
       // Opened again without a screen in the address: where it was left.
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: /Upload history/ })
-        .click()
-      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Upload history')
+      await goTo(page, /Upload history/, 'Upload history')
       await page.goto(`${app.host.origin}/`)
-      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Upload history')
+      await onScreen(page, 'Upload history')
       await until(() => dataRow(page, 0).count()).toBe(1)
     },
     E2E_TIMEOUT,

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import type { Fixtures } from '../../sandbox'
 import { sandboxControl, sandboxCreates, statusBarProblems } from './helpers'
-import { E2E_TIMEOUT, describeE2E, until } from './suite'
+import { E2E_TIMEOUT, describeE2E, goTo, nav, until } from './suite'
 
 const PARTNER_KEY = 'svc_partner_sk_e2e_ledger_partners_0001'
 const HOLDING = 1000
@@ -38,12 +38,6 @@ const registration = {
 }
 
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 }).textContent()
-const nav = (page: Page) => page.getByRole('navigation', { name: 'Screens' })
-
-async function go(page: Page, screen: RegExp, title: string): Promise<void> {
-  await nav(page).getByRole('button', { name: screen }).click()
-  await until(() => h1(page)).toBe(title)
-}
 
 /** The <dd> of a fact (<dt>) in a dialog's result list. */
 async function fact(page: Page, name: string): Promise<string> {
@@ -78,7 +72,7 @@ describeE2E('partner console', (t) => {
       await t.a11y('the referred businesses screen')
 
       // ---- register: a weak password is refused, with the rule shown -------------------------------
-      await go(page, /Register a business/, 'Register a business')
+      await goTo(page, /Register a business/, 'Register a business')
       await t.a11y('the register form')
       const form = page.locator('form.register')
       await form.getByLabel(/^Business name/).fill(registration.business_name)
@@ -161,7 +155,7 @@ describeE2E('partner console', (t) => {
       await t.shot('switched')
 
       // ---- back to the partner profile ------------------------------------------------------------------
-      await go(page, /Settings/, 'Settings')
+      await goTo(page, /Settings/, 'Settings')
       await t.a11y('the settings screen (partner and business profiles)')
       await page.getByRole('button', { name: 'Switch to Ledger Partners' }).click()
       await until(() =>
@@ -169,7 +163,7 @@ describeE2E('partner console', (t) => {
           .getByRole('button', { name: /Referred businesses/ })
           .count(),
       ).toBe(1)
-      await go(page, /Referred businesses/, 'Referred businesses')
+      await goTo(page, /Referred businesses/, 'Referred businesses')
       const bizRow = page.getByRole('row', { name: new RegExp(BUSINESS) })
       await bizRow.waitFor()
 

@@ -3,11 +3,10 @@
  * message the server gives) then created with its number; an invoice opened by uuid and by
  * source_uuid, with its balance.
  */
-import type { Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import type { Fixtures } from '../../sandbox'
 import { sandboxCreates } from './helpers'
-import { E2E_TIMEOUT, describeE2E, until } from './suite'
+import { E2E_TIMEOUT, describeE2E, goTo, onScreen, until } from './suite'
 
 const KEY = 'svc_sk_e2e_records_business_0001'
 const fixtures: Fixtures = {
@@ -43,11 +42,6 @@ const money = (n: number, currency = 'NGN') =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(n).replace(/\s/g, ' ')
 const text = async (p: Promise<string | null>) => ((await p) ?? '').replace(/\s/g, ' ').trim()
 
-async function go(page: Page, screen: RegExp, title: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: screen }).click()
-  await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(title)
-}
-
 describeE2E('records', (t) => {
   it(
     'a purchase order is refused for a missing line item, with the server’s message, then created with its number',
@@ -55,9 +49,9 @@ describeE2E('records', (t) => {
       const app = await t.app({ fixtures, profiles })
       const page = t.page
       await page.goto(app.host.url)
-      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Capture')
+      await onScreen(page, 'Capture')
       await t.a11y('the capture screen')
-      await go(page, /Purchase orders/, 'Purchase orders')
+      await goTo(page, /Purchase orders/, 'Purchase orders')
       await page.getByText('No purchase orders yet.').waitFor()
       await t.a11y('the purchase orders screen')
 
@@ -122,9 +116,9 @@ describeE2E('records', (t) => {
       const app = await t.app({ fixtures, profiles })
       const page = t.page
       await page.goto(app.host.url)
-      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Capture')
+      await onScreen(page, 'Capture')
       await t.a11y('the capture screen')
-      await go(page, /Invoices/, 'Invoices')
+      await goTo(page, /Invoices/, 'Invoices')
       const list = page.getByRole('table', { name: 'Invoices' })
       await list.getByRole('cell', { name: 'Wedding cake, three tiers' }).waitFor()
       await t.a11y('the invoices screen')

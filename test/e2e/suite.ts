@@ -31,6 +31,20 @@ export function until<T>(fn: () => T | Promise<T>, timeout = 20_000) {
   return expect.poll(fn, { timeout, interval: 50 })
 }
 
+/** The app's screen navigation. */
+export const nav = (page: Page) => page.getByRole('navigation', { name: 'Screens' })
+
+/** Waits until the screen titled `title` shows (its h1). */
+export async function onScreen(page: Page, title: string): Promise<void> {
+  await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(title)
+}
+
+/** Clicks the navigation button matching `screen`, then waits for the screen titled `title`. */
+export async function goTo(page: Page, screen: RegExp, title: string): Promise<void> {
+  await nav(page).getByRole('button', { name: screen }).click()
+  await onScreen(page, title)
+}
+
 export interface E2E {
   /** The page of the current test (a fresh browser context). */
   readonly page: Page
