@@ -127,3 +127,9 @@ export type Environment = keyof typeof ENVIRONMENT_BASE_URLS | 'custom'
 
 /** The HTTP status for a valid key of the wrong kind for a route (partner vs business; not shown). */
 export const WRONG_KEY_KIND_STATUS = 403
+
+/**
+ * AI credits one AI create costs (2.6 says usage is charged, the amount is not shown): 1 credit per
+ * create request, whatever its attachments. The emulator charges it; the app's overview counts it.
+ */
+export const AI_CREDITS_PER_CREATE = 1
