@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Draws build/icon.svg's shapes into PNGs with no dependencies (4x4 supersampling, zlib for PNG).
-// Output: build/icon.png (512, mac/win, electron-builder converts) and build/icons/<n>x<n>.png (linux).
+// Output: build/icon.png (512, mac/win, electron-builder converts), build/icons/<n>x<n>.png (linux)
+// and src-renderer/public/favicon.png (64, the page's icon).
 // Run after changing the icon: node scripts/make-icon.mjs
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -114,4 +115,8 @@ writeFileSync(join(buildDir, 'icon.png'), big)
 writeFileSync(join(buildDir, 'icons', '512x512.png'), big)
 for (const size of [256, 128, 64, 32, 16])
   writeFileSync(join(buildDir, 'icons', `${size}x${size}.png`), render(size))
-console.log('wrote build/icon.png and build/icons/*.png')
+// The page's icon (the web host's /favicon.ico, and <link rel="icon"> in index.html).
+const publicDir = join(buildDir, '..', 'src-renderer', 'public')
+mkdirSync(publicDir, { recursive: true })
+writeFileSync(join(publicDir, 'favicon.png'), render(64))
+console.log('wrote build/icon.png, build/icons/*.png and src-renderer/public/favicon.png')

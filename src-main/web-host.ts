@@ -25,10 +25,10 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream, existsSync } from 'node:fs'
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
-import { extname, join, resolve, sep } from 'node:path'
+import { extname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
-import { EVENT_NAMES, type Result } from '../src-preload/contract'
+import { type CallName, EVENT_NAMES, type Result } from '../src-preload/contract'
 import { AppService, type AppServiceOptions, type ShellPort } from './core/app-service'
 import { dispatch, isCallName } from './core/bridge'
 import { defaultDataDir } from './core/paths'
@@ -39,8 +39,12 @@ import { contentSecurityPolicy } from './core/shell/csp'
 const ROOT = resolve(import.meta.dirname, '..')
 export const DEFAULT_RENDERER_DIR = join(ROOT, 'out', 'renderer')
 const KEEP_ALIVE_MS = 15_000
-/** A call carries at most ~140 MiB of Base64 (the contract's cap) plus a little JSON. */
-const CALL_BODY_LIMIT = 150 * 1024 * 1024
+/** A call that carries files carries at most ~140 MiB of Base64 (the contract's cap) plus a little JSON. */
+const FILE_CALL_BODY_LIMIT = 150 * 1024 * 1024
+/** The calls that carry files as bytes; every other call's body is at most CALL_BODY_LIMIT. */
+const FILE_CALLS = ['addFileContents', 'uploadBankStatement'] as const satisfies readonly CallName[]
+/** Every call that carries no file: at most 1 MiB of JSON. */
+export const CALL_BODY_LIMIT = 1024 * 1024
 /** The desktop shell's production policy: the <meta> of index.html, plus object-src, base-uri, frame-ancestors, form-action. */
 export const WEB_HOST_CSP = contentSecurityPolicy({ dev: false })
 const EXPORT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.csv$/
@@ -120,6 +124,26 @@ function queryToken(req: FastifyRequest): string | undefined {
   return typeof q?.token === 'string' ? q.token : undefined
 }
 
+/** True when the raw request target is origin form (`/path?query`), not absolute form or `*`. */
+export function isOriginForm(target: string | undefined): target is string {
+  return typeof target === 'string' && target.startsWith('/') && !target.startsWith('//')
+}
+
+const PLAIN_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/
+
+/**
+ * The path of a static file request when it is spelled plainly (see sendStatic), else null. The
+ * query is dropped; nothing is decoded.
+ */
+export function staticPath(target: string | undefined): string | null {
+  if (!isOriginForm(target)) return null
+  const path = target.split('?', 1)[0]!
+  if (path === '/') return '/'
+  const segments = path.slice(1).split('/')
+  if (segments.at(-1) === '') segments.pop() // one trailing slash: a directory
+  return segments.length > 0 && segments.every((s) => PLAIN_SEGMENT.test(s)) ? path : null
+}
+
 /** True when the built renderer is there. */
 export function rendererBuilt(dir = DEFAULT_RENDERER_DIR): boolean {
   return existsSync(join(dir, 'index.html'))
@@ -168,13 +192,19 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   })
   let port = opts.port
   const streams = new Set<ServerResponse>()
-  const app = Fastify({ logger: false, trustProxy: false })
+  const app = Fastify({ logger: false, trustProxy: false, bodyLimit: CALL_BODY_LIMIT })
   // JSON only: a text/plain POST is what a foreign page can send without a CORS preflight.
   app.removeContentTypeParser('text/plain')
 
-  // Every request: the right Host (DNS rebinding), no foreign Origin, and the security headers.
+  // Every request: an origin-form target, the right Host (DNS rebinding), no foreign Origin, and the
+  // security headers. Nothing here decides who may run a call: that is the API scope's own hook below.
   app.addHook('onRequest', async (req, reply) => {
     reply.headers(SECURITY_HEADERS)
+    if (!isOriginForm(req.raw.url)) {
+      return reply
+        .code(400)
+        .send(refusal('bad_request', 'Bookdrop takes only a path as the request target (origin form).'))
+    }
     if (!isAllowedHost(req.headers.host, port)) {
       return reply
         .code(403)
@@ -183,15 +213,6 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
     if (!isAllowedOrigin(origin, req.headers.host, port)) {
       return reply.code(403).send(refusal('forbidden_origin', 'Requests from other sites are refused.'))
-    }
-    if (req.url.startsWith('/api/')) {
-      reply.header('Cache-Control', 'no-store')
-      const given = req.method === 'GET' ? (queryToken(req) ?? bearer(req)) : bearer(req)
-      if (!sameSecret(given, token)) {
-        return reply
-          .code(401)
-          .send(refusal('unauthorized', 'Missing or wrong token: open the link the web host printed.'))
-      }
     }
   })
 
@@ -206,80 +227,105 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     void reply.code(status).send(refusal(status < 500 ? 'bad_request' : 'internal', message))
   })
 
-  app.post<{ Params: { name: string } }>(
-    '/api/call/:name',
-    { bodyLimit: CALL_BODY_LIMIT },
-    async (req, reply) => {
-      const name = req.params.name
-      if (!isCallName(name)) reply.code(404)
-      return dispatch(service, name, req.body)
+  // Everything under /api lives in one Fastify scope whose onRequest hook checks the token. Fastify
+  // runs a scope's hooks for the route that MATCHED, whatever the raw spelling of the path was
+  // (percent-encoded letters, and so on), so authentication never depends on how the URL was written.
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (req, reply) => {
+        reply.header('Cache-Control', 'no-store')
+        const given = req.method === 'GET' || req.method === 'HEAD' ? (queryToken(req) ?? bearer(req)) : bearer(req)
+        if (!sameSecret(given, token)) {
+          return reply
+            .code(401)
+            .send(refusal('unauthorized', 'Missing or wrong token: open the link the web host printed.'))
+        }
+      })
+
+      // Calls that carry files as bytes keep the large limit, each on a route of its own (Fastify
+      // decides the limit before it reads the body); every other call at most 1 MiB (the app's bodyLimit).
+      for (const name of FILE_CALLS) {
+        api.post(`/call/${name}`, { bodyLimit: FILE_CALL_BODY_LIMIT }, async (req) => dispatch(service, name, req.body))
+      }
+      api.post<{ Params: { name: string } }>('/call/:name', async (req, reply) => {
+        const name = req.params.name
+        if (!isCallName(name)) reply.code(404)
+        return dispatch(service, name, req.body)
+      })
+
+      api.get('/events', (req, reply) => {
+        reply.hijack()
+        const res = reply.raw
+        res.writeHead(200, {
+          ...SECURITY_HEADERS,
+          'Content-Type': 'text/event-stream; charset=utf-8',
+          'Cache-Control': 'no-store',
+          Connection: 'keep-alive',
+          'X-Accel-Buffering': 'no',
+        })
+        res.write(`retry: 2000\n: connected\n\n`)
+        streams.add(res)
+        const off = service.onEvent((name, payload) => {
+          if ((EVENT_NAMES as readonly string[]).includes(name))
+            res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)
+        })
+        const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS)
+        keepAlive.unref()
+        const done = () => {
+          off()
+          clearInterval(keepAlive)
+          streams.delete(res)
+        }
+        req.raw.on('close', done)
+        res.on('close', done)
+        res.on('error', done)
+      })
+
+      api.get<{ Params: { file: string } }>('/download/:file', async (req, reply) => {
+        const file = req.params.file
+        if (!EXPORT_NAME.test(file) || file.includes('..')) {
+          return reply.code(404).send(refusal('not_found', 'No such export.'))
+        }
+        const dir = join(opts.dataDir, 'exports')
+        const path = join(dir, file)
+        const st = await stat(path).catch(() => null)
+        if (!st?.isFile()) return reply.code(404).send(refusal('not_found', 'No such export.'))
+        reply.header('Content-Type', 'text/csv; charset=utf-8')
+        reply.header('Content-Disposition', `attachment; filename="${file}"`)
+        reply.header('Content-Length', String(st.size))
+        return reply.send(createReadStream(path))
+      })
+
+      api.all('/*', async (_req, reply) => reply.code(404).send(refusal('not_found', 'No such API route.')))
     },
+    { prefix: '/api' },
   )
 
-  app.get('/api/events', (req, reply) => {
-    reply.hijack()
-    const res = reply.raw
-    res.writeHead(200, {
-      ...SECURITY_HEADERS,
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    })
-    res.write(`retry: 2000\n: connected\n\n`)
-    streams.add(res)
-    const off = service.onEvent((name, payload) => {
-      if ((EVENT_NAMES as readonly string[]).includes(name))
-        res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)
-    })
-    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS)
-    keepAlive.unref()
-    const done = () => {
-      off()
-      clearInterval(keepAlive)
-      streams.delete(res)
-    }
-    req.raw.on('close', done)
-    res.on('close', done)
-    res.on('error', done)
+  // The app icon, so a browser's automatic request for it is answered (public, like every static file).
+  app.get('/favicon.ico', async (_req, reply) => {
+    const icon = await readFile(join(rendererDir, 'favicon.png')).catch(() => null)
+    if (!icon) return reply.code(404).send('Not found')
+    reply.header('Content-Type', 'image/png')
+    reply.header('Cache-Control', 'public, max-age=86400')
+    return reply.send(icon)
   })
 
-  app.get<{ Params: { file: string } }>('/api/download/:file', async (req, reply) => {
-    const file = req.params.file
-    if (!EXPORT_NAME.test(file) || file.includes('..')) {
-      return reply.code(404).send(refusal('not_found', 'No such export.'))
-    }
-    const dir = join(opts.dataDir, 'exports')
-    const path = join(dir, file)
-    const st = await stat(path).catch(() => null)
-    if (!st?.isFile()) return reply.code(404).send(refusal('not_found', 'No such export.'))
-    reply.header('Content-Type', 'text/csv; charset=utf-8')
-    reply.header('Content-Disposition', `attachment; filename="${file}"`)
-    reply.header('Content-Length', String(st.size))
-    return reply.send(createReadStream(path))
-  })
-
-  app.all('/api/*', async (_req, reply) => reply.code(404).send(refusal('not_found', 'No such API route.')))
-
-  // The renderer's files. Paths are resolved inside rendererDir only; unknown routes without an
-  // extension get index.html (the renderer routes in the page).
+  // The renderer's files. Only plain paths are served: segments of letters, digits, '.', '_' and '-'
+  // (every name the build writes), never '.' or '..', no percent-escapes, ';', '\\' or empty segments.
+  // So a path is never decoded, and an odd spelling of an API path is a 404 here rather than the app's
+  // page. Unknown plain paths without an extension get index.html (the renderer routes in the page),
+  // except under /api in any letter case.
   const sendStatic = async (req: FastifyRequest, reply: FastifyReply) => {
-    let pathname: string
-    try {
-      pathname = decodeURIComponent(new URL(req.url, 'http://localhost').pathname)
-    } catch {
-      return reply.code(400).send('Bad path')
-    }
-    if (pathname.includes('\0')) return reply.code(400).send('Bad path')
-    let file = resolve(rendererDir, `.${pathname}`)
-    if (file !== rendererDir && !file.startsWith(rendererDir + sep)) return reply.code(404).send('Not found')
+    const pathname = staticPath(req.raw.url)
+    if (pathname === null) return reply.code(404).send('Not found')
+    let file = join(rendererDir, pathname)
     let st = await stat(file).catch(() => null)
     if (st?.isDirectory()) {
       file = join(file, 'index.html')
       st = await stat(file).catch(() => null)
     }
     if (!st?.isFile()) {
-      if (extname(pathname) !== '') return reply.code(404).send('Not found')
+      if (extname(pathname) !== '' || /^\/api(\/|$)/i.test(pathname)) return reply.code(404).send('Not found')
       file = join(rendererDir, 'index.html')
     }
     const ext = extname(file).toLowerCase()

@@ -241,6 +241,11 @@ describe('web host', () => {
     // A client-side route gets the page; a missing file is a 404; nothing outside out/renderer.
     expect((await fetch(`${h.origin}/history`)).status).toBe(200)
     expect((await fetch(`${h.origin}/assets/missing.js`)).status).toBe(404)
+    // The browser's automatic icon request is answered with the app icon (no 404 in the console).
+    const icon = await fetch(`${h.origin}/favicon.ico`)
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toBe('image/png')
+    expect(Buffer.from(await icon.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG')
     for (const path of [
       '/../../package.json',
       '/..%2f..%2fpackage.json',

@@ -60,3 +60,21 @@ describe('withCspHeader', () => {
     expect(withCspHeader(undefined, PROD)).toEqual({ 'Content-Security-Policy': [PROD] })
   })
 })
+
+describe("the renderer's <meta> CSP", () => {
+  it('equals the policy the shell and the web host send, less the header-only frame-ancestors', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const { join } = await import('node:path')
+    const { metaContentSecurityPolicy, HEADER_ONLY_DIRECTIVES } = await import('../../src-main/core/shell/csp')
+    const html = await readFile(join(import.meta.dirname, '../../src-renderer/index.html'), 'utf8')
+    const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i.exec(html)?.[1]
+    expect(meta).toBe(metaContentSecurityPolicy())
+    const header = contentSecurityPolicy({ dev: false })
+    const withoutHeaderOnly = header
+      .split('; ')
+      .filter((d) => !HEADER_ONLY_DIRECTIVES.includes(d.split(' ')[0]!))
+      .join('; ')
+    expect(meta).toBe(withoutHeaderOnly)
+    for (const d of ['object-src', 'base-uri', 'form-action']) expect(meta).toContain(`${d} 'none'`)
+  })
+})

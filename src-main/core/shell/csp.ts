@@ -58,6 +58,21 @@ export function contentSecurityPolicy(options: CspOptions): string {
     .join('; ')
 }
 
+/** Directives a <meta> CSP cannot carry (browsers ignore them there): they travel as headers only. */
+export const HEADER_ONLY_DIRECTIVES: readonly string[] = ['frame-ancestors']
+
+/**
+ * The policy of the renderer's <meta http-equiv="Content-Security-Policy"> (src-renderer/index.html):
+ * the production header policy without the header-only directives. A test keeps the two equal, so a
+ * page opened without the header (a file opened by hand, a proxy that drops it) is no weaker.
+ */
+export function metaContentSecurityPolicy(): string {
+  return cspDirectives({ dev: false })
+    .filter(([name]) => !HEADER_ONLY_DIRECTIVES.includes(name))
+    .map(([name, sources]) => `${name} ${sources.join(' ')}`)
+    .join('; ')
+}
+
 /**
  * Response headers with the policy set, replacing any Content-Security-Policy the response had
  * (header names are case-insensitive, so every spelling is removed first).
