@@ -8,8 +8,10 @@
 //   EnableEmbeddedAsarIntegrityValidation  on   app.asar is checked against the hash in the app (macOS, Windows)
 //   OnlyLoadAppFromAsar                    on   the app is loaded from app.asar only, never a loose folder
 //   EnableCookieEncryption                 on   the cookie store is encrypted with an OS-held key
+//   GrantFileProtocolExtraPrivileges       off  file:// pages get no extra powers: the renderer comes
+//                                               from the app's own app://bookdrop/ scheme
+//                                               (src-main/core/shell/app-protocol.ts)
 //
-// GrantFileProtocolExtraPrivileges stays on (the default): the renderer is loaded from file://.
 // LoadBrowserProcessSpecificV8Snapshot stays off (the default). Fuses this version of @electron/fuses
 // does not know keep Electron's defaults; the hook names them so a reviewer can decide.
 'use strict'
@@ -24,6 +26,7 @@ const FUSES = {
   [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: true,
   [FuseV1Options.OnlyLoadAppFromAsar]: true,
   [FuseV1Options.EnableCookieEncryption]: true,
+  [FuseV1Options.GrantFileProtocolExtraPrivileges]: false,
 }
 
 // electron-builder's Arch enum: ia32 0, x64 1, armv7l 2, arm64 3, universal 4.

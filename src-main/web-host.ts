@@ -28,23 +28,20 @@ import type { ServerResponse } from 'node:http'
 import { extname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
-import { type CallName, EVENT_NAMES, type Result } from '../src-preload/contract'
+import { EVENT_NAMES, FILE_CALLS, MAX_CALL_BYTES, type Result } from '../src-preload/contract'
 import { AppService, type AppServiceOptions, type ShellPort } from './core/app-service'
 import { dispatch, isCallName } from './core/bridge'
 import { defaultDataDir } from './core/paths'
 import type { SecretStore } from './core/secrets'
 import { isAllowedHost, isAllowedOrigin } from './core/security'
 import { contentSecurityPolicy } from './core/shell/csp'
+import { contentType, isOriginForm, rendererFile, staticPath } from './core/shell/static-files'
 
 const ROOT = resolve(import.meta.dirname, '..')
 export const DEFAULT_RENDERER_DIR = join(ROOT, 'out', 'renderer')
 const KEEP_ALIVE_MS = 15_000
 /** A call that carries files carries at most ~140 MiB of Base64 (the contract's cap) plus a little JSON. */
 const FILE_CALL_BODY_LIMIT = 150 * 1024 * 1024
-/** The calls that carry files as bytes; every other call's body is at most CALL_BODY_LIMIT. */
-const FILE_CALLS = ['addFileContents', 'uploadBankStatement'] as const satisfies readonly CallName[]
-/** Every call that carries no file: at most 1 MiB of JSON. */
-export const CALL_BODY_LIMIT = 1024 * 1024
 /** The desktop shell's production policy: the <meta> of index.html, plus object-src, base-uri, frame-ancestors, form-action. */
 export const WEB_HOST_CSP = contentSecurityPolicy({ dev: false })
 const EXPORT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.csv$/
@@ -57,22 +54,6 @@ const SECURITY_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.webp': 'image/webp',
-  '.jpg': 'image/jpeg',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.txt': 'text/plain; charset=utf-8',
-}
 
 export interface WebHostOptions {
   /** 0 picks a free port. */
@@ -124,26 +105,6 @@ function queryToken(req: FastifyRequest): string | undefined {
   return typeof q?.token === 'string' ? q.token : undefined
 }
 
-/** True when the raw request target is origin form (`/path?query`), not absolute form or `*`. */
-export function isOriginForm(target: string | undefined): target is string {
-  return typeof target === 'string' && target.startsWith('/') && !target.startsWith('//')
-}
-
-const PLAIN_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/
-
-/**
- * The path of a static file request when it is spelled plainly (see sendStatic), else null. The
- * query is dropped; nothing is decoded.
- */
-export function staticPath(target: string | undefined): string | null {
-  if (!isOriginForm(target)) return null
-  const path = target.split('?', 1)[0]!
-  if (path === '/') return '/'
-  const segments = path.slice(1).split('/')
-  if (segments.at(-1) === '') segments.pop() // one trailing slash: a directory
-  return segments.length > 0 && segments.every((s) => PLAIN_SEGMENT.test(s)) ? path : null
-}
-
 /** True when the built renderer is there. */
 export function rendererBuilt(dir = DEFAULT_RENDERER_DIR): boolean {
   return existsSync(join(dir, 'index.html'))
@@ -192,7 +153,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   })
   let port = opts.port
   const streams = new Set<ServerResponse>()
-  const app = Fastify({ logger: false, trustProxy: false, bodyLimit: CALL_BODY_LIMIT })
+  const app = Fastify({ logger: false, trustProxy: false, bodyLimit: MAX_CALL_BYTES })
   // JSON only: a text/plain POST is what a foreign page can send without a CORS preflight.
   app.removeContentTypeParser('text/plain')
 
@@ -310,26 +271,14 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     return reply.send(icon)
   })
 
-  // The renderer's files. Only plain paths are served: segments of letters, digits, '.', '_' and '-'
-  // (every name the build writes), never '.' or '..', no percent-escapes, ';', '\\' or empty segments.
-  // So a path is never decoded, and an odd spelling of an API path is a 404 here rather than the app's
-  // page. Unknown plain paths without an extension get index.html (the renderer routes in the page),
-  // except under /api in any letter case.
+  // The renderer's files, for plainly spelled paths only (core/shell/static-files.ts): an odd spelling
+  // of an API path is a 404 here, never the app's page.
   const sendStatic = async (req: FastifyRequest, reply: FastifyReply) => {
     const pathname = staticPath(req.raw.url)
-    if (pathname === null) return reply.code(404).send('Not found')
-    let file = join(rendererDir, pathname)
-    let st = await stat(file).catch(() => null)
-    if (st?.isDirectory()) {
-      file = join(file, 'index.html')
-      st = await stat(file).catch(() => null)
-    }
-    if (!st?.isFile()) {
-      if (extname(pathname) !== '' || /^\/api(\/|$)/i.test(pathname)) return reply.code(404).send('Not found')
-      file = join(rendererDir, 'index.html')
-    }
+    const file = pathname === null ? null : await rendererFile(rendererDir, pathname)
+    if (pathname === null || file === null) return reply.code(404).send('Not found')
     const ext = extname(file).toLowerCase()
-    reply.header('Content-Type', CONTENT_TYPES[ext] ?? 'application/octet-stream')
+    reply.header('Content-Type', contentType(file))
     reply.header('Content-Security-Policy', WEB_HOST_CSP)
     reply.header(
       'Cache-Control',

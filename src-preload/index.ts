@@ -7,6 +7,7 @@ import {
   type CallName,
   EVENT_CHANNEL,
   type EventName,
+  GRANT_FILE_CHANNEL,
   type Events,
   callChannel,
 } from './contract'
@@ -31,11 +32,15 @@ const bookdrop = Object.freeze({
   ...calls,
   version: __BOOKDROP_VERSION__,
   pathForFile: (file: File): string => {
+    let path = ''
     try {
-      return webUtils.getPathForFile(file)
+      path = webUtils.getPathForFile(file)
     } catch {
       return ''
     }
+    // Only a real file the person dropped or picked has a path: tell main it may read this one.
+    if (path) ipcRenderer.send(GRANT_FILE_CHANNEL, path)
+    return path
   },
   on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): () => void {
     let set = listeners.get(name)

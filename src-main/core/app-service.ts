@@ -53,6 +53,7 @@ import {
   redact as redactSecrets,
 } from './secrets'
 import { UPLOAD_STATUSES, type Upload, type UploadStatus } from './store/uploads'
+import { PathGrants } from './user-paths'
 
 // ---------------------------------------------------------------------------------------------
 // Ports and options
@@ -247,6 +248,8 @@ export class AppService implements CallHandlers {
   private readonly listeners = new Set<EventListener>()
   private sessionTimer: NodeJS.Timeout | null = null
   private closed = false
+  /** Files and folders the person gave this process (drops, the open dialog, the folder picker). */
+  private readonly grants = new PathGrants()
 
   private constructor(opts: AppServiceOptions) {
     this.dataDir = opts.dataDir
@@ -270,7 +273,12 @@ export class AppService implements CallHandlers {
     s.active = s.real.activeId
 
     const provider: ClientProvider = { clientFor: (id, onRateLimit) => s.uploadClient(id, onRateLimit) }
-    s.engine = await Engine.open({ dataDir: opts.dataDir, clients: provider, ...opts.engine })
+    s.engine = await Engine.open({
+      dataDir: opts.dataDir,
+      clients: provider,
+      isPickedDirectory: (p) => s.grants.isDirectoryGranted(p),
+      ...opts.engine,
+    })
     // Saved settings win over the queue defaults, unless the caller fixed them (tests).
     const settings = s.readSettings()
     if (opts.engine?.queue?.concurrency === undefined) s.engine.queue.setConcurrency(settings.concurrency)
@@ -352,6 +360,17 @@ export class AppService implements CallHandlers {
   }
 
   // ---- profiles -----------------------------------------------------------------------------------
+
+  // ---- paths the person gave (the shell registers them) ------------------------------------------
+
+  /**
+   * Files the person dropped on the window or chose in the open dialog (the preload's
+   * webUtils.getPathForFile results, or the tray's drop): `addFiles` takes these for a few minutes.
+   * Not a call of the contract: only the shell registers them.
+   */
+  grantFiles(paths: readonly string[]): void {
+    for (const p of paths) this.grants.grantFile(p)
+  }
 
   private entry(id: string): Entry | undefined {
     const p = this.real.get(id)
@@ -624,18 +643,6 @@ export class AppService implements CallHandlers {
     }
   }
 
-  private async checkDirectory(path: string): Promise<void> {
-    const st = await stat(path).catch(() => null)
-    if (!st)
-      throw new AppError('folder_not_found', `${path} does not exist (or cannot be read).`, {
-        path: 'this folder does not exist',
-      })
-    if (!st.isDirectory())
-      throw new AppError('invalid_request', `${path} is a file, not a folder.`, {
-        path: 'choose a folder, not a file',
-      })
-  }
-
   // ===================================================================================================
   // The calls (one method per entry of CALLS)
   // ===================================================================================================
@@ -813,11 +820,27 @@ export class AppService implements CallHandlers {
   // ---- uploads --------------------------------------------------------------------------------------
 
   async addFiles(req: ParsedReq<'addFiles'>): Promise<IntakeOutcome[]> {
+    if (this.host === 'web') {
+      // In a browser the page sends files as bytes (addFileContents); a path it sends is not the
+      // person's choice, so nothing here reads one.
+      throw new AppError(
+        'path_not_allowed',
+        'In the browser, add files by dropping them on the window or choosing them with Add files: Bookdrop does not read a file from a path the page sends.',
+      )
+    }
     const relative = req.paths.findIndex((p) => !isAbsolute(p))
     if (relative >= 0) {
       throw new AppError('invalid_request', `paths.${relative}: give the full path of the file.`, {
         [`paths.${relative}`]: 'must be an absolute path',
       })
+    }
+    const refused = req.paths.findIndex((p) => !this.grants.isFileGranted(p))
+    if (refused >= 0) {
+      throw new AppError(
+        'path_not_allowed',
+        `${req.paths[refused]} was not dropped on Bookdrop or chosen in its open dialog in the last few minutes: drop the file on the window again, or choose it with Add files.`,
+        { [`paths.${refused}`]: 'drop or choose this file again' },
+      )
     }
     return this.addPaths(req.paths, req)
   }
@@ -892,7 +915,6 @@ export class AppService implements CallHandlers {
 
   async addFolder(req: ParsedReq<'addFolder'>): Promise<FolderView> {
     this.checkFolderProfile(req.profileId)
-    if (isAbsolute(req.path)) await this.checkDirectory(req.path)
     const f = await this.engineAction('folder_exists', () => this.engine.addFolder(req))
     return this.folderView(f.id)
   }
@@ -900,7 +922,6 @@ export class AppService implements CallHandlers {
   async updateFolder(req: ParsedReq<'updateFolder'>): Promise<FolderView> {
     if (!this.engine.folders.get(req.id)) throw new AppError('not_found', 'That folder is no longer watched.')
     if (req.patch.profileId !== undefined) this.checkFolderProfile(req.patch.profileId)
-    if (req.patch.path !== undefined && isAbsolute(req.patch.path)) await this.checkDirectory(req.patch.path)
     const f = await this.engineAction('not_found', () => this.engine.updateFolder(req.id, req.patch))
     return this.folderView(f.id)
   }
@@ -912,7 +933,9 @@ export class AppService implements CallHandlers {
   }
 
   async pickDirectory(): Promise<Calls['pickDirectory']> {
-    return { path: await this.shell.pickDirectory() }
+    const path = await this.shell.pickDirectory()
+    if (path) this.grants.grantDirectory(path)
+    return { path }
   }
 
   // ---- records of the active business -----------------------------------------------------------------

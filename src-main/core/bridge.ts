@@ -6,7 +6,15 @@
  */
 import { ZodError, type z } from 'zod'
 import { describeIssues, issuesByField } from '../../schemas'
-import { type BridgeError, CALLS, type CallName, type Res, type Result } from '../../src-preload/contract'
+import {
+  type BridgeError,
+  CALLS,
+  type CallName,
+  FILE_CALLS,
+  MAX_CALL_BYTES,
+  type Res,
+  type Result,
+} from '../../src-preload/contract'
 import { ApiError } from './api'
 import { AppError } from './app-error'
 import type { CallHandlers } from './app-service'
@@ -18,6 +26,24 @@ export type BridgeTarget = CallHandlers & { redact?(text: string): string }
 /** True for the names of the contract's calls (own keys only: never 'constructor' or '__proto__'). */
 export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(CALLS, name)
+}
+
+/**
+ * True when a call that carries no file brings more than MAX_CALL_BYTES of payload (IPC has no body
+ * limit of its own; the web host's is per route). A payload that is not JSON at all counts as too large.
+ */
+export function payloadTooLarge(name: string, rawReq: unknown): boolean {
+  if ((FILE_CALLS as readonly string[]).includes(name)) return false
+  try {
+    return Buffer.byteLength(JSON.stringify(rawReq ?? {}) ?? '') > MAX_CALL_BYTES
+  } catch {
+    return true
+  }
+}
+
+export const TOO_LARGE: BridgeError = {
+  code: 'too_large',
+  message: 'This request is larger than Bookdrop accepts (1 MiB for anything but files).',
 }
 
 /** Request fields that hold secrets a person typed: never echoed in an error message. */

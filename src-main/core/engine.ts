@@ -23,6 +23,7 @@ import {
 import { moveInto } from './intake/after-upload'
 import { Intake, type IntakeRequest, type IntakeResult } from './intake/intake'
 import { allowedKinds } from './kinds'
+import { checkAcceptedKinds, checkDestination, checkWatchedFolder } from './user-paths'
 import { type ClientProvider, type QueueOptions, UploadQueue } from './queue/queue'
 import { Db } from './store/db'
 import { type HistoryFilter, type Upload, UploadStore } from './store/uploads'
@@ -43,6 +44,11 @@ export interface EngineOptions {
   >
   /** Files hashed at the same time (bounds memory and disk load on a big initial scan). */
   hashConcurrency?: number
+  /**
+   * True for a folder the person picked in the native folder picker (an after-upload destination
+   * outside the watched folder must be one). Without it, destinations must lie inside the folder.
+   */
+  isPickedDirectory?: (path: string) => boolean
 }
 
 export interface FolderStatus {
@@ -106,8 +112,29 @@ export class Engine {
 
   // ---- folders -----------------------------------------------------------------------------------
 
+  /**
+   * The folder rules (core/user-paths.ts), for what changed since `prev`: the folder itself, its
+   * after-upload destination and its accepted kinds. A setting saved earlier stays valid (a folder
+   * picked months ago is no longer in the picker's memory).
+   */
+  private async checkFolderRules(next: FolderConfig, prev: FolderConfig | null): Promise<void> {
+    if (!prev || prev.path !== next.path || (next.recursive && !prev.recursive)) {
+      await checkWatchedFolder(next.path, { dataDir: this.opts.dataDir, recursive: next.recursive })
+    }
+    const kinds = (k: readonly string[]) => [...k].sort().join(',')
+    if (!prev || kinds(prev.acceptedKinds) !== kinds(next.acceptedKinds)) checkAcceptedKinds(next.acceptedKinds)
+    if (
+      next.afterUpload === 'archive' &&
+      next.archiveDir &&
+      (!prev || prev.afterUpload !== 'archive' || prev.archiveDir !== next.archiveDir || prev.path !== next.path)
+    ) {
+      await checkDestination(next.archiveDir, next.path, (p) => this.opts.isPickedDirectory?.(p) ?? false)
+    }
+  }
+
   async addFolder(input: FolderInput): Promise<FolderConfig> {
     const f = normalizeFolder(input)
+    await this.checkFolderRules(f, null)
     const clash = this.folders
       .list()
       .find((o) => o.path === f.path && o.profileId === f.profileId && o.target === f.target)
@@ -122,6 +149,7 @@ export class Engine {
     if (!cur) throw new Error('That folder is no longer watched.')
     const { id: _id, addedAt, ...rest } = cur
     const next = normalizeFolder({ ...rest, ...patch }, id, addedAt)
+    await this.checkFolderRules(next, cur)
     this.folders.save(next)
     await this.stopWatcher(id)
     if (next.enabled) this.startWatcher(next)

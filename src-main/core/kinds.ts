@@ -33,6 +33,9 @@ export const DEFAULT_KINDS: Record<AiTarget, readonly string[]> = {
   'bank-transactions': BANK_UPLOAD_KINDS,
 }
 
+/** Every document kind Bookdrop sends (file extensions): a folder's accepted kinds come from this list. */
+export const PRODUCT_KINDS: readonly string[] = [...new Set(Object.values(DEFAULT_KINDS).flat())].sort()
+
 /** The kinds a folder may use for a target: the bank upload is capped at the spec's list. */
 export function allowedKinds(target: AiTarget, requested?: readonly string[]): string[] {
   const wanted = (requested?.length ? requested : DEFAULT_KINDS[target]).map((k) =>

@@ -17,8 +17,9 @@ function parse(url: string | null | undefined): URL | null {
  * True when an IPC message comes from a frame showing the app's own page.
  *
  * `appUrl` is what the main window loads: the dev server (http://localhost:5173/) or the built
- * file (file:///…/out/renderer/index.html). For http(s) the frame must have the same origin
- * (scheme, host and port). A file:// page has the opaque origin "null", so there the frame must show
+ * renderer on the app's own scheme (app://bookdrop/index.html, core/shell/app-protocol.ts). For
+ * http(s) the frame must have the same origin (scheme, host and port); for app: the same scheme and
+ * host (any path: the scheme serves only the renderer). A file:// page has the opaque origin "null", so there the frame must show
  * the very same file (query and hash aside): any other local file is not the app. Everything else
  * (about:blank, data:, javascript:, devtools:, another site, an unparsable URL) is refused.
  *
@@ -33,6 +34,9 @@ export function isTrustedSender(frameUrl: string | null | undefined, appUrl: str
     // A UNC host (file://server/share) is another machine's file: never ours unless the app is there too.
     if (frame.host !== app.host) return false
     return decodeURIComponent(frame.pathname) === decodeURIComponent(app.pathname)
+  }
+  if (app.protocol === 'app:') {
+    return frame.protocol === 'app:' && frame.host === app.host && frame.username === '' && frame.password === ''
   }
   if (app.protocol !== 'http:' && app.protocol !== 'https:') return false
   if (frame.protocol !== app.protocol) return false

@@ -4,10 +4,10 @@
  * anything runs, then handing the payload to `dispatch` (validation, errors). Service events go to
  * the app's windows on the one EVENT_CHANNEL. The only file of this kind that imports electron.
  */
-import { BrowserWindow, type IpcMainInvokeEvent, ipcMain } from 'electron'
-import { CALL_NAMES, EVENT_CHANNEL, type Result, callChannel } from '../../src-preload/contract'
+import { BrowserWindow, type IpcMainEvent, type IpcMainInvokeEvent, ipcMain } from 'electron'
+import { CALL_NAMES, EVENT_CHANNEL, GRANT_FILE_CHANNEL, type Result, callChannel } from '../../src-preload/contract'
 import type { AppService } from '../core/app-service'
-import { dispatch } from '../core/bridge'
+import { TOO_LARGE, dispatch, payloadTooLarge } from '../core/bridge'
 import { isTrustedSender } from '../core/security'
 
 const REFUSED: Result<never> = {
@@ -19,7 +19,7 @@ const REFUSED: Result<never> = {
 }
 
 /** The sender is the main frame of its window (not an iframe) and shows the app's own page. */
-function fromAppMainFrame(event: IpcMainInvokeEvent, appUrl: string): boolean {
+function fromAppMainFrame(event: IpcMainInvokeEvent | IpcMainEvent, appUrl: string): boolean {
   const frame = event.senderFrame
   if (!frame || frame.parent !== null) return false
   const main = event.sender.mainFrame
@@ -33,9 +33,16 @@ function fromAppMainFrame(event: IpcMainInvokeEvent, appUrl: string): boolean {
  * Returns a function that removes the handlers and the event subscription.
  */
 export function registerIpc(service: AppService, getMainFrameUrl: () => string): () => void {
+  // A dropped or picked file's path, from the preload (see GRANT_FILE_CHANNEL). Same sender check.
+  const grant = (event: IpcMainEvent, path: unknown): void => {
+    if (!fromAppMainFrame(event, getMainFrameUrl())) return
+    if (typeof path === 'string' && path.length <= 4096) service.grantFiles([path])
+  }
+  ipcMain.on(GRANT_FILE_CHANNEL, grant)
   for (const name of CALL_NAMES) {
     ipcMain.handle(callChannel(name), (event, req: unknown) => {
       if (!fromAppMainFrame(event, getMainFrameUrl())) return REFUSED
+      if (payloadTooLarge(name, req)) return { ok: false, error: TOO_LARGE } satisfies Result<never>
       return dispatch(service, name, req)
     })
   }
@@ -49,6 +56,7 @@ export function registerIpc(service: AppService, getMainFrameUrl: () => string):
   })
   return () => {
     off()
+    ipcMain.removeListener(GRANT_FILE_CHANNEL, grant)
     for (const name of CALL_NAMES) ipcMain.removeHandler(callChannel(name))
   }
 }

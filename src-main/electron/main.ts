@@ -12,12 +12,23 @@ import { registerIpc } from './ipc'
 import { showNativeNotification } from './notifications'
 import { electronShellPort, openExternalSafely } from './shell-port'
 import { ShellTray } from './tray'
-import { appLocation, createMainWindow, hardenSession, hardenWebContents, installAppMenu, revealWindow } from './window'
+import {
+  appLocation,
+  createMainWindow,
+  hardenSession,
+  hardenWebContents,
+  installAppMenu,
+  registerAppScheme,
+  revealWindow,
+  serveAppScheme,
+} from './window'
 
 /** How long quitting waits for the engine to stop before giving up (unfinished uploads resume next time). */
 const SHUTDOWN_TIMEOUT_MS = 5000
 
 const location = appLocation(app.isPackaged)
+// The renderer's own scheme (app://bookdrop/) must be declared before the app is ready.
+registerAppScheme()
 // With no key configured yet, the app opens on the embedded emulator (demo mode) so there is
 // something real to try at once; `--no-demo` opens on the connect screen instead.
 const demo = !process.argv.includes('--no-demo')
@@ -55,6 +66,7 @@ async function ensureWindow(hidden = false): Promise<BrowserWindow> {
   if (mainWindow && !mainWindow.isDestroyed()) return mainWindow
   opening ??= createMainWindow({
     app: location,
+    packaged: app.isPackaged,
     dataDir: app.getPath('userData'),
     hidden,
     // Hiding needs a way back: only when the tray icon exists.
@@ -101,6 +113,7 @@ async function start(): Promise<void> {
   // Windows shows toasts only for an app with an AppUserModelID (the appId of electron-builder.yml).
   if (process.platform === 'win32') app.setAppUserModelId('com.bookdrop.desktop')
   hardenSession(session.defaultSession, location)
+  serveAppScheme(location)
   installAppMenu(app.isPackaged)
 
   service = await AppService.open({
@@ -127,7 +140,11 @@ async function start(): Promise<void> {
         pause: () => pauseOrResume('pauseUploads'),
         resume: () => pauseOrResume('resumeUploads'),
         quit: () => app.quit(),
-        dropFiles: (paths) => void trayCall('addFiles', { paths, target: controller?.dropTargetForTray ?? 'expenses' }),
+        dropFiles: (paths) => {
+          // Files the person dropped on the tray icon (macOS): the OS gave these paths, not a page.
+          service?.grantFiles(paths)
+          void trayCall('addFiles', { paths, target: controller?.dropTargetForTray ?? 'expenses' })
+        },
       },
       controller.trayView,
     )

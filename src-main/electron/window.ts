@@ -1,8 +1,8 @@
 // The main window and the web-security guards of the shell. Every decision is made by a plain-Node
 // function in core/shell (unit-tested); this file only wires them to Electron's hooks.
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { BrowserWindow, Menu, screen, type Session, type WebContents } from 'electron'
+import { BrowserWindow, Menu, protocol, screen, type Session, type WebContents } from 'electron'
+import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, answerAppRequest } from '../core/shell/app-protocol'
 import { contentSecurityPolicy, withCspHeader } from '../core/shell/csp'
 import { allowPermission } from '../core/shell/permissions'
 import { decideNavigation } from '../core/shell/urls'
@@ -10,20 +10,36 @@ import { DEFAULT_WINDOW, fitWindowState, loadWindowState, saveWindowState, type 
 
 const here = import.meta.dirname // out/main at run time
 
-/** Where the renderer comes from: the Vite dev server (electron-vite dev) or the built file. */
+/** Where the renderer comes from: the Vite dev server (electron-vite dev) or the built files. */
 export interface AppLocation {
   /** The URL the window shows; also what IPC senders and navigations are checked against. */
   url: string
-  /** The built index.html, when loading from disk. */
-  file: string | null
+  /** The built renderer (out/renderer), served on app://bookdrop/; null on the dev server. */
+  rendererDir: string | null
   dev: boolean
 }
 
 export function appLocation(isPackaged: boolean): AppLocation {
   const devServer = isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL']
-  if (devServer) return { url: devServer, file: null, dev: true }
-  const file = join(here, '../renderer/index.html')
-  return { url: pathToFileURL(file).href, file, dev: false }
+  if (devServer) return { url: devServer, rendererDir: null, dev: true }
+  return { url: APP_ENTRY_URL, rendererDir: join(here, '../renderer'), dev: false }
+}
+
+/** The app:// scheme's privileges; Electron takes them only before the app is ready. */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } }])
+}
+
+/** Serves the built renderer on app://bookdrop/ (core/shell/app-protocol.ts decides every answer). */
+export function serveAppScheme(app: AppLocation): void {
+  const rendererDir = app.rendererDir
+  if (!rendererDir) return
+  const policy = contentSecurityPolicy({ dev: false })
+  protocol.handle(APP_SCHEME, async (request) => {
+    const answer = await answerAppRequest(request.url, rendererDir, policy)
+    const body = typeof answer.body === 'string' ? answer.body : new Uint8Array(answer.body)
+    return new Response(body, { status: answer.status, headers: answer.headers })
+  })
 }
 
 export const preloadPath = (): string => join(here, '../preload/index.cjs')
@@ -99,6 +115,8 @@ function workAreas(): Rect[] {
 
 export interface MainWindowOptions {
   app: AppLocation
+  /** A packaged build: no DevTools. */
+  packaged: boolean
   dataDir: string
   /** Start hidden in the tray (launched at login). */
   hidden: boolean
@@ -133,6 +151,10 @@ export async function createMainWindow(opts: MainWindowOptions): Promise<Browser
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // DevTools only while developing; a packaged app has no way to open them.
+      devTools: !opts.packaged,
+      // No middle-click: it would open links and paste selections in ways the app never asks for.
+      disableBlinkFeatures: 'Auxclick',
     },
   })
   if (placed.maximized) win.maximize()
@@ -169,8 +191,7 @@ export async function createMainWindow(opts: MainWindowOptions): Promise<Browser
   })
 
   // A page that fails to load (a dev server not up yet) still leaves a window that can be reloaded.
-  const loading = opts.app.file ? win.loadFile(opts.app.file) : win.loadURL(opts.app.url)
-  await loading.catch((e: unknown) => console.error('Bookdrop: the window could not load its page:', e))
+  await win.loadURL(opts.app.url).catch((e: unknown) => console.error('Bookdrop: the window could not load its page:', e))
   return win
 }
 

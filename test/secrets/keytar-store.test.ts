@@ -13,6 +13,26 @@ function account(label: string): string {
   return a
 }
 
+// A clean clone must build keytar's native binary (npm ci runs its install script, allowed in
+// package.json's allowScripts). In CI a keytar that cannot load fails here, by name, instead of
+// every keychain test failing with a vaguer message; elsewhere it is reported and skipped.
+describe('keytar itself', () => {
+  const mustLoad = process.env.CI === 'true'
+  it.skipIf(!mustLoad)('loads with its native binary (required in CI)', async () => {
+    const { createRequire } = await import('node:module')
+    const require = createRequire(import.meta.url)
+    let loaded: { getPassword?: unknown } | null = null
+    let why = ''
+    try {
+      loaded = require('keytar') as { getPassword?: unknown }
+    } catch (e) {
+      why = (e as Error).message
+    }
+    expect(why, 'keytar could not load: run npm ci again (it needs libsecret-1-dev and a C++ toolchain)').toBe('')
+    expect(typeof loaded?.getPassword).toBe('function')
+  })
+})
+
 describe.skipIf(skipKeychain)(keychainTitle('KeytarSecretStore on the real OS keychain'), () => {
   afterAll(async () => {
     const k = rawKeytar()

@@ -72,12 +72,12 @@ describe('build/after-pack.cjs', () => {
     expect(afterPack.fuseConfig(ctx('linux', 3)).resetAdHocDarwinSignature).toBe(false)
   })
 
-  it('turns RunAsNode, NODE_OPTIONS and --inspect off; asar integrity, asar-only and cookie encryption on', async () => {
+  it('turns RunAsNode, NODE_OPTIONS, --inspect and the extra privileges of file:// off; asar integrity, asar-only and cookie encryption on', async () => {
     const bin = join(dir, 'bookdrop')
     await writeFile(bin, fakeBinary(DEFAULT_WIRE))
     await afterPack(ctx('linux'))
-    // RunAsNode 0, CookieEncryption 1, NodeOptions 0, Inspect 0, AsarIntegrity 1, OnlyAsar 1, V8 snapshot 0, file protocol 1
-    expect(wireOf(await readFile(bin), 8)).toBe('01001101')
+    // RunAsNode 0, CookieEncryption 1, NodeOptions 0, Inspect 0, AsarIntegrity 1, OnlyAsar 1, V8 snapshot 0, file protocol 0
+    expect(wireOf(await readFile(bin), 8)).toBe('01001100')
   })
 
   it('flips the wire of every slice of a universal binary', async () => {
@@ -89,15 +89,15 @@ describe('build/after-pack.cjs', () => {
     await afterPack(ctx('darwin', 1))
     const out = await readFile(file)
     const second = out.lastIndexOf(SENTINEL) + SENTINEL.length + 2
-    expect(wireOf(out, 8)).toBe('01001101')
-    expect(out.toString('ascii', second, second + 8)).toBe('01001101')
+    expect(wireOf(out, 8)).toBe('01001100')
+    expect(out.toString('ascii', second, second + 8)).toBe('01001100')
   })
 
   it('leaves fuses it does not know as Electron ships them, and says so', async () => {
     const bin = join(dir, 'bookdrop')
     await writeFile(bin, fakeBinary(`${DEFAULT_WIRE}1`))
     await afterPack(ctx('linux'))
-    expect(wireOf(await readFile(bin), 9)).toBe('010011011')
+    expect(wireOf(await readFile(bin), 9)).toBe('010011001')
     expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('wire positions 8'))
   })
 

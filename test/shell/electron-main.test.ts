@@ -8,7 +8,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { CALL_NAMES, EVENT_CHANNEL, callChannel } from '../../src-preload/contract'
+import { CALL_NAMES, EVENT_CHANNEL, GRANT_FILE_CHANNEL, callChannel } from '../../src-preload/contract'
+import { APP_ENTRY_URL } from '../../src-main/core/shell/app-protocol'
 import { contentSecurityPolicy } from '../../src-main/core/shell/csp'
 import { FakeBrowserWindow, FakeNotification, FakeTray, FakeWebContents, fake, fakeEvent } from './fake-electron'
 
@@ -58,7 +59,9 @@ describe('the main window', () => {
       webviewTag: false,
     })
     expect(String(win.options.webPreferences['preload'])).toMatch(/preload[/\\]index\.cjs$/)
-    expect(win.loaded.file).toMatch(/renderer[/\\]index\.html$/)
+    // Not packaged here, so DevTools stay available; a packaged app has none (devTools: !isPackaged).
+    expect(win.options.webPreferences).toMatchObject({ devTools: true, disableBlinkFeatures: 'Auxclick' })
+    expect(win.loaded.url).toBe(APP_ENTRY_URL)
     expect(win.options).toMatchObject({ width: 1100, height: 760, minWidth: 720, minHeight: 480 })
   })
 
@@ -85,6 +88,25 @@ describe('the main window', () => {
     const redirect = fakeEvent({ url: 'https://evil.example/' })
     wc.emit('will-redirect', redirect)
     expect(redirect.defaultPrevented).toBe(true)
+  })
+
+  // Serving the built files is proven on the built bundle (built-main.test.ts); from the sources the
+  // renderer folder next to main does not exist, so only the refusals are checked here.
+  it('declares app:// before ready and serves nothing outside the renderer on it', async () => {
+    expect(fake.privilegedSchemes).toEqual([
+      expect.objectContaining({ scheme: 'app', afterReady: false, privileges: expect.objectContaining({ standard: true, secure: true }) }),
+    ])
+    const serve = fake.protocolHandlers.get('app')!
+    for (const url of [
+      'app://bookdrop/../../package.json',
+      'app://bookdrop/%2e%2e/%2e%2e/package.json',
+      'app://bookdrop/assets/..%2f..%2fpackage.json',
+      'app://elsewhere/index.html',
+      'app://bookdrop/assets/missing.js',
+    ]) {
+      const r = await serve(new Request(url))
+      expect(r.status, url).toBe(404)
+    }
   })
 
   it('guards any other webContents too: no webview, no windows', () => {
@@ -133,6 +155,30 @@ describe('IPC', () => {
     expect(await from(win.webContents.mainFrame.url)).toMatchObject({ ok: true, value: { host: 'electron' } })
     expect(await from('https://evil.example/')).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } })
     expect(await from('file:///tmp/evil.html')).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } })
+  })
+
+  it('addFiles reads only a path the preload registered for a drop from the app page', async () => {
+    const addFiles = fake.ipcHandlers.get(callChannel('addFiles'))!
+    const grant = fake.ipcListeners.get(GRANT_FILE_CHANNEL)!
+    const app = { sender: win.webContents, senderFrame: win.webContents.mainFrame }
+    const evil = { sender: win.webContents, senderFrame: { ...win.webContents.mainFrame, url: 'https://evil.example/' } }
+    const add = (path: string) => addFiles(app, { paths: [path], target: 'expenses' }) as Promise<{ ok: boolean; error?: { code: string; message: string } }>
+
+    const never = await add('/etc/shadow')
+    expect(never).toMatchObject({ ok: false, error: { code: 'path_not_allowed' } })
+    expect(never.error!.message).toMatch(/drop the file on the window again/)
+    grant(evil, '/etc/shadow') // another page cannot register a path
+    expect(await add('/etc/shadow')).toMatchObject({ ok: false, error: { code: 'path_not_allowed' } })
+    grant(app, '/tmp/dropped-receipt.pdf')
+    // Registered by the app page: the path is taken, and the call goes on to its next check (no profile yet).
+    const taken = await add('/tmp/dropped-receipt.pdf')
+    expect(taken.ok ? null : taken.error!.code).not.toBe('path_not_allowed')
+  })
+
+  it('refuses a call payload over 1 MiB unless it carries files', async () => {
+    const rename = fake.ipcHandlers.get(callChannel('renameProfile'))!
+    const res = await rename({ sender: win.webContents, senderFrame: win.webContents.mainFrame }, { id: 'x', name: 'n'.repeat(1024 * 1024 + 1) })
+    expect(res).toMatchObject({ ok: false, error: { code: 'too_large' } })
   })
 
   it('forwards service events to the window', async () => {

@@ -172,6 +172,7 @@ class FakeApp extends EventEmitter {
   quitCalls = 0
   exitCode: number | null = null
   loginItem: unknown = null
+  isReadyNow = false
   private readyResolve!: () => void
   private readonly ready = new Promise<void>((resolve) => (this.readyResolve = resolve))
   requestSingleInstanceLock(): boolean {
@@ -182,6 +183,7 @@ class FakeApp extends EventEmitter {
   }
   /** The test says when Electron is "ready". */
   makeReady(): void {
+    this.isReadyNow = true
     this.readyResolve()
   }
   getPath(name: string): string {
@@ -210,6 +212,12 @@ class FakeApp extends EventEmitter {
 export const fake = {
   app: new FakeApp(),
   ipcHandlers: new Map<string, Handler>(),
+  /** ipcMain.on listeners (one-way messages such as the preload's file grants). */
+  ipcListeners: new Map<string, Handler>(),
+  /** protocol.registerSchemesAsPrivileged calls, and whether the app was ready then. */
+  privilegedSchemes: [] as { scheme: string; privileges: Record<string, unknown>; afterReady: boolean }[],
+  /** protocol.handle handlers by scheme. */
+  protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
   session: {
     headersHook: null as null | ((details: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void),
     permissionRequest: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void, details: { requestingUrl: string; isMainFrame: boolean }) => void),
@@ -252,6 +260,14 @@ export function electronModule(): Record<string, unknown> {
     ipcMain: {
       handle: (channel: string, fn: Handler) => fake.ipcHandlers.set(channel, fn),
       removeHandler: (channel: string) => fake.ipcHandlers.delete(channel),
+      on: (channel: string, fn: Handler) => fake.ipcListeners.set(channel, fn),
+      removeListener: (channel: string) => fake.ipcListeners.delete(channel),
+    },
+    protocol: {
+      registerSchemesAsPrivileged: (list: { scheme: string; privileges: Record<string, unknown> }[]) => {
+        for (const l of list) fake.privilegedSchemes.push({ ...l, afterReady: fake.app.isReadyNow })
+      },
+      handle: (scheme: string, fn: (request: Request) => Promise<Response>) => fake.protocolHandlers.set(scheme, fn),
     },
     shell: {
       openExternal: async (url: string) => {

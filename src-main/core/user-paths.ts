@@ -1,0 +1,270 @@
+/**
+ * Paths only from the user (design.md §1): which files main may read and which folders it may watch
+ * or move files into. A call's arguments are untrusted (a compromised page, or any local program that
+ * reaches the web host), so a path is acted on only when the person chose it:
+ *
+ * - a file: from the app's own open dialog or from a drop in the last few minutes, registered with
+ *   main by the shell (the preload's `webUtils.getPathForFile`, which has a path only for a real file
+ *   the person dropped or picked): `PathGrants`;
+ * - a watched folder: an existing directory that passes `checkWatchedFolder`, typed or picked;
+ * - an after-upload destination: inside the watched folder, or a folder picked in the native picker;
+ * - accepted kinds: only Bookdrop's own list of document kinds.
+ *
+ * Plain Node, no Electron: every rule is unit-tested.
+ */
+import { realpath, stat } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { isAbsolute, posix, resolve, win32 } from 'node:path'
+import { AppError } from './app-error'
+import { PRODUCT_KINDS } from './kinds'
+
+/** How long a dropped or picked file may be added after the drop (the person is still there). */
+export const FILE_GRANT_TTL_MS = 5 * 60_000
+/** How long a folder picked in the native picker may be saved as a destination (a form takes a while). */
+export const DIRECTORY_GRANT_TTL_MS = 60 * 60_000
+/** At most this many remembered grants of each kind (the oldest go first). */
+const MAX_GRANTS = 10_000
+
+function key(path: string, platform: NodeJS.Platform): string {
+  const r = resolve(path)
+  return platform === 'win32' || platform === 'darwin' ? r.toLowerCase() : r
+}
+
+/** Paths the person gave this process: files dropped or picked, and folders picked. */
+export class PathGrants {
+  private readonly files = new Map<string, number>()
+  private readonly dirs = new Map<string, number>()
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
+
+  private add(map: Map<string, number>, path: string, ttl: number): void {
+    if (typeof path !== 'string' || path === '' || path.length > 4096 || !isAbsolute(path) || path.includes('\0')) return
+    const k = key(path, this.platform)
+    map.delete(k)
+    map.set(k, this.now() + ttl)
+    while (map.size > MAX_GRANTS) map.delete(map.keys().next().value!)
+  }
+
+  private has(map: Map<string, number>, path: string): boolean {
+    const k = key(path, this.platform)
+    const until = map.get(k)
+    if (until === undefined) return false
+    if (until < this.now()) {
+      map.delete(k)
+      return false
+    }
+    return true
+  }
+
+  /** A file the person dropped on the window or picked in the open dialog. */
+  grantFile(path: string): void {
+    this.add(this.files, path, FILE_GRANT_TTL_MS)
+  }
+
+  /** A folder the person picked in the native folder picker. */
+  grantDirectory(path: string): void {
+    this.add(this.dirs, path, DIRECTORY_GRANT_TTL_MS)
+  }
+
+  isFileGranted(path: string): boolean {
+    return this.has(this.files, path)
+  }
+
+  isDirectoryGranted(path: string): boolean {
+    return this.has(this.dirs, path)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Folder rules
+// ---------------------------------------------------------------------------------------------
+
+/** Folders that hold the system, per platform: never watched, nor anything inside them. */
+const SYSTEM_TREES: Record<'posix' | 'darwin' | 'win32', readonly string[]> = {
+  posix: ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/libx32', '/proc', '/run', '/sbin', '/sys', '/usr', '/var/lib', '/var/log', '/var/run', '/snap'],
+  darwin: ['/System', '/Library', '/bin', '/sbin', '/usr', '/dev', '/etc', '/private/etc', '/private/var/db', '/cores', '/Applications'],
+  win32: ['C:\\Windows', 'C:\\Program Files', 'C:\\Program Files (x86)', 'C:\\ProgramData', 'C:\\$Recycle.Bin', 'C:\\System Volume Information'],
+}
+/** Folders that may not be watched themselves, though folders inside them may (removable drives). */
+const SYSTEM_DIRS: Record<'posix' | 'darwin' | 'win32', readonly string[]> = {
+  posix: ['/home', '/media', '/mnt', '/opt', '/root', '/srv', '/tmp', '/var', '/Users'],
+  darwin: ['/Users', '/Volumes', '/private', '/private/var', '/private/tmp', '/tmp', '/var', '/opt'],
+  win32: ['C:\\Users'],
+}
+/** Inside /run only these trees hold people's files (removable drives on some distributions). */
+const POSIX_RUN_EXCEPTIONS = ['/run/media']
+
+export interface FolderRuleContext {
+  /** Bookdrop's data directory (the database, dropped files): never watched. */
+  dataDir: string
+  home?: string
+  platform?: NodeJS.Platform
+}
+
+export type FolderRule =
+  | 'not_absolute'
+  | 'missing'
+  | 'not_directory'
+  | 'filesystem_root'
+  | 'system_directory'
+  | 'home_directory'
+  | 'data_directory'
+  | 'destination_outside'
+  | 'destination_is_folder'
+  | 'unknown_kind'
+
+/** A refused folder setting: `rule` names the rule, `field` the form field it belongs to. */
+export class FolderRuleError extends AppError {
+  constructor(
+    readonly rule: FolderRule,
+    message: string,
+    field: 'path' | 'archiveDir' | 'acceptedKinds',
+    hint: string,
+  ) {
+    super(rule === 'missing' ? 'folder_not_found' : `folder_${rule}`, message, { [field]: hint })
+  }
+}
+
+function pathApi(platform: NodeJS.Platform) {
+  return platform === 'win32' ? win32 : posix
+}
+
+/** True when `child` is `parent` or lies inside it (case-insensitive on Windows and macOS). */
+export function isInside(child: string, parent: string, platform: NodeJS.Platform = process.platform): boolean {
+  const p = pathApi(platform)
+  const fold = (s: string) => (platform === 'win32' || platform === 'darwin' ? s.toLowerCase() : s)
+  const rel = p.relative(fold(p.resolve(parent)), fold(p.resolve(child)))
+  return rel === '' || (!rel.startsWith('..') && !p.isAbsolute(rel))
+}
+
+function same(a: string, b: string, platform: NodeJS.Platform): boolean {
+  return isInside(a, b, platform) && isInside(b, a, platform)
+}
+
+/** The real path when it exists (symlinks resolved), else the resolved path. */
+async function real(path: string): Promise<string> {
+  return realpath(path).catch(() => resolve(path))
+}
+
+/**
+ * The rule a watched folder breaks, or null: a filesystem root, a system directory, the home
+ * directory itself, or Bookdrop's data directory (or a folder inside it, or, when watched with its
+ * subfolders, one that holds it). Pure: `path` is already resolved (and real).
+ */
+export function watchedFolderRule(
+  path: string,
+  ctx: Required<FolderRuleContext> & { recursive?: boolean },
+): { rule: FolderRule; message: string; hint: string } | null {
+  const { platform } = ctx
+  const p = pathApi(platform)
+  const shown = path
+  if (p.parse(path).root === path || p.resolve(path) === p.parse(p.resolve(path)).root) {
+    return { rule: 'filesystem_root', message: `${shown} is the root of a drive: choose a folder on it instead.`, hint: 'a drive root cannot be watched' }
+  }
+  const kind = platform === 'win32' ? 'win32' : platform === 'darwin' ? 'darwin' : 'posix'
+  const trees = SYSTEM_TREES[kind]
+  const exceptions = kind === 'posix' ? POSIX_RUN_EXCEPTIONS : []
+  const inTree = trees.some((t) => isInside(path, t, platform)) && !exceptions.some((e) => isInside(path, e, platform) && !same(path, e, platform))
+  const isDir = SYSTEM_DIRS[kind].some((d) => same(path, d, platform)) || exceptions.some((e) => same(path, e, platform))
+  const winSystem = platform === 'win32' && /^[A-Za-z]:\\(Windows|Program Files( \(x86\))?|ProgramData)(\\|$)/i.test(path)
+  if (inTree || isDir || winSystem) {
+    return {
+      rule: 'system_directory',
+      message: `${shown} is a system folder: Bookdrop watches only folders of your own, such as Documents/Receipts.`,
+      hint: 'system folders cannot be watched',
+    }
+  }
+  if (same(path, ctx.home, platform)) {
+    return {
+      rule: 'home_directory',
+      message: `${shown} is your whole home folder: choose a folder inside it (for example Receipts), so Bookdrop does not send every file you own.`,
+      hint: 'choose a folder inside your home folder',
+    }
+  }
+  if (isInside(path, ctx.dataDir, platform) || (ctx.recursive === true && isInside(ctx.dataDir, path, platform))) {
+    return {
+      rule: 'data_directory',
+      message: `${shown} is ${isInside(path, ctx.dataDir, platform) ? 'inside' : 'around'} Bookdrop's own data folder (${ctx.dataDir}): choose another folder.`,
+      hint: "Bookdrop's data folder cannot be watched",
+    }
+  }
+  return null
+}
+
+function fullContext(ctx: FolderRuleContext): Required<FolderRuleContext> {
+  return { dataDir: resolve(ctx.dataDir), home: ctx.home ?? homedir(), platform: ctx.platform ?? process.platform }
+}
+
+/**
+ * Checks a folder to watch and returns its real path: it must exist, be a directory, and pass
+ * `watchedFolderRule`. Throws a FolderRuleError naming the rule otherwise.
+ */
+export async function checkWatchedFolder(
+  path: string,
+  ctx: FolderRuleContext & { recursive?: boolean },
+): Promise<string> {
+  if (typeof path !== 'string' || !isAbsolute(path)) {
+    throw new FolderRuleError('not_absolute', 'Give the full path of the folder, e.g. /home/me/Receipts.', 'path', 'must be an absolute path')
+  }
+  const full = fullContext(ctx)
+  const st = await stat(path).catch(() => null)
+  if (!st) throw new FolderRuleError('missing', `${path} does not exist (or cannot be read).`, 'path', 'this folder does not exist')
+  if (!st.isDirectory()) throw new FolderRuleError('not_directory', `${path} is a file, not a folder.`, 'path', 'choose a folder, not a file')
+  const resolved = await real(path)
+  const [home, dataDir] = await Promise.all([real(full.home), real(full.dataDir)])
+  // Both spellings are checked: the one typed, and where its symlinks really lead.
+  for (const candidate of new Set([resolve(path), resolved])) {
+    const broken = watchedFolderRule(candidate, { ...full, home, dataDir, recursive: ctx.recursive ?? false })
+    if (broken) throw new FolderRuleError(broken.rule, broken.message, 'path', broken.hint)
+  }
+  return resolved
+}
+
+/**
+ * An after-upload destination ("archive" folder): inside the watched folder (not the folder itself,
+ * where a moved file would be seen again), or a folder the person picked in the native picker.
+ */
+export async function checkDestination(
+  archiveDir: string,
+  folder: string,
+  picked: (path: string) => boolean,
+  platform: NodeJS.Platform = process.platform,
+): Promise<void> {
+  const dest = resolve(archiveDir)
+  const realDest = await real(dest)
+  const realFolder = await real(folder)
+  if (same(realDest, realFolder, platform) || same(dest, folder, platform)) {
+    throw new FolderRuleError(
+      'destination_is_folder',
+      'Files cannot be moved into the folder they came from: choose a folder inside it (such as Uploaded) or another folder.',
+      'archiveDir',
+      'choose another folder',
+    )
+  }
+  const inside = isInside(dest, folder, platform) && isInside(realDest, realFolder, platform)
+  if (inside || picked(dest) || picked(realDest)) return
+  throw new FolderRuleError(
+    'destination_outside',
+    `${dest} is outside the watched folder: pick it with Choose… (the folder picker), or use a folder inside ${folder}.`,
+    'archiveDir',
+    'pick the folder with Choose…, or use one inside the watched folder',
+  )
+}
+
+/** Accepted kinds: only Bookdrop's own list of document kinds (file extensions). */
+export function checkAcceptedKinds(kinds: readonly string[] | undefined): void {
+  if (!kinds) return
+  const unknown = kinds.map((k) => k.toLowerCase().replace(/^\./, '')).filter((k) => !PRODUCT_KINDS.includes(k))
+  if (unknown.length) {
+    throw new FolderRuleError(
+      'unknown_kind',
+      `Bookdrop does not send ${unknown.map((k) => `.${k}`).join(', ')} files: accepted kinds come from its list of document kinds (${PRODUCT_KINDS.join(', ')}).`,
+      'acceptedKinds',
+      'choose kinds from the list',
+    )
+  }
+}
+
