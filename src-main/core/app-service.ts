@@ -12,7 +12,7 @@
  * message that leaves goes through `redact`.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, extname, isAbsolute, join } from 'node:path'
 import pkg from '../../package.json' with { type: 'json' }

@@ -6,7 +6,16 @@ import { app, dialog, shell, type BrowserWindow, type OpenDialogOptions, type Sa
 import type { ShellPort } from '../core/app-service'
 import { safeExternalUrl } from '../core/shell/urls'
 
-/** The only way the shell opens a URL outside the app. Anything but a clean https URL is dropped. */
+/**
+ * The only way the shell opens a URL outside the app. Anything but a clean https URL is dropped.
+ *
+ * Why https to any host is enough here: the danger of openExternal is handing the OS a URL that runs
+ * something (file:, smb:, custom protocol handlers, a path to an executable); an https URL only
+ * opens the person's browser, with none of the app's privileges and no secret (the app never puts a
+ * key in a URL). The app's own pages link to the API's documentation and a server's own addresses,
+ * which a person may configure (a custom base URL), so a fixed host list would break real links
+ * without removing a real risk. A page that could call this could already show the same link.
+ */
 export async function openExternalSafely(url: string): Promise<void> {
   const safe = safeExternalUrl(url)
   if (!safe) return

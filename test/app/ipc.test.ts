@@ -3,11 +3,12 @@
  * handlers, so the loop over the contract and the sender check run in plain Node.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { CALL_NAMES, EVENT_CHANNEL, callChannel } from '../../src-preload/contract'
+import { CALL_NAMES, EVENT_CHANNEL, GRANT_FILE_CHANNEL, callChannel } from '../../src-preload/contract'
 import type { AppService } from '../../src-main/core/app-service'
 
 type Handler = (event: unknown, req: unknown) => unknown
 const handlers = new Map<string, Handler>()
+const listeners = new Map<string, Handler>()
 const sent: { channel: string; msg: unknown; url: string }[] = []
 let windows: { url: string }[] = []
 
@@ -18,6 +19,8 @@ vi.mock('electron', () => ({
       handlers.set(channel, fn)
     },
     removeHandler: (channel: string) => handlers.delete(channel),
+    on: (channel: string, fn: Handler) => listeners.set(channel, fn),
+    removeListener: (channel: string) => listeners.delete(channel),
   },
   BrowserWindow: {
     getAllWindows: () =>
@@ -34,7 +37,7 @@ vi.mock('electron', () => ({
 
 const { registerIpc } = await import('../../src-main/electron/ipc')
 
-const APP_URL = 'file:///opt/Bookdrop/resources/app.asar/out/renderer/index.html'
+const APP_URL = 'app://bookdrop/index.html'
 
 function frame(url: string, opts: { parent?: unknown; token?: string } = {}) {
   return { url, parent: opts.parent ?? null, processId: 4, frameToken: opts.token ?? 'main' }
@@ -57,6 +60,7 @@ const fakeService = {
 
 beforeEach(() => {
   handlers.clear()
+  listeners.clear()
   sent.length = 0
   windows = []
 })
@@ -65,8 +69,23 @@ describe('registerIpc', () => {
   it('registers exactly one handler per call of the contract, and removes them all', () => {
     const dispose = registerIpc(fakeService, () => APP_URL)
     expect([...handlers.keys()].sort()).toEqual(CALL_NAMES.map(callChannel).sort())
+    expect([...listeners.keys()]).toEqual([GRANT_FILE_CHANNEL])
     dispose()
     expect(handlers.size).toBe(0)
+    expect(listeners.size).toBe(0)
+  })
+
+  it('registers a dropped file only from the app main frame, and only a sane string', () => {
+    const granted: string[][] = []
+    const service = { ...fakeService, onEvent: fakeService.onEvent, grantFiles: (p: string[]) => granted.push(p) } as unknown as AppService
+    registerIpc(service, () => APP_URL)
+    const grant = listeners.get(GRANT_FILE_CHANNEL)!
+    grant(event(frame(APP_URL)), '/home/me/receipt.pdf')
+    grant(event(frame('https://evil.example/')), '/etc/shadow')
+    grant(event(frame(APP_URL, { parent: frame(APP_URL) })), '/etc/passwd')
+    grant(event(frame(APP_URL)), { path: '/etc/passwd' })
+    grant(event(frame(APP_URL)), `/${'x'.repeat(5000)}`)
+    expect(granted).toEqual([['/home/me/receipt.pdf']])
   })
 
   it('runs a call from the app main frame, through the bridge (validation included)', async () => {
@@ -91,6 +110,7 @@ describe('registerIpc', () => {
     expect(await h(event(frame(APP_URL, { parent: frame(APP_URL) })), { id: 1 })).toMatchObject(refused)
     expect(await h(event(frame('https://evil.example/')), { id: 1 })).toMatchObject(refused)
     expect(await h(event(frame('file:///tmp/evil.html')), { id: 1 })).toMatchObject(refused)
+    expect(await h(event(frame('app://elsewhere/index.html')), { id: 1 })).toMatchObject(refused)
     expect(await h(event(frame(APP_URL, { token: 'another-frame' })), { id: 1 })).toMatchObject(refused)
     expect(await h(event(null), { id: 1 })).toMatchObject(refused)
   })

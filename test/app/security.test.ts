@@ -21,6 +21,18 @@ describe('isTrustedSender', () => {
     expect(isTrustedSender('http://localhost:5173/settings?tab=2#k', DEV_APP)).toBe(true)
   })
 
+  it('on the app:// scheme, accepts its own host (any path, as the scheme serves only the renderer) and nothing else', () => {
+    const APP = 'app://bookdrop/index.html'
+    expect(isTrustedSender(APP, APP)).toBe(true)
+    expect(isTrustedSender('app://bookdrop/index.html#history', APP)).toBe(true)
+    expect(isTrustedSender('app://bookdrop/', APP)).toBe(true)
+    expect(isTrustedSender('app://other/index.html', APP)).toBe(false)
+    expect(isTrustedSender('app://user:pw@bookdrop/index.html', APP)).toBe(false)
+    expect(isTrustedSender('file:///opt/Bookdrop/resources/app.asar/out/renderer/index.html', APP)).toBe(false)
+    expect(isTrustedSender('https://bookdrop/index.html', APP)).toBe(false)
+    expect(isTrustedSender('about:blank', APP)).toBe(false)
+  })
+
   it('refuses any other local file, even next to the app', () => {
     expect(isTrustedSender('file:///opt/Bookdrop/resources/app.asar/out/renderer/other.html', FILE_APP)).toBe(
       false,
