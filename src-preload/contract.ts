@@ -61,6 +61,7 @@ export const UPLOAD_STATUS_VALUES = [
   'duplicate',
   'skipped',
   'cancelled',
+  'superseded',
 ] as const satisfies readonly UploadStatus[]
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
@@ -119,6 +120,12 @@ export const settingsSchema = z.object({
     .int()
     .min(1024)
     .max(200 * 1024 * 1024),
+  /** Give up on a job the server has not finished after this long, ms (1 minute to 30 days). */
+  jobTimeoutMs: z
+    .number()
+    .int()
+    .min(60_000)
+    .max(30 * 24 * 60 * 60_000),
   notifications: z.boolean(),
   closeToTray: z.boolean(),
   launchAtLogin: z.boolean(),
@@ -187,6 +194,8 @@ export interface SessionState {
   profileId: string | null
   state: ProfileState
   message: string | null
+  /** Storage failed (disk full, I/O error): every upload waits until a write succeeds again. */
+  storage: string | null
   rateLimit: {
     limit: number | null
     remaining: number | null

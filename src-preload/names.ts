@@ -63,6 +63,7 @@ export const EVENT_NAMES = [
   'rateLimit',
   'profile',
   'notice',
+  'storage',
   'session',
   'profiles',
   'settings',

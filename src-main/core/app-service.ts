@@ -99,6 +99,7 @@ export const DEFAULT_SETTINGS: Settings = {
   concurrency: DEFAULT_QUEUE_OPTIONS.concurrency,
   pollIntervalMs: DEFAULT_QUEUE_OPTIONS.poll.firstMs,
   maxFileBytes: DEFAULT_QUEUE_OPTIONS.maxFileBytes,
+  jobTimeoutMs: DEFAULT_QUEUE_OPTIONS.jobTimeoutMs,
   notifications: true,
   closeToTray: true,
   launchAtLogin: false,
@@ -122,6 +123,7 @@ const ENGINE_EVENTS: readonly EngineEventName[] = [
   'rateLimit',
   'profile',
   'notice',
+  'storage',
 ]
 
 /** A provider failure the queue understands: the profile waits for a key instead of failing files one by one. */
@@ -284,6 +286,7 @@ export class AppService implements CallHandlers {
     if (opts.engine?.queue?.concurrency === undefined) s.engine.queue.setConcurrency(settings.concurrency)
     if (opts.engine?.queue?.maxFileBytes === undefined) s.engine.queue.setMaxFileBytes(settings.maxFileBytes)
     if (opts.engine?.queue?.poll === undefined) s.engine.queue.setPollInterval(settings.pollIntervalMs)
+    if (opts.engine?.queue?.jobTimeoutMs === undefined) s.engine.setJobTimeout(settings.jobTimeoutMs)
     for (const name of ENGINE_EVENTS) {
       s.engine.events.on(name, (payload) => s.onEngineEvent(name, payload))
     }
@@ -539,13 +542,15 @@ export class AppService implements CallHandlers {
   private session(): SessionState {
     const id = this.profileList().activeId
     const zero = Object.fromEntries(UPLOAD_STATUSES.map((s) => [s, 0])) as Record<UploadStatus, number>
-    if (!id) return { profileId: null, state: 'active', message: null, rateLimit: null, counts: zero }
+    const storage = this.engine.queue.storageProblem()
+    if (!id) return { profileId: null, state: 'active', message: null, storage, rateLimit: null, counts: zero }
     const q = this.engine.queue.profileState(id)
     const r = this.rate.get(id)
     return {
       profileId: id,
       state: q.state,
       message: q.message,
+      storage,
       rateLimit:
         r || q.pausedUntil
           ? { limit: null, remaining: null, resetAt: null, ...r, pausedUntil: q.pausedUntil }
@@ -809,7 +814,9 @@ export class AppService implements CallHandlers {
       ...this.engine.settings.get<Record<string, unknown>>('queue', {}),
       concurrency: next.concurrency,
       maxFileBytes: next.maxFileBytes,
+      jobTimeoutMs: next.jobTimeoutMs,
     })
+    this.engine.setJobTimeout(next.jobTimeoutMs)
     this.engine.queue.setConcurrency(next.concurrency)
     this.engine.queue.setMaxFileBytes(next.maxFileBytes)
     this.engine.queue.setPollInterval(next.pollIntervalMs)

@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { constants as fsConstants } from 'node:fs'
+import { access, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { once } from 'node:events'
 import pLimit from 'p-limit'
@@ -25,8 +26,18 @@ import { Intake, type IntakeRequest, type IntakeResult } from './intake/intake'
 import { allowedKinds } from './kinds'
 import { checkAcceptedKinds, checkDestination, checkWatchedFolder } from './user-paths'
 import { type ClientProvider, type QueueOptions, UploadQueue } from './queue/queue'
+import {
+  CorruptDatabaseError,
+  type DataDirLock,
+  databasePath,
+  isCorruption,
+  lockDataDir,
+  moveDatabaseAside,
+} from './store/data-dir'
 import { Db } from './store/db'
-import { type HistoryFilter, type Upload, UploadStore } from './store/uploads'
+import { isStorageError } from './store/storage-errors'
+import { transitionOf } from './lifecycle'
+import { type HistoryFilter, type TransitionPatch, type Upload, type UploadStatus, UploadStore } from './store/uploads'
 import { FolderWatcher, type FolderWatcherConfig } from './watch'
 import { toCsv } from './store/csv'
 
@@ -49,6 +60,17 @@ export interface EngineOptions {
    * outside the watched folder must be one). Without it, destinations must lie inside the folder.
    */
   isPickedDirectory?: (path: string) => boolean
+  /**
+   * When the queue database cannot be read: move it aside (`<name>.corrupt-<timestamp>`) and start
+   * with an empty queue (headless --reset-queue, the desktop's dialog). Without it, open() throws
+   * CorruptDatabaseError. A readable database is never moved.
+   */
+  resetQueue?: boolean
+}
+
+/** What open() did with an unreadable queue database. */
+export interface OpenReport {
+  movedAside: string | null
 }
 
 export interface FolderStatus {
@@ -83,23 +105,83 @@ export class Engine {
   /** Folder scans waiting for the intake backlog to shrink (see INTAKE_BACKLOG_MAX). */
   private intakeRoomWaiters: Array<() => void> = []
 
-  private constructor(private readonly opts: EngineOptions) {
-    this.db = new Db(join(opts.dataDir, 'bookdrop.db'))
+  /** Candidates that could not be recorded while storage failed: taken again once it works. */
+  private readonly untaken = new Map<string, IntakeRequest>()
+  /** Superseded rows whose file's new version is being waited for (one wait per path). */
+  private readonly retaking = new Set<string>()
+  readonly openReport: OpenReport
+
+  private constructor(
+    private readonly opts: EngineOptions,
+    private readonly lock: DataDirLock,
+    db: Db,
+    report: OpenReport,
+  ) {
+    this.db = db
+    this.openReport = report
     this.uploads = new UploadStore(this.db)
     this.folders = new FolderStore(this.db)
     this.settings = new SettingsStore(this.db)
     this.intake = new Intake(this.uploads, this.events)
     const saved = this.settings.get<Partial<QueueOptions>>('queue', {})
-    this.queue = new UploadQueue(this.uploads, opts.clients, this.events, (row) => this.afterRecord(row), {
-      ...saved,
-      ...opts.queue,
-    })
+    this.queue = new UploadQueue(
+      this.uploads,
+      opts.clients,
+      this.events,
+      {
+        afterRecord: (row) => this.afterRecord(row),
+        superseded: (row) => this.retakeSuperseded(row),
+        storageRecovered: () => this.retakeUntaken(),
+      },
+      { ...saved, ...opts.queue },
+    )
     this.hashLimit = pLimit(opts.hashConcurrency ?? 4)
   }
 
-  /** Opens the database, resumes the queue and starts every enabled folder. */
+  /**
+   * The queue database, or CorruptDatabaseError when it exists but cannot be read (moved aside
+   * first with `resetQueue`).
+   */
+  private static openDb(opts: EngineOptions): { db: Db; report: OpenReport } {
+    const path = databasePath(opts.dataDir)
+    const attempt = (): Db => {
+      const db = new Db(path)
+      try {
+        // Reads the schema and an index: a file that is not a database, or a damaged one, says so here.
+        db.get('SELECT COUNT(*) AS n FROM uploads')
+        return db
+      } catch (e) {
+        db.close()
+        throw e
+      }
+    }
+    try {
+      return { db: attempt(), report: { movedAside: null } }
+    } catch (e) {
+      const unreadable = isCorruption(e) || /^SQLITE_CANTOPEN/.test(String((e as { code?: unknown }).code ?? ''))
+      if (!unreadable) throw e
+      const detail = (e as Error).message
+      if (!opts.resetQueue) throw new CorruptDatabaseError(path, detail)
+      const movedAside = moveDatabaseAside(path)
+      return { db: attempt(), report: { movedAside } }
+    }
+  }
+
+  /**
+   * Takes the data directory (one process at a time: AlreadyRunningError otherwise), opens the
+   * database (CorruptDatabaseError when it cannot be read, unless resetQueue), resumes the queue
+   * and starts every enabled folder.
+   */
   static async open(opts: EngineOptions): Promise<Engine> {
-    const engine = new Engine(opts)
+    const lock = lockDataDir(opts.dataDir)
+    let engine: Engine
+    try {
+      const { db, report } = Engine.openDb(opts)
+      engine = new Engine(opts, lock, db, report)
+    } catch (e) {
+      lock.release()
+      throw e
+    }
     engine.queue.start()
     await engine.finishPendingMoves()
     for (const f of engine.folders.list()) if (f.enabled) engine.startWatcher(f)
@@ -202,8 +284,15 @@ export class Engine {
         })
     })
     w.on('vanished', (v) => {
-      if (v.accepted) this.intake.vanished(this.folderRequest(f, v.path))
+      if (!v.accepted) return
+      try {
+        this.intake.vanished(this.folderRequest(f, v.path))
+      } catch (e) {
+        if (!isStorageError(e)) throw e
+        this.queue.storageFault(e)
+      }
     })
+    w.on('scanned', () => void this.retakeSkipped(f.id))
     this.watchers.set(f.id, w)
     // Not awaited: the initial scan hands files over only as fast as intake takes them (see
     // intakeRoom), which for a big folder takes a while. Meanwhile the folder shows 'starting', and
@@ -239,6 +328,11 @@ export class Engine {
     await Promise.all([...this.watchers.values()].map((w) => w.rescan()))
   }
 
+  /** The job deadline (Settings "Give up on a job after", headless --job-timeout). */
+  setJobTimeout(ms: number): void {
+    this.queue.setJobTimeout(ms)
+  }
+
   private folderRequest(f: FolderConfig, path: string): IntakeRequest {
     return {
       profileId: f.profileId,
@@ -259,13 +353,103 @@ export class Engine {
     this.intakeInFlight++
     try {
       const r = await this.intake.take(req)
+      this.untaken.delete(req.path)
       if (r.kind === 'queued') this.queue.kick(r.upload.profileId)
       return r
+    } catch (e) {
+      if (!isStorageError(e)) throw e
+      // Nothing was recorded: the file stays where it is, and is taken again once storage works.
+      this.untaken.set(req.path, req)
+      this.queue.storageFault(e)
+      throw new Error(`${basename(req.path)} could not be recorded: ${this.queue.storageProblem() ?? 'storage failed'}`)
     } finally {
       this.intakeInFlight--
       // Any file taken (a scan's or a drop's) may make room for a waiting scan.
       this.wakeIntakeRoom()
     }
+  }
+
+  // ---- taking files again -----------------------------------------------------------------------
+
+  /** The intake request for a row's file now: its folder's settings when it has one, else the row's. */
+  private requestFor(row: Upload): IntakeRequest {
+    const folder = row.folderId ? this.folders.get(row.folderId) : undefined
+    if (folder) return this.folderRequest(folder, row.path)
+    return {
+      profileId: row.profileId,
+      target: row.target,
+      prompt: row.prompt,
+      processType: row.processType,
+      source: row.source,
+      folderId: null,
+      path: row.path,
+      acceptedKinds: allowedKinds(row.target),
+      maxFileBytes: this.maxFileBytes,
+      afterUpload: row.afterUpload,
+      destinationDir: row.archiveDir,
+    }
+  }
+
+  /**
+   * A row was superseded (its file changed before it was sent): once the file is stable again, its
+   * new content goes through intake as a new row (duplicate rules apply). The folder's watcher may
+   * report the same version too; intake records a version once.
+   */
+  private retakeSuperseded(row: Upload): void {
+    if (this.closed || this.retaking.has(row.path)) return
+    this.retaking.add(row.path)
+    const window = this.opts.watch?.stabilityMs ?? 300
+    void (async () => {
+      try {
+        let last = ''
+        for (let i = 0; i < 100 && !this.closed; i++) {
+          const st = await stat(row.path).catch(() => null)
+          const now = st ? `${st.size}:${st.mtimeMs}` : 'gone'
+          if (now === last) break
+          last = now
+          await new Promise((r) => setTimeout(r, window))
+        }
+        if (this.closed) return
+        await this.hashLimit(() => this.take(this.requestFor(row)))
+      } catch (e) {
+        this.events.emit('notice', { level: 'error', message: `Could not queue the new version of ${row.name}: ${(e as Error).message}` })
+      } finally {
+        this.retaking.delete(row.path)
+      }
+    })()
+  }
+
+  /**
+   * A rescan looks again at the files of a folder that were skipped for a cause that can go away:
+   * readable again, under the size limit, no longer empty. The same row goes on (one row per file
+   * while it cannot be sent).
+   */
+  private async retakeSkipped(folderId: string): Promise<void> {
+    const folder = this.folders.get(folderId)
+    if (!folder || this.closed) return
+    let rows: Upload[]
+    try {
+      rows = this.uploads.retakeableInFolder(folderId)
+    } catch (e) {
+      if (isStorageError(e)) return this.queue.storageFault(e)
+      throw e
+    }
+    for (const row of rows) {
+      if (this.closed) return
+      const st = await stat(row.path).catch(() => null)
+      if (!st?.isFile()) continue
+      if (row.reason === 'empty' && st.size === 0) continue
+      if (row.reason === 'too_large' && st.size > this.maxFileBytes) continue
+      if (row.reason === 'unreadable' && (await access(row.path, fsConstants.R_OK).then(() => false, () => true))) continue
+      await this.hashLimit(() => this.take(this.folderRequest(folder, row.path))).catch(() => undefined)
+    }
+  }
+
+  /** Storage works again: take the files that could not be recorded meanwhile. */
+  private retakeUntaken(): void {
+    const reqs = [...this.untaken.values()]
+    this.untaken.clear()
+    for (const req of reqs) void this.hashLimit(() => this.take(req)).catch(() => undefined)
   }
 
   // ---- files dropped or given on the command line --------------------------------------------------
@@ -309,27 +493,17 @@ export class Engine {
   /** Cancels a row that has not reached the server yet (or whose job is still followed). */
   cancel(id: number): Upload {
     const row = this.mustGet(id)
-    if (!['queued', 'waiting_retry', 'uploading', 'processing', 'duplicate'].includes(row.status)) {
+    if (!transitionOf(row.status, 'cancelled')) {
       throw new Error(`Upload #${id} is ${row.status}: only waiting or running uploads can be cancelled.`)
     }
-    return this.changeStatus(row, {
-      status: 'cancelled',
-      nextAttemptAt: null,
-      lastError: 'Cancelled by you.',
-    })
+    return this.changeStatus(row, 'cancelled', { nextAttemptAt: null, lastError: 'Cancelled by you.' })
   }
 
   /** Sends a failed, cancelled or skipped file again; a duplicate is sent anyway. */
   async retry(id: number): Promise<Upload> {
     const row = this.mustGet(id)
     if (row.status === 'duplicate') {
-      const next = this.changeStatus(row, {
-        status: 'queued',
-        forced: true,
-        duplicateOf: row.duplicateOf,
-        lastError: null,
-        nextAttemptAt: null,
-      })
+      const next = this.changeStatus(row, 'queued', { forced: true, lastError: null, nextAttemptAt: null })
       this.queue.kick(row.profileId)
       return next
     }
@@ -352,7 +526,7 @@ export class Engine {
       let next: Upload
       if (row.status === 'cancelled' && row.jobReference) {
         // The server already has the job: follow it again rather than sending the file twice.
-        next = this.changeStatus(row, { ...reset, status: 'processing' })
+        next = this.changeStatus(row, 'processing', reset)
       } else {
         // A definite "no" from the server (a 4xx, a failed job) created nothing, and the server keeps
         // that answer under the old Idempotency-Key: a fresh key lets it try again. Anything else may
@@ -361,10 +535,10 @@ export class Engine {
           row.status === 'failed' &&
           ((row.httpStatus !== null && row.httpStatus >= 400 && row.httpStatus < 500) ||
             row.errorCode === 'job_failed')
-        next = this.changeStatus(row, {
+        next = this.changeStatus(row, 'queued', {
           ...reset,
-          status: 'queued',
           jobReference: null,
+          acceptedAt: null,
           ...(definite ? { idempotencyKey: randomUUID() } : {}),
         })
       }
@@ -372,23 +546,8 @@ export class Engine {
       return next
     }
     if (row.status === 'skipped') {
-      const folder = row.folderId ? this.folders.get(row.folderId) : undefined
-      const base: IntakeRequest = folder
-        ? this.folderRequest(folder, row.path)
-        : {
-            profileId: row.profileId,
-            target: row.target,
-            prompt: row.prompt,
-            processType: row.processType,
-            source: row.source,
-            folderId: null,
-            path: row.path,
-            acceptedKinds: allowedKinds(row.target),
-            maxFileBytes: this.maxFileBytes,
-            afterUpload: row.afterUpload,
-            destinationDir: row.archiveDir,
-          }
-      const r = await this.take({ ...base, override: true })
+      // The same row goes on ("Send anyway"): skipped → queued, or skipped again with today's reason.
+      const r = await this.take({ ...this.requestFor(row), override: true, continues: row })
       if (r.kind === 'ignored')
         throw new Error(`${row.name} changed while it was read: try again in a moment.`)
       return r.upload
@@ -417,8 +576,10 @@ export class Engine {
     return row
   }
 
-  private changeStatus(row: Upload, patch: Partial<Upload>): Upload {
-    const next = this.uploads.update(row.id, patch)!
+  /** A person's action as a move of the lifecycle table; refused when the row changed meanwhile. */
+  private changeStatus(row: Upload, to: UploadStatus, patch: TransitionPatch): Upload {
+    const next = this.uploads.transition(row.id, row.status, to, patch)
+    if (!next) throw new Error(`Upload #${row.id} changed meanwhile (it is ${this.uploads.get(row.id)?.status ?? 'gone'} now): try again.`)
     this.events.emit('upload', { upload: next, previous: row.status })
     return next
   }
@@ -430,22 +591,22 @@ export class Engine {
     try {
       const s = await stat(row.path)
       if (s.size !== row.size || Math.floor(s.mtimeMs) !== row.mtimeMs) {
-        this.uploads.update(row.id, {
+        this.uploads.note(row.id, 'completed', {
           movedTo: '',
           lastError: 'Uploaded; the file changed since, so it was left in place.',
         })
         return
       }
       const dest = await moveInto(row.path, row.archiveDir)
-      const next = this.uploads.update(row.id, { movedTo: dest })!
-      this.events.emit('upload', { upload: next, previous: 'completed' })
+      const next = this.uploads.note(row.id, 'completed', { movedTo: dest })
+      if (next) this.events.emit('upload', { upload: next, previous: 'completed' })
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       const message =
         code === 'ENOENT'
           ? 'Uploaded; the file had already been moved or deleted.'
           : `Uploaded, but the file could not be moved to ${row.archiveDir}: ${(e as Error).message}`
-      this.uploads.update(row.id, { movedTo: '', lastError: message })
+      this.uploads.note(row.id, 'completed', { movedTo: '', lastError: message })
       if (code !== 'ENOENT')
         this.events.emit('notice', { level: 'warning', message: `${row.name}: ${message}` })
     }
@@ -501,5 +662,6 @@ export class Engine {
     await this.queue.stop()
     this.events.removeAll()
     this.db.close()
+    this.lock.release()
   }
 }

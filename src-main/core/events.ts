@@ -24,6 +24,11 @@ export interface EngineEvents {
     pausedUntil: number | null
   }
   profile: { profileId: string; state: ProfileState; message: string | null }
+  /**
+   * Storage failed (disk full, I/O error) and the queue paused as a whole, or (problem null) it
+   * works again and uploads resume.
+   */
+  storage: { problem: string | null }
   /** Something went wrong outside a single file (a move failed, a folder could not be read). */
   notice: { level: 'info' | 'warning' | 'error'; message: string }
 }

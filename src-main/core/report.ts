@@ -13,6 +13,7 @@ const LABEL: Record<UploadStatus, string> = {
   duplicate: 'duplicate',
   skipped: 'skipped',
   cancelled: 'cancelled',
+  superseded: 'changed',
 }
 
 export function describeUpload(u: Upload): string {
@@ -32,6 +33,7 @@ export function describeUpload(u: Upload): string {
     case 'skipped':
     case 'duplicate':
     case 'cancelled':
+    case 'superseded':
       return `${head}: ${u.lastError ?? u.reason ?? ''}`
     default:
       return head

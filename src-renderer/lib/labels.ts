@@ -18,6 +18,7 @@ export const STATUS_LABELS: Record<UploadStatus, string> = {
   duplicate: 'Duplicate',
   skipped: 'Skipped',
   cancelled: 'Cancelled',
+  superseded: 'Changed before sending',
 }
 export const UPLOAD_STATUS_LIST = Object.keys(STATUS_LABELS) as UploadStatus[]
 
@@ -32,10 +33,18 @@ export const STATUS_TONE: Record<UploadStatus, 'neutral' | 'busy' | 'good' | 'wa
   duplicate: 'warn',
   skipped: 'warn',
   cancelled: 'neutral',
+  superseded: 'neutral',
 }
 
 export const ACTIVE: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
-export const TERMINAL: readonly UploadStatus[] = ['completed', 'failed', 'duplicate', 'skipped', 'cancelled']
+export const TERMINAL: readonly UploadStatus[] = [
+  'completed',
+  'failed',
+  'duplicate',
+  'skipped',
+  'cancelled',
+  'superseded',
+]
 export const ATTENTION: readonly UploadStatus[] = ['failed', 'skipped', 'duplicate']
 /** Statuses the engine lets a person cancel. */
 export const CANCELLABLE: readonly UploadStatus[] = [

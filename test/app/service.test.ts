@@ -516,30 +516,19 @@ describe('partner console', () => {
       files: [{ name: 'r.txt', base64: b64(receiptText('r')) }],
     })
     await waitFor('completed', async () => (await r.ok('history', { statuses: ['completed'] })).total === 1)
-    // A job that has been processing for two hours, and a failed file.
+    // A job that has been processing for two hours, and a failed file: rows walked through the
+    // lifecycle by hand while the profile is paused (so the scheduler leaves them alone).
+    await r.ok('pauseUploads', {})
+    const store = r.service.engine.uploads
     const twoHoursAgo = Date.now() - 2 * 60 * 60 * 1000
-    r.service.engine.uploads.insert(
-      {
-        profileId: id,
-        target: 'expenses',
-        source: 'drop',
-        path: '/x/old.pdf',
-        name: 'old.pdf',
-        prompt: 'p',
-        status: 'processing',
-      },
-      twoHoursAgo,
-    )
-    r.service.engine.uploads.insert({
-      profileId: id,
-      target: 'expenses',
-      source: 'drop',
-      path: '/x/bad.pdf',
-      name: 'bad.pdf',
-      prompt: 'p',
-      status: 'failed',
-      lastError: 'no',
-    })
+    const row = (name: string, at?: number) =>
+      store.insert({ profileId: id, target: 'expenses', source: 'drop', path: `/x/${name}`, name, prompt: 'p', status: 'queued' }, at)
+    const old = row('old.pdf', twoHoursAgo)
+    store.transition(old.id, 'queued', 'uploading', {}, twoHoursAgo)
+    store.transition(old.id, 'uploading', 'processing', { jobReference: 'job_x', acceptedAt: twoHoursAgo }, twoHoursAgo)
+    const bad = row('bad.pdf')
+    store.transition(bad.id, 'queued', 'uploading')
+    store.transition(bad.id, 'uploading', 'failed', { lastError: 'no' })
 
     // As a business: rows, no credit balance.
     const asBusiness = await r.ok('getClientHealth', {})

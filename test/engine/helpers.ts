@@ -98,6 +98,7 @@ export async function rig(
     rateLimit: [],
     profile: [],
     notice: [],
+    storage: [],
   } as Rig['events']
   const open = async (extra: Partial<EngineOptions> = {}) => {
     const e = await Engine.open({

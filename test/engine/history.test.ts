@@ -101,7 +101,8 @@ describe('history counts', () => {
       // Asked again with nothing changed: the same answer (remembered).
       expect(store.countByStatus('p1')).toMatchObject({ queued: 2, completed: 0 })
 
-      store.update(a.id, { status: 'completed' })
+      store.transition(a.id, 'queued', 'uploading')
+      store.transition(a.id, 'uploading', 'completed')
       expect(store.countByStatus('p1')).toMatchObject({ queued: 1, completed: 1 })
       expect(store.query({ profileId: 'p1', statuses: ['completed'] }).total).toBe(1)
 

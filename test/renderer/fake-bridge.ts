@@ -84,6 +84,7 @@ export function upload(over: Partial<Upload> = {}): Upload {
     httpStatus: null,
     idempotencyKey: `k-${id}`,
     jobReference: null,
+    acceptedAt: null,
     polls: 0,
     recordUuid: null,
     recordType: null,
@@ -113,11 +114,12 @@ function initialState(): FakeState {
   return {
     profiles: [profile()],
     activeId: 'p1',
-    session: { profileId: 'p1', state: 'active', message: null, rateLimit: null, counts: counts() },
+    session: { profileId: 'p1', state: 'active', message: null, storage: null, rateLimit: null, counts: counts() },
     settings: {
       concurrency: 4,
       pollIntervalMs: 1000,
       maxFileBytes: 25 * 1024 * 1024,
+      jobTimeoutMs: 24 * 60 * 60_000,
       notifications: true,
       closeToTray: true,
       launchAtLogin: false,

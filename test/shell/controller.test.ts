@@ -15,12 +15,14 @@ const counts = (over: Partial<SessionState['counts']> = {}): SessionState['count
   duplicate: 0,
   skipped: 0,
   cancelled: 0,
+  superseded: 0,
   ...over,
 })
 const session = (over: Partial<SessionState> = {}): SessionState => ({
   profileId: 'p1',
   state: 'active',
   message: null,
+  storage: null,
   rateLimit: null,
   counts: counts(),
   ...over,
@@ -85,7 +87,7 @@ describe('ShellController', () => {
 
   it('follows the settings event', () => {
     const c = make({ closeToTray: true })
-    c.handleEvent('settings', { concurrency: 2, pollIntervalMs: 1000, maxFileBytes: 1 << 20, notifications: false, closeToTray: false, launchAtLogin: true, theme: 'system' })
+    c.handleEvent('settings', { concurrency: 2, pollIntervalMs: 1000, maxFileBytes: 1 << 20, jobTimeoutMs: 86_400_000, notifications: false, closeToTray: false, launchAtLogin: true, theme: 'system' })
     expect(c.currentSettings).toEqual({ notifications: false, closeToTray: false, launchAtLogin: true })
     expect(login).toEqual([false, true])
     expect(c.hideOnClose()).toBe(false)

@@ -25,6 +25,7 @@ export function upload(id: number, status: UploadStatus, extra: Partial<Upload> 
     httpStatus: null,
     idempotencyKey: `k${id}`,
     jobReference: null,
+    acceptedAt: null,
     polls: 0,
     recordUuid: null,
     recordType: null,

@@ -141,6 +141,12 @@ export interface FileAttachmentInput {
   path: string
   /** Name sent to the server, with extension (type detection); defaults to the file's own name. */
   name?: string
+  /**
+   * The version of the file that was recorded (size, mtime, sha256). When given, nothing is sent if
+   * the file's size or mtime differs, and the request is aborted before its body is complete if the
+   * sha256 of the bytes streamed differs: error `file_superseded` either way.
+   */
+  expect?: { size: number; mtimeMs: number; sha256: string }
 }
 
 export interface AiCreateFromFilesInput {
@@ -494,7 +500,19 @@ export class BookkeepingClient {
           path,
         })
       }
-      files.push({ path: filePath, name, size: await this.#fileSize(filePath, name, limit, path) })
+      const st = await this.#fileStat(filePath, name, limit, path)
+      const expect = isRecord(f) ? f.expect : undefined
+      if (expect && (st.size !== expect.size || Math.floor(st.mtimeMs) !== Math.floor(expect.mtimeMs))) {
+        throw this.#error({
+          status: 0,
+          errorCode: CLIENT_ERROR_CODES.fileSuperseded,
+          message: `"${name}" changed on disk after it was queued (${formatSize(expect.size)} then, ${formatSize(st.size)} now); nothing was sent.`,
+          retryable: false,
+          method: 'POST',
+          path,
+        })
+      }
+      files.push({ path: filePath, name, size: st.size, ...(expect ? { sha256: expect.sha256 } : {}) })
     }
 
     // The same rules as a JSON AI create, on equivalent metadata: the content is generated here, so a
@@ -691,7 +709,12 @@ export class BookkeepingClient {
     })
   }
 
-  async #fileSize(filePath: string, name: string, limit: number, apiPath: string): Promise<number> {
+  async #fileStat(
+    filePath: string,
+    name: string,
+    limit: number,
+    apiPath: string,
+  ): Promise<{ size: number; mtimeMs: number }> {
     const fail = (errorCode: string, message: string): ApiError =>
       this.#error({ status: 0, errorCode, message, retryable: false, method: 'POST', path: apiPath })
     let st
@@ -723,7 +746,7 @@ export class BookkeepingClient {
           'Send a smaller file, or raise the limit with the maxFileBytes option (of the client, or of this call).',
       )
     }
-    return st.size
+    return { size: st.size, mtimeMs: st.mtimeMs }
   }
 
   /** Validates `input` with a shared schema; on failure an ApiError naming the fields, nothing sent. */
@@ -847,9 +870,13 @@ export class BookkeepingClient {
           ...base,
           status: 0,
           errorCode:
-            fileFailure.kind === 'changed' ? CLIENT_ERROR_CODES.fileChanged : CLIENT_ERROR_CODES.fileRead,
+            fileFailure.kind === 'read'
+              ? CLIENT_ERROR_CODES.fileRead
+              : fileFailure.kind === 'superseded' || fileFailure.file.sha256 !== undefined
+                ? CLIENT_ERROR_CODES.fileSuperseded
+                : CLIENT_ERROR_CODES.fileChanged,
           message: fileFailure.message,
-          retryable: fileFailure.kind === 'changed',
+          retryable: fileFailure.kind === 'changed' && fileFailure.file.sha256 === undefined,
         })
       }
       if (timeout.aborted) {

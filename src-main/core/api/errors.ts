@@ -28,6 +28,8 @@ export const CLIENT_ERROR_CODES = {
   fileTooLarge: 'file_too_large',
   fileRead: 'file_read_error',
   fileChanged: 'file_changed',
+  /** The file is not the version that was recorded (size, mtime, or the sha256 of the bytes streamed). */
+  fileSuperseded: 'file_superseded',
 } as const
 
 export interface ApiErrorInit {

@@ -5,6 +5,7 @@
  *
  * Body layout: {...fields, "attachments":[{"type":"base64","name":"<name>","file":"<base64>"}, ...]}
  */
+import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 
@@ -41,13 +42,18 @@ export interface BodyFile {
   name: string
   /** Size in bytes as measured before sending; the body length is computed from it. */
   size: number
+  /**
+   * The sha256 (hex) the bytes must have. The bytes streamed are hashed as they are read (no second
+   * read); a mismatch fails the body before its last bytes, so the server never gets a whole request.
+   */
+  sha256?: string
 }
 
 /** A file that did not read back as measured (it changed, vanished or could not be read). */
 export class FileBodyError extends Error {
   override readonly name = 'FileBodyError'
   constructor(
-    readonly kind: 'changed' | 'read',
+    readonly kind: 'changed' | 'read' | 'superseded',
     readonly file: BodyFile,
     message: string,
     options?: { cause?: unknown },
@@ -103,10 +109,12 @@ export function streamedJsonBody(
 
   async function* fileBytes(f: BodyFile): AsyncGenerator<Uint8Array> {
     let read = 0
+    const hash = f.sha256 === undefined ? null : createHash('sha256')
     try {
       for await (const chunk of source(f)) {
         read += chunk.length
         if (read > f.size) break
+        hash?.update(chunk)
         yield chunk
       }
     } catch (e) {
@@ -125,6 +133,15 @@ export function streamedJsonBody(
         f,
         `"${f.name}" (${f.path}) changed while it was being uploaded (${f.size} bytes measured, ` +
           `${read > f.size ? 'more' : read} read); try again once the file is complete.`,
+      )
+    }
+    // Checked before the caller yields the file's last Base64 characters and the body's closing
+    // bytes: on a mismatch the request never becomes a complete (parseable) body.
+    if (hash && hash.digest('hex') !== f.sha256) {
+      throw new FileBodyError(
+        'superseded',
+        f,
+        `"${f.name}" (${f.path}) changed on disk after it was queued: the bytes read are not the ones recorded; nothing was created from them.`,
       )
     }
   }

@@ -26,6 +26,12 @@ export interface IntakeRequest {
   destinationDir: string | null
   /** A person asked for it: accept any kind and skip the "already handled this version" check. */
   override?: boolean
+  /**
+   * The skipped row this take continues (a person's "Send anyway" on it). Without it, the latest
+   * row of this path skipped for a cause that can go away (unreadable, too large, empty) is
+   * continued: a file keeps one row while it cannot be sent, and that row goes on when it can.
+   */
+  continues?: Upload
 }
 
 export type IntakeResult =
@@ -74,7 +80,40 @@ export class Intake {
     private readonly events: EngineEmitter,
   ) {}
 
-  private record(req: IntakeRequest, status: Upload['status'], extra: Partial<Upload>): Upload {
+  /**
+   * Commits the outcome of a take: continues the earlier skipped row of this file when there is one
+   * (skipped → queued or duplicate through the lifecycle table; still skipped: the same row, updated),
+   * else a new row.
+   */
+  private record(req: IntakeRequest, status: 'queued' | 'duplicate' | 'skipped', extra: Partial<Upload>): Upload {
+    const prior = req.continues ?? this.store.findRetakeable(req.profileId, req.target, req.path)
+    if (prior && prior.status === 'skipped') {
+      if (status === 'skipped') {
+        const patch = { size: extra.size ?? null, mtimeMs: extra.mtimeMs ?? null, reason: extra.reason ?? null, lastError: extra.lastError ?? null }
+        const same = patch.size === prior.size && patch.mtimeMs === prior.mtimeMs && patch.reason === prior.reason && patch.lastError === prior.lastError
+        if (same) return prior
+        const next = this.store.note(prior.id, 'skipped', patch)
+        if (next) this.events.emit('upload', { upload: next, previous: 'skipped' })
+        return next ?? prior
+      }
+      const next = this.store.transition(prior.id, 'skipped', status, {
+        size: extra.size ?? null,
+        mtimeMs: extra.mtimeMs ?? null,
+        sha256: extra.sha256 ?? null,
+        prompt: req.prompt,
+        reason: null,
+        duplicateOf: extra.duplicateOf ?? null,
+        forced: extra.forced ?? false,
+        lastError: extra.lastError ?? null,
+        errorCode: null,
+        httpStatus: null,
+        nextAttemptAt: null,
+      })
+      if (next) {
+        this.events.emit('upload', { upload: next, previous: 'skipped' })
+        return next
+      }
+    }
     const row = this.store.insert({
       profileId: req.profileId,
       target: req.target,

@@ -10,7 +10,8 @@
 import type { AiTarget, AsyncJobData, Job } from '../../../schemas'
 import type { RateLimit } from '../api/ratelimit'
 import type { EngineEmitter, ProfileState } from '../events'
-import type { Upload, UploadStore } from '../store/uploads'
+import type { Upload, UploadStatus, UploadStore } from '../store/uploads'
+import { isStorageError, storageMessage } from '../store/storage-errors'
 import {
   type BackoffOptions,
   DEFAULT_POLL,
@@ -24,7 +25,11 @@ import {
 export interface UploadClient {
   aiCreateFromFiles(
     target: AiTarget,
-    body: { prompt: string; process_type?: 'async' | 'direct'; files: { path: string; name: string }[] },
+    body: {
+      prompt: string
+      process_type?: 'async' | 'direct'
+      files: { path: string; name: string; expect?: { size: number; mtimeMs: number; sha256: string } }[]
+    },
     opts: {
       idempotencyKey: string
       maxFileBytes?: number
@@ -69,9 +74,16 @@ export interface QueueOptions {
   maxAttempts: number
   retry: BackoffOptions
   poll: PollOptions
+  /** Give up on a job this long after the server accepted its file (Settings; default 24 h). */
+  jobTimeoutMs: number
+  /** A job the server says it does not know (404) is asked about again while younger than this. */
+  jobNotFoundGraceMs: number
   now: () => number
   random: () => number
 }
+
+/** Default job deadline: a day. */
+export const DEFAULT_JOB_TIMEOUT_MS = 24 * 60 * 60_000
 
 export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
   concurrency: 3,
@@ -80,6 +92,8 @@ export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
   maxAttempts: 25,
   retry: DEFAULT_RETRY_BACKOFF,
   poll: DEFAULT_POLL,
+  jobTimeoutMs: DEFAULT_JOB_TIMEOUT_MS,
+  jobNotFoundGraceMs: 60_000,
   now: Date.now,
   random: Math.random,
 }
@@ -98,8 +112,21 @@ interface Gate {
   inFlight: number
 }
 
-/** What happens once a record exists (move the source file); failures are reported, never thrown. */
-export type AfterRecord = (row: Upload) => Promise<void>
+/** What the engine does around the queue. */
+export interface QueueHooks {
+  /** Once a record exists (move the source file); failures are reported, never thrown. */
+  afterRecord(row: Upload): Promise<void>
+  /** The file changed on disk before it was sent: its row is superseded; take the new version. */
+  superseded(row: Upload): void
+  /** Storage works again after a fault (the engine re-takes files it could not record). */
+  storageRecovered?(): void
+}
+
+/** How long the queue waits before trying storage again after a fault, rising to the cap. */
+const STORAGE_PROBE_FIRST_MS = 1000
+const STORAGE_PROBE_MAX_MS = 30_000
+/** A clock step backwards larger than this moves every scheduled time with it. */
+const CLOCK_STEP_MS = 1000
 
 export class UploadQueue {
   private readonly opts: QueueOptions
@@ -114,12 +141,18 @@ export class UploadQueue {
   private running = false
   private idleWaiters: (() => void)[] = []
   private readonly pending = new Set<Promise<void>>()
+  /** Rows with a request in flight in this process (a row 'uploading' in SQLite but not here is an orphan). */
+  private readonly inFlightRows = new Set<number>()
+  /** Storage failed (disk full, I/O error): nothing starts until a write succeeds again. */
+  private storage: { problem: string; probeMs: number; timer: NodeJS.Timeout | null } | null = null
+  /** The clock at the last pump, to notice it going backwards. */
+  private lastNow: number | null = null
 
   constructor(
     private readonly store: UploadStore,
     private readonly provider: ClientProvider,
     private readonly events: EngineEmitter,
-    private readonly afterRecord: AfterRecord,
+    private readonly hooks: QueueHooks,
     opts: Partial<QueueOptions> = {},
   ) {
     this.opts = { ...DEFAULT_QUEUE_OPTIONS, ...opts }
@@ -138,6 +171,12 @@ export class UploadQueue {
   setPollInterval(ms: number): void {
     const firstMs = Math.max(100, Math.floor(ms))
     this.opts.poll = { ...this.opts.poll, firstMs, maxMs: Math.max(firstMs, this.opts.poll.maxMs) }
+  }
+
+  /** The job deadline from now on (Settings, headless --job-timeout). */
+  setJobTimeout(ms: number): void {
+    this.opts.jobTimeoutMs = Math.max(1000, Math.floor(ms))
+    this.kick()
   }
 
   /** The largest file sent from now on (the Settings screen changes it live). */
@@ -163,6 +202,7 @@ export class UploadQueue {
     this.running = false
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
+    if (this.storage?.timer) clearTimeout(this.storage.timer)
     await Promise.allSettled([...this.pending])
   }
 
@@ -316,8 +356,41 @@ export class UploadQueue {
   }
 
   private pump(): void {
-    if (!this.running) return
+    if (!this.running || this.storage) return
+    try {
+      this.pumpOnce()
+    } catch (e) {
+      // Every scheduler step catches its errors: storage faults pause the queue until a write
+      // succeeds again; anything else is told, and the queue looks again in a while.
+      if (isStorageError(e)) this.storageFault(e)
+      else {
+        this.events.emit('notice', { level: 'error', message: `The upload queue hit an error and will try again: ${(e as Error).message}` })
+        this.wakeIn(5000)
+      }
+    }
+  }
+
+  private wakeIn(ms: number): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.kick(), ms)
+  }
+
+  /** The clock went backwards (a corrected system clock, or a test): move every scheduled time with it. */
+  private followClock(now: number): void {
+    const last = this.lastNow
+    this.lastNow = now
+    if (last === null || now >= last - CLOCK_STEP_MS) return
+    const delta = now - last
+    this.store.shiftClock(delta)
+    for (const g of this.gates.values()) {
+      if (g.pausedUntil > 0) g.pausedUntil += delta
+      if (g.resetAt !== null) g.resetAt += delta
+    }
+  }
+
+  private pumpOnce(): void {
     const now = this.opts.now()
+    this.followClock(now)
     let { blocked, wakeAt } = this.blockedProfiles(now)
     /** Profiles whose rows may start now; null when none is held back (one query covers all). */
     const allowed = (): string[] | null =>
@@ -372,32 +445,112 @@ export class UploadQueue {
     this.checkIdle()
   }
 
+  // ---- storage faults --------------------------------------------------------------------------
+
+  /** The problem that holds the whole queue (disk full, I/O error), or null. */
+  storageProblem(): string | null {
+    return this.storage?.problem ?? null
+  }
+
+  /**
+   * A write failed for lack of space or an I/O error: nothing new starts (a row is never marked
+   * sent unless that write succeeded: it stays 'uploading' and is sent again with the same
+   * Idempotency-Key, so the server replays), and the queue tries storage again with backoff.
+   */
+  storageFault(e: unknown): void {
+    const problem = storageMessage(e)
+    if (this.storage) {
+      this.storage.problem = problem
+      return
+    }
+    this.storage = { problem, probeMs: STORAGE_PROBE_FIRST_MS, timer: null }
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.events.emit('storage', { problem })
+    this.scheduleProbe()
+  }
+
+  private scheduleProbe(): void {
+    const s = this.storage
+    if (!s || !this.running) return
+    s.timer = setTimeout(() => this.probeStorage(), s.probeMs)
+    s.probeMs = Math.min(STORAGE_PROBE_MAX_MS, s.probeMs * 2)
+  }
+
+  private probeStorage(): void {
+    const s = this.storage
+    if (!s) return
+    s.timer = null
+    try {
+      this.store.probeWrite()
+      // Rows left 'uploading' by a failed write, with nothing in flight for them here: send again.
+      this.store.recoverInterrupted(this.opts.now(), { inFlight: [...this.inFlightRows], polls: false })
+    } catch (e) {
+      if (!isStorageError(e)) this.events.emit('notice', { level: 'error', message: (e as Error).message })
+      s.problem = storageMessage(e)
+      this.scheduleProbe()
+      return
+    }
+    this.storage = null
+    this.events.emit('storage', { problem: null })
+    this.events.emit('notice', { level: 'info', message: 'Storage works again: uploads resume.' })
+    this.hooks.storageRecovered?.()
+    this.kick()
+  }
+
+  /** Runs a write of the queue's; a storage fault pauses the queue instead of escaping. */
+  private guarded<T>(write: () => T): T | undefined {
+    try {
+      return write()
+    } catch (e) {
+      if (!isStorageError(e)) throw e
+      this.storageFault(e)
+      return undefined
+    }
+  }
+
+  // ---- uploads -------------------------------------------------------------------------------
+
   private startUpload(row: Upload): void {
     const g = this.gate(row.profileId)
     const now = this.opts.now()
+    const updated = this.store.transition(
+      row.id,
+      row.status,
+      'uploading',
+      { attempts: row.attempts + 1, nextAttemptAt: null },
+      now,
+    )
+    if (!updated) return // a person changed it between the query and now
     this.uploadsInFlight++
     g.inFlight++
-    const updated = this.store.update(
-      row.id,
-      { status: 'uploading', attempts: row.attempts + 1, nextAttemptAt: null },
-      now,
-    )!
+    this.inFlightRows.add(row.id)
     this.emitUpload(updated, row.status)
     this.track(
       this.sendUpload(updated).finally(() => {
         this.uploadsInFlight--
         g.inFlight--
+        this.inFlightRows.delete(row.id)
       }),
     )
   }
 
   private async sendUpload(row: Upload): Promise<void> {
     let lastEmit = 0
+    let res: Awaited<ReturnType<UploadClient['aiCreateFromFiles']>>
     try {
       const client = await this.client(row.profileId)
-      const res = await client.aiCreateFromFiles(
+      const expect =
+        row.sha256 !== null && row.size !== null && row.mtimeMs !== null
+          ? { size: row.size, mtimeMs: row.mtimeMs, sha256: row.sha256 }
+          : undefined
+      res = await client.aiCreateFromFiles(
         row.target,
-        { prompt: row.prompt, process_type: row.processType, files: [{ path: row.path, name: row.name }] },
+        {
+          prompt: row.prompt,
+          process_type: row.processType,
+          files: [{ path: row.path, name: row.name, ...(expect ? { expect } : {}) }],
+        },
         {
           idempotencyKey: row.idempotencyKey,
           maxFileBytes: this.opts.maxFileBytes,
@@ -410,14 +563,20 @@ export class UploadQueue {
           },
         },
       )
+    } catch (e) {
+      this.guarded(() => this.uploadFailed(row, asFailure(e)))
+      return
+    }
+    this.guarded(() => {
       if ('job_reference' in res && res.process_type === 'async') {
         const now = this.opts.now()
-        const next = this.store.updateWhere(
+        const next = this.store.transition(
           row.id,
           'uploading',
+          'processing',
           {
-            status: 'processing',
             jobReference: res.job_reference,
+            acceptedAt: now,
             polls: 0,
             nextAttemptAt: now + pollDelay(0, this.opts.poll, this.opts.random),
             lastError: null,
@@ -428,18 +587,29 @@ export class UploadQueue {
         )
         if (next) this.emitUpload(next, 'uploading') // else: cancelled while in flight
       } else if (res.process_type === 'direct') {
-        await this.complete(row, res.record.uuid, res.record.resource_type ?? row.target, 'uploading')
+        this.complete(row, res.record.uuid, res.record.resource_type ?? row.target, 'uploading')
       }
-    } catch (e) {
-      this.uploadFailed(row, asFailure(e))
-    }
+    })
   }
 
   private uploadFailed(row: Upload, f: ClientFailure): void {
     const now = this.opts.now()
-    const cur = this.store.get(row.id)
-    if (!cur || cur.status !== 'uploading') return
     const base = { lastError: f.message, errorCode: f.errorCode, httpStatus: f.status || null }
+
+    // The file is not the version that was recorded: nothing was created from it. Its row is
+    // superseded and the file's new content goes through intake as a new row.
+    if (f.errorCode === 'file_superseded') {
+      const next = this.store.transition(row.id, 'uploading', 'superseded', {
+        ...base,
+        nextAttemptAt: null,
+        lastError: 'Changed on disk before it was sent; the new version is queued.',
+      }, now)
+      if (next) {
+        this.emitUpload(next, 'uploading')
+        this.hooks.superseded(next)
+      }
+      return
+    }
 
     // Problems with the file itself: it stays where it is, the row says why.
     const fileSkip: Record<string, Upload['reason']> = {
@@ -450,40 +620,39 @@ export class UploadQueue {
     }
     const skip = fileSkip[f.errorCode]
     if (skip) {
-      this.finish(cur, { ...base, status: 'skipped', reason: skip })
+      this.finish(row, 'skipped', { ...base, reason: skip, nextAttemptAt: null })
       return
     }
     if (f.errorCode === 'file_changed') {
       // Written to while being sent: try again once it is stable (same key: nothing was created).
-      this.finish(cur, { ...base, status: 'waiting_retry', nextAttemptAt: now + 2000 })
+      this.finish(row, 'waiting_retry', { ...base, nextAttemptAt: now + 2000 })
       return
     }
 
     if (f.retryable) {
-      if (cur.attempts >= this.opts.maxAttempts) {
-        this.finish(cur, {
+      if (row.attempts >= this.opts.maxAttempts) {
+        this.finish(row, 'failed', {
           ...base,
-          status: 'failed',
-          lastError: `Gave up after ${cur.attempts} attempts. Last error: ${f.message}`,
+          nextAttemptAt: null,
+          lastError: `Gave up after ${row.attempts} attempts. Last error: ${f.message}`,
         })
         return
       }
-      let wait = retryDelay(cur.attempts, f.retryAfterMs, this.opts.retry, this.opts.random)
+      let wait = retryDelay(row.attempts, f.retryAfterMs, this.opts.retry, this.opts.random)
       const pausedUntil = this.holdProfile(
         row.profileId,
         f,
-        retryDelay(cur.attempts, undefined, this.opts.retry, this.opts.random),
+        retryDelay(row.attempts, undefined, this.opts.retry, this.opts.random),
       )
       if (pausedUntil !== null) wait = pausedUntil - now
-      this.finish(cur, { ...base, status: 'waiting_retry', nextAttemptAt: now + wait })
+      this.finish(row, 'waiting_retry', { ...base, nextAttemptAt: now + wait })
       return
     }
 
     this.holdProfile(row.profileId, f, 0)
-    this.finish(cur, { ...base, status: 'failed' })
+    this.finish(row, 'failed', { ...base, nextAttemptAt: null })
   }
 
-  /** Applies a change unless a person changed the row meanwhile (e.g. cancelled it mid-request). */
   /**
    * A failure that concerns the whole profile, not one file: a 429 pauses the profile's queue
    * until the server's reset (or `defaultWaitMs`) and returns that time; a 401 or a missing key
@@ -514,15 +683,18 @@ export class UploadQueue {
     return null
   }
 
-  private finish(cur: Upload, patch: Partial<Upload>): void {
-    const next = this.store.updateWhere(cur.id, cur.status, patch, this.opts.now())
+  /** A move of the lifecycle table; nothing happens when a person changed the row meanwhile. */
+  private finish(cur: Upload, to: UploadStatus, patch: Parameters<UploadStore['transition']>[3]): void {
+    const next = this.store.transition(cur.id, cur.status, to, patch, this.opts.now())
     if (next) this.emitUpload(next, cur.status)
   }
+
+  // ---- jobs ----------------------------------------------------------------------------------
 
   private startPoll(row: Upload): void {
     const g = this.gate(row.profileId)
     // Not due again while this poll is in flight; the answer sets the real next time.
-    this.store.update(row.id, { nextAttemptAt: this.opts.now() + 60_000 })
+    if (!this.store.note(row.id, 'processing', { nextAttemptAt: this.opts.now() + 60_000 })) return
     this.pollsInFlight++
     g.inFlight++
     this.track(
@@ -533,70 +705,109 @@ export class UploadQueue {
     )
   }
 
+  /** When the job deadline of a row passes (it counts from when the server accepted the file). */
+  private deadline(row: Upload): number {
+    return (row.acceptedAt ?? row.createdAt) + this.opts.jobTimeoutMs
+  }
+
+  private giveUpOnJob(row: Upload): void {
+    const hours = this.opts.jobTimeoutMs / 3_600_000
+    const wait =
+      hours >= 1
+        ? `${Number.isInteger(hours) ? hours : hours.toFixed(1)} hour${hours === 1 ? '' : 's'}`
+        : `${Math.round(this.opts.jobTimeoutMs / 1000)} seconds`
+    this.finish(row, 'failed', {
+      nextAttemptAt: null,
+      errorCode: 'job_timeout',
+      httpStatus: null,
+      lastError:
+        `The server had not finished job ${row.jobReference ?? ''} after ${wait} (Settings, "Give up on a job after"), ` +
+        'so Bookdrop stopped waiting. The record may still appear on the server; Retry follows the job again.',
+    })
+  }
+
   private async poll(row: Upload): Promise<void> {
     const now = () => this.opts.now()
+    if (now() >= this.deadline(row)) {
+      this.guarded(() => this.giveUpOnJob(row))
+      return
+    }
+    let job: Job
     try {
       const client = await this.client(row.profileId)
-      const job = await client.getJob(row.jobReference!)
+      job = await client.getJob(row.jobReference!)
+    } catch (e) {
+      this.guarded(() => this.pollFailed(row, asFailure(e)))
+      return
+    }
+    this.guarded(() => {
       if (job.status === 'completed') {
-        await this.complete(row, job.resource_uuid, job.resource_type, 'processing')
+        this.complete(row, job.resource_uuid, job.resource_type, 'processing')
       } else if (job.status === 'failed') {
-        this.finish(row, {
-          status: 'failed',
+        this.finish(row, 'failed', {
+          nextAttemptAt: null,
           lastError: job.message ?? 'The server could not create a record from this file.',
           errorCode: 'job_failed',
         })
       } else {
-        this.store.updateWhere(
-          row.id,
-          'processing',
-          {
-            polls: row.polls + 1,
-            nextAttemptAt: now() + pollDelay(row.polls + 1, this.opts.poll, this.opts.random),
-          },
-          now(),
-        )
+        this.followAgain(row, pollDelay(row.polls + 1, this.opts.poll, this.opts.random), null)
       }
-    } catch (e) {
-      const f = asFailure(e)
-      if (f.retryable || f.status === 401 || f.status === 403 || f.errorCode === 'no_key') {
-        this.holdProfile(row.profileId, f, 1000)
-        // The job is still on the server: keep following it.
-        const wait = retryDelay(
-          row.polls + 1,
-          f.retryAfterMs,
-          { baseMs: this.opts.poll.firstMs, capMs: this.opts.poll.maxMs },
-          this.opts.random,
-        )
-        this.store.updateWhere(
-          row.id,
-          'processing',
-          { polls: row.polls + 1, nextAttemptAt: now() + wait, lastError: f.message },
-          now(),
-        )
-      } else {
-        this.finish(row, {
-          status: 'failed',
-          lastError: f.status === 404 ? `The server no longer knows job ${row.jobReference}.` : f.message,
-          errorCode: f.errorCode,
-          httpStatus: f.status || null,
-        })
-      }
-    }
+    })
   }
 
-  private async complete(
+  /** The job is still on the server: ask again in `wait` ms, never later than its deadline. */
+  private followAgain(row: Upload, wait: number, lastError: string | null): void {
+    const now = this.opts.now()
+    this.store.note(
+      row.id,
+      'processing',
+      { polls: row.polls + 1, nextAttemptAt: Math.min(now + wait, this.deadline(row)), lastError },
+      now,
+    )
+  }
+
+  /**
+   * A poll without a usable answer. The job is alive on the server unless the server says it does
+   * not know it: network errors, timeouts, 429, 5xx and malformed answers (even with a 200) are asked
+   * again with backoff until the job deadline; so is a 404 for a job younger than
+   * jobNotFoundGraceMs (a server may not list a job at once). 401/403/no key hold the profile.
+   */
+  private pollFailed(row: Upload, f: ClientFailure): void {
+    const age = this.opts.now() - (row.acceptedAt ?? row.createdAt)
+    const youngUnknown = f.status === 404 && age < this.opts.jobNotFoundGraceMs
+    const transient =
+      f.retryable || f.errorCode === 'bad_response' || youngUnknown || f.status === 401 || f.status === 403 || f.errorCode === 'no_key'
+    if (transient) {
+      this.holdProfile(row.profileId, f, 1000)
+      const wait = retryDelay(
+        row.polls + 1,
+        f.retryAfterMs,
+        { baseMs: this.opts.poll.firstMs, capMs: this.opts.poll.maxMs },
+        this.opts.random,
+      )
+      this.followAgain(row, Math.max(wait, youngUnknown ? this.opts.poll.firstMs : 0), f.message)
+      return
+    }
+    this.finish(row, 'failed', {
+      nextAttemptAt: null,
+      lastError: f.status === 404 ? `The server no longer knows job ${row.jobReference}.` : f.message,
+      errorCode: f.errorCode,
+      httpStatus: f.status || null,
+    })
+  }
+
+  private complete(
     row: Upload,
     recordUuid: string | null,
     recordType: string | null,
-    from: Upload['status'],
-  ): Promise<void> {
+    from: 'uploading' | 'processing',
+  ): void {
     const now = this.opts.now()
-    const done = this.store.updateWhere(
+    const done = this.store.transition(
       row.id,
       from,
+      'completed',
       {
-        status: 'completed',
         recordUuid,
         recordType,
         completedAt: now,
@@ -609,7 +820,7 @@ export class UploadQueue {
     )
     if (!done) return // cancelled meanwhile
     this.emitUpload(done, from)
-    await this.afterRecord(done)
+    this.track(this.hooks.afterRecord(done))
   }
 
   private emitUpload(upload: Upload, previous: Upload['status'] | null): void {

@@ -81,6 +81,12 @@ const MIGRATIONS: string[] = [
   -- Search by file name counts its matches from this index alone (LIKE '%…%' cannot seek).
   CREATE INDEX IF NOT EXISTS uploads_profile_name ON uploads(profile_id, name);
   `,
+  // 3: the job deadline counts from when the server accepted the file; skipped rows of a folder are
+  // looked at again on every rescan.
+  `
+  ALTER TABLE uploads ADD COLUMN accepted_at INTEGER;
+  CREATE INDEX IF NOT EXISTS uploads_skipped_by_folder ON uploads(folder_id) WHERE status = 'skipped';
+  `,
 ]
 
 export class Db {

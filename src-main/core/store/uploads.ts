@@ -3,34 +3,23 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { AiTarget } from '../../../schemas'
+import {
+  type FromStatus,
+  RETAKE_REASONS,
+  UPLOAD_STATUSES,
+  SCHEDULED_STATUSES,
+  type UploadStatus,
+  checkNote,
+  checkTransition,
+} from '../lifecycle'
 import type { Db } from './db'
 
-export const UPLOAD_STATUSES = [
-  'queued',
-  'uploading',
-  'waiting_retry',
-  'processing',
-  'completed',
-  'failed',
-  'duplicate',
-  'skipped',
-  'cancelled',
-] as const
-export type UploadStatus = (typeof UPLOAD_STATUSES)[number]
-
-/** Statuses whose rows the scheduler picks up at `next_attempt_at`. */
-const SCHEDULED: readonly UploadStatus[] = ['queued', 'waiting_retry', 'processing']
-
-/** Statuses after which nothing more happens to a row unless a person acts. */
-export const TERMINAL_STATUSES: readonly UploadStatus[] = [
-  'completed',
-  'failed',
-  'duplicate',
-  'skipped',
-  'cancelled',
-]
-/** Statuses of a row still on its way to the server. */
-export const ACTIVE_STATUSES: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
+export {
+  ACTIVE_STATUSES,
+  TERMINAL_STATUSES,
+  UPLOAD_STATUSES,
+  type UploadStatus,
+} from '../lifecycle'
 
 export const SKIP_REASONS = [
   'unsupported_kind',
@@ -67,6 +56,8 @@ export interface Upload {
   httpStatus: number | null
   idempotencyKey: string
   jobReference: string | null
+  /** When the server accepted the file as a job (the job deadline counts from here). */
+  acceptedAt: number | null
   polls: number
   recordUuid: string | null
   recordType: string | null
@@ -102,6 +93,7 @@ interface Row {
   http_status: number | null
   idempotency_key: string
   job_reference: string | null
+  accepted_at: number | null
   polls: number
   record_uuid: string | null
   record_type: string | null
@@ -138,6 +130,7 @@ function fromRow(r: Row): Upload {
     httpStatus: r.http_status,
     idempotencyKey: r.idempotency_key,
     jobReference: r.job_reference,
+    acceptedAt: r.accepted_at,
     polls: r.polls,
     recordUuid: r.record_uuid,
     recordType: r.record_type,
@@ -173,6 +166,7 @@ const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
   httpStatus: 'http_status',
   idempotencyKey: 'idempotency_key',
   jobReference: 'job_reference',
+  acceptedAt: 'accepted_at',
   polls: 'polls',
   recordUuid: 'record_uuid',
   recordType: 'record_type',
@@ -195,6 +189,9 @@ function toDb(v: unknown): unknown {
   if (typeof v === 'boolean') return v ? 1 : 0
   return v === undefined ? null : v
 }
+
+/** Fields a transition or note writes (never the status: that is the move itself). */
+export type TransitionPatch = Partial<Omit<Upload, 'id' | 'status' | 'createdAt' | 'updatedAt'>>
 
 export type NewUpload = Pick<
   Upload,
@@ -230,8 +227,10 @@ export class UploadStore {
     return this.db.transaction(fn)
   }
 
+  /** A new row, committed before any request, in a status intake may start with (TRANSITIONS 'new'). */
   insert(u: NewUpload, now = Date.now()): Upload {
-    if (SCHEDULED.includes(u.status) && u.nextAttemptAt == null) u = { ...u, nextAttemptAt: now }
+    checkTransition('new', u.status, [])
+    if (SCHEDULED_STATUSES.includes(u.status) && u.nextAttemptAt == null) u = { ...u, nextAttemptAt: now }
     const fields: Record<string, unknown> = {
       process_type: 'async',
       after_upload: 'leave',
@@ -254,37 +253,84 @@ export class UploadStore {
     return r ? fromRow(r) : undefined
   }
 
-  update(id: number, patch: Partial<Omit<Upload, 'id'>>, now = Date.now()): Upload | undefined {
-    return this.updateWhere(id, null, patch, now)
-  }
-
   /**
-   * Updates a row only if it still has `expected` status (null: any), returning the new row, or
-   * undefined when a person changed it meanwhile (cancelled while its request was in flight).
+   * The one way a status changes: `from` → `to` as the lifecycle table allows, writing only the
+   * fields that move may write, and only if the row still has status `from` (SQL-guarded). Returns
+   * the new row, or undefined when the row was no longer `from` (a person cancelled it meanwhile).
+   * A move or field the table does not list throws TransitionError.
    */
-  updateWhere(
+  transition(
     id: number,
-    expected: UploadStatus | null,
-    patch: Partial<Omit<Upload, 'id'>>,
+    from: FromStatus & UploadStatus,
+    to: UploadStatus,
+    patch: TransitionPatch = {},
     now = Date.now(),
   ): Upload | undefined {
+    checkTransition(from, to, Object.keys(patch))
     // A row waiting to be sent or polled always has a time, so the scheduler's indexes cover it.
-    if (patch.status && SCHEDULED.includes(patch.status) && patch.nextAttemptAt == null)
-      patch = { ...patch, nextAttemptAt: now }
+    if (SCHEDULED_STATUSES.includes(to) && patch.nextAttemptAt == null) patch = { ...patch, nextAttemptAt: now }
+    return this.write(id, from, { ...patch, status: to }, now)
+  }
+
+  /** Changes fields of a row that keeps its status (lifecycle NOTES), if it still has `status`. */
+  note(id: number, status: UploadStatus, patch: TransitionPatch, now = Date.now()): Upload | undefined {
+    checkNote(status, Object.keys(patch))
+    return this.write(id, status, patch, now)
+  }
+
+  private write(
+    id: number,
+    expected: UploadStatus,
+    patch: Partial<Omit<Upload, 'id'>>,
+    now: number,
+  ): Upload | undefined {
     const entries = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
     const sets = entries.map(([k]) => `${COLUMN[k as keyof typeof COLUMN]} = ?`)
-    const where = expected === null ? 'id = ?' : 'id = ? AND status = ?'
     this.writes++
     const r = this.db.get<Row>(
-      `UPDATE uploads SET ${sets.join(', ')} WHERE ${where} RETURNING *`,
+      `UPDATE uploads SET ${sets.join(', ')} WHERE id = ? AND status = ? RETURNING *`,
       ...entries.map(([, v]) => toDb(v)),
       id,
-      ...(expected === null ? [] : [expected]),
+      expected,
     )
     return r ? fromRow(r) : undefined
   }
 
-  /** A row for this exact file version (path, size, mtime) for this profile and target, any status. */
+  /**
+   * The latest row of a file that was skipped for a cause that can go away by itself (unreadable,
+   * too large, empty): intake takes it again as that same row, so a file has one row per version.
+   */
+  findRetakeable(profileId: string, target: string, path: string): Upload | undefined {
+    const r = this.db.get<Row>(
+      `SELECT * FROM uploads WHERE path = ? AND profile_id = ? AND target = ? AND status = 'skipped'
+       AND reason IN (${RETAKE_REASONS.map(() => '?').join(', ')}) ORDER BY id DESC LIMIT 1`,
+      path,
+      profileId,
+      target,
+      ...RETAKE_REASONS,
+    )
+    return r ? fromRow(r) : undefined
+  }
+
+  /** Rows of a folder skipped for a cause that can go away, one per path (the latest): looked at on a rescan. */
+  retakeableInFolder(folderId: string): Upload[] {
+    const rows = this.db
+      .all<Row>(
+        `SELECT * FROM uploads INDEXED BY uploads_skipped_by_folder WHERE folder_id = ? AND status = 'skipped'
+         AND reason IN (${RETAKE_REASONS.map(() => '?').join(', ')}) ORDER BY id DESC`,
+        folderId,
+        ...RETAKE_REASONS,
+      )
+      .map(fromRow)
+    const seen = new Set<string>()
+    return rows.filter((u) => !seen.has(u.path) && seen.add(u.path))
+  }
+
+  /**
+   * A row that handled this exact file version (path, size, mtime) for this profile and target.
+   * Not a superseded row (its bytes were not what is on disk) nor one skipped for a cause that can
+   * go away (that file is looked at again).
+   */
   findVersion(
     profileId: string,
     target: string,
@@ -294,12 +340,15 @@ export class UploadStore {
   ): Upload | undefined {
     const r = this.db.get<Row>(
       `SELECT * FROM uploads WHERE path = ? AND size = ? AND mtime_ms = ? AND profile_id = ? AND target = ?
+       AND status != 'superseded'
+       AND NOT (status = 'skipped' AND reason IN (${RETAKE_REASONS.map(() => '?').join(', ')}))
        ORDER BY id DESC LIMIT 1`,
       path,
       size,
       mtimeMs,
       profileId,
       target,
+      ...RETAKE_REASONS,
     )
     return r ? fromRow(r) : undefined
   }
@@ -393,16 +442,58 @@ export class UploadStore {
    * After a crash or stop: a row left 'uploading' may or may not have reached the server. It goes
    * back to the queue with the SAME Idempotency-Key, so the server replays instead of creating again.
    */
-  recoverInterrupted(now = Date.now()): number {
+  recoverInterrupted(
+    now = Date.now(),
+    { inFlight = [], polls = true }: { inFlight?: readonly number[]; polls?: boolean } = {},
+  ): number {
+    checkTransition('uploading', 'waiting_retry', ['nextAttemptAt'])
+    checkNote('processing', ['nextAttemptAt'])
     this.writes++
+    // Rows with a request still in flight in this process are left alone (after a storage fault).
+    const keep = inFlight.length ? `AND id NOT IN (${inFlight.map(() => '?').join(', ')})` : ''
     return this.db.transaction(() => {
       // Jobs being followed: poll them again now (a poll in flight at the crash left a placeholder time).
-      this.db.run(`UPDATE uploads SET next_attempt_at = ? WHERE status = 'processing'`, now)
+      if (polls) this.db.run(`UPDATE uploads SET next_attempt_at = ? WHERE status = 'processing'`, now)
       return this.db.run(
-        `UPDATE uploads SET status = 'waiting_retry', next_attempt_at = ?, updated_at = ? WHERE status = 'uploading'`,
+        `UPDATE uploads SET status = 'waiting_retry', next_attempt_at = ?, updated_at = ? WHERE status = 'uploading' ${keep}`,
         now,
         now,
+        ...inFlight,
       ).changes
+    })
+  }
+
+  /**
+   * A write that needs room (a page of its own), to tell whether storage works again after a fault;
+   * it leaves nothing behind.
+   */
+  probeWrite(): void {
+    this.db.transaction(() => {
+      this.db.run('CREATE TABLE IF NOT EXISTS storage_probe (blob BLOB)')
+      this.db.run('INSERT INTO storage_probe (blob) VALUES (zeroblob(8192))')
+      this.db.run('DELETE FROM storage_probe')
+    })
+  }
+
+  /**
+   * The clock went back by `deltaMs` (negative) or jumped: every scheduled time, and the job
+   * deadlines' start, move with it, so a row due "in 2 s" is not left waiting an hour.
+   */
+  shiftClock(deltaMs: number): number {
+    checkNote('queued', ['nextAttemptAt'])
+    checkNote('processing', ['nextAttemptAt', 'acceptedAt'])
+    this.writes++
+    return this.db.transaction(() => {
+      const n = this.db.run(
+        `UPDATE uploads SET next_attempt_at = next_attempt_at + ? WHERE status IN ('queued', 'waiting_retry', 'processing')
+         AND next_attempt_at IS NOT NULL`,
+        deltaMs,
+      ).changes
+      this.db.run(
+        `UPDATE uploads SET accepted_at = accepted_at + ? WHERE status = 'processing' AND accepted_at IS NOT NULL`,
+        deltaMs,
+      )
+      return n
     })
   }
 

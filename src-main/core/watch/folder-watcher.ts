@@ -332,6 +332,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
       this.scanning++
       try {
         await this.scanOnce()
+        if (this.active && !this.lostMessage) this.safeEmit('scanned', { folderId: this.id })
       } catch (e) {
         this.warn('rescan', e)
       } finally {

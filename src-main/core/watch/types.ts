@@ -104,6 +104,8 @@ export interface FolderWatcherEvents {
   candidate: [WatchCandidate]
   vanished: [WatchVanished]
   status: [WatchStatus]
+  /** A walk of the whole folder finished (the engine then looks again at files it skipped). */
+  scanned: [{ folderId: string }]
 }
 
 /** The few file-system calls the watcher makes itself; replaceable in tests to inject failures. */

@@ -1,0 +1,164 @@
+/**
+ * The life of a receipt as one explicit state machine (design.md §2): every status, every allowed
+ * move from → to, why it happens and which fields it may write. The store applies a move only
+ * through `UploadStore.transition(id, from, to, patch)`, guarded in SQL (`WHERE status = from`), and
+ * refuses anything this table does not list; no other code writes a status. README's "life of a
+ * receipt" table is generated from TRANSITIONS (`lifecycleMarkdown`) and a test keeps them equal.
+ */
+
+export const UPLOAD_STATUSES = [
+  'queued',
+  'uploading',
+  'waiting_retry',
+  'processing',
+  'completed',
+  'failed',
+  'duplicate',
+  'skipped',
+  'cancelled',
+  'superseded',
+] as const
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number]
+
+/** A row being inserted: intake commits it in one of the statuses `from: 'new'` leads to. */
+export type FromStatus = UploadStatus | 'new'
+
+/** Statuses whose rows the scheduler picks up at `next_attempt_at`. */
+export const SCHEDULED_STATUSES: readonly UploadStatus[] = ['queued', 'waiting_retry', 'processing']
+
+/** Statuses of a row still on its way to the server. */
+export const ACTIVE_STATUSES: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
+
+/** Statuses after which nothing more happens to a row unless a person acts (or the file changes). */
+export const TERMINAL_STATUSES: readonly UploadStatus[] = [
+  'completed',
+  'failed',
+  'duplicate',
+  'skipped',
+  'cancelled',
+  'superseded',
+]
+
+/** Skip reasons whose cause can go away by itself: such rows are looked at again (re-take). */
+export const RETAKE_REASONS = ['unreadable', 'too_large', 'empty'] as const
+
+/** Fields of a row a transition may write (the status itself and updated_at always change). */
+export type UploadField =
+  | 'size'
+  | 'mtimeMs'
+  | 'sha256'
+  | 'prompt'
+  | 'reason'
+  | 'attempts'
+  | 'nextAttemptAt'
+  | 'lastError'
+  | 'errorCode'
+  | 'httpStatus'
+  | 'idempotencyKey'
+  | 'jobReference'
+  | 'acceptedAt'
+  | 'polls'
+  | 'recordUuid'
+  | 'recordType'
+  | 'duplicateOf'
+  | 'forced'
+  | 'completedAt'
+  | 'movedTo'
+
+export interface Transition {
+  from: FromStatus
+  to: UploadStatus
+  /** Who or what makes the move, in plain words (README's table). */
+  why: string
+  /** Fields the move may write besides the status. */
+  writes: readonly UploadField[]
+}
+
+const ERROR: UploadField[] = ['lastError', 'errorCode', 'httpStatus']
+const RESEND: UploadField[] = ['attempts', 'nextAttemptAt', 'polls', 'jobReference', 'acceptedAt', 'idempotencyKey', ...ERROR]
+const RETAKE: UploadField[] = ['size', 'mtimeMs', 'sha256', 'prompt', 'reason', 'nextAttemptAt', 'duplicateOf', 'forced', ...ERROR]
+const RECORD: UploadField[] = ['recordUuid', 'recordType', 'completedAt', 'nextAttemptAt', ...ERROR]
+
+export const TRANSITIONS: readonly Transition[] = [
+  { from: 'new', to: 'queued', why: 'intake: a stable, accepted file, hashed, with content not sent before', writes: [] },
+  { from: 'new', to: 'duplicate', why: 'intake: the same content was already sent to this target', writes: [] },
+  { from: 'new', to: 'skipped', why: 'intake: unsupported kind, too large, empty, unreadable or vanished', writes: [] },
+  { from: 'queued', to: 'uploading', why: 'scheduler: the row is due and its profile may send', writes: ['attempts', 'nextAttemptAt'] },
+  { from: 'waiting_retry', to: 'uploading', why: 'scheduler: the retry is due', writes: ['attempts', 'nextAttemptAt'] },
+  { from: 'uploading', to: 'processing', why: 'the server accepted the file as a job (async)', writes: ['jobReference', 'acceptedAt', 'polls', 'nextAttemptAt', ...ERROR] },
+  { from: 'uploading', to: 'completed', why: 'the server created the record at once (direct), or took the file without a job to follow', writes: RECORD },
+  { from: 'uploading', to: 'waiting_retry', why: 'a network error, 429 or 5xx (same Idempotency-Key), or a restart while sending', writes: ['nextAttemptAt', ...ERROR] },
+  { from: 'uploading', to: 'failed', why: 'a definite refusal (400, 401, 403, 404) or too many attempts', writes: ['nextAttemptAt', ...ERROR] },
+  { from: 'uploading', to: 'skipped', why: 'the file vanished, became unreadable or too large before it was sent', writes: ['reason', 'nextAttemptAt', ...ERROR] },
+  { from: 'uploading', to: 'superseded', why: 'the file changed on disk before it was sent (size, mtime or sha256 of the bytes streamed); its new version is taken as a new row', writes: ['nextAttemptAt', ...ERROR] },
+  { from: 'processing', to: 'completed', why: 'the job finished with a record, or cannot be followed (sent, completion not reported)', writes: RECORD },
+  { from: 'processing', to: 'failed', why: 'the job failed, or did not finish before the job deadline', writes: ['nextAttemptAt', ...ERROR] },
+  { from: 'queued', to: 'cancelled', why: 'a person cancelled it', writes: ['nextAttemptAt', 'lastError'] },
+  { from: 'waiting_retry', to: 'cancelled', why: 'a person cancelled it', writes: ['nextAttemptAt', 'lastError'] },
+  { from: 'uploading', to: 'cancelled', why: 'a person cancelled it while it was being sent', writes: ['nextAttemptAt', 'lastError'] },
+  { from: 'processing', to: 'cancelled', why: 'a person stopped following its job', writes: ['nextAttemptAt', 'lastError'] },
+  { from: 'duplicate', to: 'cancelled', why: 'a person dismissed the duplicate', writes: ['nextAttemptAt', 'lastError'] },
+  { from: 'failed', to: 'queued', why: 'a person retried it (a fresh Idempotency-Key only after a definite refusal)', writes: RESEND },
+  { from: 'cancelled', to: 'queued', why: 'a person retried it', writes: RESEND },
+  { from: 'cancelled', to: 'processing', why: 'a person retried it and its job is still on the server: follow it again', writes: RESEND },
+  { from: 'duplicate', to: 'queued', why: 'a person chose "Send anyway"', writes: ['forced', 'nextAttemptAt', ...ERROR] },
+  { from: 'skipped', to: 'queued', why: 're-take: the cause went away (readable again, smaller, no longer empty), or a person chose "Send anyway"', writes: RETAKE },
+  { from: 'skipped', to: 'duplicate', why: 're-take: the file can be sent now, but its content was already sent', writes: RETAKE },
+]
+
+/**
+ * Fields that may change while a row keeps its status (no transition): following a job, the file
+ * moved after its record exists, a skipped file looked at again and still not sendable, the
+ * scheduler's clock corrected. UploadStore.note() checks against this.
+ */
+export const NOTES: Readonly<Record<UploadStatus, readonly UploadField[]>> = {
+  queued: ['nextAttemptAt'],
+  waiting_retry: ['nextAttemptAt'],
+  uploading: [],
+  processing: ['polls', 'nextAttemptAt', 'acceptedAt', 'lastError'],
+  completed: ['movedTo', 'lastError'],
+  failed: [],
+  duplicate: [],
+  skipped: ['size', 'mtimeMs', 'reason', 'lastError'],
+  cancelled: [],
+  superseded: [],
+}
+
+const KEY = (from: FromStatus, to: UploadStatus) => `${from}>${to}`
+const BY_PAIR = new Map(TRANSITIONS.map((t) => [KEY(t.from, t.to), t]))
+
+/** The transition from → to, or undefined when the table does not allow it. */
+export function transitionOf(from: FromStatus, to: UploadStatus): Transition | undefined {
+  return BY_PAIR.get(KEY(from, to))
+}
+
+/** A move the table does not allow, or a field it may not write: a programming error, never a person's. */
+export class TransitionError extends Error {
+  override readonly name = 'TransitionError'
+}
+
+/**
+ * Checks a move and its patch against the table; throws TransitionError when the pair is not listed
+ * or the patch writes a field the move may not write.
+ */
+export function checkTransition(from: FromStatus, to: UploadStatus, fields: readonly string[]): Transition {
+  const t = transitionOf(from, to)
+  if (!t) throw new TransitionError(`an upload cannot go from ${from} to ${to}`)
+  const extra = fields.filter((f) => !(t.writes as readonly string[]).includes(f))
+  if (extra.length) throw new TransitionError(`${from} → ${to} may not write ${extra.join(', ')}`)
+  return t
+}
+
+/** Checks a change of fields without a change of status against NOTES. */
+export function checkNote(status: UploadStatus, fields: readonly string[]): void {
+  const allowed = NOTES[status] as readonly string[]
+  const extra = fields.filter((f) => !allowed.includes(f))
+  if (extra.length) throw new TransitionError(`a ${status} upload may not change ${extra.join(', ')}`)
+}
+
+/** README's "life of a receipt" table, generated from TRANSITIONS. */
+export function lifecycleMarkdown(): string {
+  const lines = ['| from | to | when |', '| --- | --- | --- |']
+  for (const t of TRANSITIONS) lines.push(`| ${t.from} | ${t.to} | ${t.why} |`)
+  return lines.join('\n')
+}

@@ -1,0 +1,121 @@
+/**
+ * The data directory's guards: one process at a time (a lock the OS releases when the process ends,
+ * however it ends), and a queue database that cannot be read is named, with a way out that deletes
+ * nothing (move it aside and start fresh).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'libsql'
+
+export const DB_FILE = 'bookdrop.db'
+const LOCK_FILE = 'bookdrop.lock'
+const PID_FILE = 'bookdrop.pid'
+
+/** Another Bookdrop process (desktop, web host or headless) has this data directory. */
+export class AlreadyRunningError extends Error {
+  override readonly name = 'AlreadyRunningError'
+  readonly code = 'already_running'
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number | null,
+  ) {
+    super(
+      `Bookdrop is already running with the data folder ${dataDir}${pid ? ` (pid ${pid})` : ''}: ` +
+        'stop that one first, or give this one another folder (--data-dir).',
+    )
+  }
+}
+
+/** The queue database exists but cannot be read as one. */
+export class CorruptDatabaseError extends Error {
+  override readonly name = 'CorruptDatabaseError'
+  readonly code = 'corrupt_database'
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(
+      `The upload queue database ${path} cannot be read (${detail}). ` +
+        'Bookdrop can move it aside (nothing is deleted) and start with an empty queue: ' +
+        'start again with --reset-queue, or choose "Move it aside" in the desktop app.',
+    )
+  }
+}
+
+/** SQLite's answers for a file that is not (or no longer) a readable database. */
+export function isCorruption(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code
+  return typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code)
+}
+
+/** An exclusive hold on a data directory, until release() or the end of the process. */
+export interface DataDirLock {
+  release(): void
+}
+
+/**
+ * Takes the data directory for this process. The lock is an exclusive SQLite transaction on
+ * `bookdrop.lock`: the OS drops it when the process exits, even on kill -9, so it is never stale.
+ * Throws AlreadyRunningError naming the other process's pid.
+ */
+export function lockDataDir(dataDir: string): DataDirLock {
+  mkdirSync(dataDir, { recursive: true })
+  const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0 })
+  try {
+    db.exec('PRAGMA busy_timeout = 0')
+    db.exec('PRAGMA locking_mode = EXCLUSIVE')
+    db.exec('BEGIN EXCLUSIVE')
+  } catch (e) {
+    db.close()
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+      let pid: number | null = null
+      try {
+        const n = Number(readFileSync(join(dataDir, PID_FILE), 'utf8').trim())
+        pid = Number.isInteger(n) && n > 0 ? n : null
+      } catch {
+        // no pid file yet: the other process is starting
+      }
+      throw new AlreadyRunningError(dataDir, pid)
+    }
+    throw e
+  }
+  const pidPath = join(dataDir, PID_FILE)
+  writeFileSync(pidPath, `${process.pid}\n`)
+  let held = true
+  return {
+    release() {
+      if (!held) return
+      held = false
+      try {
+        if (readFileSync(pidPath, 'utf8').trim() === String(process.pid)) unlinkSync(pidPath)
+      } catch {
+        // gone already
+      }
+      try {
+        db.exec('ROLLBACK')
+      } catch {
+        // nothing to roll back
+      }
+      db.close()
+    },
+  }
+}
+
+/**
+ * Moves an unreadable queue database (and its -wal and -shm files) aside as
+ * `<name>.corrupt-<timestamp>`; nothing is deleted. Returns the new path of the database file.
+ */
+export function moveDatabaseAside(path: string, now = new Date()): string {
+  const stamp = now.toISOString().replace(/[:.]/g, '-')
+  const target = `${path}.corrupt-${stamp}`
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix)
+  }
+  return target
+}
+
+export function databasePath(dataDir: string): string {
+  return join(dataDir, DB_FILE)
+}
+
