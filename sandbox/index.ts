@@ -164,7 +164,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     demo = d.demo
   }
   const state = new SandboxState(parseFixtures(fixtures))
-  if (opts.faults) state.faults = faultsSchema.parse(opts.faults)
+  if (opts.faults) state.setFaults(opts.faults)
   const app = buildServer(state, { logger: opts.logger ?? false, maxBodyBytes: opts.maxBodyBytes })
   const ctx: RouteContext = {
     urlFetchCa: opts.urlFetchCa,
@@ -192,7 +192,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     app,
     demo,
     setFaults(f) {
-      state.faults = faultsSchema.parse({ ...state.faults, ...f })
+      state.setFaults(f)
     },
     async stop() {
       if (stopped) return

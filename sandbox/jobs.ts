@@ -68,9 +68,11 @@ export function startJob(state: SandboxState, ctx: RouteContext, init: JobInit):
   }
   state.jobs.set(job.job_reference, job)
   const half = state.jobDelayMs / 2
+  // A stalled server (faults.stall_jobs): the job starts processing and never finishes.
+  const stalled = state.faults.stall_jobs
   later(ctx, half, () => {
     setStatus(state, job, 'processing')
-    later(ctx, half, () => void finish(state, job, init.work))
+    if (!stalled) later(ctx, half, () => void finish(state, job, init.work))
   })
   return job
 }

@@ -18,7 +18,14 @@ import {
   WRONG_KEY_KIND_STATUS,
   describeIssues,
 } from '../schemas'
-import { type Business, type Partner, type SandboxState, type StoredResponse, faultsSchema } from './state'
+import {
+  type Business,
+  type FaultsInput,
+  type Partner,
+  type SandboxState,
+  type StoredResponse,
+  faultsSchema,
+} from './state'
 
 export const BASE_PATH = '/v1'
 
@@ -36,6 +43,8 @@ declare module 'fastify' {
     idempotencyKey?: string
     idemSlot?: { key: string; hash: string; resolve: (r: StoredResponse | null) => void; settled: boolean }
     idemReplay?: boolean
+    /** Counted in SandboxState.inFlight until the request ends. */
+    countedInFlight?: boolean
   }
 }
 
@@ -198,9 +207,13 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
     reply.header('X-RateLimit-Reset', String(resetSeconds))
 
     const f = state.faults
+    const random = state.faultRandom
     const faulty = faultApplies(state, sub)
+    state.requests++
+    state.inFlight++
+    req.countedInFlight = true
     if (faulty && f.latency_ms > 0) await new Promise((r) => setTimeout(r, f.latency_ms))
-    if (faulty && (f.drop_next > 0 || (f.drop_rate > 0 && Math.random() < f.drop_rate))) {
+    if (faulty && (f.drop_next > 0 || (f.drop_rate > 0 && random() < f.drop_rate))) {
       if (f.drop_next > 0) f.drop_next--
       reply.hijack()
       req.raw.socket.destroy()
@@ -221,11 +234,20 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
         headers,
       )
     }
-    if (faulty && (f.fail_next > 0 || (f.error_rate > 0 && Math.random() < f.error_rate))) {
+    if (faulty && (f.fail_next > 0 || (f.error_rate > 0 && random() < f.error_rate))) {
       if (f.fail_next > 0) f.fail_next--
       const statuses = f.error_statuses
-      const status = statuses[Math.floor(Math.random() * statuses.length)] ?? 500
+      const status = statuses[Math.floor(random() * statuses.length)] ?? 500
       throw new ApiFailure(status, `injected fault: ${status}`, ERROR_CODES.serverError)
+    }
+    if (faulty && f.not_found_next > 0) {
+      f.not_found_next--
+      throw new ApiFailure(404, `injected fault: no such thing (yet): ${sub}`, ERROR_CODES.notFound)
+    }
+    if (faulty && f.malformed_next > 0) {
+      f.malformed_next--
+      // A 200 whose data is not what the route answers: what a misbehaving proxy or server might send.
+      return reply.code(200).send({ status: 'success', message: 'injected malformed answer', data: { injected: true } })
     }
     if (b.count > limit) {
       throw new ApiFailure(
@@ -354,7 +376,7 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
       pathOf(req).startsWith(BASE_PATH) &&
       faultApplies(state, pathOf(req).slice(BASE_PATH.length)) &&
       (f.commit_then_drop_next > 0 ||
-        (f.commit_then_drop_rate > 0 && Math.random() < f.commit_then_drop_rate))
+        (f.commit_then_drop_rate > 0 && state.faultRandom() < f.commit_then_drop_rate))
     ) {
       if (f.commit_then_drop_next > 0) f.commit_then_drop_next--
       req.raw.socket.destroy()
@@ -373,6 +395,15 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
   }
   app.addHook('onResponse', releaseSlot)
   app.addHook('onRequestAbort', releaseSlot)
+  // In-flight count for /_sandbox/stats: a request counts from the rate-limit hook until it ends.
+  const leave = async (req: FastifyRequest) => {
+    if (req.countedInFlight) {
+      req.countedInFlight = false
+      state.inFlight--
+    }
+  }
+  app.addHook('onResponse', leave)
+  app.addHook('onRequestAbort', leave)
 
   // ---- control routes ---------------------------------------------------------------------------
   app.get('/_sandbox/creates', async (req, reply) => {
@@ -386,15 +417,23 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
     reply.send({ status: 'success', message: 'faults', data: state.faults }),
   )
   app.post('/_sandbox/faults', async (req, reply) => {
-    const r = faultsSchema.safeParse({ ...state.faults, ...((req.body as object | null) ?? {}) })
+    const body = (req.body as object | null) ?? {}
+    const r = faultsSchema.safeParse({ ...state.faults, ...body })
     if (!r.success) throw new ApiFailure(400, describeIssues(r.error), ERROR_CODES.validation)
-    state.faults = r.data
+    state.setFaults(body as FaultsInput)
     return reply.send({ status: 'success', message: 'faults set', data: state.faults })
   })
   app.delete('/_sandbox/faults', async (_req, reply) => {
-    state.faults = faultsSchema.parse({})
+    state.setFaults({}, null)
     return reply.send({ status: 'success', message: 'faults cleared', data: state.faults })
   })
+  app.get('/_sandbox/stats', async (_req, reply) =>
+    reply.send({
+      status: 'success',
+      message: 'stats',
+      data: { in_flight: state.inFlight, requests: state.requests, seed: state.faults.seed ?? null },
+    }),
+  )
   app.post('/_sandbox/clock', async (req, reply) => {
     const body = (req.body ?? {}) as { advance_ms?: unknown }
     if (typeof body.advance_ms !== 'number' || !Number.isFinite(body.advance_ms)) {

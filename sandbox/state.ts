@@ -212,9 +212,40 @@ export const faultsSchema = z.object({
   /** Fraction of creates that are committed, then their connection dropped before the response. */
   commit_then_drop_rate: z.number().min(0).max(1).default(0),
   commit_then_drop_next: z.number().int().min(0).default(0),
+  /** The next N /v1 requests are answered 404 `not_found`, as a server that does not know the thing yet. */
+  not_found_next: z.number().int().min(0).default(0),
+  /** The next N /v1 requests get a 200 whose body is not what the route answers (a malformed success). */
+  malformed_next: z.number().int().min(0).default(0),
+  /** Jobs started while this is on never finish (they stay `processing`): a server that hangs. */
+  stall_jobs: z.boolean().default(false),
+  /**
+   * Seed of the random decisions of the *_rate faults (error_rate, drop_rate, commit_then_drop_rate,
+   * and which error status). Setting it restarts the sequence, so a run can be replayed. Default: the
+   * environment's BOOKDROP_FAULT_SEED, else a random seed (GET /_sandbox/faults tells which).
+   */
+  seed: z.number().int().min(0).max(0xffffffff).optional(),
   /** Only requests whose path (after /v1) starts with one of these are subject to faults; empty = all. */
   paths: z.array(z.string()).default([]),
 })
+
+/** A small seeded PRNG (mulberry32): the fault decisions replay exactly for the same seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** The fault seed a sandbox starts with: BOOKDROP_FAULT_SEED when set (to replay a run), else random. */
+export function initialFaultSeed(env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = env.BOOKDROP_FAULT_SEED
+  if (fromEnv !== undefined && /^\d+$/.test(fromEnv.trim())) return Number(fromEnv.trim()) >>> 0
+  return Math.floor(Math.random() * 0xffffffff)
+}
 export type Faults = z.output<typeof faultsSchema>
 export type FaultsInput = z.input<typeof faultsSchema>
 
@@ -249,10 +280,29 @@ export class SandboxState {
   rateLimit: { limit: number; window_seconds: number }
   jobDelayMs: number
   faults: Faults = faultsSchema.parse({})
+  /** Random numbers for fault decisions, from `faults.seed`. */
+  faultRandom: () => number = Math.random
+  /** /v1 requests being handled right now (latency included): tests check a kill lands mid-request. */
+  inFlight = 0
+  /** Every /v1 request seen. */
+  requests = 0
   /** Added to the real clock: tests move time forward to see prorating and expiry. */
   clockOffsetMs = 0
 
+  /**
+   * Sets the faults in force. A `seed` in `input` (or none yet) starts the random sequence of the
+   * rate faults from it, so the same seed replays the same decisions.
+   */
+  setFaults(input: FaultsInput, base: Faults | null = this.faults): Faults {
+    const next = faultsSchema.parse({ ...(base ?? {}), ...input })
+    const seed = input.seed ?? base?.seed ?? initialFaultSeed()
+    if (input.seed !== undefined || base?.seed === undefined) this.faultRandom = seededRandom(seed)
+    this.faults = { ...next, seed }
+    return this.faults
+  }
+
   constructor(fixtures: ParsedFixtures) {
+    this.setFaults({}, null)
     for (const r of RECORD_RESOURCES) this.records.set(r, new Map())
     this.rateLimit = fixtures.rate_limit
     this.jobDelayMs = fixtures.job_delay_ms

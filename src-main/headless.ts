@@ -6,8 +6,11 @@
  *
  * The key comes from --profile (the OS keychain) or BOOKDROP_API_KEY; --demo starts the embedded
  * emulator and uses its demo key. One line per file as it moves, and a summary. SIGINT/SIGTERM stop
- * cleanly; a restart resumes. --once handles what is in the folder, waits for every job, prints the
- * summary and exits 0 only if no file failed.
+ * cleanly; a restart resumes. --once handles what is in the folder, waits for every job (at most
+ * --job-timeout seconds each), prints the summary and exits 0 only if no file failed.
+ *
+ * Exit codes: 0 done, 1 a file failed, 2 usage, 3 the queue database cannot be read (start again
+ * with --reset-queue to move it aside), 4 another Bookdrop process has this data directory.
  */
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
@@ -15,6 +18,7 @@ import { parseArgs } from 'node:util'
 import { AI_TARGETS, type AiTarget } from '../schemas'
 import { BookkeepingClient } from './core/api'
 import { Engine } from './core/engine'
+import { AlreadyRunningError, CorruptDatabaseError } from './core/store/data-dir'
 import type { ClientProvider } from './core/queue/queue'
 import { defaultDataDir } from './core/paths'
 import { describeUpload, summaryLine } from './core/report'
@@ -23,7 +27,11 @@ import type { Upload } from './core/store/uploads'
 
 const USAGE = `usage: npm run headless -- --watch <dir> --target <${AI_TARGETS.join('|')}>
        [--profile <name> | --base-url <url> with BOOKDROP_API_KEY | --demo]
-       [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--recursive] [--once]`
+       [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--recursive] [--once]
+       [--concurrency <n>] [--job-timeout <seconds>] [--reset-queue]`
+
+/** Exit codes (also in README). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, corruptQueue: 3, alreadyRunning: 4 } as const
 
 class UsageError extends Error {}
 
@@ -39,6 +47,8 @@ interface Args {
   once: boolean
   demo: boolean
   concurrency?: number
+  jobTimeoutMs?: number
+  resetQueue: boolean
 }
 
 function parse(argv: string[]): Args {
@@ -56,6 +66,8 @@ function parse(argv: string[]): Args {
       once: { type: 'boolean', default: false },
       demo: { type: 'boolean', default: false },
       concurrency: { type: 'string' },
+      'job-timeout': { type: 'string' },
+      'reset-queue': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -70,6 +82,10 @@ function parse(argv: string[]): Args {
   if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)) {
     throw new UsageError('--concurrency must be a whole number from 1 to 16')
   }
+  const jobTimeout = values['job-timeout'] === undefined ? undefined : Number(values['job-timeout'])
+  if (jobTimeout !== undefined && (!Number.isFinite(jobTimeout) || jobTimeout < 1 || jobTimeout > 30 * 86_400)) {
+    throw new UsageError('--job-timeout must be a number of seconds from 1 to 2592000 (30 days)')
+  }
   return {
     watch: resolve(values.watch),
     target,
@@ -82,6 +98,8 @@ function parse(argv: string[]): Args {
     once: values.once ?? false,
     demo: values.demo ?? false,
     concurrency,
+    ...(jobTimeout !== undefined ? { jobTimeoutMs: Math.round(jobTimeout * 1000) } : {}),
+    resetQueue: values['reset-queue'] ?? false,
   }
 }
 
@@ -177,7 +195,7 @@ export async function main(argv: string[]): Promise<number> {
     args = parse(argv)
   } catch (e) {
     console.error((e as Error).message)
-    return 2
+    return EXIT.usage
   }
   await mkdir(args.dataDir, { recursive: true })
   let conn: Connection
@@ -187,11 +205,39 @@ export async function main(argv: string[]): Promise<number> {
     console.error((e as Error).message)
     return 2
   }
-  const engine = await Engine.open({
-    dataDir: args.dataDir,
-    clients: conn.clients,
-    queue: args.concurrency ? { concurrency: args.concurrency } : {},
-  })
+  let engine: Engine
+  try {
+    engine = await Engine.open({
+      dataDir: args.dataDir,
+      clients: conn.clients,
+      queue: {
+        ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+        ...(args.jobTimeoutMs ? { jobTimeoutMs: args.jobTimeoutMs } : {}),
+      },
+      resetQueue: args.resetQueue,
+    })
+  } catch (e) {
+    await conn.close()
+    // The two ways a data directory cannot be used: one message naming the file or the other
+    // process, and the way out; no stack trace, and an exit code of their own.
+    if (e instanceof CorruptDatabaseError) {
+      console.error(
+        `bookdrop: the upload queue database ${e.path} cannot be read (${e.detail}).\n` +
+          'Start again with --reset-queue to move it aside (it is renamed, not deleted) and begin with an empty queue.',
+      )
+      return EXIT.corruptQueue
+    }
+    if (e instanceof AlreadyRunningError) {
+      console.error(`bookdrop: already running${e.pid ? ` (pid ${e.pid})` : ''} with the data folder ${args.dataDir}.`)
+      return EXIT.alreadyRunning
+    }
+    throw e
+  }
+  if (engine.openReport.movedAside) {
+    console.log(`bookdrop: the unreadable queue database was moved aside to ${engine.openReport.movedAside}; starting with an empty queue`)
+  } else if (args.resetQueue) {
+    console.log('bookdrop: --reset-queue: the queue database is readable, so nothing was moved')
+  }
   console.log(`bookdrop: watching ${args.watch} for ${args.target} as ${conn.label}; data in ${args.dataDir}`)
 
   const seen = new Set<number>()
@@ -230,11 +276,12 @@ export async function main(argv: string[]): Promise<number> {
   let stopping = false
   const finish = async (): Promise<number> => {
     const rows: Upload[] = [...seen].map((id) => engine.uploads.get(id)).filter((u): u is Upload => !!u)
-    const failed = rows.filter((u) => u.status === 'failed').length
+    const failed = rows.filter((u) => u.status === 'failed')
     console.log(summaryLine(rows))
+    for (const u of failed) console.log(`failed: ${u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`)
     await engine.close()
     await conn.close()
-    return failed > 0 ? 1 : 0
+    return failed.length > 0 ? EXIT.failed : EXIT.ok
   }
 
   if (args.once) {

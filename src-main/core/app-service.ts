@@ -808,8 +808,7 @@ export class AppService implements CallHandlers {
   async setSettings(req: ParsedReq<'setSettings'>): Promise<Settings> {
     const next = settingsSchema.parse({ ...this.readSettings(), ...req })
     this.engine.settings.set(SETTINGS_KEY, next)
-    // The engine reads these two keys itself (intake limit, queue options at the next start).
-    this.engine.settings.set('maxFileBytes', next.maxFileBytes)
+    // The engine reads this key itself (queue options, the intake limit included, at the next start).
     this.engine.settings.set('queue', {
       ...this.engine.settings.get<Record<string, unknown>>('queue', {}),
       concurrency: next.concurrency,

@@ -188,8 +188,9 @@ export class Engine {
     return engine
   }
 
+  /** The largest file taken (the queue's limit, which Settings changes live). */
   get maxFileBytes(): number {
-    return this.opts.queue?.maxFileBytes ?? this.settings.get('maxFileBytes', 25 * 1024 * 1024)
+    return this.queue.maxFileBytes
   }
 
   // ---- folders -----------------------------------------------------------------------------------

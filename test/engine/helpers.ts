@@ -84,11 +84,13 @@ export async function rig(
     keys?: Record<string, string>
     engine?: Partial<EngineOptions>
     sandbox?: Sandbox
+    /** Where the database lives (a tiny disk, say); <dir>/data by default. */
+    dataDir?: string
   } = {},
 ): Promise<Rig> {
   const sb = opts.sandbox ?? (await startSandbox({ fixtures: opts.fixtures ?? fixtures(), port: 0 }))
   const dir = await mkdtemp(join(tmpdir(), 'bookdrop-engine-'))
-  const dataDir = join(dir, 'data')
+  const dataDir = opts.dataDir ?? join(dir, 'data')
   const inbox = join(dir, 'inbox')
   const seen: Seen = []
   const events = {

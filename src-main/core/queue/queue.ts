@@ -162,6 +162,10 @@ export class UploadQueue {
     return this.opts.concurrency
   }
 
+  get maxFileBytes(): number {
+    return this.opts.maxFileBytes
+  }
+
   setConcurrency(n: number): void {
     this.opts.concurrency = Math.max(1, Math.min(16, Math.floor(n)))
     this.kick()

@@ -148,6 +148,17 @@ export class Db {
     return row ?? undefined
   }
 
+  /**
+   * A write with RETURNING: its first row. Runs the statement to completion (`all`), so a failed
+   * commit (SQLITE_FULL, an I/O error) throws; `get` would hand back the row and lose the error.
+   */
+  returning<T>(sql: string, ...params: unknown[]): T | undefined {
+    const rows = this.prepare(sql).all(...params) as (T & { _metadata?: unknown })[]
+    const row = rows[0]
+    if (row && typeof row === 'object') delete row._metadata
+    return row ?? undefined
+  }
+
   transaction<R>(fn: () => R): R {
     return this.raw.transaction(fn)()
   }

@@ -241,7 +241,7 @@ export class UploadStore {
     }
     const cols = Object.keys(fields)
     this.writes++
-    const r = this.db.get<Row>(
+    const r = this.db.returning<Row>(
       `INSERT INTO uploads (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`,
       ...cols.map((c) => fields[c]),
     )
@@ -287,7 +287,7 @@ export class UploadStore {
     const entries = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
     const sets = entries.map(([k]) => `${COLUMN[k as keyof typeof COLUMN]} = ?`)
     this.writes++
-    const r = this.db.get<Row>(
+    const r = this.db.returning<Row>(
       `UPDATE uploads SET ${sets.join(', ')} WHERE id = ? AND status = ? RETURNING *`,
       ...entries.map(([, v]) => toDb(v)),
       id,
