@@ -12,7 +12,7 @@ import { LIMITS } from '../schemas'
 import { registerBusinessRoutes } from './routes/business'
 import { registerPartnerRoutes } from './routes/partner'
 import { BASE_PATH, buildServer } from './server'
-import { type Fixtures, type FaultsInput, SandboxState, faultsSchema, parseFixtures } from './state'
+import { type Fixtures, type FaultsInput, SandboxState, parseFixtures } from './state'
 
 export type { Fixtures, FaultsInput } from './state'
 
