@@ -3,7 +3,7 @@
  * per test, so each test owns its data (partner holding, records, rate-limit budget).
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { inspect } from 'node:util'
@@ -484,6 +484,57 @@ describe('AI creates', () => {
     const list = await c.list('bank-transactions', { date_order: 'asc' })
     expect(list.meta.total).toBe(3)
     expect(list.data.map((t) => t.amount)).toEqual([-12.5, -1500, 20000])
+  })
+
+  it('the bytes sent are the bytes hashed: a change while streaming aborts the body before it is complete', async () => {
+    const c = business()
+    const original = randomBytes(3 * 1024 * 1024)
+    const path = join(dir, 'changing.pdf')
+    writeFileSync(path, original)
+    const sha256 = createHash('sha256').update(original).digest('hex')
+    const { mtimeMs } = statSync(path)
+    let changed = false
+    let lastSent = 0
+    let total = 0
+    const e = await failure(
+      c.aiCreateFromFiles(
+        'bills',
+        { prompt: 'Supplier bill', files: [{ path, expect: { size: original.length, mtimeMs, sha256 } }] },
+        {
+          idempotencyKey: 'changing-1',
+          onProgress: (sent, t) => {
+            lastSent = sent
+            total = t
+            if (!changed) {
+              // The person saves over the file while it is being sent: its last bytes change.
+              changed = true
+              const fd = openSync(path, 'r+')
+              writeSync(fd, Buffer.from('CHANGED'), 0, 7, original.length - 7)
+              closeSync(fd)
+            }
+          },
+        },
+      ),
+    )
+    expect(e.errorCode).toBe('file_superseded')
+    expect(e.message).toMatch(/changed on disk after it was queued/)
+    // The body never reached its end, so the server had no complete request to act on.
+    expect(lastSent).toBeLessThan(total)
+    expect(sb.state.creates).toEqual([])
+  })
+
+  it('a file whose size or mtime is not the recorded one is not sent at all', async () => {
+    const path = join(dir, 'replaced.pdf')
+    writeFileSync(path, randomBytes(1000))
+    const { mtimeMs } = statSync(path)
+    const responses: ResponseInfo[] = []
+    const watched = new BookkeepingClient({ environment: 'custom', baseUrl: sb.url, auth: { key: BUSINESS_KEY }, onResponse: (r) => responses.push(r) })
+    const e = await failure(
+      watched.aiCreateFromFiles('bills', { prompt: 'p', files: [{ path, expect: { size: 999, mtimeMs, sha256: 'x' } }] }),
+    )
+    expect(e).toMatchObject({ errorCode: 'file_superseded', status: 0 })
+    expect(e.message).toMatch(/nothing was sent/)
+    expect(responses).toEqual([])
   })
 
   it('a file over maxFileBytes is refused with the limit and how to change it, nothing sent', async () => {
