@@ -1,0 +1,156 @@
+/**
+ * The receipt's life through the headless CLI, as a person runs it (a real child process, the
+ * emulator over HTTP, real folders): a job that never finishes, a queue database that cannot be
+ * read, two processes on one data folder, and a file first unreadable, run as an unprivileged user
+ * (root reads any file, so the CLI itself runs as nobody through setpriv).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Sandbox, startSandbox } from '../../sandbox'
+import { KEY, fixtures, receipt } from './helpers'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+
+interface Run {
+  child: ChildProcess
+  out: () => string
+  exit: Promise<number | null>
+}
+
+function run(args: string[], opts: { asNobody?: boolean } = {}): Run {
+  const node = [process.execPath, '--import', 'tsx', 'src-main/headless.ts', ...args]
+  const [cmd, ...rest] = opts.asNobody
+    ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...node]
+    : node
+  const child = spawn(cmd!, rest, {
+    cwd: ROOT,
+    env: { ...process.env, BOOKDROP_API_KEY: KEY, HOME: opts.asNobody ? tmpdir() : process.env.HOME },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+  return { child, out: () => out, exit }
+}
+
+async function until(what: string, fn: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!fn()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+let sb: Sandbox
+let dir: string
+beforeAll(async () => {
+  sb = await startSandbox({ fixtures: fixtures({ job_delay_ms: 50 }), port: 0 })
+  dir = await mkdtemp(join(tmpdir(), 'bookdrop-headless-life-'))
+  await chmod(dir, 0o755)
+})
+afterAll(async () => {
+  await sb.stop()
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function folder(name: string): Promise<string> {
+  const d = join(dir, name)
+  await mkdir(d, { recursive: true })
+  return d
+}
+
+const base = (inbox: string, data: string) => ['--watch', inbox, '--target', 'expenses', '--base-url', sb.url, '--data-dir', data]
+
+describe('headless: the receipt lifecycle', () => {
+  it('--once with a job that never finishes: gives up after --job-timeout, exits 1 naming the file', async () => {
+    const inbox = await folder('stuck')
+    const f = await receipt(inbox, 'slow-server.txt')
+    sb.setFaults({ stall_jobs: true })
+    try {
+      const r = run([...base(inbox, join(dir, 'd-stuck')), '--once', '--job-timeout', '2'])
+      expect(await r.exit, r.out()).toBe(1)
+      expect(r.out()).toContain(`failed: ${f.path}: The server had not finished job`)
+      expect(r.out()).toMatch(/after 2 seconds/)
+    } finally {
+      sb.setFaults({ stall_jobs: false })
+    }
+  }, 60_000)
+
+  it('a queue database that cannot be read: one message, exit 3; --reset-queue moves it aside and goes on', async () => {
+    const inbox = await folder('corrupt')
+    const data = await folder('d-corrupt')
+    const garbage = Buffer.from('this is not an SQLite database, it was damaged by a full disk '.repeat(200))
+    await writeFile(join(data, 'bookdrop.db'), garbage)
+    const r = run([...base(inbox, data), '--once'])
+    expect(await r.exit, r.out()).toBe(3)
+    expect(r.out()).toContain(`the upload queue database ${join(data, 'bookdrop.db')} cannot be read`)
+    expect(r.out()).toContain('--reset-queue')
+    expect(r.out()).not.toMatch(/^\s+at /m) // no stack trace
+    expect(await readFile(join(data, 'bookdrop.db'))).toEqual(garbage) // nothing touched
+
+    await receipt(inbox, 'after-reset.txt')
+    const again = run([...base(inbox, data), '--once', '--reset-queue'])
+    expect(await again.exit, again.out()).toBe(0)
+    expect(again.out()).toMatch(/moved aside to .*bookdrop\.db\.corrupt-\d{4}-\d{2}-\d{2}T/)
+    expect(again.out()).toMatch(/done\s+#1 after-reset\.txt/)
+    const aside = (await readdir(data)).filter((n) => n.startsWith('bookdrop.db.corrupt-'))
+    expect(aside).toHaveLength(1)
+    expect(await readFile(join(data, aside[0]!))).toEqual(garbage) // kept, not deleted
+  }, 60_000)
+
+  it('a second process on the same data folder exits 4, naming the first', async () => {
+    const inbox = await folder('twice')
+    const data = join(dir, 'd-twice')
+    const first = run(base(inbox, data))
+    try {
+      await until('the first one watching', () => /watching /.test(first.out()))
+      const second = run([...base(inbox, data), '--once'])
+      expect(await second.exit, second.out()).toBe(4)
+      expect(second.out()).toContain(`already running (pid ${first.child.pid})`)
+    } finally {
+      first.child.kill('SIGTERM')
+      expect(await first.exit).toBe(0)
+    }
+    // Once the first has stopped, the folder is free again.
+    const third = run([...base(inbox, data), '--once'])
+    expect(await third.exit, third.out()).toBe(0)
+  }, 60_000)
+
+  const canDropPrivileges = (() => {
+    try {
+      execFileSync('setpriv', ['--version'], { stdio: 'ignore' })
+      return process.getuid?.() === 0
+    } catch {
+      return false
+    }
+  })()
+
+  it.runIf(canDropPrivileges || process.env.CI === 'true')(
+    'a file first unreadable is taken once its permissions are fixed: the same row goes on (run as nobody)',
+    async () => {
+      const inbox = await folder('locked')
+      const data = await folder('d-locked')
+      await chown(inbox, 65534, 65534)
+      await chown(data, 65534, 65534)
+      const f = await receipt(inbox, 'locked.txt')
+      await chown(f.path, 65534, 65534)
+      await chmod(f.path, 0o000)
+      const r = run(base(inbox, data), { asNobody: true })
+      try {
+        await until('skipped as unreadable', () => /skipped\s+#1 locked\.txt: Bookdrop cannot read this file/.test(r.out()))
+        // The person fixes the permissions; the watcher sees the change (mode), and the row goes on.
+        await chmod(f.path, 0o644)
+        await until('done', () => /done\s+#1 locked\.txt ->/.test(r.out()))
+        expect(r.out()).not.toMatch(/#2 locked\.txt/)
+      } finally {
+        r.child.kill('SIGTERM')
+        await r.exit
+      }
+    },
+    60_000,
+  )
+})
