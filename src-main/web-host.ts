@@ -32,6 +32,7 @@ import { EVENT_NAMES, FILE_CALLS, MAX_CALL_BYTES, type Result } from '../src-pre
 import { AppService, type AppServiceOptions, type ShellPort } from './core/app-service'
 import { dispatch, isCallName } from './core/bridge'
 import { defaultDataDir } from './core/paths'
+import { AlreadyRunningError, CorruptDatabaseError } from './core/store/data-dir'
 import type { SecretStore } from './core/secrets'
 import { isAllowedHost, isAllowedOrigin } from './core/security'
 import { contentSecurityPolicy } from './core/shell/csp'
@@ -71,6 +72,8 @@ export interface WebHostOptions {
   /** Where real keys live; the OS keychain by default. */
   secretStore?: SecretStore
   engine?: AppServiceOptions['engine']
+  /** The queue database cannot be read: move it aside and start fresh. */
+  resetQueue?: boolean
 }
 
 export interface WebHost {
@@ -150,6 +153,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     secretStore: opts.secretStore,
     demo: opts.autoDemo ?? true,
     engine: opts.engine,
+    resetQueue: opts.resetQueue ?? false,
   })
   let port = opts.port
   const streams = new Set<ServerResponse>()
@@ -323,10 +327,13 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
 // CLI
 // ---------------------------------------------------------------------------------------------
 
-const USAGE = 'usage: npm run web -- --port <n> [--demo] [--data-dir <dir>]'
+const USAGE = 'usage: npm run web -- --port <n> [--demo] [--data-dir <dir>] [--reset-queue]'
+
+/** Exit codes of `npm run web` (the headless mode uses the same ones). */
+export const WEB_EXIT = { ok: 0, failed: 1, usage: 2, corruptQueue: 3, alreadyRunning: 4 } as const
 
 export async function main(argv: string[]): Promise<number> {
-  let values: { port?: string; demo?: boolean; 'data-dir'?: string; help?: boolean }
+  let values: { port?: string; demo?: boolean; 'data-dir'?: string; 'reset-queue'?: boolean; help?: boolean }
   try {
     values = parseArgs({
       args: argv,
@@ -334,6 +341,7 @@ export async function main(argv: string[]): Promise<number> {
         port: { type: 'string' },
         demo: { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
+        'reset-queue': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -366,11 +374,24 @@ export async function main(argv: string[]): Promise<number> {
 
   let host: WebHost
   try {
-    host = await startWebHost({ port, dataDir, demo: values.demo ?? false })
+    host = await startWebHost({ port, dataDir, demo: values.demo ?? false, resetQueue: values['reset-queue'] ?? false })
   } catch (e) {
+    if (e instanceof CorruptDatabaseError) {
+      console.error(
+        `bookdrop: the upload queue database ${e.path} cannot be read (${e.detail}).\n` +
+          'Start again with --reset-queue to move it aside (it is renamed, not deleted) and begin with an empty queue.',
+      )
+      return WEB_EXIT.corruptQueue
+    }
+    if (e instanceof AlreadyRunningError) {
+      console.error(`bookdrop: already running${e.pid ? ` (pid ${e.pid})` : ''} with the data folder ${dataDir}.`)
+      return WEB_EXIT.alreadyRunning
+    }
     console.error(`bookdrop: ${(e as Error).message}`)
-    return 1
+    return WEB_EXIT.failed
   }
+  const moved = host.service.engine.openReport.movedAside
+  if (moved) console.error(`bookdrop: the unreadable queue database was moved aside to ${moved}; starting with an empty queue`)
   console.log(`open ${host.url}`)
 
   return new Promise<number>((resolveExit) => {

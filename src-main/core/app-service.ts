@@ -85,6 +85,8 @@ export interface AppServiceOptions {
   engine?: Pick<EngineOptions, 'queue' | 'watch' | 'hashConcurrency'>
   /** Added to every API client (timeouts, user agent). */
   clientOptions?: ProfileClientOptions
+  /** The queue database cannot be read: move it aside and start fresh (see Engine.open). */
+  resetQueue?: boolean
 }
 
 export type CallHandlers = { [K in CallName]: (req: ParsedReq<K>) => Promise<Calls[K]> }
@@ -279,6 +281,7 @@ export class AppService implements CallHandlers {
       dataDir: opts.dataDir,
       clients: provider,
       isPickedDirectory: (p) => s.grants.isDirectoryGranted(p),
+      resetQueue: opts.resetQueue ?? false,
       ...opts.engine,
     })
     // Saved settings win over the queue defaults, unless the caller fixed them (tests).

@@ -2,9 +2,10 @@
 // AppService. Decisions live in plain Node (core/shell/*, core/security.ts, core/bridge.ts, all
 // unit-tested); this file wires them to Electron. Split: window.ts (window + web guards), tray.ts,
 // notifications.ts, shell-port.ts (dialogs, external links), ipc.ts (the contract over IPC).
-import { app, type BrowserWindow, session } from 'electron'
+import { app, type BrowserWindow, dialog, session } from 'electron'
 import type { CallName, Req, Res } from '../../src-preload/contract'
 import { AppService } from '../core/app-service'
+import { AlreadyRunningError, CorruptDatabaseError, moveDatabaseAside } from '../core/store/data-dir'
 import { dispatch } from '../core/bridge'
 import { HIDDEN_ARG, applyLinuxAutostart, autostartExecutable } from '../core/shell/autostart'
 import { ShellController } from '../core/shell/controller'
@@ -109,6 +110,48 @@ function pauseOrResume(name: 'pauseUploads' | 'resumeUploads'): void {
   })
 }
 
+/**
+ * The app service, or null when the app must quit: a queue database that cannot be read is named in
+ * a dialog that offers to move it aside (nothing is deleted) and start fresh; a data folder another
+ * Bookdrop process holds (the headless mode, say) is explained.
+ */
+async function openService(): Promise<AppService | null> {
+  const dataDir = app.getPath('userData')
+  for (;;) {
+    try {
+      return await AppService.open({ dataDir, host: 'electron', shell: electronShellPort(() => mainWindow), demo })
+    } catch (e) {
+      if (e instanceof CorruptDatabaseError) {
+        const choice = await dialog.showMessageBox({
+          type: 'error',
+          title: 'Bookdrop',
+          message: 'Bookdrop cannot read its upload queue.',
+          detail:
+            `${e.path} cannot be read (${e.detail}).\n\n` +
+            'Bookdrop can move it aside (it is renamed, not deleted) and start with an empty queue. ' +
+            'Files already sent stay on the server; watched folders are looked at again.',
+          buttons: ['Move it aside and start fresh', 'Quit'],
+          defaultId: 0,
+          cancelId: 1,
+          noLink: true,
+        })
+        if (choice.response === 0) {
+          moveDatabaseAside(e.path)
+          continue
+        }
+        app.exit(3)
+        return null
+      }
+      if (e instanceof AlreadyRunningError) {
+        dialog.showErrorBox('Bookdrop is already running', e.message)
+        app.exit(4)
+        return null
+      }
+      throw e
+    }
+  }
+}
+
 async function start(): Promise<void> {
   // Windows shows toasts only for an app with an AppUserModelID (the appId of electron-builder.yml).
   if (process.platform === 'win32') app.setAppUserModelId('com.bookdrop.desktop')
@@ -116,12 +159,8 @@ async function start(): Promise<void> {
   serveAppScheme(location)
   installAppMenu(app.isPackaged)
 
-  service = await AppService.open({
-    dataDir: app.getPath('userData'),
-    host: 'electron',
-    shell: electronShellPort(() => mainWindow),
-    demo,
-  })
+  service = await openService()
+  if (!service) return
   stopIpc = registerIpc(service, () => location.url)
 
   const settings = await service.getSettings()

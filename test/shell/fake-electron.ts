@@ -226,6 +226,10 @@ export const fake = {
     events: new EventEmitter(),
   },
   openedExternally: [] as string[],
+  /** dialog.showMessageBox calls, and the button index the "person" picks. */
+  messageBoxes: [] as { message: string; buttons: string[]; detail?: string }[],
+  messageBoxAnswer: 0,
+  errorBoxes: [] as { title: string; content: string }[],
   shownInFolder: [] as string[],
   appMenu: undefined as unknown,
 }
@@ -278,6 +282,11 @@ export function electronModule(): Record<string, unknown> {
     dialog: {
       showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
       showSaveDialog: async () => ({ canceled: true }),
+      showMessageBox: async (options: { message: string; buttons: string[] }) => {
+        fake.messageBoxes.push(options)
+        return { response: fake.messageBoxAnswer, checkboxChecked: false }
+      },
+      showErrorBox: (title: string, content: string) => fake.errorBoxes.push({ title, content }),
     },
   }
 }
