@@ -328,6 +328,7 @@ export class AppService implements CallHandlers {
   private onEngineEvent<E extends EngineEventName>(name: E, payload: Events[E]): void {
     this.emit(name, payload)
     if (name === 'upload') this.scheduleSession()
+    else if (name === 'storage') this.emitSession()
     else if (name === 'rateLimit' || name === 'profile') {
       const p = payload as Events['rateLimit'] | Events['profile']
       if (name === 'rateLimit') {

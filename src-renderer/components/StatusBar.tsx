@@ -135,6 +135,18 @@ export function SessionBanner() {
 
   if (!profile || !session) return null
 
+  if (session.storage) {
+    return (
+      <section className="banner banner--bad" role="alert" aria-labelledby="storage-banner-title">
+        <h2 id="storage-banner-title" className="banner__title">
+          Uploads are paused: Bookdrop cannot write to its data folder
+        </h2>
+        <p>{session.storage}</p>
+        <p className="muted">Nothing is lost: files waiting to be sent stay where they are.</p>
+      </section>
+    )
+  }
+
   if (session.state === 'auth_required') {
     const submit = async (e: React.FormEvent) => {
       e.preventDefault()

@@ -286,6 +286,14 @@ function Preferences() {
           onCommit={(s) => set({ pollIntervalMs: Math.round(s * 1000) })}
         />
         <NumberSetting
+          label="Give up on a job after (hours)"
+          hint="If the server has not finished a file's job by then, the file is marked failed with the reason; Retry follows the job again. 1 to 720 hours."
+          value={Math.max(1, Math.round(settings.jobTimeoutMs / 3_600_000))}
+          min={1}
+          max={720}
+          onCommit={(h) => set({ jobTimeoutMs: h * 3_600_000 })}
+        />
+        <NumberSetting
           label="Maximum file size (MB)"
           hint="Larger files are skipped with a reason. 1 to 200 MB."
           value={Math.round(settings.maxFileBytes / (1024 * 1024))}

@@ -110,6 +110,19 @@ describe('app shell', () => {
     ).toBeTruthy()
   })
 
+  it('a full disk is told at the top of the screen, with the reason, and goes when storage works again', async () => {
+    await boot()
+    const problem = 'The disk is full: Bookdrop cannot record uploads, so it has paused them. Free some space; uploads resume by themselves.'
+    act(() => fake.emit('session', { ...fake.state.session, storage: problem }))
+    const title = await screen.findByRole('heading', { name: 'Uploads are paused: Bookdrop cannot write to its data folder' })
+    const banner = title.closest('section')!
+    expect(banner.getAttribute('role')).toBe('alert')
+    expect(banner.textContent).toContain('Uploads are paused: Bookdrop cannot write to its data folder')
+    expect(banner.textContent).toContain(problem)
+    act(() => fake.emit('session', { ...fake.state.session, storage: null }))
+    await vi.waitFor(() => expect(screen.queryByText(/cannot write to its data folder/)).toBeNull())
+  })
+
   it('status bar shows the active profile, rate limit and queue counts', async () => {
     fake.state.session = {
       ...fake.state.session,
