@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { closeSync, openSync, writeSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -38,6 +38,8 @@ const SCAN_FILES = QUICK ? 2000 : 20_000
 const LARGE_BYTES = 100 * MB
 const DETECT_FILES = QUICK ? 20 : 60
 const CONCURRENCY = 3
+/** The whole-process scenario: 300 receipts of 200 KB, as issue 14 measured. */
+const PROCESS_FILES = QUICK ? 60 : 300
 
 interface Row {
   what: string
@@ -104,6 +106,78 @@ function rendererChild(): Promise<BenchRow[]> {
 }
 
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`
+
+// ---- whole processes, timed from outside ----------------------------------------------------
+
+interface Timed {
+  wallMs: number
+  cpuMs: number
+  /** Largest resident set of any process in the tree, bytes (GNU time's %M). */
+  peakRss: number
+  code: number | null
+  out: string
+}
+
+/**
+ * Runs a command as a person would and measures it from outside with GNU time: wall time, CPU time
+ * (user + system of the whole process tree, npm included when it is the command) and peak RSS.
+ */
+function timed(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> {
+  return new Promise((res, rej) => {
+    const t0 = performance.now()
+    const p = spawn('/usr/bin/time', ['-f', 'BENCH_TIME %U %S %M', cmd, ...cmdArgs], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    p.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    p.on('error', rej)
+    p.on('exit', (code) => {
+      const wallMs = performance.now() - t0
+      const m = /BENCH_TIME ([\d.]+) ([\d.]+) (\d+)/.exec(out)
+      if (!m)
+        return rej(
+          new Error(`no timing from /usr/bin/time for ${cmd} ${cmdArgs.join(' ')}:\n${out.slice(-500)}`),
+        )
+      res({ wallMs, cpuMs: (Number(m[1]) + Number(m[2])) * 1000, peakRss: Number(m[3]) * 1024, code, out })
+    })
+  })
+}
+
+/** The processes below `pid`, by reading /proc (Linux). */
+function descendants(pid: number): number[] {
+  const parent = new Map<number, number>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = []
+  const walk = (p: number) => {
+    for (const [child, pp] of parent) if (pp === p) (out.push(child), walk(child))
+  }
+  walk(pid)
+  return out
+}
+
+function rssOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return m ? Number(m[1]) * 1024 : NaN
+}
+
+function cmdlineOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
+  } catch {
+    return ''
+  }
+}
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN
@@ -111,7 +185,7 @@ const pct = (xs: number[], p: number) => {
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'bookdrop-bench-'))
-  const sb = await startSandbox({
+  const sandboxOptions = {
     port: 0,
     fixtures: {
       businesses: [{ uuid: 'bench', name: 'Bench', key: KEY }],
@@ -120,13 +194,176 @@ async function main(): Promise<void> {
     },
     maxBodyBytes: 200 * MB,
     maxAttachmentBytes: 150 * MB,
-  })
+  }
+  let sb = await startSandbox(sandboxOptions)
   const base = { baseUrl: sb.url, key: KEY, concurrency: CONCURRENCY }
   console.log(
     `bench: emulator ${sb.url}, concurrency ${CONCURRENCY}, work dir ${work}${QUICK ? ' (quick)' : ''}`,
   )
 
   try {
+    // 0: the headless mode as a person starts it (npm run headless … --once) against a bare client
+    // doing the same uploads and polls, both whole processes timed from outside, interleaved.
+    if (runs('process')) {
+      const inbox = join(work, 'receipts')
+      await mkdir(inbox)
+      for (let i = 0; i < PROCESS_FILES; i++) {
+        await writeFile(join(inbox, `receipt-${String(i).padStart(3, '0')}.pdf`), randomBytes(FILE_BYTES))
+      }
+      await sb.stop()
+      const psb = await startSandbox({
+        port: 0,
+        fixtures: {
+          businesses: [{ uuid: 'bench', name: 'Bench', key: KEY }],
+          rate_limit: { limit: 1_000_000, window_seconds: 60 },
+        },
+        maxBodyBytes: 200 * MB,
+      })
+      try {
+        const engineRun = (round: number) =>
+          timed(
+            'npm',
+            [
+              'run',
+              '--silent',
+              'headless',
+              '--',
+              '--watch',
+              inbox,
+              '--target',
+              'expenses',
+              '--once',
+              '--base-url',
+              psb.url,
+              '--data-dir',
+              join(work, `data-process-${round}`),
+              '--concurrency',
+              String(CONCURRENCY),
+            ],
+            { BOOKDROP_API_KEY: KEY },
+          )
+        const bareRun = () =>
+          timed(process.execPath, [
+            'scripts/bench/bare-client.mjs',
+            JSON.stringify({ baseUrl: psb.url, key: KEY, dir: inbox, concurrency: CONCURRENCY }),
+          ])
+        await bareRun() // warm the emulator and the page cache
+        const engines: Timed[] = []
+        const bares: Timed[] = []
+        for (let round = 0; round < 3; round++) {
+          bares.push(await bareRun())
+          engines.push(await engineRun(round))
+          if (engines.at(-1)!.code !== 0)
+            throw new Error(
+              `headless --once exited ${engines.at(-1)!.code}: ${engines.at(-1)!.out.slice(-800)}`,
+            )
+        }
+        const cpu = median(engines.map((e, i) => e.cpuMs / bares[i]!.cpuMs))
+        const wall = median(engines.map((e, i) => e.wallMs / bares[i]!.wallMs))
+        rows.push({
+          what: `${PROCESS_FILES} × 200 KB, npm run headless --once vs bare client, whole processes: CPU ratio (median of 3 pairs)`,
+          figure: cpu.toFixed(2),
+          target: '≤ 1.3',
+          ok: cpu <= 1.3,
+        })
+        rows.push({
+          what: `  CPU time: headless ${(median(engines.map((e) => e.cpuMs)) / 1000).toFixed(2)} s, bare ${(median(bares.map((b) => b.cpuMs)) / 1000).toFixed(2)} s`,
+          figure: '',
+          target: '',
+          ok: null,
+        })
+        rows.push({
+          what: '  wall ratio (median of 3 pairs)',
+          figure: wall.toFixed(2),
+          target: '≤ 1.15',
+          ok: wall <= 1.15,
+        })
+        rows.push({
+          what: `  wall time: headless ${(median(engines.map((e) => e.wallMs)) / 1000).toFixed(2)} s, bare ${(median(bares.map((b) => b.wallMs)) / 1000).toFixed(2)} s`,
+          figure: '',
+          target: '',
+          ok: null,
+        })
+        rows.push({
+          what: '  peak RSS, headless (median)',
+          figure: mb(median(engines.map((e) => e.peakRss))),
+          target: '',
+          ok: null,
+        })
+        rows.push({
+          what: '  peak RSS, bare client (median)',
+          figure: mb(median(bares.map((b) => b.peakRss))),
+          target: '',
+          ok: null,
+        })
+
+        // Start-up: `npm run headless -- --help`, npm's own time included.
+        const helps: number[] = []
+        for (let i = 0; i < 5; i++)
+          helps.push((await timed('npm', ['run', '--silent', 'headless', '--', '--help'])).wallMs)
+        rows.push({
+          what: 'npm run headless -- --help: wall time (median of 5)',
+          figure: `${median(helps).toFixed(0)} ms`,
+          target: '≤ 500 ms',
+          ok: median(helps) <= 500,
+        })
+
+        // Idle: the engine watching an empty folder, after it settled.
+        const empty = join(work, 'idle')
+        await mkdir(empty)
+        const idle = spawn(
+          'npm',
+          [
+            'run',
+            '--silent',
+            'headless',
+            '--',
+            '--watch',
+            empty,
+            '--target',
+            'expenses',
+            '--base-url',
+            psb.url,
+            '--data-dir',
+            join(work, 'data-idle'),
+          ],
+          {
+            cwd: ROOT,
+            env: { ...process.env, BOOKDROP_API_KEY: KEY },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        )
+        let idleOut = ''
+        idle.stdout.on('data', (d: Buffer) => (idleOut += d.toString()))
+        const until = Date.now() + 30_000
+        while (!/watching /.test(idleOut) && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        await new Promise((r) => setTimeout(r, 3000))
+        // The engine is the largest process of the tree (npm and sh wrappers are small).
+        const idleRss = Math.max(
+          ...descendants(idle.pid!)
+            .filter((pid) => /headless/.test(cmdlineOf(pid)))
+            .map(rssOf),
+        )
+        for (const pid of [...descendants(idle.pid!), idle.pid!]) {
+          try {
+            process.kill(pid, 'SIGTERM')
+          } catch {
+            // gone
+          }
+        }
+        rows.push({
+          what: '  headless engine idle (watching, settled): RSS',
+          figure: mb(idleRss),
+          target: '≤ 70 MB',
+          ok: idleRss <= 70 * MB,
+        })
+      } finally {
+        await psb.stop()
+      }
+      sb = await startSandbox(sandboxOptions)
+      base.baseUrl = sb.url
+    }
+
     // 1 + 3a: many files dropped at once, engine vs bare fetch loop.
     if (runs('ingest')) {
       const drop = join(work, 'drop')
