@@ -70,7 +70,7 @@ function loadFixtures(path: string): Fixtures {
   return parsed.data
 }
 
-async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[]): Promise<void> {
   const { help, port, fixturesPath } = parseCli(argv)
   if (help) {
     console.log(USAGE)
@@ -119,11 +119,27 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((e: unknown) => {
-  if (e instanceof CliError) {
-    console.error(e.message)
-    process.exit(e.code)
+/**
+ * Runs the CLI: undefined once the emulator listens (it runs until a signal), or the exit code of a
+ * failure, after saying why on stderr.
+ */
+export async function run(argv: string[]): Promise<number | undefined> {
+  try {
+    await main(argv)
+    return undefined
+  } catch (e) {
+    if (e instanceof CliError) {
+      console.error(e.message)
+      return e.code
+    }
+    console.error(`sandbox failed: ${e instanceof Error ? e.message : String(e)}`)
+    return 1
   }
-  console.error(`sandbox failed: ${e instanceof Error ? e.message : String(e)}`)
-  process.exit(1)
-})
+}
+
+// Run when executed directly (tsx sandbox/cli.ts); bin/bookdrop.mjs imports the bundle and calls run().
+if (process.argv[1] && /sandbox[\\/]cli\.(ts|js|mjs)$/.test(process.argv[1])) {
+  void run(process.argv.slice(2)).then((code) => {
+    if (code !== undefined) process.exit(code)
+  })
+}

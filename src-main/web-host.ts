@@ -31,14 +31,14 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import { EVENT_NAMES, FILE_CALLS, MAX_CALL_BYTES, type Result } from '../src-preload/contract'
 import { AppService, type AppServiceOptions, type ShellPort } from './core/app-service'
 import { dispatch, isCallName } from './core/bridge'
-import { defaultDataDir } from './core/paths'
+import { defaultDataDir, packageRoot } from './core/paths'
 import { AlreadyRunningError, CorruptDatabaseError } from './core/store/data-dir'
 import type { SecretStore } from './core/secrets'
 import { isAllowedHost, isAllowedOrigin } from './core/security'
 import { contentSecurityPolicy } from './core/shell/csp'
 import { contentType, isOriginForm, rendererFile, staticPath } from './core/shell/static-files'
 
-const ROOT = resolve(import.meta.dirname, '..')
+const ROOT = packageRoot(import.meta.dirname)
 export const DEFAULT_RENDERER_DIR = join(ROOT, 'out', 'renderer')
 const KEEP_ALIVE_MS = 15_000
 /** A call that carries files carries at most ~140 MiB of Base64 (the contract's cap) plus a little JSON. */

@@ -160,7 +160,11 @@ function descendants(pid: number): number[] {
   }
   const out: number[] = []
   const walk = (p: number) => {
-    for (const [child, pp] of parent) if (pp === p) (out.push(child), walk(child))
+    for (const [child, pp] of parent) {
+      if (pp !== p) continue
+      out.push(child)
+      walk(child)
+    }
   }
   walk(pid)
   return out

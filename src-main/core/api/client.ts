@@ -81,7 +81,13 @@ import {
 import { resolveBaseUrl, type EnvironmentOption } from './base-url'
 import { ApiError, CLIENT_ERROR_CODES, type ApiErrorInit } from './errors'
 import { parseRateLimit, retryAfterMs, type RateLimit } from './ratelimit'
-import { streamedJsonBody, type BodyFile, type StreamedJsonBody } from './stream-body'
+import {
+  type BodyFile,
+  FileBodyError,
+  type StreamedJsonBody,
+  streamedJsonBody,
+  wholeJsonBody,
+} from './stream-body'
 
 // ---------------------------------------------------------------------------------------------
 // Shapes per resource
@@ -203,6 +209,8 @@ export interface WriteOptions extends ReadOptions {
 
 export const DEFAULT_TIMEOUT_MS = 60_000
 export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024
+/** Files of an AI create that add up to at most this are sent as one body built in memory; more stream. */
+const WHOLE_BODY_MAX_BYTES = 2 * 1024 * 1024
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 type RouteAuth = 'business' | 'partner'
@@ -214,6 +222,8 @@ interface SendRequest<S extends z.ZodType> {
   query?: Record<string, string | number | undefined>
   json?: unknown
   stream?: StreamedJsonBody
+  /** A JSON body already serialised (aiCreateFromFiles with small files). */
+  text?: string
   /** Idempotency-Key already chosen by the caller of #send (mutations). */
   idempotencyKey?: string
   envelope: S
@@ -536,17 +546,41 @@ export class BookkeepingClient {
     }
 
     const idempotencyKey = this.#idempotencyKey(opts, 'POST', path)
-    // Files up to 1 MiB are read in one call; larger ones stream in 256 KiB chunks (flat memory).
-    const stream = streamedJsonBody(fields, files, 256 * 1024, opts?.onProgress, 1024 * 1024)
-    const envelope = await this.#send({
-      method: 'POST',
-      path,
-      auth: 'business',
-      stream,
-      idempotencyKey,
-      envelope: successEnvelope(anyData()),
-      opts,
-    })
+    const totalBytes = files.reduce((n, f) => n + f.size, 0)
+    let envelope
+    if (totalBytes <= WHOLE_BODY_MAX_BYTES) {
+      // Receipt-sized files: the body is built whole after each file was read and checked, so a file
+      // that changed sends nothing at all.
+      let text: string
+      try {
+        text = await wholeJsonBody(fields, files)
+      } catch (e) {
+        if (e instanceof FileBodyError) throw this.#fileBodyError(e, { method: 'POST', path, idempotencyKey })
+        throw e
+      }
+      envelope = await this.#send({
+        method: 'POST',
+        path,
+        auth: 'business',
+        text,
+        idempotencyKey,
+        envelope: successEnvelope(anyData()),
+        opts,
+      })
+      opts?.onProgress?.(Buffer.byteLength(text), Buffer.byteLength(text))
+    } else {
+      // Larger files stream in 256 KiB chunks: memory stays flat whatever their size.
+      const stream = streamedJsonBody(fields, files, 256 * 1024, opts?.onProgress, 1024 * 1024)
+      envelope = await this.#send({
+        method: 'POST',
+        path,
+        auth: 'business',
+        stream,
+        idempotencyKey,
+        envelope: successEnvelope(anyData()),
+        opts,
+      })
+    }
     return this.#aiResult(target, 'POST', path, envelope.data, idempotencyKey)
   }
 
@@ -709,6 +743,25 @@ export class BookkeepingClient {
     })
   }
 
+  /** A file that did not read back as measured, as the ApiError the caller sees. */
+  #fileBodyError(
+    f: FileBodyError,
+    base: { method: Method; path: string; idempotencyKey: string | undefined },
+  ): ApiError {
+    return this.#error({
+      ...base,
+      status: 0,
+      errorCode:
+        f.kind === 'read'
+          ? CLIENT_ERROR_CODES.fileRead
+          : f.kind === 'superseded' || f.file.sha256 !== undefined
+            ? CLIENT_ERROR_CODES.fileSuperseded
+            : CLIENT_ERROR_CODES.fileChanged,
+      message: f.message,
+      retryable: f.kind === 'changed' && f.file.sha256 === undefined,
+    })
+  }
+
   async #fileStat(
     filePath: string,
     name: string,
@@ -857,6 +910,9 @@ export class BookkeepingClient {
       // Any mode but 'error' makes undici clone the request, which tees the body stream and keeps
       // every chunk alive in the unread branch: the whole upload would sit in memory.
       init.redirect = 'error'
+    } else if (req.text !== undefined) {
+      headers['Content-Type'] = 'application/json'
+      init.body = req.text
     } else if (req.json !== undefined) {
       headers['Content-Type'] = 'application/json'
       init.body = JSON.stringify(req.json)
@@ -865,20 +921,7 @@ export class BookkeepingClient {
     const base = { method, path, idempotencyKey }
     const transportError = (e: unknown): ApiError => {
       const fileFailure = req.stream?.failure()
-      if (fileFailure) {
-        return this.#error({
-          ...base,
-          status: 0,
-          errorCode:
-            fileFailure.kind === 'read'
-              ? CLIENT_ERROR_CODES.fileRead
-              : fileFailure.kind === 'superseded' || fileFailure.file.sha256 !== undefined
-                ? CLIENT_ERROR_CODES.fileSuperseded
-                : CLIENT_ERROR_CODES.fileChanged,
-          message: fileFailure.message,
-          retryable: fileFailure.kind === 'changed' && fileFailure.file.sha256 === undefined,
-        })
-      }
+      if (fileFailure) return this.#fileBodyError(fileFailure, base)
       if (timeout.aborted) {
         return this.#error({
           ...base,

@@ -92,11 +92,11 @@ export class Intake {
         const patch = { size: extra.size ?? null, mtimeMs: extra.mtimeMs ?? null, reason: extra.reason ?? null, lastError: extra.lastError ?? null }
         const same = patch.size === prior.size && patch.mtimeMs === prior.mtimeMs && patch.reason === prior.reason && patch.lastError === prior.lastError
         if (same) return prior
-        const next = this.store.note(prior.id, 'skipped', patch)
+        const next = this.store.note(prior, 'skipped', patch)
         if (next) this.events.emit('upload', { upload: next, previous: 'skipped' })
         return next ?? prior
       }
-      const next = this.store.transition(prior.id, 'skipped', status, {
+      const next = this.store.transition(prior, 'skipped', status, {
         size: extra.size ?? null,
         mtimeMs: extra.mtimeMs ?? null,
         sha256: extra.sha256 ?? null,

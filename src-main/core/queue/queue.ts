@@ -143,6 +143,8 @@ export class UploadQueue {
   private readonly pending = new Set<Promise<void>>()
   /** Rows with a request in flight in this process (a row 'uploading' in SQLite but not here is an orphan). */
   private readonly inFlightRows = new Set<number>()
+  /** Rows whose job is being asked about right now: not picked for another poll meanwhile. */
+  private readonly pollingRows = new Set<number>()
   /** Storage failed (disk full, I/O error): nothing starts until a write succeeds again. */
   private storage: { problem: string; probeMs: number; timer: NodeJS.Timeout | null } | null = null
   /** The clock at the last pump, to notice it going backwards. */
@@ -425,7 +427,7 @@ export class UploadQueue {
     const lookForPolls = !saturated || now - this.lastOverdueCheck >= 1000
     if (saturated && lookForPolls) this.lastOverdueCheck = now
     while (lookForPolls && this.pollsInFlight < pollCap) {
-      const row = this.store.nextPoll(saturated ? now - POLL_YIELD_MS : now, allowed())
+      const row = this.store.nextPoll(saturated ? now - POLL_YIELD_MS : now, allowed(), [...this.pollingRows])
       if (!row) break
       const ready = this.readyAt(row.profileId, now)
       if (ready > 0) {
@@ -438,7 +440,8 @@ export class UploadQueue {
     // Sleep until the next row or poll is due, or a pause ends. A full pipe wakes the pump itself
     // (each finished request kicks it), so only ask SQLite when there is room.
     const nextUpload = this.uploadsInFlight < this.opts.concurrency ? this.store.nextDueAt(allowed()) : null
-    const nextPoll = !saturated && this.pollsInFlight < pollCap ? this.store.nextPollAt(allowed()) : null
+    const nextPoll =
+      !saturated && this.pollsInFlight < pollCap ? this.store.nextPollAt(allowed(), [...this.pollingRows]) : null
     const candidates = [wakeAt, nextUpload ?? Infinity, nextPoll ?? Infinity].filter((t) => t > now)
     const next = Math.min(...candidates)
     if (this.timer) clearTimeout(this.timer)
@@ -519,7 +522,7 @@ export class UploadQueue {
     const g = this.gate(row.profileId)
     const now = this.opts.now()
     const updated = this.store.transition(
-      row.id,
+      row,
       row.status,
       'uploading',
       { attempts: row.attempts + 1, nextAttemptAt: null },
@@ -575,7 +578,7 @@ export class UploadQueue {
       if ('job_reference' in res && res.process_type === 'async') {
         const now = this.opts.now()
         const next = this.store.transition(
-          row.id,
+          row,
           'uploading',
           'processing',
           {
@@ -603,7 +606,7 @@ export class UploadQueue {
     // The file is not the version that was recorded: nothing was created from it. Its row is
     // superseded and the file's new content goes through intake as a new row.
     if (f.errorCode === 'file_superseded') {
-      const next = this.store.transition(row.id, 'uploading', 'superseded', {
+      const next = this.store.transition(row, 'uploading', 'superseded', {
         ...base,
         nextAttemptAt: null,
         lastError: 'Changed on disk before it was sent; the new version is queued.',
@@ -689,7 +692,7 @@ export class UploadQueue {
 
   /** A move of the lifecycle table; nothing happens when a person changed the row meanwhile. */
   private finish(cur: Upload, to: UploadStatus, patch: Parameters<UploadStore['transition']>[3]): void {
-    const next = this.store.transition(cur.id, cur.status, to, patch, this.opts.now())
+    const next = this.store.transition(cur, cur.status, to, patch, this.opts.now())
     if (next) this.emitUpload(next, cur.status)
   }
 
@@ -697,12 +700,14 @@ export class UploadQueue {
 
   private startPoll(row: Upload): void {
     const g = this.gate(row.profileId)
-    // Not due again while this poll is in flight; the answer sets the real next time.
-    if (!this.store.note(row.id, 'processing', { nextAttemptAt: this.opts.now() + 60_000 })) return
+    // Not picked again while this poll is in flight (kept in memory, no write); the answer sets
+    // the real next time.
+    this.pollingRows.add(row.id)
     this.pollsInFlight++
     g.inFlight++
     this.track(
       this.poll(row).finally(() => {
+        this.pollingRows.delete(row.id)
         this.pollsInFlight--
         g.inFlight--
       }),
@@ -763,7 +768,7 @@ export class UploadQueue {
   private followAgain(row: Upload, wait: number, lastError: string | null): void {
     const now = this.opts.now()
     this.store.note(
-      row.id,
+      row,
       'processing',
       { polls: row.polls + 1, nextAttemptAt: Math.min(now + wait, this.deadline(row)), lastError },
       now,
@@ -808,7 +813,7 @@ export class UploadQueue {
   ): void {
     const now = this.opts.now()
     const done = this.store.transition(
-      row.id,
+      row,
       from,
       'completed',
       {

@@ -14,12 +14,7 @@ import {
 } from '../lifecycle'
 import type { Db } from './db'
 
-export {
-  ACTIVE_STATUSES,
-  TERMINAL_STATUSES,
-  UPLOAD_STATUSES,
-  type UploadStatus,
-} from '../lifecycle'
+export { ACTIVE_STATUSES, TERMINAL_STATUSES, UPLOAD_STATUSES, type UploadStatus } from '../lifecycle'
 
 export const SKIP_REASONS = [
   'unsupported_kind',
@@ -180,6 +175,45 @@ const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
   completedAt: 'completed_at',
 }
 
+/** A row's columns as the table's defaults leave them (schema in db.ts), for building an inserted row. */
+const ROW_DEFAULTS: Omit<
+  Row,
+  | 'id'
+  | 'profile_id'
+  | 'target'
+  | 'source'
+  | 'path'
+  | 'name'
+  | 'prompt'
+  | 'status'
+  | 'idempotency_key'
+  | 'created_at'
+  | 'updated_at'
+> = {
+  folder_id: null,
+  size: null,
+  mtime_ms: null,
+  sha256: null,
+  process_type: 'async',
+  reason: null,
+  attempts: 0,
+  next_attempt_at: null,
+  last_error: null,
+  error_code: null,
+  http_status: null,
+  job_reference: null,
+  accepted_at: null,
+  polls: 0,
+  record_uuid: null,
+  record_type: null,
+  duplicate_of: null,
+  forced: 0,
+  after_upload: 'leave',
+  archive_dir: null,
+  moved_to: null,
+  completed_at: null,
+}
+
 /** `AND profile_id NOT IN (?, …)` for paused profiles, or nothing; the ids follow as parameters. */
 function notIn(profiles: readonly string[]): string {
   return profiles.length ? `AND profile_id NOT IN (${profiles.map(() => '?').join(', ')})` : ''
@@ -241,11 +275,13 @@ export class UploadStore {
     }
     const cols = Object.keys(fields)
     this.writes++
-    const r = this.db.returning<Row>(
-      `INSERT INTO uploads (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`,
+    // run(), not RETURNING: it steps to completion (a failed commit throws) and costs a third as
+    // much in libsql; the new row is what was written plus the table's defaults.
+    const { lastInsertRowid } = this.db.run(
+      `INSERT INTO uploads (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
       ...cols.map((c) => fields[c]),
     )
-    return fromRow(r!)
+    return fromRow({ ...ROW_DEFAULTS, ...(fields as Partial<Row>), id: lastInsertRowid } as Row)
   }
 
   get(id: number): Upload | undefined {
@@ -260,7 +296,7 @@ export class UploadStore {
    * A move or field the table does not list throws TransitionError.
    */
   transition(
-    id: number,
+    row: number | Upload,
     from: FromStatus & UploadStatus,
     to: UploadStatus,
     patch: TransitionPatch = {},
@@ -268,32 +304,48 @@ export class UploadStore {
   ): Upload | undefined {
     checkTransition(from, to, Object.keys(patch))
     // A row waiting to be sent or polled always has a time, so the scheduler's indexes cover it.
-    if (SCHEDULED_STATUSES.includes(to) && patch.nextAttemptAt == null) patch = { ...patch, nextAttemptAt: now }
-    return this.write(id, from, { ...patch, status: to }, now)
+    if (SCHEDULED_STATUSES.includes(to) && patch.nextAttemptAt == null)
+      patch = { ...patch, nextAttemptAt: now }
+    return this.write(row, from, { ...patch, status: to }, now)
   }
 
   /** Changes fields of a row that keeps its status (lifecycle NOTES), if it still has `status`. */
-  note(id: number, status: UploadStatus, patch: TransitionPatch, now = Date.now()): Upload | undefined {
+  note(
+    row: number | Upload,
+    status: UploadStatus,
+    patch: TransitionPatch,
+    now = Date.now(),
+  ): Upload | undefined {
     checkNote(status, Object.keys(patch))
-    return this.write(id, status, patch, now)
+    return this.write(row, status, patch, now)
   }
 
+  /**
+   * The guarded UPDATE. Given the row as the caller last read it, the new row is that plus the patch
+   * (the guard on the status proves nothing else moved it: every write goes through here); given an
+   * id, it is read back.
+   */
   private write(
-    id: number,
+    row: number | Upload,
     expected: UploadStatus,
     patch: Partial<Omit<Upload, 'id'>>,
     now: number,
   ): Upload | undefined {
+    const id = typeof row === 'number' ? row : row.id
     const entries = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
     const sets = entries.map(([k]) => `${COLUMN[k as keyof typeof COLUMN]} = ?`)
     this.writes++
-    const r = this.db.returning<Row>(
-      `UPDATE uploads SET ${sets.join(', ')} WHERE id = ? AND status = ? RETURNING *`,
+    // run(), not RETURNING: it steps to completion, so a failed commit (SQLITE_FULL, an I/O
+    // error) throws here instead of being lost, and it costs a third of RETURNING in libsql.
+    const { changes } = this.db.run(
+      `UPDATE uploads SET ${sets.join(', ')} WHERE id = ? AND status = ?`,
       ...entries.map(([, v]) => toDb(v)),
       id,
       expected,
     )
-    return r ? fromRow(r) : undefined
+    if (changes === 0) return undefined
+    if (typeof row === 'number' || row.status !== expected) return this.get(id)
+    return { ...row, ...(Object.fromEntries(entries) as Partial<Upload>) }
   }
 
   /**
@@ -375,10 +427,11 @@ export class UploadStore {
     kind: 'send' | 'poll',
     profiles: readonly string[] | null,
     before: number | null,
+    skip: readonly number[] = [],
   ): Row | undefined {
     const status = kind === 'send' ? `status IN ('queued', 'waiting_retry')` : `status = 'processing'`
-    const due = before === null ? '' : 'AND next_attempt_at <= ?'
-    const time = before === null ? [] : [before]
+    const due = `${before === null ? '' : 'AND next_attempt_at <= ?'} ${skip.length ? `AND id NOT IN (${skip.map(() => '?').join(', ')})` : ''}`
+    const time = [...(before === null ? [] : [before]), ...skip]
     // INDEXED BY: the planner must not trade these partial indexes for a status or profile index
     // and a sort of every waiting row (it did, once such indexes existed).
     const index = kind === 'send' ? 'uploads_send' : 'uploads_poll'
@@ -419,14 +472,17 @@ export class UploadStore {
     return this.earliest('send', profiles, null)?.next_attempt_at ?? null
   }
 
-  /** The job to poll next (due by `before`), among `profiles` (null: all). */
-  nextPoll(before: number, profiles: readonly string[] | null = null): Upload | undefined {
-    const r = this.earliest('poll', profiles, before)
+  /**
+   * The job to poll next (due by `before`), among `profiles` (null: all), leaving out the rows
+   * whose poll is in flight (`skip`: the queue knows them; nothing is written to mark them).
+   */
+  nextPoll(before: number, profiles: readonly string[] | null = null, skip: readonly number[] = []): Upload | undefined {
+    const r = this.earliest('poll', profiles, before, skip)
     return r ? fromRow(r) : undefined
   }
 
-  nextPollAt(profiles: readonly string[] | null = null): number | null {
-    return this.earliest('poll', profiles, null)?.next_attempt_at ?? null
+  nextPollAt(profiles: readonly string[] | null = null, skip: readonly number[] = []): number | null {
+    return this.earliest('poll', profiles, null, skip)?.next_attempt_at ?? null
   }
 
   /** Profiles that have rows still to send or follow (the queue learns them at start). */

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// bookdrop <headless|web|sandbox> [options]: Bookdrop without a window, from bundled JavaScript
+// (out/node), so no TypeScript is compiled at run time. In a checkout, the bundles are rebuilt first
+// when a source is newer than the last build (a stat of each source file: a few milliseconds); an
+// installed package ships them built. `npm run headless`, `npm run web` and `npm run sandbox` run this.
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const ROOT = join(import.meta.dirname, '..')
+const OUT = join(ROOT, 'out', 'node')
+const COMMANDS = { headless: 'headless.js', web: 'web-host.js', sandbox: 'sandbox.js' }
+const SOURCES = ['src-main', 'src-preload', 'schemas', 'sandbox']
+const USAGE = `usage: bookdrop <${Object.keys(COMMANDS).join('|')}> [options]   (bookdrop <command> --help)`
+
+function mtime(path) {
+  try {
+    return statSync(path).mtimeMs
+  } catch {
+    return -1
+  }
+}
+
+/** The newest mtime of the bundles' sources, or -1 when there are none (an installed package). */
+function newestSource() {
+  let newest = -1
+  for (const dir of SOURCES) {
+    let entries
+    try {
+      entries = readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    } catch {
+      continue
+    }
+    for (const e of entries) {
+      if (e.isFile() && /\.tsx?$/.test(e.name)) newest = Math.max(newest, mtime(join(e.parentPath, e.name)))
+    }
+  }
+  return Math.max(newest, newest >= 0 ? mtime(join(ROOT, 'package.json')) : -1)
+}
+
+const [command, ...rest] = process.argv.slice(2)
+const file = COMMANDS[command]
+if (!file) {
+  console.error(command === undefined || command === '--help' || command === '-h' ? USAGE : `unknown command "${command}"\n${USAGE}`)
+  process.exit(command === '--help' || command === '-h' ? 0 : 2)
+}
+
+const built = mtime(join(OUT, '.built'))
+const newest = newestSource()
+if (built < 0 || newest > built) {
+  if (newest < 0) {
+    console.error(`bookdrop: ${OUT} is missing and there are no sources to build it from: reinstall the package.`)
+    process.exit(1)
+  }
+  const { buildNode } = await import('../scripts/build-node.mjs')
+  await buildNode({ quiet: built >= 0 })
+}
+
+const entry = await import(pathToFileURL(join(OUT, file)).href)
+const code = await (entry.run ?? entry.main)(rest)
+if (typeof code === 'number') process.exit(code)
