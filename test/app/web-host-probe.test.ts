@@ -57,7 +57,7 @@ afterAll(async () => {
 })
 
 interface Probe {
-  method: 'GET' | 'POST'
+  method: string
   target: string
   headers: Record<string, string>
   body?: string
@@ -84,7 +84,7 @@ function send(p: Probe): Promise<{ status: number; head: string }> {
     const body = p.body ?? ''
     const lines = [`${p.method} ${p.target} HTTP/1.1`]
     for (const [k, v] of Object.entries(p.headers)) lines.push(`${k}: ${v}`)
-    if (p.method === 'POST') lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`)
+    if (body) lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`)
     lines.push('Connection: close')
     socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`)
   })
@@ -182,6 +182,29 @@ describe('web host probe: no token, no call', () => {
       }
     }
     expect(accepted).toEqual([])
+    expect(ran).toEqual([])
+    expect(subscriptions).toBe(0)
+  })
+
+  it('other methods and the asterisk form are refused too, without a token', async () => {
+    const hostHeader = { Host: `127.0.0.1:${host.port}` }
+    const targets = ['/api/call/setSettings', '/%61pi/call/setSettings', '/api/events', '/api/download/x.csv', '/api/']
+    for (const method of ['HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE', 'TRACE']) {
+      for (const target of targets) {
+        const r = await send({ method, target, headers: hostHeader, ...(method === 'PUT' || method === 'PATCH' ? { body: BODY } : {}) })
+        expect([400, 401, 403, 404, 405], `${method} ${target}: ${r.status}`).toContain(r.status)
+      }
+    }
+    const star = await send({ method: 'OPTIONS', target: '*', headers: hostHeader })
+    expect(star.status).toBe(400)
+    // Absolute form is refused even with the right token: the route must be the one the path names.
+    const absolute = await send({
+      method: 'POST',
+      target: `http://127.0.0.1:${host.port}/api/call/setSettings`,
+      headers: { ...hostHeader, Authorization: `Bearer ${host.token}` },
+      body: BODY,
+    })
+    expect(absolute.status).toBe(400)
     expect(ran).toEqual([])
     expect(subscriptions).toBe(0)
   })
