@@ -273,7 +273,9 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`bookdrop: already running${e.pid ? ` (pid ${e.pid})` : ''} with the data folder ${args.dataDir}.`)
       return EXIT.alreadyRunning
     }
-    throw e
+    // Anything else: one line, no stack trace.
+    console.error(`bookdrop: could not start: ${(e as Error).message}`)
+    return EXIT.failed
   }
   if (engine.openReport.movedAside) {
     console.log(`bookdrop: the unreadable queue database was moved aside to ${engine.openReport.movedAside}; starting with an empty queue`)

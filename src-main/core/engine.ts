@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { constants as fsConstants } from 'node:fs'
+import { existsSync, constants as fsConstants } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { once } from 'node:events'
@@ -158,7 +158,12 @@ export class Engine {
     try {
       return { db: attempt(), report: { movedAside: null } }
     } catch (e) {
-      const unreadable = isCorruption(e) || /^SQLITE_CANTOPEN/.test(String((e as { code?: unknown }).code ?? ''))
+      // A file there that SQLite cannot use as its database: damaged, not a database at all, or not
+      // even a file (libsql says "ConnectionFailed(…: 14)", SQLITE_CANTOPEN, for a folder).
+      const code = String((e as { code?: unknown }).code ?? '')
+      const unreadable =
+        isCorruption(e) ||
+        (existsSync(path) && (/^SQLITE_CANTOPEN/.test(code) || /ConnectionFailed|unable to open/i.test((e as Error).message)))
       if (!unreadable) throw e
       const detail = (e as Error).message
       if (!opts.resetQueue) throw new CorruptDatabaseError(path, detail)

@@ -102,6 +102,16 @@ describe('headless: the receipt lifecycle', () => {
     expect(await readFile(join(data, aside[0]!))).toEqual(garbage) // kept, not deleted
   }, 60_000)
 
+  it('a folder where the queue database should be: the same message and exit 3, no stack trace', async () => {
+    const inbox = await folder('dir-db')
+    const data = await folder('d-dir-db')
+    await mkdir(join(data, 'bookdrop.db'))
+    const r = run([...base(inbox, data), '--once'])
+    expect(await r.exit, r.out()).toBe(3)
+    expect(r.out()).toContain(`the upload queue database ${join(data, 'bookdrop.db')} cannot be read`)
+    expect(r.out()).not.toMatch(/^\s+at /m)
+  }, 60_000)
+
   it('a second process on the same data folder exits 4, naming the first', async () => {
     const inbox = await folder('twice')
     const data = join(dir, 'd-twice')
