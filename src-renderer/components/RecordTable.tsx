@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { formatMoney } from '../lib/format'
 import type { RecordRow } from '../lib/types'
+import { Truncate } from './RowMenu'
 
 export interface Column {
   key: string
@@ -8,22 +9,45 @@ export interface Column {
   render?: (row: RecordRow) => ReactNode
   numeric?: boolean
   nowrap?: boolean
+  /** A fixed width (CSS length); columns without one share the rest of the table's width. */
+  width?: string
+  /**
+   * 1 (default): always shown. 2: hidden when the table is narrower than 600 px. 3: hidden when
+   * narrower than 760 px (container queries, app.css). What a row needs to be told apart and acted on
+   * stays at 1.
+   */
+  priority?: 1 | 2 | 3
+  /**
+   * The row's name: cut with an ellipsis when long, shown whole on hover and, being focusable, when
+   * focused. Other text columns are cut with the whole text on hover.
+   */
+  primary?: boolean
 }
 
 /** The usual columns of a record list; fields the server does not send show as a dash. */
 export const COMMON_COLUMNS: Column[] = [
-  { key: 'date', label: 'Date', nowrap: true },
-  { key: 'document_number', label: 'Number' },
-  { key: 'contact', label: 'Contact', render: (r) => str(r.contact ?? r.customer) },
-  { key: 'narration', label: 'Narration' },
+  { key: 'date', label: 'Date', nowrap: true, width: '104px' },
+  { key: 'document_number', label: 'Number', width: '110px', priority: 3 },
+  { key: 'contact', label: 'Contact', render: (r) => str(r.contact ?? r.customer), priority: 2 },
+  { key: 'narration', label: 'Narration', primary: true },
   {
     key: 'amount',
     label: 'Amount',
     numeric: true,
+    width: '128px',
     render: (r) => formatMoney(num(r.total_amount ?? r.amount), r.currency ?? null),
   },
-  { key: 'status', label: 'Status' },
+  { key: 'status', label: 'Status', width: '96px', priority: 3 },
 ]
+
+/** The CSS classes of a column's cells. */
+function cellClass(c: Column): string | undefined {
+  return (
+    [c.numeric ? 'num' : '', c.nowrap ? 'nowrap' : '', c.priority && c.priority > 1 ? `col-p${c.priority}` : '']
+      .join(' ')
+      .trim() || undefined
+  )
+}
 
 export function str(v: unknown): string {
   return v === null || v === undefined || v === '' ? '—' : String(v)
@@ -44,6 +68,8 @@ interface Props {
   below?: (row: RecordRow) => ReactNode
   /** Mouse convenience: clicking a row does what its first action does (the action stays a button). */
   onRowClick?: (row: RecordRow) => void
+  /** Width of the actions column (CSS length): enough for the row's primary action and its menu. */
+  actionsWidth?: string
 }
 
 export function RecordTable({
@@ -55,20 +81,21 @@ export function RecordTable({
   actions,
   below,
   onRowClick,
+  actionsWidth = '96px',
 }: Props) {
   return (
     <div className="table-wrap">
-      <table className="table" aria-busy={loading}>
+      <table className="table table--fit" aria-busy={loading}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
             {columns.map((c) => (
-              <th key={c.key} scope="col" className={c.numeric ? 'num' : undefined}>
+              <th key={c.key} scope="col" className={cellClass(c)} style={c.width ? { width: c.width } : undefined}>
                 {c.label}
               </th>
             ))}
             {actions ? (
-              <th scope="col">
+              <th scope="col" className="actions-cell" style={{ width: actionsWidth }}>
                 <span className="sr-only">Actions</span>
               </th>
             ) : null}
@@ -96,16 +123,18 @@ export function RecordTable({
                       : undefined
                   }
                 >
-                  {columns.map((c) => (
-                    <td
-                      key={c.key}
-                      className={
-                        [c.numeric ? 'num' : '', c.nowrap ? 'nowrap' : ''].join(' ').trim() || undefined
-                      }
-                    >
-                      {c.render ? c.render(row) : str(row[c.key])}
-                    </td>
-                  ))}
+                  {columns.map((c) => {
+                    const content = c.render ? c.render(row) : str(row[c.key])
+                    return (
+                      <td key={c.key} className={cellClass(c)}>
+                        {typeof content === 'string' && !c.numeric ? (
+                          <Truncate text={content} focusable={c.primary === true && content !== '—'} />
+                        ) : (
+                          content
+                        )}
+                      </td>
+                    )
+                  })}
                   {actions ? <td className="actions-cell">{actions(row)}</td> : null}
                 </tr>,
                 extra ? (

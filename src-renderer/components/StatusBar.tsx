@@ -35,7 +35,6 @@ export function StatusBar() {
   const session = useApp((s) => s.session)
   const attentionTotal = useApp((s) => s.attentionTotal)
   const pause = useApp((s) => s.pauseUploads)
-  const resume = useApp((s) => s.resumeUploads)
   const setScreen = useApp((s) => s.setScreen)
   const rl = session?.rateLimit ?? null
   const now = useNowUntil(rl?.pausedUntil)
@@ -56,7 +55,7 @@ export function StatusBar() {
     <footer className="statusbar" aria-label="Status">
       <span className="statusbar__item statusbar__profile" title={profile.business?.name ?? profile.name}>
         <strong>{profile.name}</strong>
-        <span className="muted">
+        <span className="muted sb-optional">
           {' '}
           · {PROFILE_KIND_LABELS[profile.kind]}
           {profile.environment !== 'production' ? ` · ${profile.environment}` : ''}
@@ -66,7 +65,7 @@ export function StatusBar() {
         <span className={`dot dot--${STATE_TONE[state]}`} aria-hidden="true" />
         {PROFILE_STATE_LABELS[state]}
         {session?.message && state !== 'active' ? (
-          <span className="muted statusbar__msg"> — {session.message}</span>
+          <span className="muted statusbar__msg sb-optional"> — {session.message}</span>
         ) : null}
       </span>
       {rl && (rl.limit !== null || paused) ? (
@@ -87,8 +86,8 @@ export function StatusBar() {
       {counts && profile.kind !== 'partner' ? (
         <span className="statusbar__item statusbar__counts">
           <span>{plural(waiting, 'file')} waiting</span>
-          <span>{formatNumber(counts.processing)} processing</span>
-          <span>{formatNumber(counts.completed)} done</span>
+          <span className="sb-optional">{formatNumber(counts.processing)} processing</span>
+          <span className="sb-optional">{formatNumber(counts.completed)} done</span>
           {attentionTotal > 0 ? (
             <button type="button" className="linklike statusbar__warn" onClick={() => setScreen('capture')}>
               {formatNumber(attentionTotal)} need attention
@@ -96,22 +95,18 @@ export function StatusBar() {
           ) : null}
         </span>
       ) : null}
-      {profile.kind !== 'partner' ? (
+      {profile.kind !== 'partner' && state !== 'paused' ? (
+        // The one pause control, on every screen; while paused, the banner at the top says so and
+        // holds the Resume button.
         <span className="statusbar__item statusbar__end">
-          {state === 'paused' ? (
-            <button type="button" className="btn btn--small" onClick={() => void resume()}>
-              Resume uploads
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="btn btn--small"
-              onClick={() => void pause()}
-              disabled={state === 'auth_required'}
-            >
-              Pause uploads
-            </button>
-          )}
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => void pause()}
+            disabled={state === 'auth_required'}
+          >
+            Pause uploads
+          </button>
         </span>
       ) : null}
     </footer>
@@ -143,6 +138,23 @@ export function SessionBanner() {
         </h2>
         <p>{session.storage}</p>
         <p className="muted">Nothing is lost: files waiting to be sent stay where they are.</p>
+      </section>
+    )
+  }
+
+  if (session.state === 'paused' && profile.kind !== 'partner') {
+    return (
+      <section className="banner banner--warn" aria-labelledby="paused-banner-title">
+        <h2 id="paused-banner-title" className="banner__title">
+          Uploads are paused
+        </h2>
+        <p>
+          {session.message ?? 'Paused.'} New files are still queued and wait here; nothing is sent until you
+          resume.
+        </p>
+        <button type="button" className="btn btn--primary" onClick={() => void resume()}>
+          Resume uploads
+        </button>
       </section>
     )
   }

@@ -16,15 +16,16 @@ import type { RecordRow } from '../lib/types'
 import { useApp } from '../store'
 
 const COLUMNS: Column[] = [
-  { key: 'date', label: 'Date', nowrap: true },
-  { key: 'narration', label: 'Narration' },
+  { key: 'date', label: 'Date', nowrap: true, width: '104px' },
+  { key: 'narration', label: 'Narration', primary: true },
   {
     key: 'amount',
     label: 'Amount',
     numeric: true,
+    width: '128px',
     render: (r) => formatMoney(r.amount as number | undefined, r.currency),
   },
-  { key: 'currency', label: 'Currency' },
+  { key: 'currency', label: 'Currency', width: '80px', priority: 3 },
 ]
 
 const ACCEPT = BANK_UPLOAD_KINDS.map((k) => `.${k}`).join(',')
@@ -60,6 +61,7 @@ export function Bank() {
             rows={list.rows}
             loading={list.loading}
             empty="No bank transactions yet."
+            actionsWidth="92px"
             actions={(row) => (
               <button
                 type="button"

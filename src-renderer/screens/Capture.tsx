@@ -54,8 +54,6 @@ export function Capture() {
   const live = useApp((s) => s.live)
   const progress = useApp((s) => s.progress)
   const state = useApp((s) => s.session?.state ?? 'active')
-  const pause = useApp((s) => s.pauseUploads)
-  const resume = useApp((s) => s.resumeUploads)
   const addFilesRequested = useApp((s) => s.addFilesRequested)
   const consumeAddFiles = useApp((s) => s.consumeAddFiles)
   const zone = useRef<DropZoneHandle>(null)
@@ -74,17 +72,6 @@ export function Capture() {
     <Screen
       title="Capture"
       intro="Drop receipts, bills and statements: each file is queued, sent and followed until its record exists."
-      actions={
-        state === 'paused' ? (
-          <button type="button" className="btn" onClick={() => void resume()}>
-            Resume uploads
-          </button>
-        ) : (
-          <button type="button" className="btn" onClick={() => void pause()}>
-            Pause uploads
-          </button>
-        )
-      }
     >
       <div className="capture__options">
         <Field label="Send as" hint="What the files should become in your books.">

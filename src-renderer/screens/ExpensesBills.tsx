@@ -99,6 +99,7 @@ function RecordList({ kind }: { kind: Kind }) {
         rows={list.rows}
         loading={list.loading}
         empty={kind === 'expenses' ? 'No expenses yet.' : 'No bills yet.'}
+        actionsWidth={kind === 'bills' ? '212px' : '128px'}
         actions={(row) => (
           <span className="row-actions">
             <button

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useRef, useState } from 'react'
 import { StatusBadge } from '../components/Badge'
 import { Check, Field } from '../components/Field'
+import { RowMenu, type RowMenuItem } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { uploadReason } from '../components/UploadRow'
 import { bookdrop } from '../lib/bridge'
@@ -22,7 +23,21 @@ import { useApp } from '../store'
 import { historyRowAt } from '../store/history'
 
 export const ROW_HEIGHT = 40
-const COLUMNS = ['Added', 'File', 'Target', 'Status', 'Details', 'Record', 'Actions'] as const
+/**
+ * The columns and their priority: 2 hides under 600 px of table, 3 under 760 px (app.css, container
+ * queries on .vtable). What hides is shown for the focused row under the table, and the record's
+ * action is in the row's menu too.
+ */
+const COLUMNS = [
+  { label: 'Added', priority: 1 },
+  { label: 'File', priority: 1 },
+  { label: 'Target', priority: 3 },
+  { label: 'Status', priority: 1 },
+  { label: 'Details', priority: 2 },
+  { label: 'Record', priority: 3 },
+  { label: 'Actions', priority: 1 },
+] as const
+const colClass = (priority: number) => `vtable__cell${priority > 1 ? ` col-p${priority}` : ''}`
 
 export function History() {
   const filter = useApp((s) => s.historyFilter)
@@ -67,6 +82,7 @@ export function History() {
 
   // Keyboard: one row is in the tab order; arrows, Page Up/Down, Home and End move it.
   const [active, setActive] = useState(0)
+  const [focused, setFocused] = useState(false)
 
   // A new query starts at the top.
   useEffect(() => {
@@ -217,13 +233,22 @@ export function History() {
         <div role="rowgroup" className="vtable__head">
           <div role="row" aria-rowindex={1} className="vtable__row vtable__row--head">
             {COLUMNS.map((c) => (
-              <div key={c} role="columnheader" className="vtable__cell">
-                {c}
+              <div key={c.label} role="columnheader" className={colClass(c.priority)}>
+                {c.label}
               </div>
             ))}
           </div>
         </div>
-        <div ref={scrollRef} className="vtable__scroll" role="rowgroup" onKeyDown={onKeyDown}>
+        <div
+          ref={scrollRef}
+          className="vtable__scroll"
+          role="rowgroup"
+          onKeyDown={onKeyDown}
+          onFocus={() => setFocused(true)}
+          onBlur={(e) => {
+            if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false)
+          }}
+        >
           <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((item) => (
               <HistoryRow
@@ -238,7 +263,25 @@ export function History() {
           </div>
         </div>
       </div>
+      <FocusedRowDetails row={focused ? historyRowAt(pages, active) : undefined} />
     </Screen>
+  )
+}
+
+/**
+ * The focused row in full, under the table: its whole file name and path, and what narrower tables
+ * do not show (target, details). Keyboard users get what hovering gives a mouse.
+ */
+function FocusedRowDetails({ row }: { row: Upload | undefined }) {
+  if (!row) return <p className="history__focused muted small">&nbsp;</p>
+  const reason = row.status === 'completed' ? null : uploadReason(row)
+  return (
+    <p className="history__focused small">
+      <strong>{row.name}</strong> <span className="muted">{row.path}</span> · {TARGET_LABELS[row.target]} ·{' '}
+      {STATUS_LABELS[row.status]}
+      {reason ? ` · ${reason}` : ''}
+      {row.recordUuid ? ` · record ${row.recordUuid}` : ''}
+    </p>
   )
 }
 
@@ -290,21 +333,21 @@ const HistoryRow = memo(function HistoryRow({
       </div>
       <div role="cell" className="vtable__cell" title={row.path}>
         <span className="ellipsis">{row.name}</span>{' '}
-        <span className="muted small">{formatBytes(row.size)}</span>
+        <span className="muted small nowrap">{formatBytes(row.size)}</span>
       </div>
-      <div role="cell" className="vtable__cell">
-        {TARGET_LABELS[row.target]}
-      </div>
-      <div role="cell" className="vtable__cell">
-        <StatusBadge status={row.status} />
+      <div role="cell" className={colClass(3)}>
+        <span className="ellipsis">{TARGET_LABELS[row.target]}</span>
       </div>
       <div role="cell" className="vtable__cell" title={reason ?? undefined}>
+        <StatusBadge status={row.status} />
+      </div>
+      <div role="cell" className={colClass(2)} title={reason ?? undefined}>
         <span className="ellipsis muted">{reason ?? (row.movedTo ? `Moved to ${row.movedTo}` : '')}</span>
       </div>
-      <div role="cell" className="vtable__cell">
+      <div role="cell" className={colClass(3)}>
         <RecordLink row={row} />
       </div>
-      <div role="cell" className="vtable__cell">
+      <div role="cell" className="vtable__cell vtable__cell--actions">
         <RowActions row={row} />
       </div>
     </div>
@@ -317,11 +360,7 @@ function RecordLink({ row }: { row: Upload }) {
   const toast = useApp((s) => s.toast)
   if (!row.recordUuid) return <span className="muted">—</span>
   const uuid = row.recordUuid
-  const isInvoice =
-    row.recordType === 'invoice' ||
-    row.recordType === 'invoices' ||
-    (!row.recordType && row.target === 'invoices')
-  if (isInvoice) {
+  if (isInvoiceRecord(row)) {
     return (
       <button
         type="button"
@@ -357,11 +396,39 @@ function RecordLink({ row }: { row: Upload }) {
 function RowActions({ row }: { row: Upload }) {
   const retry = useApp((s) => s.retryUpload)
   const cancel = useApp((s) => s.cancelUpload)
+  const openInvoice = useApp((s) => s.openInvoice)
+  const setScreen = useApp((s) => s.setScreen)
   const toast = useApp((s) => s.toast)
   const show = async () => {
     const r = await settle(bookdrop.showSourceFile({ id: row.id }))
     if (!r.ok) toast('error', r.error.message)
     else if (!r.value.shown) toast('info', `The file is at ${r.value.path}`)
+  }
+  // One primary action as a button (the one a person most likely wants); the rest in the row's menu,
+  // the record's action included (its column gives way on narrow tables).
+  const items: RowMenuItem[] = []
+  if (CANCELLABLE.includes(row.status)) items.push({ label: 'Cancel', onSelect: () => void cancel(row.id) })
+  items.push({ label: 'Show file', onSelect: () => void show() })
+  const uuid = row.recordUuid
+  if (uuid) {
+    if (isInvoiceRecord(row)) {
+      items.push({
+        label: 'Open invoice',
+        onSelect: () => {
+          void openInvoice(uuid)
+          setScreen('invoices')
+        },
+      })
+    } else {
+      items.push({
+        label: 'Copy record id',
+        onSelect: () =>
+          void navigator.clipboard?.writeText(uuid).then(
+            () => toast('info', 'Record id copied.'),
+            () => toast('info', `Record id: ${uuid}`),
+          ),
+      })
+    }
   }
   return (
     <span className="row-actions">
@@ -375,25 +442,14 @@ function RowActions({ row }: { row: Upload }) {
           {retryLabel(row.status)}
         </button>
       ) : null}
-      {CANCELLABLE.includes(row.status) ? (
-        <button
-          type="button"
-          className="btn btn--small btn--ghost"
-          onClick={() => void cancel(row.id)}
-          aria-label={`Cancel: ${row.name}`}
-        >
-          Cancel
-        </button>
-      ) : null}
-      <button
-        type="button"
-        className="btn btn--small btn--ghost"
-        onClick={() => void show()}
-        aria-label={`Show file: ${row.name}`}
-      >
-        Show file
-      </button>
+      <RowMenu label={`More for ${row.name}`} items={items} />
     </span>
+  )
+}
+
+function isInvoiceRecord(row: Upload): boolean {
+  return (
+    row.recordType === 'invoice' || row.recordType === 'invoices' || (!row.recordType && row.target === 'invoices')
   )
 }
 

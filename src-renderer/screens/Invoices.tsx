@@ -9,23 +9,26 @@ import { useApp } from '../store'
 import type { Invoice } from '../store/records'
 
 const COLUMNS: Column[] = [
-  { key: 'date', label: 'Date', nowrap: true },
-  { key: 'document_number', label: 'Number' },
-  { key: 'contact', label: 'Customer', render: (r) => str(r.contact ?? r.customer) },
-  { key: 'narration', label: 'Narration' },
+  { key: 'date', label: 'Date', nowrap: true, width: '104px' },
+  { key: 'document_number', label: 'Number', width: '110px', priority: 3 },
+  { key: 'contact', label: 'Customer', render: (r) => str(r.contact ?? r.customer), priority: 2 },
+  { key: 'narration', label: 'Narration', primary: true },
   {
     key: 'amount',
     label: 'Total',
     numeric: true,
+    width: '120px',
     render: (r) => formatMoney((r.total_amount ?? r.amount) as number | undefined, r.currency),
   },
   {
     key: 'balance',
     label: 'Balance',
     numeric: true,
+    width: '120px',
+    priority: 2,
     render: (r) => (typeof r.balance === 'number' ? formatMoney(r.balance, r.currency) : '—'),
   },
-  { key: 'status', label: 'Status' },
+  { key: 'status', label: 'Status', width: '110px', priority: 3 },
 ]
 
 export function Invoices() {
@@ -100,6 +103,7 @@ export function Invoices() {
               loading={list.loading}
               empty="No invoices yet."
               onRowClick={(row) => void openInvoice(row.uuid)}
+              actionsWidth="76px"
               actions={(row) => (
                 <button
                   type="button"
@@ -197,7 +201,7 @@ function InvoiceView({
           </dl>
           <h3 className="h4">Items</h3>
           <div className="table-wrap">
-            <table className="table">
+            <table className="table table--fit table--wrap">
               <caption className="sr-only">Invoice items</caption>
               <thead>
                 <tr>
@@ -242,7 +246,7 @@ function InvoiceView({
             <p className="muted">No payments yet.</p>
           ) : (
             <div className="table-wrap">
-              <table className="table">
+              <table className="table table--fit table--wrap">
                 <caption className="sr-only">Payments</caption>
                 <thead>
                   <tr>

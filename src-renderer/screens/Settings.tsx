@@ -3,6 +3,7 @@ import { Badge } from '../components/Badge'
 import { ConnectForm } from '../components/ConnectForm'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
 import { Check, Field, FormError } from '../components/Field'
+import { RowMenu, Truncate } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { formatDateTime } from '../lib/format'
 import { PROFILE_KIND_LABELS } from '../lib/labels'
@@ -40,16 +41,22 @@ function Profiles() {
         </button>
       </div>
       <div className="table-wrap">
-        <table className="table">
+        <table className="table table--fit">
           <caption className="sr-only">Profiles</caption>
           <thead>
             <tr>
               <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Environment</th>
+              <th scope="col" className="col-p3" style={{ width: '84px' }}>
+                Kind
+              </th>
+              <th scope="col" className="col-p2">
+                Environment
+              </th>
               <th scope="col">Business</th>
-              <th scope="col">Key checked</th>
-              <th scope="col">
+              <th scope="col" className="col-p3" style={{ width: '120px' }}>
+                Key checked
+              </th>
+              <th scope="col" className="actions-cell" style={{ width: '120px' }}>
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -58,18 +65,21 @@ function Profiles() {
             {profiles.map((p) => (
               <tr key={p.id} aria-current={p.id === activeId ? 'true' : undefined}>
                 <td>
-                  {p.name} {p.id === activeId ? <Badge tone="good">Active</Badge> : null}{' '}
+                  <Truncate text={p.name} focusable />
+                  {p.id === activeId ? <Badge tone="good">Active</Badge> : null}{' '}
                   {p.demo ? <Badge tone="warn">Demo</Badge> : null}
                 </td>
-                <td>{PROFILE_KIND_LABELS[p.kind]}</td>
-                <td>
+                <td className="col-p3">{PROFILE_KIND_LABELS[p.kind]}</td>
+                <td className="col-p2">
                   {p.environment}
-                  {p.baseUrl ? <div className="muted small mono">{p.baseUrl}</div> : null}
+                  {p.baseUrl ? <Truncate text={p.baseUrl} /> : null}
                 </td>
                 <td>
-                  {p.business ? `${p.business.name} (${p.business.currency}, ${p.business.country})` : '—'}
+                  <Truncate
+                    text={p.business ? `${p.business.name} (${p.business.currency}, ${p.business.country})` : '—'}
+                  />
                 </td>
-                <td>{formatDateTime(p.validatedAt)}</td>
+                <td className="col-p3">{formatDateTime(p.validatedAt)}</td>
                 <td className="actions-cell">
                   <span className="row-actions">
                     {p.id !== activeId ? (
@@ -82,30 +92,14 @@ function Profiles() {
                         Switch
                       </button>
                     ) : null}
-                    <button
-                      type="button"
-                      className="btn btn--small btn--ghost"
-                      onClick={() => setRenaming(p)}
-                      aria-label={`Rename ${p.name}`}
-                    >
-                      Rename
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn--small btn--ghost"
-                      onClick={() => setRotating(p)}
-                      aria-label={`Rotate key of ${p.name}`}
-                    >
-                      Rotate key
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn--small btn--danger-ghost"
-                      onClick={() => setRemoving(p)}
-                      aria-label={`Remove ${p.name}`}
-                    >
-                      Remove…
-                    </button>
+                    <RowMenu
+                      label={`More for ${p.name}`}
+                      items={[
+                        { label: 'Rename…', onSelect: () => setRenaming(p) },
+                        { label: 'Rotate key…', onSelect: () => setRotating(p) },
+                        { label: 'Remove…', onSelect: () => setRemoving(p), danger: true },
+                      ]}
+                    />
                   </span>
                 </td>
               </tr>

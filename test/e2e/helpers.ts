@@ -586,3 +586,74 @@ export function seedHistory(
   }
   return rows
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fitting a laptop screen
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What does not fit the window: the page or a table scrolling sideways, and any row action (a
+ * button or link in a table row) that lies outside the viewport or is hidden. Returns plain
+ * descriptions, [] when everything fits.
+ */
+export async function fitProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = []
+    const vw = document.documentElement.clientWidth
+    if (document.documentElement.scrollWidth > vw + 1)
+      out.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px wide in ${vw}px)`)
+    const label = (el: Element) =>
+      (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 50)
+    for (const el of document.querySelectorAll<HTMLElement>('main *')) {
+      const s = getComputedStyle(el)
+      if ((s.overflowX === 'auto' || s.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1)
+        out.push(`${el.tagName.toLowerCase()}.${el.className || '?'} scrolls sideways (${el.scrollWidth}px in ${el.clientWidth}px)`)
+    }
+    const rows = document.querySelectorAll('main tbody tr, main [role="row"]:not(.vtable__row--head)')
+    for (const row of rows) {
+      const rr = row.getBoundingClientRect()
+      if (rr.bottom < 0 || rr.top > window.innerHeight) continue // scrolled away vertically: fine
+      for (const a of row.querySelectorAll<HTMLElement>('button, a[href]')) {
+        const r = a.getBoundingClientRect()
+        const hidden = r.width === 0 || r.height === 0 || getComputedStyle(a).visibility === 'hidden'
+        if (hidden) continue // a control not shown at this width (it lives in a row menu)
+        if (r.right > vw + 1 || r.left < -1) out.push(`row action "${label(a)}" is outside the window (${Math.round(r.left)}–${Math.round(r.right)} of ${vw}px)`)
+        // Clipped by a cell or a table that hides its overflow.
+        let p: HTMLElement | null = a.parentElement
+        while (p && p !== row.parentElement) {
+          const pr = p.getBoundingClientRect()
+          const ps = getComputedStyle(p)
+          if (ps.overflowX !== 'visible' && (r.right > pr.right + 1 || r.left < pr.left - 1)) {
+            out.push(`row action "${label(a)}" is cut off by its cell`)
+            break
+          }
+          p = p.parentElement
+        }
+      }
+    }
+    // A grid row (the history) keeps each row on one line, its cells under their headers.
+    for (const table of document.querySelectorAll<HTMLElement>('main [role="table"]')) {
+      const visible = (el: Element) => (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().width > 0
+      const heads = [...table.querySelectorAll('[role="columnheader"]')].filter(visible)
+      const headRow = table.querySelector('[role="columnheader"]')?.parentElement?.getBoundingClientRect()
+      if (headRow && heads.some((h) => h.getBoundingClientRect().bottom > headRow.bottom + 1))
+        out.push(`the header of ${table.getAttribute('aria-label')} wraps`)
+      for (const row of table.querySelectorAll('[role="row"]:not(.vtable__row--head):not(.vtable__row--loading)')) {
+        const cells = [...row.querySelectorAll(':scope > [role="cell"]')].filter(visible)
+        const rr = row.getBoundingClientRect()
+        const outside = cells.filter((c) => {
+          const r = c.getBoundingClientRect()
+          return r.top < rr.top - 1 || r.bottom > rr.bottom + 1
+        })
+        if (outside.length) out.push(`a row of ${table.getAttribute('aria-label')} wraps: ${outside.length} cell(s) fall outside it`)
+        if (cells.length !== heads.length) out.push(`a row of ${table.getAttribute('aria-label')} shows ${cells.length} cells under ${heads.length} headers`)
+        cells.forEach((c, i) => {
+          const h = heads[i]
+          if (h && Math.abs(c.getBoundingClientRect().left - h.getBoundingClientRect().left) > 1)
+            out.push(`${table.getAttribute('aria-label')}: a cell is not under its header "${h.textContent}"`)
+        })
+      }
+    }
+    return [...new Set(out)].slice(0, 30)
+  })
+}

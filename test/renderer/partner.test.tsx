@@ -61,28 +61,32 @@ describe('partner console', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent)
-    expect(headers).toEqual(
-      expect.arrayContaining([
-        'Name',
-        'Email',
-        'uuid',
-        'Currency',
-        'Country',
-        'Plan',
-        'Status',
-        'Seats',
-        'Expires',
-        'Subscribed',
-        'Gateway',
-        'Credits',
-        'Billing currency',
-        'AI paid by you',
-      ]),
-    )
+    // The table keeps the columns a row is told apart and acted on by; every other field is in the
+    // row's details, one menu choice away.
+    expect(headers).toEqual(expect.arrayContaining(['Name', 'Email', 'Plan', 'Status', 'Seats', 'Expires', 'Credits']))
+    await user.click(within(table).getByRole('button', { name: 'More for Bakery' }))
+    await user.click(screen.getByRole('menuitem', { name: 'Details and billing' }))
+    const details = await screen.findByLabelText('Details of Bakery')
+    const terms = within(details)
+      .getAllByRole('term')
+      .map((t) => t.textContent)
+    expect(terms).toEqual([
+      'uuid',
+      'Email',
+      'Currency',
+      'Country',
+      'Plan',
+      'Expires',
+      'Subscribed',
+      'Gateway',
+      'Billing currency',
+      'AI paid by you',
+    ])
     await user.click(within(table).getByRole('button', { name: 'Name' }))
     const names = within(table)
       .getAllByRole('row')
       .slice(1)
+      .filter((r) => !r.classList.contains('row-below'))
       .map((r) => r.querySelector('td')?.textContent)
     expect(names).toEqual(['Atelier', 'Bakery'])
     expect(within(table).getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe(
@@ -169,8 +173,10 @@ describe('partner console', () => {
     serve([row()])
     const user = userEvent.setup()
     render(<Businesses />)
-    const opener = await screen.findByRole('button', { name: 'Add credits for Bakery' })
+    // Add credits is in the row's menu: the menu button is where focus returns.
+    const opener = await screen.findByRole('button', { name: 'More for Bakery' })
     await user.click(opener)
+    await user.click(screen.getByRole('menuitem', { name: 'Add credits…' }))
     const dialog = screen.getByRole('dialog', { name: 'Add AI credits for Bakery' })
     expect(dialog.contains(document.activeElement)).toBe(true)
     for (let i = 0; i < 6; i++) await user.tab()

@@ -4,6 +4,7 @@ import { addCreditsSchema, addSeatsSchema, issuesByField } from '../../../schema
 import { Dialog } from '../../components/Dialog'
 import { Field, FormError } from '../../components/Field'
 import { Pager } from '../../components/Pager'
+import { RowMenu, Truncate } from '../../components/RowMenu'
 import { Screen } from '../../components/Screen'
 import { formatDateTime, formatNumber, numberField } from '../../lib/format'
 import { explainGrantError, quoteSeats } from '../../lib/grants'
@@ -11,19 +12,29 @@ import type { Res } from '../../lib/types'
 import { useApp } from '../../store'
 
 type Key = keyof ReferredBusinessRow
-const COLUMNS: { key: Key; label: string; numeric?: boolean }[] = [
+/**
+ * The table's columns, by priority (2: hidden under 600 px of table, 3: under 760 px); every other
+ * field of the row is in its details row ("Details and billing").
+ */
+const COLUMNS: { key: Key; label: string; numeric?: boolean; width?: string; priority?: 2 | 3 }[] = [
   { key: 'name', label: 'Name' },
-  { key: 'email', label: 'Email' },
+  { key: 'email', label: 'Email', priority: 2 },
+  { key: 'subscription_plan', label: 'Plan', width: '64px', priority: 3 },
+  { key: 'subscription_status', label: 'Status', width: '84px' },
+  { key: 'available_seats', label: 'Seats', numeric: true, width: '64px' },
+  { key: 'subscription_expires_at', label: 'Expires', width: '150px', priority: 3 },
+  { key: 'credit_balance', label: 'Credits', numeric: true, width: '84px' },
+]
+/** Fields shown in a row's details, beside its billing status. */
+const DETAIL_KEYS: { key: Key; label: string }[] = [
   { key: 'uuid', label: 'uuid' },
+  { key: 'email', label: 'Email' },
   { key: 'currency', label: 'Currency' },
   { key: 'country', label: 'Country' },
   { key: 'subscription_plan', label: 'Plan' },
-  { key: 'subscription_status', label: 'Status' },
-  { key: 'available_seats', label: 'Seats', numeric: true },
   { key: 'subscription_expires_at', label: 'Expires' },
   { key: 'is_subscribed_to_svc', label: 'Subscribed' },
   { key: 'gateway', label: 'Gateway' },
-  { key: 'credit_balance', label: 'Credits', numeric: true },
   { key: 'billing_currency', label: 'Billing currency' },
   { key: 'credit_from_referral_partner', label: 'AI paid by you' },
 ]
@@ -129,7 +140,7 @@ export function Businesses() {
         </p>
       ) : null}
       <div className="table-wrap">
-        <table className="table table--wide" aria-busy={referred.loading}>
+        <table className="table table--fit" aria-busy={referred.loading}>
           <caption className="sr-only">Referred businesses, page {referred.page}</caption>
           <thead>
             <tr>
@@ -137,7 +148,8 @@ export function Businesses() {
                 <th
                   key={c.key}
                   scope="col"
-                  className={c.numeric ? 'num' : undefined}
+                  className={[c.numeric ? 'num' : '', c.priority ? `col-p${c.priority}` : ''].join(' ').trim() || undefined}
+                  style={c.width ? { width: c.width } : undefined}
                   aria-sort={
                     sort?.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined
                   }
@@ -150,7 +162,7 @@ export function Businesses() {
                   </button>
                 </th>
               ))}
-              <th scope="col">
+              <th scope="col" className="actions-cell" style={{ width: '136px' }}>
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -175,26 +187,13 @@ export function Businesses() {
                       {COLUMNS.map((c) => (
                         <td
                           key={c.key}
-                          className={`${c.numeric ? 'num' : ''}${c.key === 'uuid' ? ' mono small' : ''}`}
+                          className={[c.numeric ? 'num' : '', c.priority ? `col-p${c.priority}` : ''].join(' ').trim() || undefined}
                         >
-                          {cell(r, c.key)}
+                          {c.numeric ? cell(r, c.key) : <Truncate text={cell(r, c.key)} focusable={c.key === 'name'} />}
                         </td>
                       ))}
                       <td className="actions-cell">
                         <span className="row-actions">
-                          <button
-                            type="button"
-                            className="btn btn--small btn--ghost"
-                            aria-expanded={Boolean(openBilling[r.uuid])}
-                            onClick={() => {
-                              const open = !openBilling[r.uuid]
-                              setOpenBilling((o) => ({ ...o, [r.uuid]: open }))
-                              if (open) void loadBilling(r.uuid)
-                            }}
-                            aria-label={`Billing status of ${r.name}`}
-                          >
-                            Billing
-                          </button>
                           <button
                             type="button"
                             className="btn btn--small"
@@ -203,20 +202,34 @@ export function Businesses() {
                           >
                             Add seats…
                           </button>
-                          <button
-                            type="button"
-                            className="btn btn--small"
-                            onClick={() => setCreditsFor(r)}
-                            aria-label={`Add credits for ${r.name}`}
-                          >
-                            Add credits…
-                          </button>
+                          <RowMenu
+                            label={`More for ${r.name}`}
+                            items={[
+                              {
+                                label: openBilling[r.uuid] ? 'Hide details and billing' : 'Details and billing',
+                                onSelect: () => {
+                                  const open = !openBilling[r.uuid]
+                                  setOpenBilling((o) => ({ ...o, [r.uuid]: open }))
+                                  if (open) void loadBilling(r.uuid)
+                                },
+                              },
+                              { label: 'Add credits…', onSelect: () => setCreditsFor(r) },
+                            ]}
+                          />
                         </span>
                       </td>
                     </tr>
                     {openBilling[r.uuid] ? (
                       <tr className="row-below">
                         <td colSpan={COLUMNS.length + 1}>
+                          <dl className="facts facts--inline" aria-label={`Details of ${r.name}`}>
+                            {DETAIL_KEYS.map((d) => (
+                              <div key={d.key}>
+                                <dt>{d.label}</dt>
+                                <dd className={d.key === 'uuid' ? 'mono small' : undefined}>{cell(r, d.key)}</dd>
+                              </div>
+                            ))}
+                          </dl>
                           {b?.loading ? <span role="status">Fetching the billing status…</span> : null}
                           {b?.error ? <span className="form-error">{b.error}</span> : null}
                           {b?.data ? (

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { Badge } from '../../components/Badge'
+import { Truncate } from '../../components/RowMenu'
 import { Screen } from '../../components/Screen'
 import { formatNumber, formatRelative, formatDateTime } from '../../lib/format'
 import { FOLDER_STATE_LABELS } from '../../lib/labels'
@@ -28,20 +29,24 @@ export function ClientHealth() {
         </p>
       ) : null}
       <div className="table-wrap">
-        <table className="table" aria-busy={health.loading}>
+        <table className="table table--fit table--wrap" aria-busy={health.loading}>
           <caption className="sr-only">Client health</caption>
           <thead>
             <tr>
               <th scope="col">Business</th>
-              <th scope="col">Watched folders</th>
-              <th scope="col">Last successful upload</th>
-              <th scope="col" className="num">
+              <th scope="col" className="col-p2">
+                Watched folders
+              </th>
+              <th scope="col" className="col-p3" style={{ width: '120px' }}>
+                Last successful upload
+              </th>
+              <th scope="col" className="num" style={{ width: '72px' }}>
                 Stuck over 1 h
               </th>
-              <th scope="col" className="num">
+              <th scope="col" className="num" style={{ width: '64px' }}>
                 Failed
               </th>
-              <th scope="col" className="num">
+              <th scope="col" className="num" style={{ width: '84px' }}>
                 Credit balance
               </th>
               <th scope="col">Problem</th>
@@ -60,10 +65,10 @@ export function ClientHealth() {
               health.rows.map((h) => (
                 <tr key={h.profileId}>
                   <td>
-                    {h.profileName}
-                    {h.businessUuid ? <div className="muted small mono">{h.businessUuid}</div> : null}
+                    <Truncate text={h.profileName} focusable />
+                    {h.businessUuid ? <Truncate text={h.businessUuid} /> : null}
                   </td>
-                  <td>
+                  <td className="col-p2">
                     {h.folders.length === 0 ? (
                       <span className="muted">None</span>
                     ) : (
@@ -88,7 +93,7 @@ export function ClientHealth() {
                       </ul>
                     )}
                   </td>
-                  <td title={h.lastSuccessAt ? formatDateTime(h.lastSuccessAt) : undefined}>
+                  <td className="col-p3" title={h.lastSuccessAt ? formatDateTime(h.lastSuccessAt) : undefined}>
                     {formatRelative(h.lastSuccessAt)}
                   </td>
                   <td className={`num${h.stuckJobs ? ' text-bad' : ''}`}>{formatNumber(h.stuckJobs)}</td>

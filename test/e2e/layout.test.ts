@@ -1,0 +1,188 @@
+/**
+ * Every screen on a 13-inch laptop (1280×800) and a small one (1024×700), in light and dark: no
+ * sideways scrolling, every row's actions inside the window, axe clean, and a screenshot of each
+ * under test-results/ (screens-<size>-<theme>-<screen>.png). The data is long on purpose: business
+ * names, narrations and file names that would push a table wide.
+ */
+import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
+import type { Fixtures, Sandbox } from '../../sandbox'
+import { fitProblems, screenshot, seedHistory, statusBarProblems } from './helpers'
+import { E2E_TIMEOUT, describeE2E, goTo, until } from './suite'
+
+const KEY = 'svc_sk_e2e_layout_business_0001'
+const SECOND_KEY = 'svc_sk_e2e_layout_business_0002'
+const PARTNER_KEY = 'svc_partner_sk_e2e_layout_partner_0001'
+const LONG_BUSINESS = 'Adebayo & Daughters Artisanal Bakery, Confectionery and Outdoor Catering Services Limited'
+
+const fixtures: Fixtures = {
+  partners: [{ name: 'Ledger Partners', key: PARTNER_KEY, holding_credits: 25_000 }],
+  businesses: [
+    { uuid: 'b-layout', name: LONG_BUSINESS, key: KEY, currency: 'NGN', country: 'NG', referred_by: PARTNER_KEY, credit_balance: 120 },
+    { uuid: 'b-layout-2', name: 'Second Street Pharmacy and Wellness Centre Ikeja', key: SECOND_KEY, referred_by: PARTNER_KEY },
+    ...Array.from({ length: 6 }, (_, i) => ({
+      uuid: `b-ref-${i}`,
+      name: `Referred Client Number ${i + 1} With A Rather Long Registered Company Name Ltd`,
+      key: `svc_sk_e2e_layout_ref_${i}_0001`,
+      referred_by: PARTNER_KEY,
+    })),
+  ],
+  invoices: Array.from({ length: 8 }, (_, i) => ({
+    uuid: `inv-layout-${i}`,
+    source_uuid: `INV-LAYOUT-${1000 + i}`,
+    business: 'b-layout',
+    date: `2026-0${(i % 9) + 1}-1${i % 10}`,
+    narration: `Three-tier wedding cake with sugar flowers, delivery to the Eko Hotel ballroom and setup (order ${i})`,
+    total_amount: 125_000 + i * 1000,
+    amount_paid: i % 2 ? 25_000 : 0,
+    currency: 'NGN',
+  })),
+  bank_transactions: Array.from({ length: 8 }, (_, i) => ({
+    uuid: `bt-layout-${i}`,
+    business: 'b-layout',
+    date: `2026-03-0${i + 1}`,
+    amount: i % 2 ? -12_500.5 : 480_000,
+    narration: `TRANSFER FROM CAFE LUMEN VICTORIA ISLAND LAGOS REF 0009918273${i} CATERING DEPOSIT FOR EVENT`,
+  })),
+  rate_limit: { limit: 100_000, window_seconds: 60 },
+  job_delay_ms: 40,
+}
+
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 700 },
+] as const
+const THEMES = ['light', 'dark'] as const
+
+/** Records the API lists: purchase orders, expenses and bills with long names. */
+async function createRecords(sb: Sandbox): Promise<void> {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${sb.url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-API-Key': KEY },
+      body: JSON.stringify(body),
+    })
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+  }
+  for (let i = 0; i < 6; i++) {
+    await post('/purchase-orders', {
+      date: '2026-02-0' + (i + 1),
+      narration: `Flour, sugar, margarine and packaging for the Easter weekend production run, batch ${i}`,
+      customer: 'Northern Flour Mills and Agro-Allied Industries Plc (Kano distribution centre)',
+      items: [{ item_name: 'Flour 50 kg', quantity: 20 + i, selling_price: 38_000 }],
+    })
+    await post('/expenses', {
+      prompt: `Vendor: Total Energies Lekki Phase One Filling Station and Convenience Store\nTotal: NGN 4${i},500.00\nDate: 2026-02-1${i}`,
+      process_type: 'direct',
+    })
+    await post('/bills', {
+      prompt: `Vendor: Ikeja Electric Distribution Company Customer Care Centre\nAmount due: NGN 7${i},250.00\nDate: 2026-02-2${i}`,
+      process_type: 'direct',
+    })
+  }
+}
+
+/** Every screen of the nav, with what shows once its content is in. */
+async function visitAll(
+  page: Page,
+  screens: { nav: RegExp; title: string; ready?: (p: Page) => Promise<unknown> }[],
+  tag: string,
+  t: { a11y(where: string, page?: Page): Promise<void> },
+): Promise<string[]> {
+  const problems: string[] = []
+  for (const s of screens) {
+    await goTo(page, s.nav, s.title)
+    await s.ready?.(page)
+    for (const p of await fitProblems(page)) problems.push(`${tag} ${s.title}: ${p}`)
+    for (const p of await statusBarProblems(page)) problems.push(`${tag} ${s.title}: status bar: ${p}`)
+    await t.a11y(`${s.title} (${tag})`, page)
+    await screenshot(page, `${tag}-${s.title}`)
+  }
+  return problems
+}
+
+const rows = (min: number) => async (p: Page) => {
+  await until(() => p.locator('main tbody tr:not(:has(.empty-cell)), main .vtable__scroll [role="row"]').count()).toBeGreaterThanOrEqual(min)
+}
+
+describeE2E('screens fit a laptop', (t) => {
+  it(
+    'business screens at 1280×800 and 1024×700, light and dark: no sideways scroll, every row action in view',
+    async () => {
+      const app = await t.app({
+        fixtures,
+        profiles: [
+          { name: 'Adebayo Bakery (main account used for the wholesale side)', kind: 'business', key: KEY },
+          { name: 'Second Street Pharmacy', kind: 'business', key: SECOND_KEY },
+          { name: 'Ledger Partners', kind: 'partner', key: PARTNER_KEY },
+        ],
+        seed: (dataDir, profiles) => void seedHistory(dataDir, profiles[0]!.id, 400),
+      })
+      await createRecords(app.sb!)
+      const problems: string[] = []
+      for (const size of SIZES) {
+        for (const theme of THEMES) {
+          const page = await t.openPage({ viewport: size, colorScheme: theme })
+          await page.goto(app.host.url)
+          const tag = `screens-${size.width}x${size.height}-${theme}`
+          problems.push(
+            ...(await visitAll(
+              page,
+              [
+                { nav: /Capture/, title: 'Capture' },
+                { nav: /Watched folders/, title: 'Watched folders' },
+                { nav: /Upload history/, title: 'Upload history', ready: rows(5) },
+                { nav: /Purchase orders/, title: 'Purchase orders', ready: rows(3) },
+                { nav: /Invoices/, title: 'Invoices', ready: rows(3) },
+                { nav: /Expenses & bills/, title: 'Expenses & bills', ready: rows(3) },
+                { nav: /Bank statements/, title: 'Bank statements', ready: rows(3) },
+                { nav: /Settings/, title: 'Settings', ready: rows(3) },
+              ],
+              tag,
+              t,
+            )),
+          )
+        }
+      }
+      expect(problems).toEqual([])
+    },
+    E2E_TIMEOUT * 4,
+  )
+
+  it(
+    'partner screens at 1280×800 and 1024×700, light and dark: the referred businesses’ actions in view',
+    async () => {
+      const app = await t.app({
+        fixtures,
+        profiles: [
+          { name: 'Ledger Partners (Lagos office)', kind: 'partner', key: PARTNER_KEY },
+          { name: 'Adebayo Bakery (main account used for the wholesale side)', kind: 'business', key: KEY },
+          { name: 'Second Street Pharmacy', kind: 'business', key: SECOND_KEY },
+        ],
+      })
+      const problems: string[] = []
+      for (const size of SIZES) {
+        for (const theme of THEMES) {
+          const page = await t.openPage({ viewport: size, colorScheme: theme })
+          await page.goto(app.host.url)
+          const tag = `screens-${size.width}x${size.height}-${theme}`
+          problems.push(
+            ...(await visitAll(
+              page,
+              [
+                { nav: /Referred businesses/, title: 'Referred businesses', ready: rows(5) },
+                { nav: /Register a business/, title: 'Register a business' },
+                { nav: /Client health/, title: 'Client health', ready: rows(2) },
+                { nav: /Settings/, title: 'Settings', ready: rows(3) },
+              ],
+              tag,
+              t,
+            )),
+          )
+        }
+      }
+      expect(problems).toEqual([])
+    },
+    E2E_TIMEOUT * 3,
+  )
+})
