@@ -110,6 +110,23 @@ describe('app shell', () => {
     ).toBeTruthy()
   })
 
+  it('one pause control: in the status bar while running; paused, a banner with the reason and Resume', async () => {
+    await boot()
+    const user = userEvent.setup()
+    expect(screen.getAllByRole('button', { name: 'Pause uploads' })).toHaveLength(1)
+    expect(screen.queryByRole('button', { name: 'Resume uploads' })).toBeNull()
+    fake.handlers.pauseUploads = () => ({ ...fake.state.session, state: 'paused', message: 'Paused by you' })
+    await user.click(screen.getByRole('button', { name: 'Pause uploads' }))
+    const banner = (await screen.findByRole('heading', { name: 'Uploads are paused' })).closest('section')!
+    expect(banner.textContent).toContain('Paused by you')
+    expect(screen.queryByRole('button', { name: 'Pause uploads' })).toBeNull()
+    expect(screen.getAllByRole('button', { name: 'Resume uploads' })).toHaveLength(1)
+    fake.handlers.resumeUploads = () => ({ ...fake.state.session, state: 'active', message: null })
+    await user.click(within(banner).getByRole('button', { name: 'Resume uploads' }))
+    await vi.waitFor(() => expect(screen.queryByRole('heading', { name: 'Uploads are paused' })).toBeNull())
+    expect(fake.calls.resumeUploads).toHaveBeenCalled()
+  })
+
   it('a full disk is told at the top of the screen, with the reason, and goes when storage works again', async () => {
     await boot()
     const problem = 'The disk is full: Bookdrop cannot record uploads, so it has paused them. Free some space; uploads resume by themselves.'
