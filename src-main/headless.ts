@@ -58,8 +58,8 @@ const USAGE = `usage: npm run headless -- --watch <dir> --target <${AI_TARGETS.j
        [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--recursive] [--once]
        [--concurrency <n>] [--job-timeout <seconds>] [--reset-queue]`
 
-/** Exit codes (also in README). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, corruptQueue: 3, alreadyRunning: 4 } as const
+/** Exit codes (also in README; 3 and 4 come from startupRefusal). */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
 
 class UsageError extends Error {}
 /** `--help`: the usage on stdout, exit 0. */
@@ -113,7 +113,10 @@ function parse(argv: string[]): Args {
     throw new UsageError('--concurrency must be a whole number from 1 to 16')
   }
   const jobTimeout = values['job-timeout'] === undefined ? undefined : Number(values['job-timeout'])
-  if (jobTimeout !== undefined && (!Number.isFinite(jobTimeout) || jobTimeout < 1 || jobTimeout > 30 * 86_400)) {
+  if (
+    jobTimeout !== undefined &&
+    (!Number.isFinite(jobTimeout) || jobTimeout < 1 || jobTimeout > 30 * 86_400)
+  ) {
     throw new UsageError('--job-timeout must be a number of seconds from 1 to 2592000 (30 days)')
   }
   return {
@@ -242,7 +245,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error((e as Error).message)
     return 2
   }
-  const [{ Engine }, { AlreadyRunningError, CorruptDatabaseError }, { describeUpload, summaryLine }] = await Promise.all([
+  const [{ Engine }, { startupRefusal }, { describeUpload, summaryLine }] = await Promise.all([
     import('./core/engine'),
     import('./core/store/data-dir'),
     import('./core/report'),
@@ -262,23 +265,19 @@ export async function main(argv: string[]): Promise<number> {
     await conn.close()
     // The two ways a data directory cannot be used: one message naming the file or the other
     // process, and the way out; no stack trace, and an exit code of their own.
-    if (e instanceof CorruptDatabaseError) {
-      console.error(
-        `bookdrop: the upload queue database ${e.path} cannot be read (${e.detail}).\n` +
-          'Start again with --reset-queue to move it aside (it is renamed, not deleted) and begin with an empty queue.',
-      )
-      return EXIT.corruptQueue
-    }
-    if (e instanceof AlreadyRunningError) {
-      console.error(`bookdrop: already running${e.pid ? ` (pid ${e.pid})` : ''} with the data folder ${args.dataDir}.`)
-      return EXIT.alreadyRunning
+    const refused = startupRefusal(e, args.dataDir)
+    if (refused) {
+      console.error(refused.message)
+      return refused.code
     }
     // Anything else: one line, no stack trace.
     console.error(`bookdrop: could not start: ${(e as Error).message}`)
     return EXIT.failed
   }
   if (engine.openReport.movedAside) {
-    console.log(`bookdrop: the unreadable queue database was moved aside to ${engine.openReport.movedAside}; starting with an empty queue`)
+    console.log(
+      `bookdrop: the unreadable queue database was moved aside to ${engine.openReport.movedAside}; starting with an empty queue`,
+    )
   } else if (args.resetQueue) {
     console.log('bookdrop: --reset-queue: the queue database is readable, so nothing was moved')
   }
@@ -324,7 +323,8 @@ export async function main(argv: string[]): Promise<number> {
     const failed = rows.filter((u) => u.status === 'failed')
     out.flush()
     console.log(summaryLine(rows))
-    for (const u of failed) console.log(`failed: ${u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`)
+    for (const u of failed)
+      console.log(`failed: ${u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`)
     await engine.close()
     await conn.close()
     return failed.length > 0 ? EXIT.failed : EXIT.ok

@@ -32,7 +32,7 @@ import { EVENT_NAMES, FILE_CALLS, MAX_CALL_BYTES, type Result } from '../src-pre
 import { AppService, type AppServiceOptions, type ShellPort } from './core/app-service'
 import { dispatch, isCallName } from './core/bridge'
 import { defaultDataDir, packageRoot } from './core/paths'
-import { AlreadyRunningError, CorruptDatabaseError } from './core/store/data-dir'
+import { startupRefusal } from './core/store/data-dir'
 import type { SecretStore } from './core/secrets'
 import { isAllowedHost, isAllowedOrigin } from './core/security'
 import { contentSecurityPolicy } from './core/shell/csp'
@@ -54,7 +54,6 @@ const SECURITY_HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
 }
-
 
 export interface WebHostOptions {
   /** 0 picks a free port. */
@@ -199,7 +198,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     async (api) => {
       api.addHook('onRequest', async (req, reply) => {
         reply.header('Cache-Control', 'no-store')
-        const given = req.method === 'GET' || req.method === 'HEAD' ? (queryToken(req) ?? bearer(req)) : bearer(req)
+        const given =
+          req.method === 'GET' || req.method === 'HEAD' ? (queryToken(req) ?? bearer(req)) : bearer(req)
         if (!sameSecret(given, token)) {
           return reply
             .code(401)
@@ -210,7 +210,9 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       // Calls that carry files as bytes keep the large limit, each on a route of its own (Fastify
       // decides the limit before it reads the body); every other call at most 1 MiB (the app's bodyLimit).
       for (const name of FILE_CALLS) {
-        api.post(`/call/${name}`, { bodyLimit: FILE_CALL_BODY_LIMIT }, async (req) => dispatch(service, name, req.body))
+        api.post(`/call/${name}`, { bodyLimit: FILE_CALL_BODY_LIMIT }, async (req) =>
+          dispatch(service, name, req.body),
+        )
       }
       api.post<{ Params: { name: string } }>('/call/:name', async (req, reply) => {
         const name = req.params.name
@@ -329,9 +331,6 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
 
 const USAGE = 'usage: npm run web -- --port <n> [--demo] [--data-dir <dir>] [--reset-queue]'
 
-/** Exit codes of `npm run web` (the headless mode uses the same ones). */
-export const WEB_EXIT = { ok: 0, failed: 1, usage: 2, corruptQueue: 3, alreadyRunning: 4 } as const
-
 export async function main(argv: string[]): Promise<number> {
   let values: { port?: string; demo?: boolean; 'data-dir'?: string; 'reset-queue'?: boolean; help?: boolean }
   try {
@@ -374,24 +373,26 @@ export async function main(argv: string[]): Promise<number> {
 
   let host: WebHost
   try {
-    host = await startWebHost({ port, dataDir, demo: values.demo ?? false, resetQueue: values['reset-queue'] ?? false })
+    host = await startWebHost({
+      port,
+      dataDir,
+      demo: values.demo ?? false,
+      resetQueue: values['reset-queue'] ?? false,
+    })
   } catch (e) {
-    if (e instanceof CorruptDatabaseError) {
-      console.error(
-        `bookdrop: the upload queue database ${e.path} cannot be read (${e.detail}).\n` +
-          'Start again with --reset-queue to move it aside (it is renamed, not deleted) and begin with an empty queue.',
-      )
-      return WEB_EXIT.corruptQueue
-    }
-    if (e instanceof AlreadyRunningError) {
-      console.error(`bookdrop: already running${e.pid ? ` (pid ${e.pid})` : ''} with the data folder ${dataDir}.`)
-      return WEB_EXIT.alreadyRunning
+    const refused = startupRefusal(e, dataDir)
+    if (refused) {
+      console.error(refused.message)
+      return refused.code
     }
     console.error(`bookdrop: ${(e as Error).message}`)
-    return WEB_EXIT.failed
+    return 1
   }
   const moved = host.service.engine.openReport.movedAside
-  if (moved) console.error(`bookdrop: the unreadable queue database was moved aside to ${moved}; starting with an empty queue`)
+  if (moved)
+    console.error(
+      `bookdrop: the unreadable queue database was moved aside to ${moved}; starting with an empty queue`,
+    )
   console.log(`open ${host.url}`)
 
   return new Promise<number>((resolveExit) => {

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path'
 import type * as Axe from 'axe-core'
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core'
 import { type FaultsInput, type Fixtures, type Sandbox, startSandbox } from '../../sandbox'
+import { seededRandom } from '../../sandbox/state'
 import type { AiTarget } from '../../schemas'
 import type { AppServiceOptions } from '../../src-main/core/app-service'
 import { MemorySecretStore, type Profile, ProfileManager } from '../../src-main/core/secrets'
@@ -403,17 +404,8 @@ export function receiptText(label: string): string {
 // 100,000 rows of upload history
 // ---------------------------------------------------------------------------------------------
 
-/** A small deterministic PRNG (mulberry32), so every run seeds the same history. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The emulator's seeded PRNG (mulberry32), so every run seeds the same history. */
+const prng = seededRandom
 
 function pick<T>(rand: () => number, weighted: readonly (readonly [T, number])[]): T {
   const total = weighted.reduce((n, [, w]) => n + w, 0)
@@ -607,7 +599,9 @@ export async function fitProblems(page: Page): Promise<string[]> {
     for (const el of document.querySelectorAll<HTMLElement>('main *')) {
       const s = getComputedStyle(el)
       if ((s.overflowX === 'auto' || s.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1)
-        out.push(`${el.tagName.toLowerCase()}.${el.className || '?'} scrolls sideways (${el.scrollWidth}px in ${el.clientWidth}px)`)
+        out.push(
+          `${el.tagName.toLowerCase()}.${el.className || '?'} scrolls sideways (${el.scrollWidth}px in ${el.clientWidth}px)`,
+        )
     }
     const rows = document.querySelectorAll('main tbody tr, main [role="row"]:not(.vtable__row--head)')
     for (const row of rows) {
@@ -617,7 +611,10 @@ export async function fitProblems(page: Page): Promise<string[]> {
         const r = a.getBoundingClientRect()
         const hidden = r.width === 0 || r.height === 0 || getComputedStyle(a).visibility === 'hidden'
         if (hidden) continue // a control not shown at this width (it lives in a row menu)
-        if (r.right > vw + 1 || r.left < -1) out.push(`row action "${label(a)}" is outside the window (${Math.round(r.left)}–${Math.round(r.right)} of ${vw}px)`)
+        if (r.right > vw + 1 || r.left < -1)
+          out.push(
+            `row action "${label(a)}" is outside the window (${Math.round(r.left)}–${Math.round(r.right)} of ${vw}px)`,
+          )
         // Clipped by a cell or a table that hides its overflow.
         let p: HTMLElement | null = a.parentElement
         while (p && p !== row.parentElement) {
@@ -633,20 +630,29 @@ export async function fitProblems(page: Page): Promise<string[]> {
     }
     // A grid row (the history) keeps each row on one line, its cells under their headers.
     for (const table of document.querySelectorAll<HTMLElement>('main [role="table"]')) {
-      const visible = (el: Element) => (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().width > 0
+      const visible = (el: Element) =>
+        (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().width > 0
       const heads = [...table.querySelectorAll('[role="columnheader"]')].filter(visible)
       const headRow = table.querySelector('[role="columnheader"]')?.parentElement?.getBoundingClientRect()
       if (headRow && heads.some((h) => h.getBoundingClientRect().bottom > headRow.bottom + 1))
         out.push(`the header of ${table.getAttribute('aria-label')} wraps`)
-      for (const row of table.querySelectorAll('[role="row"]:not(.vtable__row--head):not(.vtable__row--loading)')) {
+      for (const row of table.querySelectorAll(
+        '[role="row"]:not(.vtable__row--head):not(.vtable__row--loading)',
+      )) {
         const cells = [...row.querySelectorAll(':scope > [role="cell"]')].filter(visible)
         const rr = row.getBoundingClientRect()
         const outside = cells.filter((c) => {
           const r = c.getBoundingClientRect()
           return r.top < rr.top - 1 || r.bottom > rr.bottom + 1
         })
-        if (outside.length) out.push(`a row of ${table.getAttribute('aria-label')} wraps: ${outside.length} cell(s) fall outside it`)
-        if (cells.length !== heads.length) out.push(`a row of ${table.getAttribute('aria-label')} shows ${cells.length} cells under ${heads.length} headers`)
+        if (outside.length)
+          out.push(
+            `a row of ${table.getAttribute('aria-label')} wraps: ${outside.length} cell(s) fall outside it`,
+          )
+        if (cells.length !== heads.length)
+          out.push(
+            `a row of ${table.getAttribute('aria-label')} shows ${cells.length} cells under ${heads.length} headers`,
+          )
         cells.forEach((c, i) => {
           const h = heads[i]
           if (h && Math.abs(c.getBoundingClientRect().left - h.getBoundingClientRect().left) > 1)

@@ -8,18 +8,32 @@ import type { Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import type { Fixtures, Sandbox } from '../../sandbox'
 import { fitProblems, screenshot, seedHistory, statusBarProblems } from './helpers'
-import { E2E_TIMEOUT, describeE2E, goTo, until } from './suite'
+import { type E2E, E2E_TIMEOUT, describeE2E, goTo, until } from './suite'
 
 const KEY = 'svc_sk_e2e_layout_business_0001'
 const SECOND_KEY = 'svc_sk_e2e_layout_business_0002'
 const PARTNER_KEY = 'svc_partner_sk_e2e_layout_partner_0001'
-const LONG_BUSINESS = 'Adebayo & Daughters Artisanal Bakery, Confectionery and Outdoor Catering Services Limited'
+const LONG_BUSINESS =
+  'Adebayo & Daughters Artisanal Bakery, Confectionery and Outdoor Catering Services Limited'
 
 const fixtures: Fixtures = {
   partners: [{ name: 'Ledger Partners', key: PARTNER_KEY, holding_credits: 25_000 }],
   businesses: [
-    { uuid: 'b-layout', name: LONG_BUSINESS, key: KEY, currency: 'NGN', country: 'NG', referred_by: PARTNER_KEY, credit_balance: 120 },
-    { uuid: 'b-layout-2', name: 'Second Street Pharmacy and Wellness Centre Ikeja', key: SECOND_KEY, referred_by: PARTNER_KEY },
+    {
+      uuid: 'b-layout',
+      name: LONG_BUSINESS,
+      key: KEY,
+      currency: 'NGN',
+      country: 'NG',
+      referred_by: PARTNER_KEY,
+      credit_balance: 120,
+    },
+    {
+      uuid: 'b-layout-2',
+      name: 'Second Street Pharmacy and Wellness Centre Ikeja',
+      key: SECOND_KEY,
+      referred_by: PARTNER_KEY,
+    },
     ...Array.from({ length: 6 }, (_, i) => ({
       uuid: `b-ref-${i}`,
       name: `Referred Client Number ${i + 1} With A Rather Long Registered Company Name Ltd`,
@@ -82,27 +96,36 @@ async function createRecords(sb: Sandbox): Promise<void> {
   }
 }
 
-/** Every screen of the nav, with what shows once its content is in. */
-async function visitAll(
-  page: Page,
-  screens: { nav: RegExp; title: string; ready?: (p: Page) => Promise<unknown> }[],
-  tag: string,
-  t: { a11y(where: string, page?: Page): Promise<void> },
-): Promise<string[]> {
+type ScreenSpec = { nav: RegExp; title: string; ready?: (p: Page) => Promise<unknown> }
+
+/**
+ * Every screen given, at both sizes and in both themes: what does not fit (page, tables, row actions,
+ * status bar), axe, and a screenshot test-results/screens-<size>-<theme>-<screen>.png.
+ */
+async function everyLook(t: E2E, url: string, screens: ScreenSpec[]): Promise<string[]> {
   const problems: string[] = []
-  for (const s of screens) {
-    await goTo(page, s.nav, s.title)
-    await s.ready?.(page)
-    for (const p of await fitProblems(page)) problems.push(`${tag} ${s.title}: ${p}`)
-    for (const p of await statusBarProblems(page)) problems.push(`${tag} ${s.title}: status bar: ${p}`)
-    await t.a11y(`${s.title} (${tag})`, page)
-    await screenshot(page, `${tag}-${s.title}`)
+  for (const size of SIZES) {
+    for (const theme of THEMES) {
+      const page = await t.openPage({ viewport: size, colorScheme: theme })
+      await page.goto(url)
+      const tag = `screens-${size.width}x${size.height}-${theme}`
+      for (const s of screens) {
+        await goTo(page, s.nav, s.title)
+        await s.ready?.(page)
+        for (const p of await fitProblems(page)) problems.push(`${tag} ${s.title}: ${p}`)
+        for (const p of await statusBarProblems(page)) problems.push(`${tag} ${s.title}: status bar: ${p}`)
+        await t.a11y(`${s.title} (${tag})`, page)
+        await screenshot(page, `${tag}-${s.title}`)
+      }
+    }
   }
   return problems
 }
 
 const rows = (min: number) => async (p: Page) => {
-  await until(() => p.locator('main tbody tr:not(:has(.empty-cell)), main .vtable__scroll [role="row"]').count()).toBeGreaterThanOrEqual(min)
+  await until(() =>
+    p.locator('main tbody tr:not(:has(.empty-cell)), main .vtable__scroll [role="row"]').count(),
+  ).toBeGreaterThanOrEqual(min)
 }
 
 describeE2E('screens fit a laptop', (t) => {
@@ -119,31 +142,16 @@ describeE2E('screens fit a laptop', (t) => {
         seed: (dataDir, profiles) => void seedHistory(dataDir, profiles[0]!.id, 400),
       })
       await createRecords(app.sb!)
-      const problems: string[] = []
-      for (const size of SIZES) {
-        for (const theme of THEMES) {
-          const page = await t.openPage({ viewport: size, colorScheme: theme })
-          await page.goto(app.host.url)
-          const tag = `screens-${size.width}x${size.height}-${theme}`
-          problems.push(
-            ...(await visitAll(
-              page,
-              [
-                { nav: /Capture/, title: 'Capture' },
-                { nav: /Watched folders/, title: 'Watched folders' },
-                { nav: /Upload history/, title: 'Upload history', ready: rows(5) },
-                { nav: /Purchase orders/, title: 'Purchase orders', ready: rows(3) },
-                { nav: /Invoices/, title: 'Invoices', ready: rows(3) },
-                { nav: /Expenses & bills/, title: 'Expenses & bills', ready: rows(3) },
-                { nav: /Bank statements/, title: 'Bank statements', ready: rows(3) },
-                { nav: /Settings/, title: 'Settings', ready: rows(3) },
-              ],
-              tag,
-              t,
-            )),
-          )
-        }
-      }
+      const problems = await everyLook(t, app.host.url, [
+        { nav: /Capture/, title: 'Capture' },
+        { nav: /Watched folders/, title: 'Watched folders' },
+        { nav: /Upload history/, title: 'Upload history', ready: rows(5) },
+        { nav: /Purchase orders/, title: 'Purchase orders', ready: rows(3) },
+        { nav: /Invoices/, title: 'Invoices', ready: rows(3) },
+        { nav: /Expenses & bills/, title: 'Expenses & bills', ready: rows(3) },
+        { nav: /Bank statements/, title: 'Bank statements', ready: rows(3) },
+        { nav: /Settings/, title: 'Settings', ready: rows(3) },
+      ])
       expect(problems).toEqual([])
     },
     E2E_TIMEOUT * 4,
@@ -160,27 +168,12 @@ describeE2E('screens fit a laptop', (t) => {
           { name: 'Second Street Pharmacy', kind: 'business', key: SECOND_KEY },
         ],
       })
-      const problems: string[] = []
-      for (const size of SIZES) {
-        for (const theme of THEMES) {
-          const page = await t.openPage({ viewport: size, colorScheme: theme })
-          await page.goto(app.host.url)
-          const tag = `screens-${size.width}x${size.height}-${theme}`
-          problems.push(
-            ...(await visitAll(
-              page,
-              [
-                { nav: /Referred businesses/, title: 'Referred businesses', ready: rows(5) },
-                { nav: /Register a business/, title: 'Register a business' },
-                { nav: /Client health/, title: 'Client health', ready: rows(2) },
-                { nav: /Settings/, title: 'Settings', ready: rows(3) },
-              ],
-              tag,
-              t,
-            )),
-          )
-        }
-      }
+      const problems = await everyLook(t, app.host.url, [
+        { nav: /Referred businesses/, title: 'Referred businesses', ready: rows(5) },
+        { nav: /Register a business/, title: 'Register a business' },
+        { nav: /Client health/, title: 'Client health', ready: rows(2) },
+        { nav: /Settings/, title: 'Settings', ready: rows(3) },
+      ])
       expect(problems).toEqual([])
     },
     E2E_TIMEOUT * 3,

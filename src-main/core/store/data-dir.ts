@@ -42,6 +42,28 @@ export class CorruptDatabaseError extends Error {
   }
 }
 
+/**
+ * The words a command-line host (headless, the web host) prints when it cannot have the data
+ * directory, and its exit code (3 and 4, as README lists them); null for any other failure.
+ */
+export function startupRefusal(e: unknown, dataDir: string): { code: 3 | 4; message: string } | null {
+  if (e instanceof CorruptDatabaseError) {
+    return {
+      code: 3,
+      message:
+        `bookdrop: the upload queue database ${e.path} cannot be read (${e.detail}).\n` +
+        'Start again with --reset-queue to move it aside (it is renamed, not deleted) and begin with an empty queue.',
+    }
+  }
+  if (e instanceof AlreadyRunningError) {
+    return {
+      code: 4,
+      message: `bookdrop: already running${e.pid ? ` (pid ${e.pid})` : ''} with the data folder ${dataDir}.`,
+    }
+  }
+  return null
+}
+
 /** SQLite's answers for a file that is not (or no longer) a readable database. */
 export function isCorruption(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code
@@ -118,4 +140,3 @@ export function moveDatabaseAside(path: string, now = new Date()): string {
 export function databasePath(dataDir: string): string {
   return join(dataDir, DB_FILE)
 }
-
