@@ -24,7 +24,7 @@ import {
 import { moveInto } from './intake/after-upload'
 import { Intake, type IntakeRequest, type IntakeResult } from './intake/intake'
 import { allowedKinds } from './kinds'
-import { checkAcceptedKinds, checkDestination, checkWatchedFolder } from './user-paths'
+import { FolderRuleError, checkAcceptedKinds, checkDestination, checkWatchedFolder } from './user-paths'
 import { type ClientProvider, type QueueOptions, UploadQueue } from './queue/queue'
 import {
   CorruptDatabaseError,
@@ -189,7 +189,7 @@ export class Engine {
     }
     engine.queue.start()
     await engine.finishPendingMoves()
-    for (const f of engine.folders.list()) if (f.enabled) engine.startWatcher(f)
+    for (const f of engine.folders.list()) if (f.enabled) await engine.startIfAllowed(f)
     return engine
   }
 
@@ -261,6 +261,24 @@ export class Engine {
   private setFolderStatus(folderId: string, state: FolderState, message: string | null): void {
     this.folderStatus.set(folderId, { state, message })
     this.events.emit('folder', { folderId, state, message })
+  }
+
+  /**
+   * A stored folder is watched only if it still passes the folder rules (it may have been saved
+   * before them, or by another program writing the database): otherwise it shows the rule broken as
+   * its error, and nothing is read from it. A folder that is only missing (an unplugged drive) is
+   * left to the watcher, which waits for it.
+   */
+  private async startIfAllowed(f: FolderConfig): Promise<void> {
+    try {
+      await checkWatchedFolder(f.path, { dataDir: this.opts.dataDir, recursive: f.recursive })
+    } catch (e) {
+      if (e instanceof FolderRuleError && e.rule !== 'missing') {
+        this.setFolderStatus(f.id, 'error', `Not watched: ${e.message}`)
+        return
+      }
+    }
+    this.startWatcher(f)
   }
 
   private startWatcher(f: FolderConfig): void {

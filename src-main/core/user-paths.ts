@@ -94,6 +94,15 @@ const SYSTEM_DIRS: Record<'posix' | 'darwin' | 'win32', readonly string[]> = {
   darwin: ['/Users', '/Volumes', '/private', '/private/var', '/private/tmp', '/tmp', '/var', '/opt'],
   win32: ['C:\\Users'],
 }
+/**
+ * The account's own settings, inside the home folder: programs start from these (autostart, shell
+ * profiles, keys), so nothing is watched there or below.
+ */
+const ACCOUNT_TREES: Record<'posix' | 'darwin' | 'win32', readonly string[]> = {
+  posix: ['.config', '.local', '.ssh', '.gnupg', '.mozilla', '.pki'],
+  darwin: ['Library', '.config', '.ssh', '.gnupg'],
+  win32: ['AppData', '.ssh'],
+}
 /** Inside /run only these trees hold people's files (removable drives on some distributions). */
 const POSIX_RUN_EXCEPTIONS = ['/run/media']
 
@@ -182,6 +191,13 @@ export function watchedFolderRule(
       rule: 'home_directory',
       message: `${shown} is your whole home folder: choose a folder inside it (for example Receipts), so Bookdrop does not send every file you own.`,
       hint: 'choose a folder inside your home folder',
+    }
+  }
+  if (!isInside(path, ctx.dataDir, platform) && ACCOUNT_TREES[kind].some((t) => isInside(path, p.join(ctx.home, t), platform))) {
+    return {
+      rule: 'system_directory',
+      message: `${shown} holds your account's settings (programs start from there): Bookdrop watches only folders of your own documents.`,
+      hint: "your account's settings cannot be watched",
     }
   }
   if (isInside(path, ctx.dataDir, platform) || (ctx.recursive === true && isInside(ctx.dataDir, path, platform))) {

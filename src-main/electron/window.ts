@@ -36,7 +36,7 @@ export function serveAppScheme(app: AppLocation): void {
   if (!rendererDir) return
   const policy = contentSecurityPolicy({ dev: false })
   protocol.handle(APP_SCHEME, async (request) => {
-    const answer = await answerAppRequest(request.url, rendererDir, policy)
+    const answer = await answerAppRequest(request.url, rendererDir, policy, request.method)
     const body = typeof answer.body === 'string' ? answer.body : new Uint8Array(answer.body)
     return new Response(body, { status: answer.status, headers: answer.headers })
   })

@@ -74,8 +74,12 @@ describe('watchedFolderRule', () => {
     expect(rule('/home/me')).toBe('home_directory')
     expect(rule('/home/me/.config/Bookdrop')).toBe('data_directory')
     expect(rule('/home/me/.config/Bookdrop/dropped')).toBe('data_directory')
-    expect(rule('/home/me/.config', { recursive: true })).toBe('data_directory')
-    expect(rule('/home/me/.config', { recursive: false })).toBeNull()
+    // Around the data folder, watched with its subfolders (a data folder outside the account settings).
+    expect(rule('/srv/shop', { recursive: true, dataDir: '/srv/shop/bookdrop-data' })).toBe('data_directory')
+    expect(rule('/srv/shop', { recursive: false, dataDir: '/srv/shop/bookdrop-data' })).toBeNull()
+    // The account's settings: programs start from there (autostart, shell profiles, keys).
+    for (const p of ['/home/me/.config', '/home/me/.config/autostart', '/home/me/.ssh', '/home/me/.local/share/applications'])
+      expect(rule(p), p).toBe('system_directory')
   })
 
   it('takes folders of the person own, removable drives included', () => {
@@ -93,8 +97,9 @@ describe('watchedFolderRule', () => {
     expect(w('d:\\program files\\x')).toBe('system_directory')
     expect(w('C:\\Users')).toBe('system_directory')
     expect(w('c:\\users\\ME')).toBe('home_directory')
-    expect(w('C:\\Users\\me\\AppData\\Roaming\\Bookdrop')).toBe('data_directory')
+
     expect(w('C:\\Users\\me\\Documents\\Receipts')).toBeNull()
+    expect(w('C:\\Users\\me\\AppData\\Roaming\\Microsoft\\Windows\\Start Menu\\Programs\\Startup')).toBe('system_directory')
     const mac = { dataDir: '/Users/me/Library/Application Support/Bookdrop', home: '/Users/me', platform: 'darwin' as const }
     const m = (p: string) => watchedFolderRule(p, { ...mac, recursive: false })?.rule ?? null
     expect(m('/System/Library')).toBe('system_directory')
@@ -102,6 +107,8 @@ describe('watchedFolderRule', () => {
     expect(m('/users/me')).toBe('home_directory')
     expect(m('/Volumes/USB/Receipts')).toBeNull()
     expect(m('/Users/me/Documents/Receipts')).toBeNull()
+    expect(m('/Users/me/Library/LaunchAgents')).toBe('system_directory')
+
   })
 })
 
@@ -147,6 +154,32 @@ describe('checkDestination and checkAcceptedKinds', () => {
     expect(() => checkAcceptedKinds(['pdf', 'exe', 'desktop'])).toThrow(/does not send \.exe, \.desktop files/)
   })
 })
+
+describe('folders saved before the rules', () => {
+  it('a stored folder that breaks a rule is not watched after a restart, and says which rule', async () => {
+    const { rig } = await import('../engine/helpers')
+    const r = await rig()
+    try {
+      const ok = await r.engine.addFolder({ profileId: 'p1', path: r.inbox, target: 'expenses' })
+      // As an older version, or another program writing the database, could have left it.
+      r.engine.folders.save({ ...ok, id: 'planted', path: '/etc', addedAt: Date.now() })
+      await r.reopen()
+      const folders = r.engine.listFolders()
+      expect(folders.find((f) => f.id === 'planted')).toMatchObject({ state: 'error', message: expect.stringMatching(/^Not watched: \/etc is a system folder/) })
+      await waitForState(() => r.engine.listFolders().find((f) => f.id === ok.id)?.state === 'watching')
+    } finally {
+      await r.close()
+    }
+  })
+})
+
+async function waitForState(fn: () => boolean): Promise<void> {
+  const until = Date.now() + 15_000
+  while (!fn()) {
+    if (Date.now() > until) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
 
 describe('through the calls', () => {
   let r: AppRig | null = null

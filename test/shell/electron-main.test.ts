@@ -107,6 +107,9 @@ describe('the main window', () => {
       const r = await serve(new Request(url))
       expect(r.status, url).toBe(404)
     }
+    // Only reads: the renderer's files are never written through the scheme.
+    const post = await serve(new Request(APP_ENTRY_URL, { method: 'POST', body: 'x' }))
+    expect(post.status).toBe(405)
   })
 
   it('guards any other webContents too: no webview, no windows', () => {

@@ -41,7 +41,15 @@ export interface AppProtocolAnswer {
  * The answer to one request of the app:// scheme: a file of `rendererDir` for a plainly spelled path
  * on the app's own host (see static-files.ts), with the CSP; 404 for anything else.
  */
-export async function answerAppRequest(url: string, rendererDir: string, csp: string): Promise<AppProtocolAnswer> {
+export async function answerAppRequest(
+  url: string,
+  rendererDir: string,
+  csp: string,
+  method = 'GET',
+): Promise<AppProtocolAnswer> {
+  if (method !== 'GET' && method !== 'HEAD') {
+    return { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Method not allowed', file: null }
+  }
   const notFound: AppProtocolAnswer = {
     status: 404,
     headers: { 'Content-Type': 'text/plain; charset=utf-8' },
