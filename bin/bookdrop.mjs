@@ -4,6 +4,7 @@
 // when a source is newer than the last build (a stat of each source file: a few milliseconds); an
 // installed package ships them built. `npm run headless`, `npm run web` and `npm run sandbox` run this.
 import { readdirSync, statSync } from 'node:fs'
+import module from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -56,6 +57,9 @@ if (built < 0 || newest > built) {
   await buildNode({ quiet: built >= 0 })
 }
 
+// V8's compiled code of the bundles is kept on disk between runs (Node 22.1+; a no-op before), so a
+// start does not compile the same JavaScript again.
+module.enableCompileCache?.()
 const entry = await import(pathToFileURL(join(OUT, file)).href)
 const code = await (entry.run ?? entry.main)(rest)
 if (typeof code === 'number') process.exit(code)

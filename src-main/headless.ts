@@ -284,9 +284,10 @@ export async function main(argv: string[]): Promise<number> {
   console.log(`bookdrop: watching ${args.watch} for ${args.target} as ${conn.label}; data in ${args.dataDir}`)
   const out = lineWriter()
 
-  const seen = new Set<number>()
+  /** Every row this run saw, as its last event left it (the summary reads no database). */
+  const seen = new Map<number, Upload>()
   engine.events.on('upload', ({ upload }) => {
-    seen.add(upload.id)
+    seen.set(upload.id, upload)
     out.line(describeUpload(upload))
   })
   engine.events.on('folder', (f) => {
@@ -319,7 +320,7 @@ export async function main(argv: string[]): Promise<number> {
 
   let stopping = false
   const finish = async (): Promise<number> => {
-    const rows: Upload[] = [...seen].map((id) => engine.uploads.get(id)).filter((u): u is Upload => !!u)
+    const rows: Upload[] = [...seen.values()]
     const failed = rows.filter((u) => u.status === 'failed')
     out.flush()
     console.log(summaryLine(rows))

@@ -85,12 +85,29 @@ export class Intake {
    * (skipped → queued or duplicate through the lifecycle table; still skipped: the same row, updated),
    * else a new row.
    */
-  private record(req: IntakeRequest, status: 'queued' | 'duplicate' | 'skipped', extra: Partial<Upload>): Upload {
-    const prior = req.continues ?? this.store.findRetakeable(req.profileId, req.target, req.path)
+  private record(
+    req: IntakeRequest,
+    status: 'queued' | 'duplicate' | 'skipped',
+    extra: Partial<Upload>,
+    /** The row this take continues, when the caller already looked it up (null: none). */
+    known?: Upload | null,
+  ): Upload {
+    const prior =
+      req.continues ??
+      (known === undefined ? this.store.findRetakeable(req.profileId, req.target, req.path) : known)
     if (prior && prior.status === 'skipped') {
       if (status === 'skipped') {
-        const patch = { size: extra.size ?? null, mtimeMs: extra.mtimeMs ?? null, reason: extra.reason ?? null, lastError: extra.lastError ?? null }
-        const same = patch.size === prior.size && patch.mtimeMs === prior.mtimeMs && patch.reason === prior.reason && patch.lastError === prior.lastError
+        const patch = {
+          size: extra.size ?? null,
+          mtimeMs: extra.mtimeMs ?? null,
+          reason: extra.reason ?? null,
+          lastError: extra.lastError ?? null,
+        }
+        const same =
+          patch.size === prior.size &&
+          patch.mtimeMs === prior.mtimeMs &&
+          patch.reason === prior.reason &&
+          patch.lastError === prior.lastError
         if (same) return prior
         const next = this.store.note(prior, 'skipped', patch)
         if (next) this.events.emit('upload', { upload: next, previous: 'skipped' })
@@ -169,7 +186,7 @@ export class Intake {
     const size = st.size
     const mtimeMs = Math.floor(st.mtimeMs)
 
-    if (!req.override && this.store.findVersion(req.profileId, req.target, req.path, size, mtimeMs)) {
+    if (!req.override && this.store.fileState(req.profileId, req.target, req.path, size, mtimeMs).handled) {
       return { kind: 'ignored', why: 'already_handled' }
     }
     if (!req.override && !isAccepted(name, req.acceptedKinds))
@@ -195,21 +212,26 @@ export class Intake {
 
     // Check and insert in one transaction: two copies arriving together cannot both be queued.
     return this.store.transaction(() => {
-      if (!req.override && this.store.findVersion(req.profileId, req.target, req.path, size, mtimeMs)) {
-        return { kind: 'ignored', why: 'already_handled' } as const
-      }
+      const file = this.store.fileState(req.profileId, req.target, req.path, size, mtimeMs)
+      if (!req.override && file.handled) return { kind: 'ignored', why: 'already_handled' } as const
+      const prior = file.retakeable ?? null
       const earlier = req.override ? undefined : this.store.findContent(req.profileId, req.target, sha256)
       if (earlier) {
-        const upload = this.record(req, 'duplicate', {
-          size,
-          mtimeMs,
-          sha256,
-          duplicateOf: earlier.id,
-          lastError: `Same content as ${earlier.name} (upload #${earlier.id}), already sent to ${req.target}. Choose "Send anyway" to send it again.`,
-        })
+        const upload = this.record(
+          req,
+          'duplicate',
+          {
+            size,
+            mtimeMs,
+            sha256,
+            duplicateOf: earlier.id,
+            lastError: `Same content as ${earlier.name} (upload #${earlier.id}), already sent to ${req.target}. Choose "Send anyway" to send it again.`,
+          },
+          prior,
+        )
         return { kind: 'duplicate', upload } as const
       }
-      const upload = this.record(req, 'queued', { size, mtimeMs, sha256, forced: !!req.override })
+      const upload = this.record(req, 'queued', { size, mtimeMs, sha256, forced: !!req.override }, prior)
       return { kind: 'queued', upload } as const
     })
   }

@@ -370,7 +370,10 @@ export class UploadQueue {
       // succeeds again; anything else is told, and the queue looks again in a while.
       if (isStorageError(e)) this.storageFault(e)
       else {
-        this.events.emit('notice', { level: 'error', message: `The upload queue hit an error and will try again: ${(e as Error).message}` })
+        this.events.emit('notice', {
+          level: 'error',
+          message: `The upload queue hit an error and will try again: ${(e as Error).message}`,
+        })
         this.wakeIn(5000)
       }
     }
@@ -406,10 +409,16 @@ export class UploadQueue {
       wakeAt = Math.min(wakeAt, until)
     }
 
-    // Uploads: one row at a time so pacing sees each new request in flight.
+    // Uploads: one row at a time so pacing sees each new request in flight. One query answers both
+    // "what is due?" and, when the earliest row is not due yet, "when to look again?".
+    let nextUpload: number | null = null
     while (this.uploadsInFlight < this.opts.concurrency) {
-      const row = this.store.nextDue(now, allowed())
+      const row = this.store.nextToSend(allowed())
       if (!row) break
+      if (row.nextAttemptAt !== null && row.nextAttemptAt > now) {
+        nextUpload = row.nextAttemptAt
+        break
+      }
       const ready = this.readyAt(row.profileId, now)
       if (ready > 0) {
         holdBack(row.profileId, ready)
@@ -426,9 +435,15 @@ export class UploadQueue {
     // While saturated, overdue jobs are looked for at most once a second (the pump runs per file).
     const lookForPolls = !saturated || now - this.lastOverdueCheck >= 1000
     if (saturated && lookForPolls) this.lastOverdueCheck = now
+    let nextPoll: number | null = null
+    const dueBy = saturated ? now - POLL_YIELD_MS : now
     while (lookForPolls && this.pollsInFlight < pollCap) {
-      const row = this.store.nextPoll(saturated ? now - POLL_YIELD_MS : now, allowed(), [...this.pollingRows])
+      const row = this.store.nextToPoll(allowed(), [...this.pollingRows])
       if (!row) break
+      if (row.nextAttemptAt !== null && row.nextAttemptAt > dueBy) {
+        if (!saturated) nextPoll = row.nextAttemptAt
+        break
+      }
       const ready = this.readyAt(row.profileId, now)
       if (ready > 0) {
         holdBack(row.profileId, ready)
@@ -438,10 +453,7 @@ export class UploadQueue {
     }
 
     // Sleep until the next row or poll is due, or a pause ends. A full pipe wakes the pump itself
-    // (each finished request kicks it), so only ask SQLite when there is room.
-    const nextUpload = this.uploadsInFlight < this.opts.concurrency ? this.store.nextDueAt(allowed()) : null
-    const nextPoll =
-      !saturated && this.pollsInFlight < pollCap ? this.store.nextPollAt(allowed(), [...this.pollingRows]) : null
+    // (each finished request kicks it).
     const candidates = [wakeAt, nextUpload ?? Infinity, nextPoll ?? Infinity].filter((t) => t > now)
     const next = Math.min(...candidates)
     if (this.timer) clearTimeout(this.timer)
@@ -606,11 +618,17 @@ export class UploadQueue {
     // The file is not the version that was recorded: nothing was created from it. Its row is
     // superseded and the file's new content goes through intake as a new row.
     if (f.errorCode === 'file_superseded') {
-      const next = this.store.transition(row, 'uploading', 'superseded', {
-        ...base,
-        nextAttemptAt: null,
-        lastError: 'Changed on disk before it was sent; the new version is queued.',
-      }, now)
+      const next = this.store.transition(
+        row,
+        'uploading',
+        'superseded',
+        {
+          ...base,
+          nextAttemptAt: null,
+          lastError: 'Changed on disk before it was sent; the new version is queued.',
+        },
+        now,
+      )
       if (next) {
         this.emitUpload(next, 'uploading')
         this.hooks.superseded(next)
@@ -785,7 +803,12 @@ export class UploadQueue {
     const age = this.opts.now() - (row.acceptedAt ?? row.createdAt)
     const youngUnknown = f.status === 404 && age < this.opts.jobNotFoundGraceMs
     const transient =
-      f.retryable || f.errorCode === 'bad_response' || youngUnknown || f.status === 401 || f.status === 403 || f.errorCode === 'no_key'
+      f.retryable ||
+      f.errorCode === 'bad_response' ||
+      youngUnknown ||
+      f.status === 401 ||
+      f.status === 403 ||
+      f.errorCode === 'no_key'
     if (transient) {
       this.holdProfile(row.profileId, f, 1000)
       const wait = retryDelay(

@@ -379,30 +379,35 @@ export class UploadStore {
   }
 
   /**
-   * A row that handled this exact file version (path, size, mtime) for this profile and target.
-   * Not a superseded row (its bytes were not what is on disk) nor one skipped for a cause that can
-   * go away (that file is looked at again).
+   * What the store knows of a file (its newest rows for this profile and target), in one query:
+   * - `handled`: a row that handled this exact version (path, size, mtime), so it is not taken again;
+   *   not a superseded row (its bytes were not what is on disk) nor one skipped for a cause that can
+   *   go away (that file is looked at again);
+   * - `retakeable`: the latest row skipped for such a cause, which a new take continues.
    */
-  findVersion(
+  fileState(
     profileId: string,
     target: string,
     path: string,
     size: number,
     mtimeMs: number,
-  ): Upload | undefined {
-    const r = this.db.get<Row>(
-      `SELECT * FROM uploads WHERE path = ? AND size = ? AND mtime_ms = ? AND profile_id = ? AND target = ?
-       AND status != 'superseded'
-       AND NOT (status = 'skipped' AND reason IN (${RETAKE_REASONS.map(() => '?').join(', ')}))
-       ORDER BY id DESC LIMIT 1`,
+  ): { handled: Upload | undefined; retakeable: Upload | undefined } {
+    const rows = this.db.all<Row>(
+      `SELECT * FROM uploads WHERE path = ? AND profile_id = ? AND target = ? ORDER BY id DESC LIMIT 50`,
       path,
-      size,
-      mtimeMs,
       profileId,
       target,
-      ...RETAKE_REASONS,
     )
-    return r ? fromRow(r) : undefined
+    const retake = (r: Row) =>
+      r.status === 'skipped' && (RETAKE_REASONS as readonly string[]).includes(r.reason ?? '')
+    const handled = rows.find(
+      (r) => r.size === size && r.mtime_ms === mtimeMs && r.status !== 'superseded' && !retake(r),
+    )
+    const retakeable = rows.find(retake)
+    return {
+      handled: handled ? fromRow(handled) : undefined,
+      retakeable: retakeable ? fromRow(retakeable) : undefined,
+    }
   }
 
   /** The earlier upload of the same content for the same profile and target that counts (not failed/cancelled). */
@@ -419,19 +424,18 @@ export class UploadStore {
   }
 
   /**
-   * The scheduler's question: the earliest row of `kind` due by `before` (or at all), oldest first.
+   * The scheduler's question: the earliest row of `kind` (by next_attempt_at, then id).
    * `profiles` null means every profile; otherwise only those (paused ones left out). Each profile
    * is answered from its own partial index, so rows of a paused profile cost nothing to skip.
    */
   private earliest(
     kind: 'send' | 'poll',
     profiles: readonly string[] | null,
-    before: number | null,
     skip: readonly number[] = [],
   ): Row | undefined {
     const status = kind === 'send' ? `status IN ('queued', 'waiting_retry')` : `status = 'processing'`
-    const due = `${before === null ? '' : 'AND next_attempt_at <= ?'} ${skip.length ? `AND id NOT IN (${skip.map(() => '?').join(', ')})` : ''}`
-    const time = [...(before === null ? [] : [before]), ...skip]
+    const due = skip.length ? `AND id NOT IN (${skip.map(() => '?').join(', ')})` : ''
+    const time = skip
     // INDEXED BY: the planner must not trade these partial indexes for a status or profile index
     // and a sort of every waiting row (it did, once such indexes existed).
     const index = kind === 'send' ? 'uploads_send' : 'uploads_poll'
@@ -461,28 +465,22 @@ export class UploadStore {
     return best
   }
 
-  /** The row to send next (due now), among `profiles` (null: all). */
-  nextDue(now: number, profiles: readonly string[] | null = null): Upload | undefined {
-    const r = this.earliest('send', profiles, now)
+  /**
+   * The row to send next among `profiles` (null: all): the one with the earliest time, due or not
+   * (the scheduler sends it when due, else sleeps until its time).
+   */
+  nextToSend(profiles: readonly string[] | null = null): Upload | undefined {
+    const r = this.earliest('send', profiles)
     return r ? fromRow(r) : undefined
-  }
-
-  /** When the next waiting row becomes due (for the scheduler's timer). */
-  nextDueAt(profiles: readonly string[] | null = null): number | null {
-    return this.earliest('send', profiles, null)?.next_attempt_at ?? null
   }
 
   /**
-   * The job to poll next (due by `before`), among `profiles` (null: all), leaving out the rows
-   * whose poll is in flight (`skip`: the queue knows them; nothing is written to mark them).
+   * The job to ask about next among `profiles` (null: all), due or not, leaving out the rows whose
+   * poll is in flight (`skip`: the queue knows them; nothing is written to mark them).
    */
-  nextPoll(before: number, profiles: readonly string[] | null = null, skip: readonly number[] = []): Upload | undefined {
-    const r = this.earliest('poll', profiles, before, skip)
+  nextToPoll(profiles: readonly string[] | null = null, skip: readonly number[] = []): Upload | undefined {
+    const r = this.earliest('poll', profiles, skip)
     return r ? fromRow(r) : undefined
-  }
-
-  nextPollAt(profiles: readonly string[] | null = null, skip: readonly number[] = []): number | null {
-    return this.earliest('poll', profiles, null, skip)?.next_attempt_at ?? null
   }
 
   /** Profiles that have rows still to send or follow (the queue learns them at start). */
