@@ -13,6 +13,7 @@ const STATE_TONE: Record<ProfileState, string> = {
   rate_limited: 'warn',
   auth_required: 'bad',
   forbidden: 'bad',
+  out_of_credits: 'bad',
 }
 
 /** Re-renders once a second while `until` is in the future; returns now. */

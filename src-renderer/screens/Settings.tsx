@@ -5,7 +5,7 @@ import { ConfirmDialog, Dialog } from '../components/Dialog'
 import { Check, Field, FormError } from '../components/Field'
 import { Screen } from '../components/Screen'
 import { formatDateTime } from '../lib/format'
-import { PROFILE_KIND_LABELS } from '../lib/labels'
+import { PROFILE_KIND_LABELS, businessLabel } from '../lib/labels'
 import type { Profile, Settings as SettingsT } from '../lib/types'
 import { useApp } from '../store'
 
@@ -67,7 +67,7 @@ function Profiles() {
                   {p.baseUrl ? <div className="muted small mono">{p.baseUrl}</div> : null}
                 </td>
                 <td>
-                  {p.business ? `${p.business.name} (${p.business.currency}, ${p.business.country})` : '—'}
+                  {businessLabel(p)}
                 </td>
                 <td>{formatDateTime(p.validatedAt)}</td>
                 <td className="actions-cell">

@@ -13,7 +13,7 @@ import {
   ERROR_CODES,
   PARTNER_ROUTE_BUSINESS_KEY_MESSAGE,
   proratedGrantCost,
-  type Job,
+  type JobRead,
   type PurchaseOrderInput,
 } from '../../schemas'
 import { startSandbox, type Fixtures, type Sandbox } from '../../sandbox/index'
@@ -99,7 +99,7 @@ async function failure(p: Promise<unknown>): Promise<ApiError> {
 }
 
 /** Polls a job until it is completed or failed (the emulator finishes after job_delay_ms). */
-async function settle(c: BookkeepingClient, ref: string): Promise<Job> {
+async function settle(c: BookkeepingClient, ref: string): Promise<JobRead> {
   const deadline = Date.now() + 10_000
   for (;;) {
     const job = await c.getJob(ref)

@@ -7,7 +7,16 @@
  * pauses a whole profile on 429/401/403, follows async jobs until their record exists, and only
  * then hands the row to the after-upload step (move the source file).
  */
-import type { AiTarget, AsyncJobData, Job } from '../../../schemas'
+import {
+  AI_CREDITS_EXHAUSTED_STATUS,
+  COMPLETION_NOT_REPORTED,
+  COMPLETION_NOT_REPORTED_CODE,
+  CREDITS_FIX,
+  ERROR_CODES,
+  UNKNOWN_JOB_STATUS_POLLS,
+  type AiTarget,
+  type JobRead,
+} from '../../../schemas'
 import type { RateLimit } from '../api/ratelimit'
 import type { EngineEmitter, ProfileState } from '../events'
 import type { Upload, UploadStore } from '../store/uploads'
@@ -30,8 +39,12 @@ export interface UploadClient {
       maxFileBytes?: number
       onProgress?: (sent: number, total: number) => void
     },
-  ): Promise<AsyncJobData | { process_type: 'direct'; record: { uuid: string; resource_type?: string } }>
-  getJob(jobReference: string): Promise<Job>
+  ): Promise<
+    | { process_type: 'async'; job_reference: string }
+    | { process_type: 'direct'; record: { uuid: string; resource_type?: string | null } }
+    | { process_type: 'untracked' }
+  >
+  getJob(jobReference: string): Promise<JobRead>
 }
 
 /** The shape of a client failure the queue understands (ApiError has it). */
@@ -54,6 +67,14 @@ function asFailure(e: unknown): ClientFailure {
     message: e instanceof Error ? e.message : String(e),
     retryable: false,
   }
+}
+
+/** Profile states that wait for a person: nothing of the profile starts while in one. */
+const HELD_STATES: readonly ProfileState[] = ['paused', 'auth_required', 'forbidden', 'out_of_credits']
+
+/** An AI create the business's credits (or its partner's holding) cannot pay for. */
+function isOutOfCredits(f: ClientFailure): boolean {
+  return f.errorCode === ERROR_CODES.insufficientAiCredits || f.status === AI_CREDITS_EXHAUSTED_STATUS
 }
 
 export interface ClientProvider {
@@ -222,7 +243,10 @@ export class UploadQueue {
     this.setState(profileId, 'paused', 'Paused by you')
   }
 
-  /** Resumes a profile paused by a person, a 401 (after a new key) or a 403 (after a subscription change). */
+  /**
+   * Resumes a profile paused by a person, a 401 (after a new key), a 403 (after a subscription
+   * change) or a lack of AI credits (after a grant or a purchase).
+   */
   resume(profileId: string): void {
     this.clients.delete(profileId) // a rotated key means a new client
     const g = this.gate(profileId)
@@ -266,7 +290,7 @@ export class UploadQueue {
   /** When this profile may start another request, or 0 if now. Infinity while paused by a person or an auth problem. */
   private readyAt(profileId: string, now: number): number {
     const g = this.gate(profileId)
-    if (g.state === 'paused' || g.state === 'auth_required' || g.state === 'forbidden') return Infinity
+    if (HELD_STATES.includes(g.state)) return Infinity
     if (g.pausedUntil > now) return g.pausedUntil
     if (g.state === 'rate_limited') this.setState(profileId, 'active', null)
     if (g.resetAt !== null && g.resetAt <= now) {
@@ -410,7 +434,7 @@ export class UploadQueue {
           },
         },
       )
-      if ('job_reference' in res && res.process_type === 'async') {
+      if (res.process_type === 'async') {
         const now = this.opts.now()
         const next = this.store.updateWhere(
           row.id,
@@ -429,6 +453,8 @@ export class UploadQueue {
         if (next) this.emitUpload(next, 'uploading') // else: cancelled while in flight
       } else if (res.process_type === 'direct') {
         await this.complete(row, res.record.uuid, res.record.resource_type ?? row.target, 'uploading')
+      } else {
+        await this.completionNotReported(row, 'uploading', 'its answer named no job and no record')
       }
     } catch (e) {
       this.uploadFailed(row, asFailure(e))
@@ -456,6 +482,13 @@ export class UploadQueue {
     if (f.errorCode === 'file_changed') {
       // Written to while being sent: try again once it is stable (same key: nothing was created).
       this.finish(cur, { ...base, status: 'waiting_retry', nextAttemptAt: now + 2000 })
+      return
+    }
+
+    if (isOutOfCredits(f)) {
+      // Nothing was created: the file waits, with the profile, for credits.
+      this.holdProfile(row.profileId, f, 0)
+      this.finish(cur, { ...base, status: 'waiting_retry', nextAttemptAt: now })
       return
     }
 
@@ -487,7 +520,8 @@ export class UploadQueue {
   /**
    * A failure that concerns the whole profile, not one file: a 429 pauses the profile's queue
    * until the server's reset (or `defaultWaitMs`) and returns that time; a 401 or a missing key
-   * asks for a new key; a 403 holds the profile for the subscription rule. Otherwise nothing.
+   * asks for a new key; a 403 holds the profile for the subscription rule; an AI create nobody can
+   * pay for holds it until credits are granted and a person resumes. Otherwise nothing.
    */
   private holdProfile(profileId: string, f: ClientFailure, defaultWaitMs: number): number | null {
     if (f.status === 429) {
@@ -503,7 +537,9 @@ export class UploadQueue {
       this.emitRate(profileId)
       return g.pausedUntil
     }
-    if (f.status === 401 || f.errorCode === 'no_key') {
+    if (isOutOfCredits(f)) {
+      this.setState(profileId, 'out_of_credits', `${f.message.replace(/\.?\s*$/, '.')} ${CREDITS_FIX}`)
+    } else if (f.status === 401 || f.errorCode === 'no_key') {
       const message =
         f.status === 401 ? 'The server refused the API key (401). Enter a new key to continue.' : f.message
       this.setState(profileId, 'auth_required', message)
@@ -540,6 +576,12 @@ export class UploadQueue {
       const job = await client.getJob(row.jobReference!)
       if (job.status === 'completed') {
         await this.complete(row, job.resource_uuid, job.resource_type, 'processing')
+      } else if (job.status === 'unknown' && row.polls + 1 >= UNKNOWN_JOB_STATUS_POLLS) {
+        await this.completionNotReported(
+          row,
+          'processing',
+          `job ${row.jobReference} never gave a status Bookdrop knows`,
+        )
       } else if (job.status === 'failed') {
         this.finish(row, {
           status: 'failed',
@@ -575,14 +617,26 @@ export class UploadQueue {
           now(),
         )
       } else {
-        this.finish(row, {
-          status: 'failed',
-          lastError: f.status === 404 ? `The server no longer knows job ${row.jobReference}.` : f.message,
-          errorCode: f.errorCode,
-          httpStatus: f.status || null,
-        })
+        // The create was accepted; its job just cannot be followed (no such route or job, an answer
+        // that cannot be read). Failing the row would invite a second create of the same file.
+        await this.completionNotReported(
+          row,
+          'processing',
+          `job ${row.jobReference} could not be followed: ${f.status ? `${f.status}, ` : ''}${f.message}`,
+        )
       }
     }
+  }
+
+  /**
+   * The one place that writes the outcome "sent; the server did not report completion": the row is
+   * `completed` with no record uuid, COMPLETION_NOT_REPORTED_CODE and a note saying why (#11).
+   */
+  private async completionNotReported(row: Upload, from: Upload['status'], why: string): Promise<void> {
+    await this.complete(row, null, null, from, {
+      errorCode: COMPLETION_NOT_REPORTED_CODE,
+      lastError: `${COMPLETION_NOT_REPORTED} (${why.replace(/\.\s*$/, '')})`,
+    })
   }
 
   private async complete(
@@ -590,6 +644,7 @@ export class UploadQueue {
     recordUuid: string | null,
     recordType: string | null,
     from: Upload['status'],
+    note: { errorCode: string; lastError: string } | null = null,
   ): Promise<void> {
     const now = this.opts.now()
     const done = this.store.updateWhere(
@@ -601,8 +656,8 @@ export class UploadQueue {
         recordType,
         completedAt: now,
         nextAttemptAt: null,
-        lastError: null,
-        errorCode: null,
+        lastError: note?.lastError ?? null,
+        errorCode: note?.errorCode ?? null,
         httpStatus: null,
       },
       now,
@@ -620,9 +675,7 @@ export class UploadQueue {
 
   /** Profiles that wait for a person (paused, a new key, a subscription change). */
   private heldProfiles(): string[] {
-    return [...this.gates.entries()]
-      .filter(([, g]) => g.state === 'paused' || g.state === 'auth_required' || g.state === 'forbidden')
-      .map(([id]) => id)
+    return [...this.gates.entries()].filter(([, g]) => HELD_STATES.includes(g.state)).map(([id]) => id)
   }
 
   /** True when nothing is in flight and nothing is due or scheduled (rows of held profiles aside). */
