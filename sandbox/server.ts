@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import {
+  AI_CREDITS_EXHAUSTED_STATUS,
   BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
   DEVELOPER_API_403_MESSAGE,
   ERROR_CODES,
@@ -330,7 +331,12 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
     const slot = req.idemSlot
     if (slot && !slot.settled) {
       slot.settled = true
-      if (reply.statusCode < 500 && typeof payload === 'string') {
+      // A 402 (no AI credits) says nothing happened, like a 5xx: the same key must work after a grant.
+      if (
+        reply.statusCode < 500 &&
+        reply.statusCode !== AI_CREDITS_EXHAUSTED_STATUS &&
+        typeof payload === 'string'
+      ) {
         const ct = reply.getHeader('content-type')
         const stored: StoredResponse = {
           status: reply.statusCode,
