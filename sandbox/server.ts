@@ -20,6 +20,7 @@ import {
   describeIssues,
 } from '../schemas'
 import { type Business, type Partner, type SandboxState, type StoredResponse, faultsSchema } from './state'
+import { shapeAnswer } from './variants'
 
 export const BASE_PATH = '/v1'
 
@@ -228,6 +229,9 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
       const status = statuses[Math.floor(Math.random() * statuses.length)] ?? 500
       throw new ApiFailure(status, `injected fault: ${status}`, ERROR_CODES.serverError)
     }
+    if (f.missing_paths.some((prefix) => sub.startsWith(prefix))) {
+      throw new ApiFailure(404, `no route ${req.method} ${path}`, ERROR_CODES.notFound)
+    }
     if (b.count > limit) {
       throw new ApiFailure(
         429,
@@ -294,6 +298,14 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
       throw new ApiFailure(403, DEVELOPER_API_403_MESSAGE, ERROR_CODES.developerApiNotAllowed)
     req.business = business
     req.keyHolder = business.uuid
+  })
+
+  // ---- answer shapes: the spec-minimal variant (sandbox/variants.ts) ---------------------------
+  app.addHook('preSerialization', async (req, _reply, payload) => {
+    if (state.variant === 'default' || !pathOf(req).startsWith(BASE_PATH)) return payload
+    const url = req.routeOptions.url
+    const route = url?.startsWith(BASE_PATH + '/') ? url.slice(BASE_PATH.length) : undefined
+    return shapeAnswer(state.variant, req.method, route, payload)
   })
 
   // ---- idempotent replays -----------------------------------------------------------------------

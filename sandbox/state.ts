@@ -278,6 +278,11 @@ export const faultsSchema = z.object({
   commit_then_drop_next: z.number().int().min(0).default(0),
   /** Only requests whose path (after /v1) starts with one of these are subject to faults; empty = all. */
   paths: z.array(z.string()).default([]),
+  /**
+   * Routes this server does not have: a /v1 request whose path (after /v1) starts with one of these
+   * is 404 `no route`, like any unknown route (a server that follows no job references: ["/jobs/"]).
+   */
+  missing_paths: z.array(z.string().min(1)).default([]),
 })
 export type Faults = z.output<typeof faultsSchema>
 export type FaultsInput = z.input<typeof faultsSchema>

@@ -69,7 +69,9 @@ function asFailure(e: unknown): ClientFailure {
   }
 }
 
-/** Profile states that wait for a person: nothing of the profile starts while in one. */
+type Work = 'upload' | 'poll'
+
+/** Profile states that wait for a person: nothing of the profile starts while in one (but see readyAt). */
 const HELD_STATES: readonly ProfileState[] = ['paused', 'auth_required', 'forbidden', 'out_of_credits']
 
 /** An AI create the business's credits (or its partner's holding) cannot pay for. */
@@ -287,10 +289,13 @@ export class UploadQueue {
     })
   }
 
-  /** When this profile may start another request, or 0 if now. Infinity while paused by a person or an auth problem. */
-  private readyAt(profileId: string, now: number): number {
+  /**
+   * When this profile may start another request, or 0 if now. Infinity while paused by a person or
+   * an auth problem; a profile out of AI credits still follows its jobs (a poll costs no credit).
+   */
+  private readyAt(profileId: string, now: number, kind: Work = 'upload'): number {
     const g = this.gate(profileId)
-    if (HELD_STATES.includes(g.state)) return Infinity
+    if (HELD_STATES.includes(g.state) && !(kind === 'poll' && g.state === 'out_of_credits')) return Infinity
     if (g.pausedUntil > now) return g.pausedUntil
     if (g.state === 'rate_limited') this.setState(profileId, 'active', null)
     if (g.resetAt !== null && g.resetAt <= now) {
@@ -305,11 +310,11 @@ export class UploadQueue {
     return 0
   }
 
-  private blockedProfiles(now: number): { blocked: string[]; wakeAt: number } {
+  private blockedProfiles(now: number, kind: Work): { blocked: string[]; wakeAt: number } {
     const blocked: string[] = []
     let wakeAt = Infinity
     for (const id of this.gates.keys()) {
-      const t = this.readyAt(id, now)
+      const t = this.readyAt(id, now, kind)
       if (t > 0) {
         blocked.push(id)
         if (t < wakeAt) wakeAt = t
@@ -342,22 +347,25 @@ export class UploadQueue {
   private pump(): void {
     if (!this.running) return
     const now = this.opts.now()
-    let { blocked, wakeAt } = this.blockedProfiles(now)
+    const held = { upload: this.blockedProfiles(now, 'upload'), poll: this.blockedProfiles(now, 'poll') }
+    let wakeAt = Math.min(held.upload.wakeAt, held.poll.wakeAt)
     /** Profiles whose rows may start now; null when none is held back (one query covers all). */
-    const allowed = (): string[] | null =>
-      blocked.length === 0 ? null : [...this.gates.keys()].filter((id) => !blocked.includes(id))
-    const holdBack = (profileId: string, until: number) => {
-      blocked = [...blocked, profileId]
+    const allowed = (kind: Work): string[] | null => {
+      const blocked = held[kind].blocked
+      return blocked.length === 0 ? null : [...this.gates.keys()].filter((id) => !blocked.includes(id))
+    }
+    const holdBack = (kind: Work, profileId: string, until: number) => {
+      held[kind].blocked = [...held[kind].blocked, profileId]
       wakeAt = Math.min(wakeAt, until)
     }
 
     // Uploads: one row at a time so pacing sees each new request in flight.
     while (this.uploadsInFlight < this.opts.concurrency) {
-      const row = this.store.nextDue(now, allowed())
+      const row = this.store.nextDue(now, allowed('upload'))
       if (!row) break
-      const ready = this.readyAt(row.profileId, now)
+      const ready = this.readyAt(row.profileId, now, 'upload')
       if (ready > 0) {
-        holdBack(row.profileId, ready)
+        holdBack('upload', row.profileId, ready)
         continue
       }
       this.startUpload(row)
@@ -372,11 +380,11 @@ export class UploadQueue {
     const lookForPolls = !saturated || now - this.lastOverdueCheck >= 1000
     if (saturated && lookForPolls) this.lastOverdueCheck = now
     while (lookForPolls && this.pollsInFlight < pollCap) {
-      const row = this.store.nextPoll(saturated ? now - POLL_YIELD_MS : now, allowed())
+      const row = this.store.nextPoll(saturated ? now - POLL_YIELD_MS : now, allowed('poll'))
       if (!row) break
-      const ready = this.readyAt(row.profileId, now)
+      const ready = this.readyAt(row.profileId, now, 'poll')
       if (ready > 0) {
-        holdBack(row.profileId, ready)
+        holdBack('poll', row.profileId, ready)
         continue
       }
       this.startPoll(row)
@@ -384,8 +392,10 @@ export class UploadQueue {
 
     // Sleep until the next row or poll is due, or a pause ends. A full pipe wakes the pump itself
     // (each finished request kicks it), so only ask SQLite when there is room.
-    const nextUpload = this.uploadsInFlight < this.opts.concurrency ? this.store.nextDueAt(allowed()) : null
-    const nextPoll = !saturated && this.pollsInFlight < pollCap ? this.store.nextPollAt(allowed()) : null
+    const nextUpload =
+      this.uploadsInFlight < this.opts.concurrency ? this.store.nextDueAt(allowed('upload')) : null
+    const nextPoll =
+      !saturated && this.pollsInFlight < pollCap ? this.store.nextPollAt(allowed('poll')) : null
     const candidates = [wakeAt, nextUpload ?? Infinity, nextPoll ?? Infinity].filter((t) => t > now)
     const next = Math.min(...candidates)
     if (this.timer) clearTimeout(this.timer)
@@ -681,7 +691,11 @@ export class UploadQueue {
   /** True when nothing is in flight and nothing is due or scheduled (rows of held profiles aside). */
   isIdle(): boolean {
     if (this.uploadsInFlight > 0 || this.pollsInFlight > 0 || this.pending.size > 0) return false
-    return this.store.countActive(this.heldProfiles()) === 0
+    const held = this.heldProfiles()
+    // A profile out of credits still follows the jobs it started.
+    const following = held.filter((id) => this.gate(id).state === 'out_of_credits')
+    if (following.some((id) => this.store.countByStatus(id).processing > 0)) return false
+    return this.store.countActive(held) === 0
   }
 
   private checkIdle(): void {
