@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { DEVELOPER_API_403_MESSAGE } from '../../schemas/assumptions'
+import { CREDITS_FIX, DEVELOPER_API_403_MESSAGE } from '../../schemas/assumptions'
 import { formatNumber, formatTime, plural } from '../lib/format'
 import { PROFILE_KIND_LABELS, PROFILE_STATE_LABELS } from '../lib/labels'
 import type { ProfileState } from '../lib/types'
@@ -108,7 +108,7 @@ export function StatusBar() {
               type="button"
               className="btn btn--small"
               onClick={() => void pause()}
-              disabled={state === 'auth_required'}
+              disabled={state === 'auth_required' || state === 'out_of_credits'}
             >
               Pause uploads
             </button>
@@ -121,7 +121,7 @@ export function StatusBar() {
 
 /**
  * In place at the top of every screen: a refused key (401) asks for a new one right here; a
- * business without Developer API access (403) is told what to do.
+ * business without Developer API access (403), or out of AI credits, is told what to do.
  */
 export function SessionBanner() {
   const profile = useApp(activeProfile)
@@ -186,6 +186,25 @@ export function SessionBanner() {
           </button>
         </form>
         <FormError message={error} />
+      </section>
+    )
+  }
+
+  if (session.state === 'out_of_credits') {
+    return (
+      <section className="banner banner--warn" role="alert" aria-labelledby="credits-banner-title">
+        <h2 id="credits-banner-title" className="banner__title">
+          “{profile.business?.name ?? profile.name}” has run out of AI credits
+        </h2>
+        <p>{session.message ?? CREDITS_FIX}</p>
+        <p>
+          Files wait where they are, in the queue; jobs already sent are still followed. Once credits are
+          granted or bought,{' '}
+          <button type="button" className="linklike" onClick={() => void resume()}>
+            resume uploads
+          </button>
+          .
+        </p>
       </section>
     )
   }
