@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox -- [--port <n>] [--fixtures <file.json>]`
+ * `npm run sandbox -- [--port <n>] [--fixtures <file.json>] [--variant default|spec-minimal]`
  * Starts the emulator on 127.0.0.1 and prints `listening on http://127.0.0.1:<n>/v1`; with no
  * fixtures it also prints the keys of the demo business and partner it seeds.
  *
@@ -9,10 +9,11 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { describeIssues } from '../schemas'
-import { type Fixtures, type Sandbox, startSandbox } from './index'
+import { type Fixtures, type Sandbox, type SandboxVariant, SANDBOX_VARIANTS, startSandbox } from './index'
+import { isSandboxVariant } from './variants'
 import { fixturesSchema } from './state'
 
-const USAGE = 'usage: npm run sandbox -- [--port <n>] [--fixtures <file.json>]'
+const USAGE = `usage: npm run sandbox -- [--port <n>] [--fixtures <file.json>] [--variant ${SANDBOX_VARIANTS.join('|')}]`
 const DEFAULT_PORT = 4010
 
 /** A failure the user can fix: printed as one line, then the process exits with `code`. */
@@ -25,14 +26,22 @@ class CliError extends Error {
   }
 }
 
-function parseCli(argv: string[]): { help: boolean; port: number; fixturesPath: string | undefined } {
-  let values: { port?: string; fixtures?: string; help?: boolean }
+interface Cli {
+  help: boolean
+  port: number
+  fixturesPath: string | undefined
+  variant: SandboxVariant
+}
+
+function parseCli(argv: string[]): Cli {
+  let values: { port?: string; fixtures?: string; variant?: string; help?: boolean }
   try {
     ;({ values } = parseArgs({
       args: argv,
       options: {
         port: { type: 'string' },
         fixtures: { type: 'string' },
+        variant: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -46,7 +55,11 @@ function parseCli(argv: string[]): { help: boolean; port: number; fixturesPath: 
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new CliError(`--port must be a whole number from 0 to 65535, got "${rawPort}"`, 2)
   }
-  return { help: values.help ?? false, port, fixturesPath: values.fixtures }
+  const variant = values.variant ?? 'default'
+  if (!isSandboxVariant(variant)) {
+    throw new CliError(`--variant must be ${SANDBOX_VARIANTS.join(' or ')}, got "${variant}"`, 2)
+  }
+  return { help: values.help ?? false, port, fixturesPath: values.fixtures, variant }
 }
 
 /** Reads and validates a fixtures file; any problem names the file and, for schema errors, each bad field. */
@@ -71,7 +84,7 @@ function loadFixtures(path: string): Fixtures {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const { help, port, fixturesPath } = parseCli(argv)
+  const { help, port, fixturesPath, variant } = parseCli(argv)
   if (help) {
     console.log(USAGE)
     return
@@ -98,7 +111,7 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', stop)
 
   try {
-    sb = await startSandbox({ port, fixtures })
+    sb = await startSandbox({ port, fixtures, variant })
   } catch (e) {
     const err = e as NodeJS.ErrnoException
     if (err.code === 'EADDRINUSE') {
@@ -111,6 +124,7 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   console.log(`listening on ${sb.url}`)
+  if (variant !== 'default') console.log(`variant: ${variant} (answers carry only what api-spec.md names)`)
   if (sb.demo) {
     // The emulator's own demo keys: they exist only in this process and only work against it.
     console.log(`demo business key: ${sb.demo.businessKey}`)

@@ -13,8 +13,10 @@ import { registerBusinessRoutes } from './routes/business'
 import { registerPartnerRoutes } from './routes/partner'
 import { BASE_PATH, buildServer } from './server'
 import { type Fixtures, type FaultsInput, SandboxState, parseFixtures } from './state'
+import { SANDBOX_VARIANTS, type SandboxVariant, isSandboxVariant } from './variants'
 
 export type { Fixtures, FaultsInput } from './state'
+export { SANDBOX_VARIANTS, type SandboxVariant } from './variants'
 
 export interface SandboxOptions {
   /** Seed data; when omitted a demo business and a demo partner are created with fresh keys. */
@@ -23,6 +25,11 @@ export interface SandboxOptions {
   port?: number
   /** Faults active from the start. */
   faults?: FaultsInput
+  /**
+   * `default` answers with our full shapes (design.md §3); `spec-minimal` with only what api-spec.md
+   * names, other names for our guesses and unknown extra fields (sandbox/variants.ts).
+   */
+  variant?: SandboxVariant
   /** Extra CA certificates (PEM) trusted when fetching `url` attachments (tests use a local https server). */
   urlFetchCa?: string
   /** Fetch timeout for `url` attachments, ms. */
@@ -50,6 +57,7 @@ export interface Sandbox {
   app: FastifyInstance
   /** Set when no fixtures were given. */
   demo: DemoKeys | null
+  variant: SandboxVariant
   setFaults(f: FaultsInput): void
   stop(): Promise<void>
 }
@@ -163,7 +171,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     fixtures = d.fixtures
     demo = d.demo
   }
+  const variant = opts.variant ?? 'default'
+  if (!isSandboxVariant(variant))
+    throw new Error(`unknown sandbox variant "${String(variant)}": use ${SANDBOX_VARIANTS.join(' or ')}`)
   const state = new SandboxState(parseFixtures(fixtures))
+  state.variant = variant
   if (opts.faults) state.setFaults(opts.faults)
   const app = buildServer(state, { logger: opts.logger ?? false, maxBodyBytes: opts.maxBodyBytes })
   const ctx: RouteContext = {
@@ -191,6 +203,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     state,
     app,
     demo,
+    variant,
     setFaults(f) {
       state.setFaults(f)
     },

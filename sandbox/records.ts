@@ -15,6 +15,8 @@ import {
 import type { z } from 'zod'
 import type { Draft } from './extract'
 import {
+  INITIAL_STATUS,
+  RECORD_RESOURCE_TYPES,
   type Business,
   type RecordResource,
   type StoredPurchaseOrder,
@@ -23,28 +25,7 @@ import {
 } from './state'
 
 /** `resource_type` of each resource's records, as the seeded ones already use. */
-export const RESOURCE_TYPES: Record<RecordResource, string> = {
-  expenses: 'expense',
-  bills: 'bill',
-  journals: 'journal',
-  invoices: 'invoice',
-  income: 'income',
-  contacts: 'contact',
-  accounts: 'account',
-  'bank-transactions': 'bank_transaction',
-}
-
-/** Status of a freshly created record (not shown by the spec: our choice). */
-const INITIAL_STATUS: Record<RecordResource, string> = {
-  expenses: 'posted',
-  bills: 'unpaid',
-  journals: 'posted',
-  invoices: 'unpaid',
-  income: 'posted',
-  contacts: 'active',
-  accounts: 'active',
-  'bank-transactions': 'posted',
-}
+export const RESOURCE_TYPES = RECORD_RESOURCE_TYPES
 
 /** An AI-created invoice is due this many days after its date (not shown: our choice). */
 export const INVOICE_DUE_DAYS = 30
@@ -171,12 +152,26 @@ export function applyPut(rec: StoredRecord, put: RecordPut, now: number): void {
 
 export type ListQueryParsed = z.output<typeof listQuerySchema>
 
-/** How a list reads its rows: the date to order by, a tie-breaker, the searchable texts, the status. */
+/**
+ * How a list reads its rows: the date to order by, a tie-breaker, the searchable texts, the status,
+ * the bank account (null when the row belongs to none) and the schema of the `schema` filter.
+ */
 export interface ListView<T> {
   date(row: T): string
   createdMs(row: T): number
   texts(row: T): (string | null | undefined)[]
   status(row: T): string
+  bank(row: T): string | null
+  schema(row: T): string
+}
+
+/**
+ * A record's schema for the `schema` list filter (not shown; our choice): a bank transaction is
+ * money_in (amount ≥ 0) or money_out; an account is its class; anything else its resource_type.
+ */
+export function schemaOf(rec: StoredRecord): string {
+  if (rec.resource_type === 'bank_transaction') return rec.amount < 0 ? 'money_out' : 'money_in'
+  return rec.chart?.class ?? rec.resource_type
 }
 
 export const recordListView: ListView<StoredRecord> = {
@@ -184,6 +179,8 @@ export const recordListView: ListView<StoredRecord> = {
   createdMs: (r) => r.created_at,
   texts: (r) => [r.narration, r.contact],
   status: (r) => r.status,
+  bank: (r) => r.bank ?? null,
+  schema: schemaOf,
 }
 
 export const purchaseOrderListView: ListView<StoredPurchaseOrder> = {
@@ -191,16 +188,33 @@ export const purchaseOrderListView: ListView<StoredPurchaseOrder> = {
   createdMs: (p) => Date.parse(p.created_at),
   texts: (p) => [p.narration, p.customer, p.document_number],
   status: (p) => p.status,
+  bank: () => null,
+  schema: (p) => p.transaction_type,
 }
 
-/** Filters by `search` (narration, contact, document number; case-insensitive) and `status`, orders, pages. */
+const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
+
+/**
+ * Filters by `search` (narration, contact, document number; case-insensitive substring), `status`,
+ * `bank` and `schema` (each equal, ignoring case), orders, pages.
+ */
 export function pageOf<T>(rows: T[], q: ListQueryParsed, view: ListView<T>): { rows: T[]; total: number } {
   const needle = q.search?.trim().toLowerCase()
-  const status = q.status?.trim().toLowerCase()
   const sign = q.date_order === 'asc' ? 1 : -1
+  // A blank filter is no filter.
+  const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v)
+  const status = given(q.status)
+  const bank = given(q.bank)
+  const schema = given(q.schema)
   const matching = rows
     .filter((r) => !needle || view.texts(r).some((t) => t?.toLowerCase().includes(needle)))
-    .filter((r) => !status || view.status(r).toLowerCase() === status)
+    .filter((r) => status === undefined || same(view.status(r), status))
+    .filter((r) => {
+      if (bank === undefined) return true
+      const own = view.bank(r)
+      return own !== null && same(own, bank)
+    })
+    .filter((r) => schema === undefined || same(view.schema(r), schema))
     .sort(
       (a, b) => sign * (view.date(a).localeCompare(view.date(b)) || view.createdMs(a) - view.createdMs(b)),
     )

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import {
+  AI_CREDITS_EXHAUSTED_STATUS,
   BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
   DEVELOPER_API_403_MESSAGE,
   ERROR_CODES,
@@ -26,6 +27,7 @@ import {
   type StoredResponse,
   faultsSchema,
 } from './state'
+import { shapeAnswer } from './variants'
 
 export const BASE_PATH = '/v1'
 
@@ -240,6 +242,9 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
       const status = statuses[Math.floor(random() * statuses.length)] ?? 500
       throw new ApiFailure(status, `injected fault: ${status}`, ERROR_CODES.serverError)
     }
+    if (f.missing_paths.some((prefix) => sub.startsWith(prefix))) {
+      throw new ApiFailure(404, `no route ${req.method} ${path}`, ERROR_CODES.notFound)
+    }
     if (faulty && f.not_found_next > 0) {
       f.not_found_next--
       throw new ApiFailure(404, `injected fault: no such thing (yet): ${sub}`, ERROR_CODES.notFound)
@@ -317,6 +322,14 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
     req.keyHolder = business.uuid
   })
 
+  // ---- answer shapes: the spec-minimal variant (sandbox/variants.ts) ---------------------------
+  app.addHook('preSerialization', async (req, _reply, payload) => {
+    if (state.variant === 'default' || !pathOf(req).startsWith(BASE_PATH)) return payload
+    const url = req.routeOptions.url
+    const route = url?.startsWith(BASE_PATH + '/') ? url.slice(BASE_PATH.length) : undefined
+    return shapeAnswer(state.variant, req.method, route, payload)
+  })
+
   // ---- idempotent replays -----------------------------------------------------------------------
   app.addHook('preHandler', async (req, reply) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) return
@@ -352,7 +365,12 @@ export function buildServer(state: SandboxState, opts: ServerOptions = {}): Fast
     const slot = req.idemSlot
     if (slot && !slot.settled) {
       slot.settled = true
-      if (reply.statusCode < 500 && typeof payload === 'string') {
+      // A 402 (no AI credits) says nothing happened, like a 5xx: the same key must work after a grant.
+      if (
+        reply.statusCode < 500 &&
+        reply.statusCode !== AI_CREDITS_EXHAUSTED_STATUS &&
+        typeof payload === 'string'
+      ) {
         const ct = reply.getHeader('content-type')
         const stored: StoredResponse = {
           status: reply.statusCode,

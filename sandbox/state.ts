@@ -6,9 +6,22 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { DEFAULT_RATE_LIMIT, type Job, type PurchaseOrderRecord } from '../schemas'
 
+/** `default`: our full shapes (design.md §3). `spec-minimal`: only what api-spec.md names (#11). */
+export const SANDBOX_VARIANTS = ['default', 'spec-minimal'] as const
+export type SandboxVariant = (typeof SANDBOX_VARIANTS)[number]
+
 // ---------------------------------------------------------------------------------------------
 // Fixtures (every field but the keys optional)
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * AI credits of a fixture business that does not say (emulator-only): plenty, so tests and
+ * benchmarks are not limited by credits. A registered business starts with 0.
+ */
+export const DEFAULT_FIXTURE_CREDITS = 100_000
+
+/** Classes of chart-of-accounts accounts: an account's `schema` for the list filter. */
+export const ACCOUNT_CLASSES = ['asset', 'liability', 'equity', 'income', 'expense'] as const
 
 export const fixturesSchema = z.object({
   partners: z
@@ -19,6 +32,12 @@ export const fixturesSchema = z.object({
           error: 'must be a partner secret key starting with svc_partner_sk_',
         }),
         holding_credits: z.number().min(0).default(0),
+        /** The partner's own subscription; once past, grants fail (add-seats' sixth failure). */
+        subscription_expires_at: z
+          .string()
+          .refine((t) => !Number.isNaN(Date.parse(t)), { error: 'must be an ISO 8601 time' })
+          .nullable()
+          .default(null),
       }),
     )
     .default([]),
@@ -42,7 +61,7 @@ export const fixturesSchema = z.object({
         plus_subscription: z.boolean().default(false),
         credit_from_referral_partner: z.boolean().default(false),
         referred_by: z.string().nullable().default(null),
-        credit_balance: z.number().default(0),
+        credit_balance: z.number().default(DEFAULT_FIXTURE_CREDITS),
       }),
     )
     .default([]),
@@ -70,6 +89,42 @@ export const fixturesSchema = z.object({
         date: z.string(),
         amount: z.number(),
         narration: z.string().default(''),
+        /** The bank account (an account uuid or name) the line belongs to: the `bank` list filter. */
+        bank: z.string().nullable().default(null),
+        /** The ledger account the line is posted to: makes that account "in use". */
+        account: z.string().nullable().default(null),
+      }),
+    )
+    .default([]),
+  /** Other records (expenses, bills, journals, income, contacts), e.g. to give them a source_uuid. */
+  records: z
+    .array(
+      z.object({
+        resource: z.enum(['expenses', 'bills', 'journals', 'income', 'contacts']),
+        uuid: z.string().optional(),
+        source_uuid: z.string().nullable().default(null),
+        business: z.string(),
+        date: z.string(),
+        narration: z.string().default(''),
+        amount: z.number().default(0),
+        contact: z.string().nullable().default(null),
+        /** The ledger account it is posted to (uuid, name or code): makes that account "in use". */
+        account: z.string().nullable().default(null),
+      }),
+    )
+    .default([]),
+  /** Chart of accounts (Part 7 rule 1: a default or cashbook account cannot be deleted). */
+  accounts: z
+    .array(
+      z.object({
+        uuid: z.string().optional(),
+        source_uuid: z.string().nullable().default(null),
+        business: z.string(),
+        name: z.string(),
+        code: z.string().nullable().default(null),
+        class: z.enum(ACCOUNT_CLASSES).default('expense'),
+        default: z.boolean().default(false),
+        cashbook: z.boolean().default(false),
       }),
     )
     .default([]),
@@ -91,6 +146,7 @@ export const fixturesSchema = z.object({
   job_delay_ms: z.number().min(0).default(300),
 })
 export type Fixtures = z.input<typeof fixturesSchema>
+export type AccountClass = (typeof ACCOUNT_CLASSES)[number]
 export type ParsedFixtures = z.output<typeof fixturesSchema>
 
 // ---------------------------------------------------------------------------------------------
@@ -102,6 +158,8 @@ export interface Partner {
   name: string
   key: string
   holding_credits: number
+  /** Epoch ms when the partner's own subscription ends; null: it does not. */
+  subscription_expires_at: number | null
 }
 
 export interface SeatGrant {
@@ -156,6 +214,12 @@ export interface StoredRecord {
     amount: number
   }[]
   payments?: { uuid: string; date: string; amount: number; method: string | null }[]
+  /** Bank transactions: the bank account they belong to (the `bank` filter). */
+  bank?: string | null
+  /** The ledger account (uuid, name or code) the record is posted to: that account is in use. */
+  account?: string | null
+  /** Accounts only: chart-of-accounts facts (Part 7 rule 1). */
+  chart?: { code: string | null; class: AccountClass; default: boolean; cashbook: boolean }
 }
 
 export interface StoredPurchaseOrder extends PurchaseOrderRecord {
@@ -226,6 +290,11 @@ export const faultsSchema = z.object({
   seed: z.number().int().min(0).max(0xffffffff).optional(),
   /** Only requests whose path (after /v1) starts with one of these are subject to faults; empty = all. */
   paths: z.array(z.string()).default([]),
+  /**
+   * Routes this server does not have: a /v1 request whose path (after /v1) starts with one of these
+   * is 404 `no route`, like any unknown route (a server that follows no job references: ["/jobs/"]).
+   */
+  missing_paths: z.array(z.string().min(1)).default([]),
 })
 
 /** A small seeded PRNG (mulberry32): the fault decisions replay exactly for the same seed. */
@@ -265,6 +334,30 @@ export const RECORD_RESOURCES = [
 ] as const
 export type RecordResource = (typeof RECORD_RESOURCES)[number]
 
+/** `resource_type` of each resource's records (singular). */
+export const RECORD_RESOURCE_TYPES: Record<RecordResource, string> = {
+  expenses: 'expense',
+  bills: 'bill',
+  journals: 'journal',
+  invoices: 'invoice',
+  income: 'income',
+  contacts: 'contact',
+  accounts: 'account',
+  'bank-transactions': 'bank_transaction',
+}
+
+/** Status of a freshly created (or seeded) record (not shown by the spec: our choice). */
+export const INITIAL_STATUS: Record<RecordResource, string> = {
+  expenses: 'posted',
+  bills: 'unpaid',
+  journals: 'posted',
+  invoices: 'unpaid',
+  income: 'posted',
+  contacts: 'active',
+  accounts: 'active',
+  'bank-transactions': 'posted',
+}
+
 export class SandboxState {
   partners = new Map<string, Partner>() // by key
   businesses = new Map<string, Business>() // by uuid
@@ -286,6 +379,8 @@ export class SandboxState {
   inFlight = 0
   /** Every /v1 request seen. */
   requests = 0
+  /** How the emulator shapes its answers (sandbox/variants.ts). */
+  variant: SandboxVariant = 'default'
   /** Added to the real clock: tests move time forward to see prorating and expiry. */
   clockOffsetMs = 0
 
@@ -312,6 +407,8 @@ export class SandboxState {
         name: p.name,
         key: p.key,
         holding_credits: p.holding_credits,
+        subscription_expires_at:
+          p.subscription_expires_at === null ? null : Date.parse(p.subscription_expires_at),
       })
     }
     for (const b of fixtures.businesses) {
@@ -390,12 +487,65 @@ export class SandboxState {
         status: 'posted',
         created_at: t,
         updated_at: t,
+        bank: tx.bank,
+        account: tx.account,
+      })
+    }
+    for (const r of fixtures.records) {
+      const biz = this.businesses.get(r.business)
+      const t = this.now()
+      this.putRecord(r.resource, {
+        uuid: r.uuid ?? randomUUID(),
+        source_uuid: r.source_uuid,
+        business: r.business,
+        resource_type: RECORD_RESOURCE_TYPES[r.resource],
+        date: r.date,
+        narration: r.narration,
+        amount: r.amount,
+        currency: biz?.currency ?? 'NGN',
+        contact: r.contact,
+        memo: null,
+        attachment_name: null,
+        status: INITIAL_STATUS[r.resource],
+        created_at: t,
+        updated_at: t,
+        account: r.account,
+      })
+    }
+    for (const a of fixtures.accounts) {
+      const biz = this.businesses.get(a.business)
+      const t = this.now()
+      this.putRecord('accounts', {
+        uuid: a.uuid ?? randomUUID(),
+        source_uuid: a.source_uuid,
+        business: a.business,
+        resource_type: 'account',
+        date: new Date(t).toISOString().slice(0, 10),
+        narration: a.name,
+        amount: 0,
+        currency: biz?.currency ?? 'NGN',
+        contact: null,
+        memo: null,
+        attachment_name: null,
+        status: 'active',
+        created_at: t,
+        updated_at: t,
+        chart: { code: a.code, class: a.class, default: a.default, cashbook: a.cashbook },
       })
     }
   }
 
   now(): number {
     return Date.now() + this.clockOffsetMs
+  }
+
+  /** Who pays a business's AI creates (2.6): its referral partner when so registered, else itself. */
+  creditPayer(b: Business): { kind: 'business'; business: Business } | { kind: 'partner'; partner: Partner } {
+    if (b.credit_from_referral_partner && b.referred_by) {
+      const partner = this.partnerByKeyOrId(b.referred_by)
+      if (partner) return { kind: 'partner', partner }
+    }
+    return { kind: 'business', business: b }
   }
 
   partnerByKeyOrId(ref: string): Partner | undefined {
@@ -415,11 +565,14 @@ export class SandboxState {
     this.records.get(resource)!.set(rec.uuid, rec)
   }
 
-  /** A record of this business by uuid or source_uuid (2.11); another business's record is not found. */
+  /**
+   * A record of this business by uuid or source_uuid (2.11). Another business's record is not
+   * found, and does not hide this business's own record whose source_uuid equals its uuid.
+   */
   findRecord(resource: RecordResource, business: string, id: string): StoredRecord | undefined {
     const map = this.records.get(resource)!
     const direct = map.get(id)
-    if (direct) return direct.business === business ? direct : undefined
+    if (direct && direct.business === business) return direct
     for (const r of map.values()) if (r.source_uuid === id && r.business === business) return r
     return undefined
   }

@@ -546,6 +546,10 @@ export const listQuerySchema = z.object({
   date_order: z.enum(['asc', 'desc'], { error: 'date_order must be asc or desc' }).default('desc'),
   search: z.string().optional(),
   status: z.string().optional(),
+  /** Bank transactions of one bank account (uuid); rows of no bank never match. */
+  bank: z.string().optional(),
+  /** Rows of one schema: money_in or money_out, an account class, or a resource type. */
+  schema: z.string().optional(),
 })
 export type ListQuery = z.input<typeof listQuerySchema>
 

@@ -53,7 +53,7 @@ export const ERROR_CODES = {
   partnerPaidCredits: 'business_uses_partner_credit', // 409
   businessNotReferred: 'business_not_found', // 404: unknown uuid or referred by another partner
   invalidSeatRequest: 'invalid_seat_request', // 400: seats/months missing or out of range
-  subscriptionExpired: 'partner_subscription_expired', // never sent: an expired grant starts a new first grant
+  subscriptionExpired: 'partner_subscription_expired', // 403: the partner's own subscription has ended (add-seats, add-credits)
   validation: 'validation_error', // 400 on any body or query that fails the schemas
   emailTaken: 'email_taken', // 409: register-business with an email another business already uses
   wrongKeyKind: 'wrong_key_type', // 403 on a partner route with a business key, and the reverse
@@ -63,15 +63,19 @@ export const ERROR_CODES = {
   rateLimited: 'rate_limited', // 429
   idempotencyMismatch: 'idempotency_key_reused', // 422: same key, different body
   serverError: 'server_error', // 500 (also injected faults)
+  insufficientAiCredits: 'insufficient_ai_credits', // 402: an AI create the credits (or the partner's holding) cannot pay for
+  methodNotAllowed: 'method_not_allowed', // 405: a method the spec does not give a path (PUT /expenses/{uuid})
+  accountNotDeletable: 'account_not_deletable', // 400: chart-of-accounts delete refused (Part 7 rule 1)
 } as const
 
-/** HTTP statuses of the add-seats failures (not shown). */
+/** HTTP statuses of the six add-seats failures (Part 7 rule 4: not shown). */
 export const ADD_SEATS_FAILURE_STATUS = {
   insufficientHolding: 400,
   ownPlusSubscription: 409,
   partnerPaidCredits: 409,
   businessNotReferred: 404,
   invalidSeatRequest: 400,
+  subscriptionExpired: 403,
 } as const
 
 /** Default rate limit of the emulator (not shown): 600 requests per 60 s per key. */
@@ -133,3 +137,101 @@ export const WRONG_KEY_KIND_STATUS = 403
  * create request, whatever its attachments. The emulator charges it; the app's overview counts it.
  */
 export const AI_CREDITS_PER_CREATE = 1
+
+/**
+ * An AI create nobody can pay for (2.6: usage is charged; the failure is not shown): HTTP 402 with
+ * `error_code: insufficient_ai_credits`. The client knows it by either. The upload queue then holds
+ * the profile (state `out_of_credits`) with the server's reason and CREDITS_FIX, until resumed.
+ */
+export const AI_CREDITS_EXHAUSTED_STATUS = 402
+
+/** What a person can do when a business has no AI credits left. */
+export const CREDITS_FIX =
+  'Ask your referral partner for an AI credit grant, or buy AI credits in the application; then resume uploads.'
+
+// ---------------------------------------------------------------------------------------------
+// Tolerant reader (design.md §1, issue #11): what the client also recognises in a response
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Other names the client recognises for a field the spec does not name (or whose shape it does not
+ * show), first match wins; our own name comes first. A field found under none of them is empty
+ * (null, shown as "—"), never a failure. Unknown fields are ignored. → schemas/read.ts
+ */
+export const FIELD_ALIASES = {
+  /** auth/validate: at the top of `data`, or inside `data.business` (where uuid and id count too). */
+  businessUuid: ['business_uuid', 'business_id', 'businessUuid'],
+  businessUuidNested: ['uuid', 'id', 'business_uuid', 'business_id'],
+  businessName: ['name', 'business_name', 'businessName', 'company_name', 'trading_name'],
+  currency: ['currency', 'currency_code', 'base_currency'],
+  country: ['country', 'country_code'],
+  /** Invoice `record_items` elements (2.9: fields not shown). */
+  itemName: ['item_name', 'name', 'description', 'title', 'item'],
+  quantity: ['quantity', 'qty', 'units'],
+  unitPrice: ['selling_price', 'price', 'unit_price', 'rate', 'unit_cost'],
+  taxRate: ['tax', 'tax_rate', 'tax_percent'],
+  lineAmount: ['amount', 'line_total', 'total', 'subtotal'],
+  /** Invoice `payments` elements (2.9: fields not shown). */
+  paymentId: ['uuid', 'id', 'reference'],
+  paymentDate: ['date', 'payment_date', 'paid_on', 'paid_at'],
+  paymentAmount: ['amount', 'value', 'amount_paid'],
+  paymentMethod: ['method', 'payment_method', 'channel', 'mode'],
+  /** Async AI create data (2.5 names job_reference) and the job answer (not shown). */
+  jobReference: ['job_reference', 'jobReference', 'job_id'],
+  /** Inside a `job` object of the create answer. */
+  jobReferenceNested: ['job_reference', 'reference', 'id', 'uuid'],
+  jobStatus: ['status', 'state', 'job_status'],
+  jobMessage: ['message', 'error', 'reason', 'failure_reason'],
+  jobRecordUuid: ['resource_uuid', 'record_uuid', 'resourceUuid'],
+  jobRecordUuids: ['resource_uuids', 'record_uuids', 'resourceUuids'],
+  /** A direct AI create may wrap the created resource (shape not shown). */
+  directRecord: ['record', 'resource', 'result', 'data'],
+  /** List `meta` (2.1: optional; the keys page, limit, total). */
+  pageNumber: ['page', 'current_page'],
+  pageLimit: ['limit', 'per_page', 'page_size'],
+  pageTotal: ['total', 'total_count', 'count'],
+  /** add-credits answer (not shown). */
+  creditsGranted: ['credits_granted', 'credits', 'granted'],
+  holdingBalance: ['partner_holding_balance', 'holding_balance', 'partner_balance'],
+  creditBalance: ['credit_balance', 'balance', 'business_credit_balance'],
+} as const satisfies Record<string, readonly string[]>
+
+/**
+ * Job statuses the client understands (the job answer is not shown), lower-cased; our own four map
+ * to themselves. Any other value is `unknown`: the job is polled on for UNKNOWN_JOB_STATUS_POLLS
+ * polls, then the row says the file was sent and the server did not report completion.
+ */
+export const JOB_STATUS_ALIASES = {
+  queued: 'queued',
+  pending: 'queued',
+  waiting: 'queued',
+  accepted: 'queued',
+  processing: 'processing',
+  running: 'processing',
+  in_progress: 'processing',
+  started: 'processing',
+  completed: 'completed',
+  complete: 'completed',
+  done: 'completed',
+  succeeded: 'completed',
+  success: 'completed',
+  finished: 'completed',
+  failed: 'failed',
+  failure: 'failed',
+  error: 'failed',
+  errored: 'failed',
+  rejected: 'failed',
+  cancelled: 'failed',
+  canceled: 'failed',
+} as const satisfies Record<string, 'queued' | 'processing' | 'completed' | 'failed'>
+
+/** Polls of a job whose status the client does not recognise before it stops following it. */
+export const UNKNOWN_JOB_STATUS_POLLS = 10
+
+/**
+ * What an upload row says when the server accepted a file but its completion cannot be followed:
+ * no job reference, a job route that answers 404/405/410/501, an answer that cannot be read, or a
+ * status the client never recognises. The row is `completed` with no record uuid and this note.
+ */
+export const COMPLETION_NOT_REPORTED = 'Sent; the server did not report completion.'
+export const COMPLETION_NOT_REPORTED_CODE = 'completion_not_reported'

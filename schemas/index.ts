@@ -1,3 +1,4 @@
 export * from './api'
 export * from './assumptions'
 export * from './labels'
+export * from './read'

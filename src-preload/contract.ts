@@ -13,12 +13,12 @@
  */
 import { z } from 'zod'
 import type {
-  AddCreditsResult,
+  AddCreditsRead,
   AddSeatsResult,
   AiTarget,
   BillingStatus,
-  Invoice,
-  PageMeta,
+  InvoiceRead,
+  PageMetaRead,
   PurchaseOrderData,
   ReferredBusinessPage,
   RegisteredBusiness,
@@ -217,21 +217,25 @@ export interface FolderView extends FolderConfig {
 
 export interface ListPage<T> {
   data: T[]
-  meta: PageMeta
+  /** `total` is null when the server sent none (2.1: meta is optional). */
+  meta: PageMetaRead
 }
 
-/** A record as lists show it (fields beyond these: not shown by the spec). */
+/**
+ * A record as lists show it. Only `uuid` is sure; every other field may be missing or null when the
+ * server does not send it (fields not shown by the spec), and screens show "—" for it.
+ */
 export interface RecordRow {
   uuid: string
   source_uuid?: string | null
-  date?: string
-  narration?: string
-  amount?: number
-  total_amount?: number
-  currency?: string
-  status?: string
+  date?: string | null
+  narration?: string | null
+  amount?: number | null
+  total_amount?: number | null
+  currency?: string | null
+  status?: string | null
   contact?: string | null
-  document_number?: string
+  document_number?: string | null
   [key: string]: unknown
 }
 
@@ -390,7 +394,7 @@ export interface Calls {
   listPurchaseOrders: ListPage<RecordRow>
   createPurchaseOrder: PurchaseOrderData
   listInvoices: ListPage<RecordRow>
-  getInvoice: Invoice
+  getInvoice: InvoiceRead
   createInvoiceFromPrompt: { jobReference: string | null; recordUuid: string | null }
   listExpenses: ListPage<RecordRow>
   listBills: ListPage<RecordRow>
@@ -412,7 +416,7 @@ export interface Calls {
   saveRegisteredBusiness: ProfileList & { profile: ProfileView }
   discardRegistration: { discarded: boolean }
   addSeats: AddSeatsResult
-  addCredits: AddCreditsResult
+  addCredits: AddCreditsRead
   getClientHealth: ClientHealth[]
 }
 

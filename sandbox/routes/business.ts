@@ -21,6 +21,7 @@ import {
   recordPutSchema,
 } from '../../schemas'
 import { AttachmentError, type PendingFile, acceptAttachment, digest, resolveFiles } from '../attachments'
+import { type Charge, chargeAiCreate } from '../credits'
 import { type SourceFile, extract } from '../extract'
 import type { RouteContext } from '../index'
 import { type JobOutcome, findJob, jobData, startJob } from '../jobs'
@@ -237,21 +238,40 @@ async function createDirect(state: SandboxState, ctx: RouteContext, ai: AiReques
   })
 }
 
-/** `async` (the default): a job that fetches URL attachments and creates the records when it completes. */
-function createAsync(state: SandboxState, ctx: RouteContext, ai: AiRequest, reply: FastifyReply) {
+/**
+ * `async` (the default): a job that fetches URL attachments and creates the records when it
+ * completes. A job that fails gives the credits of its create back.
+ */
+function createAsync(
+  state: SandboxState,
+  ctx: RouteContext,
+  ai: AiRequest,
+  reply: FastifyReply,
+  charge: Charge,
+) {
+  const work = async (): Promise<JobOutcome> => {
+    let files: SourceFile[]
+    try {
+      files = await resolveFiles(ai.pending, fetchOptions(ctx))
+    } catch (e) {
+      if (e instanceof AttachmentError) return { ok: false, reason: e.message }
+      throw e
+    }
+    const committed = commitRecords(state, ai, files)
+    return committed.ok ? { ok: true, resourceUuids: committed.records.map((r) => r.uuid) } : committed
+  }
   const job = startJob(state, ctx, {
     business: ai.business.uuid,
     resourceType: RESOURCE_TYPES[ai.target],
-    work: async (): Promise<JobOutcome> => {
-      let files: SourceFile[]
+    work: async () => {
       try {
-        files = await resolveFiles(ai.pending, fetchOptions(ctx))
+        const outcome = await work()
+        if (!outcome.ok) charge.refund()
+        return outcome
       } catch (e) {
-        if (e instanceof AttachmentError) return { ok: false, reason: e.message }
+        charge.refund()
         throw e
       }
-      const committed = commitRecords(state, ai, files)
-      return committed.ok ? { ok: true, resourceUuids: committed.records.map((r) => r.uuid) } : committed
     },
   })
   return ok(reply, 'accepted: the job is queued', { process_type: 'async', job_reference: job.job_reference })
@@ -261,7 +281,15 @@ function registerAiCreates(app: FastifyInstance, state: SandboxState, ctx: Route
   for (const target of AI_TARGETS) {
     app.post(AI_CREATE_ROUTES[target], BUSINESS, async (req, reply) => {
       const ai = acceptAiRequest(target, req, ctx)
-      return ai.direct ? createDirect(state, ctx, ai, reply) : createAsync(state, ctx, ai, reply)
+      // Charged once the request is valid (2.6); a direct create that fails is given back.
+      const charge = chargeAiCreate(state, ai.business)
+      if (!ai.direct) return createAsync(state, ctx, ai, reply, charge)
+      try {
+        return await createDirect(state, ctx, ai, reply)
+      } catch (e) {
+        charge.refund()
+        throw e
+      }
     })
   }
 }
@@ -356,12 +384,21 @@ function registerUpdates(app: FastifyInstance, state: SandboxState): void {
       applyPatch(rec, parse(recordPatchSchema, req.body), state.now())
       return ok(reply, `${RESOURCE_TYPES[resource]} updated`, readData(resource, rec))
     })
-    app.put<IdParams>(`/${resource}/:uuid`, BUSINESS, async (req, reply) => {
-      const rec = findOwnRecord(state, resource, requireBusiness(req), req.params.uuid)
-      applyPut(rec, parse(recordPutSchema, req.body), state.now())
-      return ok(reply, `${RESOURCE_TYPES[resource]} updated`, readData(resource, rec))
-    })
   }
+  // Part 4 gives PUT to bills only.
+  app.put<IdParams>('/bills/:uuid', BUSINESS, async (req, reply) => {
+    const rec = findOwnRecord(state, 'bills', requireBusiness(req), req.params.uuid)
+    applyPut(rec, parse(recordPutSchema, req.body), state.now())
+    return ok(reply, 'bill updated', readData('bills', rec))
+  })
+  app.put('/expenses/:uuid', BUSINESS, async () => {
+    throw new ApiFailure(
+      405,
+      'PUT is not a method of /expenses/{uuid}: change an expense with PATCH',
+      ERROR_CODES.methodNotAllowed,
+      { Allow: 'GET, PATCH' },
+    )
+  })
 }
 
 function registerDeletes(app: FastifyInstance, state: SandboxState): void {
@@ -370,4 +407,44 @@ function registerDeletes(app: FastifyInstance, state: SandboxState): void {
     state.records.get('bank-transactions')?.delete(rec.uuid)
     return ok(reply, `bank transaction ${rec.uuid} deleted`)
   })
+  app.delete<IdParams>('/accounts/:uuid', BUSINESS, async (req, reply) => {
+    const business = requireBusiness(req)
+    const account = findOwnRecord(state, 'accounts', business, req.params.uuid)
+    const refusal = accountDeleteRefusal(state, business, account)
+    if (refusal) throw new ApiFailure(400, refusal, ERROR_CODES.accountNotDeletable)
+    state.records.get('accounts')?.delete(account.uuid)
+    return ok(reply, `account ${account.uuid} deleted`)
+  })
+}
+
+/**
+ * Part 7 rule 1: why a chart-of-accounts account cannot be deleted, or null. Checked in this order:
+ * a default account; an account under cashbook rules (a bank or cash account of the cashbook); an
+ * account in use: named (by uuid, source_uuid, name or code) by a record's ledger account, a bank
+ * transaction's bank, or a purchase order line's category (2.3).
+ */
+function accountDeleteRefusal(state: SandboxState, business: Business, account: StoredRecord): string | null {
+  const name = `"${account.narration}"`
+  if (account.chart?.default)
+    return `${name} is a default account of the chart of accounts and cannot be deleted`
+  if (account.chart?.cashbook)
+    return `${name} is a cashbook (bank or cash) account: cashbook rules block deleting it`
+  const names = new Set(
+    [account.uuid, account.source_uuid, account.narration, account.chart?.code]
+      .filter((n): n is string => !!n)
+      .map((n) => n.trim().toLowerCase()),
+  )
+  const named = (v: string | null | undefined) => !!v && names.has(v.trim().toLowerCase())
+  let uses = 0
+  for (const map of state.records.values()) {
+    for (const r of map.values()) {
+      if (r.business === business.uuid && r !== account && (named(r.account) || named(r.bank))) uses++
+    }
+  }
+  for (const po of state.purchaseOrders.values()) {
+    if (po.business === business.uuid) uses += po.items.filter((i) => named(i.category)).length
+  }
+  if (uses > 0)
+    return `${name} is in use by ${uses} record${uses === 1 ? '' : 's'} (entries or purchase order lines): move them to another account first`
+  return null
 }

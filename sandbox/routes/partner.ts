@@ -9,6 +9,7 @@
  * - the referred list is in registration order (oldest first) and carries no `meta`;
  * - an expired partner grant is not "running": the next add-seats is a first grant again, with a new
  *   subscription reference;
+ * - a partner whose own subscription has ended gets 403 partner_subscription_expired on grants;
  * - a seat grant also adds TRANSACTION_CREDITS_PER_SEAT_GRANT (0) to the business's credit balance;
  * - create-log route labels are the route patterns without /v1, as business.ts logs them:
  *   `/referred-businesses/:business_uuid/add-seats`.
@@ -136,6 +137,20 @@ function referredBusiness(state: SandboxState, partner: Partner, uuid: string): 
   return b
 }
 
+/**
+ * The sixth add-seats failure (Part 7 rule 4; our choice): a partner whose own subscription has
+ * ended cannot grant seats or credits (403 partner_subscription_expired). Reads still work.
+ */
+function checkPartnerSubscription(state: SandboxState, partner: Partner): void {
+  const end = partner.subscription_expires_at
+  if (end === null || end > state.now()) return
+  throw new ApiFailure(
+    ADD_SEATS_FAILURE_STATUS.subscriptionExpired,
+    `your partner subscription ended on ${new Date(end).toISOString().slice(0, 10)}: renew it to grant seats or credits`,
+    ERROR_CODES.subscriptionExpired,
+  )
+}
+
 function insufficientHolding(partner: Partner, needed: number, what: string): ApiFailure {
   return new ApiFailure(
     ADD_SEATS_FAILURE_STATUS.insufficientHolding,
@@ -244,7 +259,9 @@ export function registerPartnerRoutes(app: FastifyInstance, state: SandboxState,
     partnerOnly,
     async (req, reply) => {
       const partner = requirePartner(req)
-      // Check order: 404, 400 invalid, 409 own Plus, 409 partner-paid credit, 400 insufficient holding.
+      // Check order: 403 partner subscription ended, 404, 400 invalid, 409 own Plus, 409 partner-paid
+      // credit, 400 insufficient holding.
+      checkPartnerSubscription(state, partner)
       const business = referredBusiness(state, partner, req.params.business_uuid)
       if (req.body === undefined || req.body === null) {
         throw new ApiFailure(
@@ -346,6 +363,7 @@ export function registerPartnerRoutes(app: FastifyInstance, state: SandboxState,
     partnerOnly,
     async (req, reply) => {
       const partner = requirePartner(req)
+      checkPartnerSubscription(state, partner)
       const business = referredBusiness(state, partner, req.params.business_uuid)
       const { credits } = parse(addCreditsSchema, req.body)
       if (partner.holding_credits < credits)

@@ -585,7 +585,7 @@ export class AppService implements CallHandlers {
   ): Promise<ListPage<RecordRow>> {
     const client = await this.businessClient()
     const res = await client.list(resource, q)
-    return { data: res.data as RecordRow[], meta: res.meta }
+    return { data: res.data.map((r): RecordRow => ({ ...r })), meta: res.meta }
   }
 
   private outcomes(results: IntakeResult[], paths: string[]): IntakeOutcome[] {
@@ -975,9 +975,9 @@ export class AppService implements CallHandlers {
   ): Promise<Calls['createInvoiceFromPrompt']> {
     const client = await this.businessClient()
     const res = await client.aiCreate('invoices', { prompt: req.prompt, process_type: req.processType })
-    return res.process_type === 'direct'
-      ? { jobReference: null, recordUuid: res.record.uuid }
-      : { jobReference: res.job_reference, recordUuid: null }
+    if (res.process_type === 'direct') return { jobReference: null, recordUuid: res.record.uuid }
+    if (res.process_type === 'async') return { jobReference: res.job_reference, recordUuid: null }
+    return { jobReference: null, recordUuid: null }
   }
 
   async listExpenses(req: ParsedReq<'listExpenses'>): Promise<ListPage<RecordRow>> {

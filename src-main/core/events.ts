@@ -8,7 +8,14 @@ import type { Upload } from './store/uploads'
 
 export type FolderState = 'starting' | 'watching' | 'polling' | 'error' | 'stopped' | 'disabled'
 
-export type ProfileState = 'active' | 'paused' | 'rate_limited' | 'auth_required' | 'forbidden'
+export type ProfileState =
+  | 'active'
+  | 'paused'
+  | 'rate_limited'
+  | 'auth_required'
+  | 'forbidden'
+  /** The server refused an AI create for lack of credits: held until a person resumes. */
+  | 'out_of_credits'
 
 export interface EngineEvents {
   /** A row was created or changed status. */

@@ -3,17 +3,33 @@ import { formatNumber } from '../lib/format'
 interface Props {
   page: number
   limit: number
-  total: number
+  /** Rows across all pages; null when the server does not say (2.1: list meta is optional). */
+  total: number | null
+  /** Rows on this page: with no total, the pager speaks of them and offers Next after a full page. */
+  count?: number
   loading?: boolean
   onPage: (page: number) => void
   label: string
 }
 
-/** Previous / next for server-paged lists, with where we are said in words. */
-export function Pager({ page, limit, total, loading, onPage, label }: Props) {
+/** Where a page sits, in words: "21–40 of 143 · page 2 of 8", or without a total "21–40 · page 2". */
+export function pagerText(page: number, limit: number, total: number | null, count: number): string {
+  const first = (page - 1) * limit + 1
+  if (total === null) {
+    if (count === 0) return page <= 1 ? 'Nothing yet' : `Nothing on page ${formatNumber(page)}`
+    return `${formatNumber(first)}–${formatNumber(first + count - 1)} · page ${formatNumber(page)}`
+  }
   const pages = Math.max(1, Math.ceil(total / limit))
-  const from = total === 0 ? 0 : (page - 1) * limit + 1
-  const to = Math.min(total, page * limit)
+  const where =
+    total === 0
+      ? 'Nothing yet'
+      : `${formatNumber(first)}–${formatNumber(Math.min(total, page * limit))} of ${formatNumber(total)}`
+  return `${where} · page ${page} of ${formatNumber(pages)}`
+}
+
+/** Previous / next for server-paged lists, with where we are said in words. */
+export function Pager({ page, limit, total, count = 0, loading, onPage, label }: Props) {
+  const hasNext = total === null ? count >= limit : page < Math.max(1, Math.ceil(total / limit))
   return (
     <nav className="pager" aria-label={`${label} pages`}>
       <button
@@ -25,13 +41,12 @@ export function Pager({ page, limit, total, loading, onPage, label }: Props) {
         ← Previous
       </button>
       <span className="pager__where" aria-live="polite">
-        {total === 0 ? 'Nothing yet' : `${formatNumber(from)}–${formatNumber(to)} of ${formatNumber(total)}`}{' '}
-        · page {page} of {formatNumber(pages)}
+        {pagerText(page, limit, total, count)}
       </span>
       <button
         type="button"
         className="btn btn--small"
-        disabled={page >= pages || loading}
+        disabled={!hasNext || loading}
         onClick={() => onPage(page + 1)}
       >
         Next →

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { DEVELOPER_API_403_MESSAGE } from '../../schemas/assumptions'
+import { CREDITS_FIX, DEVELOPER_API_403_MESSAGE } from '../../schemas/assumptions'
 import { formatNumber, formatTime, plural } from '../lib/format'
 import { PROFILE_KIND_LABELS, PROFILE_STATE_LABELS } from '../lib/labels'
 import type { ProfileState } from '../lib/types'
@@ -13,6 +13,7 @@ const STATE_TONE: Record<ProfileState, string> = {
   rate_limited: 'warn',
   auth_required: 'bad',
   forbidden: 'bad',
+  out_of_credits: 'bad',
 }
 
 /** Re-renders once a second while `until` is in the future; returns now. */
@@ -103,7 +104,7 @@ export function StatusBar() {
             type="button"
             className="btn btn--small"
             onClick={() => void pause()}
-            disabled={state === 'auth_required'}
+            disabled={state === 'auth_required' || state === 'out_of_credits'}
           >
             Pause uploads
           </button>
@@ -115,7 +116,7 @@ export function StatusBar() {
 
 /**
  * In place at the top of every screen: a refused key (401) asks for a new one right here; a
- * business without Developer API access (403) is told what to do.
+ * business without Developer API access (403), or out of AI credits, is told what to do.
  */
 export function SessionBanner() {
   const profile = useApp(activeProfile)
@@ -209,6 +210,25 @@ export function SessionBanner() {
           </button>
         </form>
         <FormError message={error} />
+      </section>
+    )
+  }
+
+  if (session.state === 'out_of_credits') {
+    return (
+      <section className="banner banner--warn" role="alert" aria-labelledby="credits-banner-title">
+        <h2 id="credits-banner-title" className="banner__title">
+          “{profile.business?.name ?? profile.name}” has run out of AI credits
+        </h2>
+        <p>{session.message ?? CREDITS_FIX}</p>
+        <p>
+          Files wait where they are, in the queue; jobs already sent are still followed. Once credits are
+          granted or bought,{' '}
+          <button type="button" className="linklike" onClick={() => void resume()}>
+            resume uploads
+          </button>
+          .
+        </p>
       </section>
     )
   }

@@ -48,7 +48,9 @@ export function UploadActions({ u, compact }: { u: Upload; compact?: boolean }) 
 /** One file of this session on the capture screen, with its own progress bar while it is sent. */
 export function LiveUploadRow({ u, progress }: { u: Upload; progress: Progress | undefined }) {
   const sending = u.status === 'uploading' || (progress && u.status === 'queued')
-  const reason = u.status === 'completed' ? null : uploadReason(u)
+  // A completed row may still carry a note: the server did not report completion, or the file
+  // could not be moved afterwards.
+  const reason = u.status === 'completed' ? u.lastError : uploadReason(u)
   return (
     <li className="upload-row">
       <div className="upload-row__main">

@@ -91,10 +91,25 @@ export const PROFILE_STATE_LABELS: Record<ProfileState, string> = {
   rate_limited: 'Rate limited',
   auth_required: 'Key refused',
   forbidden: 'No API access',
+  out_of_credits: 'Out of AI credits',
 }
 
 export const PROFILE_KIND_LABELS: Record<ProfileKind, string> = {
   business: 'Business',
   partner: 'Partner',
   oauth: 'Integration app',
+}
+
+/**
+ * The business a profile acts for, as the server described it: "Demo Bakery Ltd (NGN, NG)". What
+ * the server did not say is left out; without a business name, the profile's own name stands in.
+ */
+export function businessLabel(p: {
+  name: string
+  business?: { name: string | null; currency: string | null; country: string | null } | null
+}): string {
+  const b = p.business
+  if (!b) return '—'
+  const where = [b.currency, b.country].filter((x): x is string => !!x).join(', ')
+  return `${b.name ?? p.name}${where ? ` (${where})` : ''}`
 }

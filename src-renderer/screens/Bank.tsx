@@ -78,6 +78,7 @@ export function Bank() {
             page={list.page}
             limit={list.limit}
             total={list.total}
+            count={list.rows.length}
             loading={list.loading}
             onPage={(page) => void load('bank', { page })}
           />

@@ -134,6 +134,7 @@ function RecordList({ kind }: { kind: Kind }) {
         page={list.page}
         limit={list.limit}
         total={list.total}
+        count={list.rows.length}
         loading={list.loading}
         onPage={(page) => void load(key, { page })}
       />

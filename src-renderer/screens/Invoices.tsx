@@ -120,6 +120,7 @@ export function Invoices() {
               page={list.page}
               limit={list.limit}
               total={list.total}
+              count={list.rows.length}
               loading={list.loading}
               onPage={(page) => void load('invoices', { page })}
             />
@@ -168,11 +169,11 @@ function InvoiceView({
           <dl className="facts">
             <div>
               <dt>Date</dt>
-              <dd>{data.date}</dd>
+              <dd>{str(data.date)}</dd>
             </div>
             <div>
               <dt>Due</dt>
-              <dd>{data.due_date}</dd>
+              <dd>{str(data.due_date)}</dd>
             </div>
             <div>
               <dt>Narration</dt>
@@ -230,10 +231,10 @@ function InvoiceView({
                 ) : (
                   data.record_items.map((it, i) => (
                     <tr key={i}>
-                      <td>{it.item_name}</td>
-                      <td className="num">{it.quantity}</td>
+                      <td>{str(it.item_name)}</td>
+                      <td className="num">{str(it.quantity)}</td>
                       <td className="num">{formatMoney(it.selling_price, data.currency)}</td>
-                      <td className="num">{it.tax ?? '—'}</td>
+                      <td className="num">{str(it.tax)}</td>
                       <td className="num">{formatMoney(it.amount, data.currency)}</td>
                     </tr>
                   ))
@@ -258,10 +259,10 @@ function InvoiceView({
                   </tr>
                 </thead>
                 <tbody>
-                  {data.payments.map((p) => (
-                    <tr key={p.uuid}>
-                      <td>{p.date}</td>
-                      <td>{p.method ?? '—'}</td>
+                  {data.payments.map((p, i) => (
+                    <tr key={p.uuid ?? `#${i}`}>
+                      <td>{str(p.date)}</td>
+                      <td>{str(p.method)}</td>
                       <td className="num">{formatMoney(p.amount, data.currency)}</td>
                     </tr>
                   ))}

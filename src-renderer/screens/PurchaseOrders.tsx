@@ -185,6 +185,7 @@ export function PurchaseOrders() {
           page={list.page}
           limit={list.limit}
           total={list.total}
+          count={list.rows.length}
           loading={list.loading}
           onPage={(page) => void load('purchaseOrders', { page })}
         />

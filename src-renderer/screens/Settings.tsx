@@ -6,7 +6,7 @@ import { Check, Field, FormError } from '../components/Field'
 import { RowMenu, Truncate } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { formatDateTime } from '../lib/format'
-import { PROFILE_KIND_LABELS } from '../lib/labels'
+import { PROFILE_KIND_LABELS, businessLabel } from '../lib/labels'
 import type { Profile, Settings as SettingsT } from '../lib/types'
 import { useApp } from '../store'
 
@@ -75,9 +75,7 @@ function Profiles() {
                   {p.baseUrl ? <Truncate text={p.baseUrl} /> : null}
                 </td>
                 <td>
-                  <Truncate
-                    text={p.business ? `${p.business.name} (${p.business.currency}, ${p.business.country})` : '—'}
-                  />
+                  <Truncate text={businessLabel(p)} />
                 </td>
                 <td className="col-p3">{formatDateTime(p.validatedAt)}</td>
                 <td className="actions-cell">

@@ -110,15 +110,18 @@ export const createPartnerSlice: SliceCreator<PartnerSlice> = (set, get) => {
     addCredits: async (uuid, grant) => {
       const r = await settle(bookdrop.addCredits({ businessUuid: uuid, grant }))
       if (r.ok) {
+        // The answer of add-credits is not shown by the spec: what it leaves out is read again.
+        const { credit_balance: balance, partner_holding_balance: holding } = r.value
         set((s) => ({
-          holdingBalance: r.value.partner_holding_balance,
+          holdingBalance: holding ?? s.holdingBalance,
           referred: {
             ...s.referred,
             rows: s.referred.rows.map((row) =>
-              row.uuid === uuid ? { ...row, credit_balance: r.value.credit_balance } : row,
+              row.uuid === uuid && balance !== null ? { ...row, credit_balance: balance } : row,
             ),
           },
         }))
+        if (balance === null) void get().loadReferred()
       } else {
         const known = holdingFromMessage(r.error.message)
         if (known !== null) set({ holdingBalance: known })

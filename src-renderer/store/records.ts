@@ -14,12 +14,14 @@ export interface ListState {
   limit: number
   search: string
   rows: RecordRow[]
-  total: number
+  /** null when the server sends no total (2.1: list meta is optional). */
+  total: number | null
   loading: boolean
   loaded: boolean
   error: string | null
 }
 
+/** An invoice as read: only uuid is sure; other fields may be null (shown as "—"). */
 export type Invoice = Res<'getInvoice'>
 
 export interface InvoiceView {
@@ -150,7 +152,7 @@ export const createRecordsSlice: SliceCreator<RecordsSlice> = (set, get) => {
               bank: {
                 ...l,
                 rows: l.rows.filter((x) => x.uuid !== id && x.source_uuid !== id),
-                total: Math.max(0, l.total - 1),
+                total: l.total === null ? null : Math.max(0, l.total - 1),
               },
             },
           }

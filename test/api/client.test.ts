@@ -678,16 +678,28 @@ describe('responses', () => {
     expect(server.seen[1]?.url).toBe('/v1/expenses')
   })
 
-  it('an unexpected shape is a bad_response naming the field', async () => {
+  it('an accepted create that names no job and no record is untracked, not a failure (no second create)', async () => {
     server.reply = () => ok({ process_type: 'async' })
-    const e = await failure(client().aiCreate('bills', { prompt: 'p' }))
-    expect(e).toMatchObject({ status: 200, errorCode: 'bad_response', retryable: false })
-    expect(e.message).toContain('job_reference')
-    expect(e.idempotencyKey).toBe(server.seen[0]?.headers['idempotency-key'])
-    server.reply = () => ok([{ uuid: 1 }], { page: 1, limit: 20, total: 1 })
-    expect((await failure(client().list('bank-transactions'))).message).toMatch(/data\.0\.uuid/)
-    server.reply = () => ok([], { page: 1 })
-    expect((await failure(client().list('bank-transactions'))).message).toMatch(/meta\.limit/)
+    expect(await client().aiCreate('bills', { prompt: 'p' })).toEqual({ process_type: 'untracked' })
+    server.reply = () => ok({ job: { reference: 'job_9' } })
+    expect(await client().aiCreate('bills', { prompt: 'p' })).toEqual({
+      process_type: 'async',
+      job_reference: 'job_9',
+    })
+    server.reply = () => ok({ result: { id: 77, narration: 'Flour' } })
+    expect(await client().aiCreate('bills', { prompt: 'p', process_type: 'direct' })).toMatchObject({
+      process_type: 'direct',
+      record: { uuid: '77', narration: 'Flour', amount: null },
+    })
+  })
+
+  it('only what the spec leaves no doubt about fails: a record without its uuid, list data that is no list', async () => {
+    server.reply = () => ok([{ amount: 1 }], { page: 1, limit: 20, total: 1 })
+    const noId = await failure(client().list('bank-transactions'))
+    expect(noId).toMatchObject({ status: 200, errorCode: 'bad_response', retryable: false })
+    expect(noId.message).toMatch(/data\.0\.uuid/)
+    server.reply = () => ok({ rows: [] })
+    expect((await failure(client().list('bank-transactions'))).message).toMatch(/data: must be a list/)
     server.reply = () => ({ raw: '<html>ok</html>' })
     expect((await failure(client().validateKey())).errorCode).toBe('bad_response')
   })

@@ -13,7 +13,13 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type * as Axe from 'axe-core'
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core'
-import { type FaultsInput, type Fixtures, type Sandbox, startSandbox } from '../../sandbox'
+import {
+  type FaultsInput,
+  type Fixtures,
+  type Sandbox,
+  type SandboxVariant,
+  startSandbox,
+} from '../../sandbox'
 import { seededRandom } from '../../sandbox/state'
 import type { AiTarget } from '../../schemas'
 import type { AppServiceOptions } from '../../src-main/core/app-service'
@@ -295,6 +301,8 @@ export interface AppOptions {
   /** Starts an emulator of our own with these fixtures. */
   fixtures?: Fixtures
   faults?: FaultsInput
+  /** The answer shapes of that emulator (sandbox/variants.ts); default: our full ones. */
+  variant?: SandboxVariant
   /** Profiles created (and validated against our emulator) before the host starts; the first is active. */
   profiles?: ProfileSpec[]
   /** Runs before the host starts, with the data dir and the profiles (e.g. to seed bookdrop.db). */
@@ -321,7 +329,9 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
   let host: WebHost | null = null
   const profiles: Profile[] = []
   try {
-    sb = opts.fixtures ? await startSandbox({ fixtures: opts.fixtures, port: 0, faults: opts.faults }) : null
+    sb = opts.fixtures
+      ? await startSandbox({ fixtures: opts.fixtures, port: 0, faults: opts.faults, variant: opts.variant })
+      : null
     const store = new MemorySecretStore()
     if (opts.profiles?.length) {
       if (!sb) throw new Error('profiles need fixtures (they are validated against our emulator)')

@@ -11,7 +11,7 @@ import { Engine, type EngineOptions } from '../../src-main/core/engine'
 import type { EngineEvents } from '../../src-main/core/events'
 import type { ClientProvider } from '../../src-main/core/queue/queue'
 import type { Upload } from '../../src-main/core/store/uploads'
-import { type Fixtures, type Sandbox, startSandbox } from '../../sandbox'
+import { type Fixtures, type Sandbox, type SandboxVariant, startSandbox } from '../../sandbox'
 import type { CreateLogEntry } from '../../sandbox/state'
 
 export const KEY = 'svc_sk_engine_test'
@@ -86,9 +86,15 @@ export async function rig(
     sandbox?: Sandbox
     /** Where the database lives (a tiny disk, say); <dir>/data by default. */
     dataDir?: string
+    /** The emulator's answer shapes (sandbox/variants.ts); default: our full ones. */
+    variant?: SandboxVariant
+    /** Another server's clients instead of the emulator's (a server of other shapes). */
+    clients?: ClientProvider
   } = {},
 ): Promise<Rig> {
-  const sb = opts.sandbox ?? (await startSandbox({ fixtures: opts.fixtures ?? fixtures(), port: 0 }))
+  const sb =
+    opts.sandbox ??
+    (await startSandbox({ fixtures: opts.fixtures ?? fixtures(), port: 0, variant: opts.variant }))
   const dir = await mkdtemp(join(tmpdir(), 'bookdrop-engine-'))
   const dataDir = opts.dataDir ?? join(dir, 'data')
   const inbox = join(dir, 'inbox')
@@ -105,7 +111,7 @@ export async function rig(
   const open = async (extra: Partial<EngineOptions> = {}) => {
     const e = await Engine.open({
       dataDir,
-      clients: providerFor(sb, opts.keys, seen),
+      clients: opts.clients ?? providerFor(sb, opts.keys, seen),
       queue: { ...FAST_QUEUE, ...opts.engine?.queue, ...extra.queue },
       watch: { stabilityMs: 120, rescanIntervalMs: 60_000, ...opts.engine?.watch, ...extra.watch },
     })

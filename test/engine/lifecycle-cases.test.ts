@@ -10,6 +10,7 @@ import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { COMPLETION_NOT_REPORTED_CODE } from '../../schemas'
 import { PROFILE, type Rig, createdBySha, receipt, rig, waitFor } from './helpers'
 
 let r: Rig | undefined
@@ -102,14 +103,20 @@ describe('jobs', () => {
     expect(r.sb.state.faults).toMatchObject({ fail_next: 0, drop_next: 0, not_found_next: 0 })
   })
 
-  it('a 404 for a job past its grace period fails the file, naming the job', async () => {
+  it('a 404 for a job past its grace period: sent, the server did not report completion, naming the job (never a second create)', async () => {
     r = await rig({ engine: { queue: { jobNotFoundGraceMs: 0 } } })
     r.sb.setFaults({ paths: ['/jobs/'], not_found_next: 1 })
     const f = await receipt(r.inbox, 'unknown-job.txt')
     await drop([f.path])
     await r.engine.whenIdle()
-    expect(rowsOf('unknown-job.txt')[0]).toMatchObject({ status: 'failed', httpStatus: 404 })
-    expect(rowsOf('unknown-job.txt')[0]!.lastError).toMatch(/no longer knows job job_/)
+    expect(rowsOf('unknown-job.txt')[0]).toMatchObject({
+      status: 'completed',
+      recordUuid: null,
+      errorCode: COMPLETION_NOT_REPORTED_CODE,
+      httpStatus: 404,
+    })
+    expect(rowsOf('unknown-job.txt')[0]!.lastError).toMatch(/^Sent; the server did not report completion.*does not know job job_/)
+    expect((await createdBySha(r.sb)).get(f.sha256)).toBe(1)
   })
 })
 

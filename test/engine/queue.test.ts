@@ -16,8 +16,10 @@ import {
   fixtures,
   receipt,
   rig,
+  rig as startRig,
   waitFor,
 } from './helpers'
+import { SANDBOX_VARIANTS } from '../../sandbox'
 
 let r: Rig | undefined
 afterEach(async () => {
@@ -35,7 +37,9 @@ const drop = (
     processType: extra.processType,
   })
 
-describe('queue and jobs', () => {
+describe.each(SANDBOX_VARIANTS)('queue and jobs against the %s emulator', (variant) => {
+  const rig = (o: Parameters<typeof startRig>[0] = {}) => startRig({ ...o, variant })
+
   it('three dropped receipts reach completed with their record uuid, each created once', async () => {
     r = await rig()
     const files = await Promise.all(['a.txt', 'b.pdf', 'c.png'].map((n) => receipt(r!.inbox, n)))

@@ -140,6 +140,35 @@ describe('app shell', () => {
     await vi.waitFor(() => expect(screen.queryByText(/cannot write to its data folder/)).toBeNull())
   })
 
+  it('out of AI credits: the reason and the fix in place, and resume once credits are there', async () => {
+    fake.state.session = {
+      ...fake.state.session,
+      state: 'out_of_credits',
+      message:
+        'insufficient AI credits: an AI create costs 1 credit and this business has 0 credits left. Ask your referral partner for an AI credit grant, or buy AI credits in the application; then resume uploads.',
+    }
+    await boot()
+    const user = userEvent.setup()
+    const banner = await screen.findByRole('alert', { name: /has run out of AI credits/ })
+    expect(banner.textContent).toContain('this business has 0 credits left')
+    expect(banner.textContent).toContain('Ask your referral partner for an AI credit grant')
+    const bar = screen.getByRole('contentinfo', { name: 'Status' })
+    expect(bar.textContent).toContain('Out of AI credits')
+    expect(within(bar).getByRole('button', { name: 'Pause uploads' }).hasAttribute('disabled')).toBe(true)
+    await user.click(within(banner).getByRole('button', { name: 'resume uploads' }))
+    await vi.waitFor(() => expect(fake.calls.resumeUploads).toHaveBeenCalled())
+  })
+
+  it('a business the server did not name shows under the profile name', async () => {
+    fake.state.profiles = [
+      profile({ name: 'Acme', business: { uuid: null, name: null, currency: null, country: null } }),
+    ]
+    await boot()
+    const nav = await screen.findByRole('navigation', { name: 'Screens' })
+    expect(nav.textContent).toContain('Acme')
+    expect(screen.getByRole('contentinfo', { name: 'Status' }).textContent).toContain('Acme')
+  })
+
   it('status bar shows the active profile, rate limit and queue counts', async () => {
     fake.state.session = {
       ...fake.state.session,

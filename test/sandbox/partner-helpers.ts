@@ -32,6 +32,7 @@ export function partnerFixtures(opts: { p1Holding?: number; p2Holding?: number }
     plus_subscription: extra.plus ?? false,
     credit_from_referral_partner: extra.credit ?? false,
     referred_by,
+    credit_balance: 0,
   })
   return {
     partners: [

@@ -239,6 +239,7 @@ describe.skipIf(skipKeychain)(keychainTitle('ProfileManager with the emulator an
       name: 'Odd Partner',
       key: oddPartnerKey,
       holding_credits: 0,
+      subscription_expires_at: null,
     })
     const before = await keychainAccounts()
     const err = await failure(pm.add(input({ name: 'Odd', kind: 'business', secret: oddPartnerKey })))

@@ -56,6 +56,8 @@ describe('deriveTrayState', () => {
     const forbidden = deriveTrayState(session({ state: 'forbidden' }))
     expect(forbidden).toMatchObject({ kind: 'attention', pauseEnabled: false })
     expect(forbidden.status).toContain('subscription')
+    const credits = deriveTrayState(session({ state: 'out_of_credits', counts: { waiting_retry: 1 } }))
+    expect(credits).toMatchObject({ kind: 'attention', status: 'AI credits have run out', pauseEnabled: false })
   })
 
   it('is idle and cannot pause without a profile', () => {

@@ -19,49 +19,29 @@ import {
   AI_CREATE_ROUTES,
   AI_TARGETS,
   LIST_RESOURCES,
-  addCreditsData,
   addCreditsSchema,
   addSeatsData,
   addSeatsSchema,
   aiCreateSchema,
-  asyncJobData,
-  authValidateData,
-  bankTransactionSchema,
   bankUploadSchema,
-  billingStatusSchema,
   describeIssues,
-  emptySuccessEnvelope,
   failureEnvelope,
-  invoiceSchema,
   issuesByField,
-  jobSchema,
   listQuerySchema,
-  pageMeta,
   purchaseOrderData,
-  purchaseOrderRecord,
   purchaseOrderSchema,
   recordPatchSchema,
   recordPutSchema,
-  recordSchema,
-  referredBusinessPage,
   referredListQuerySchema,
   registerBusinessSchema,
   registeredBusinessData,
-  successEnvelope,
-  updatedRecordData,
   type AddCreditsInput,
-  type AddCreditsResult,
   type AddSeatsInput,
   type AddSeatsResult,
   type AiTarget,
-  type AsyncJobData,
-  type AuthValidateData,
   type BillingStatus,
-  type Invoice,
-  type Job,
   type ListQuery,
   type ListResource,
-  type PageMeta,
   type PurchaseOrderData,
   type PurchaseOrderInput,
   type RecordPatch,
@@ -71,6 +51,25 @@ import {
   type RegisterBusinessInput,
   type RegisteredBusiness,
 } from '../../../schemas/api'
+import {
+  RESOURCE_READERS,
+  billingStatusRead,
+  referredBusinessPageRead,
+  readAddCredits,
+  readAiCreate,
+  readAuthValidate,
+  readJob,
+  readPageMeta,
+  updatedRecordRead,
+  type AddCreditsRead,
+  type AiCreateRead,
+  type AuthValidateRead,
+  type InvoiceRead,
+  type JobRead,
+  type PageMetaRead,
+  type ResourceRead,
+  type UpdatedRecordRead,
+} from '../../../schemas/read'
 import {
   BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
   PARTNER_ROUTE_BUSINESS_KEY_MESSAGE,
@@ -93,54 +92,23 @@ import {
 // Shapes per resource
 // ---------------------------------------------------------------------------------------------
 
-/** The record shape of each list resource: list rows, single reads (design.md §3). */
-export const RESOURCE_SCHEMAS = {
-  'purchase-orders': purchaseOrderRecord,
-  invoices: invoiceSchema,
-  expenses: recordSchema,
-  bills: recordSchema,
-  income: recordSchema,
-  journals: recordSchema,
-  contacts: recordSchema,
-  'bank-transactions': bankTransactionSchema,
-} as const satisfies Record<ListResource, z.ZodType>
-export type ResourceRecord<R extends ListResource> = z.infer<(typeof RESOURCE_SCHEMAS)[R]>
-
-function resourceSchema<R extends ListResource>(resource: R): z.ZodType<ResourceRecord<R>> {
-  // TypeScript cannot relate an indexed access on a generic key to its inferred output; the table is const.
-  return RESOURCE_SCHEMAS[resource] as unknown as z.ZodType<ResourceRecord<R>>
-}
-
 /**
- * What a `direct` AI create returns in `data`: the created resource, same shape as its single read
- * (design.md §3). Chart of accounts has no single-read shape of its own: the generic AI record.
+ * Every read goes through a tolerant reader (schemas/read.ts): only what the spec names is required,
+ * everything else is optional with a fallback, unknown fields are dropped.
  */
-export const DIRECT_RESULT_SCHEMAS = {
-  expenses: recordSchema,
-  bills: recordSchema,
-  journals: recordSchema,
-  invoices: invoiceSchema,
-  income: recordSchema,
-  contacts: recordSchema,
-  accounts: recordSchema,
-  'bank-transactions': bankTransactionSchema,
-} as const satisfies Record<AiTarget, z.ZodType>
-export type DirectRecord<T extends AiTarget> = z.infer<(typeof DIRECT_RESULT_SCHEMAS)[T]>
-
-function directSchema<T extends AiTarget>(target: T): z.ZodType<DirectRecord<T>> {
-  // Same as resourceSchema: a generic indexed access the compiler cannot narrow.
-  return DIRECT_RESULT_SCHEMAS[target] as unknown as z.ZodType<DirectRecord<T>>
+function resourceReader<R extends ListResource>(resource: R): z.ZodType<ResourceRead<R>> {
+  // TypeScript cannot relate an indexed access on a generic key to its inferred output; the table is const.
+  return RESOURCE_READERS[resource] as unknown as z.ZodType<ResourceRead<R>>
 }
 
-export type AiCreateResult<T extends AiTarget> =
-  AsyncJobData | { process_type: 'direct'; record: DirectRecord<T> }
+export type AiCreateResult<T extends AiTarget> = AiCreateRead<T>
 
 export interface Page<T> {
   data: T[]
-  meta: PageMeta
+  meta: PageMetaRead
 }
 
-export type UpdatedRecord = z.infer<typeof updatedRecordData>
+export type UpdatedRecord = UpdatedRecordRead
 export type AiCreateInput = z.input<typeof aiCreateSchema>
 
 export interface FileAttachmentInput {
@@ -335,15 +303,18 @@ export class BookkeepingClient {
   // Authentication and partner routes
   // -------------------------------------------------------------------------------------------
 
-  /** GET /auth/validate: confirms the business key and returns the business it belongs to. */
-  async validateKey(opts?: ReadOptions): Promise<AuthValidateData> {
+  /**
+   * GET /auth/validate: a success means the key works. The business it belongs to (response fields
+   * not shown) is returned where recognisable; each field is null otherwise.
+   */
+  async validateKey(opts?: ReadOptions): Promise<AuthValidateRead> {
     return this.#send({
       method: 'GET',
       path: '/auth/validate',
       auth: 'business',
-      envelope: successEnvelope(authValidateData),
+      envelope: anyEnvelope(),
       opts,
-    }).then((e) => e.data)
+    }).then((e) => readAuthValidate(e.data))
   }
 
   /** POST /register-business (partner key). With grant_access admin the result carries the business's keys. */
@@ -357,9 +328,14 @@ export class BookkeepingClient {
       input,
       'The business was not registered',
     )
-    return this.#mutate('POST', path, 'partner', body, successEnvelope(registeredBusinessData), opts).then(
-      (e) => e.data,
-    )
+    return this.#mutate(
+      'POST',
+      path,
+      'partner',
+      body,
+      anyEnvelope().extend({ data: registeredBusinessData }),
+      opts,
+    ).then((e) => e.data)
   }
 
   /** GET /referred-businesses?page&limit (partner key). */
@@ -381,7 +357,7 @@ export class BookkeepingClient {
       path,
       auth: 'partner',
       query: q,
-      envelope: successEnvelope(referredBusinessPage),
+      envelope: anyEnvelope().extend({ data: referredBusinessPageRead }),
       opts,
     }).then((e) => e.data)
   }
@@ -393,7 +369,7 @@ export class BookkeepingClient {
       method: 'GET',
       path,
       auth: 'partner',
-      envelope: successEnvelope(billingStatusSchema),
+      envelope: anyEnvelope().extend({ data: billingStatusRead }),
       opts,
     }).then((e) => e.data)
   }
@@ -402,9 +378,14 @@ export class BookkeepingClient {
   async addSeats(businessUuid: string, input: AddSeatsInput, opts?: WriteOptions): Promise<AddSeatsResult> {
     const path = `/referred-businesses/${this.#pathId('POST', 'partner', 'business_uuid', businessUuid)}/add-seats`
     const body = this.#checked('POST', path, 'partner', addSeatsSchema, input, 'No seats were granted')
-    return this.#mutate('POST', path, 'partner', body, successEnvelope(addSeatsData), opts).then(
-      (e) => e.data,
-    )
+    return this.#mutate(
+      'POST',
+      path,
+      'partner',
+      body,
+      anyEnvelope().extend({ data: addSeatsData }),
+      opts,
+    ).then((e) => e.data)
   }
 
   /** POST /referred-businesses/{uuid}/add-credits (partner key): grants AI credits from the partner holding. */
@@ -412,11 +393,11 @@ export class BookkeepingClient {
     businessUuid: string,
     input: AddCreditsInput,
     opts?: WriteOptions,
-  ): Promise<AddCreditsResult> {
+  ): Promise<AddCreditsRead> {
     const path = `/referred-businesses/${this.#pathId('POST', 'partner', 'business_uuid', businessUuid)}/add-credits`
     const body = this.#checked('POST', path, 'partner', addCreditsSchema, input, 'No credits were granted')
-    return this.#mutate('POST', path, 'partner', body, successEnvelope(addCreditsData), opts).then(
-      (e) => e.data,
+    return this.#mutate('POST', path, 'partner', body, anyEnvelope(), opts).then((e) =>
+      readAddCredits(e.data),
     )
   }
 
@@ -441,9 +422,14 @@ export class BookkeepingClient {
       po,
       'The purchase order was not sent',
     )
-    return this.#mutate('POST', path, 'business', body, successEnvelope(purchaseOrderData), opts).then(
-      (e) => e.data,
-    )
+    return this.#mutate(
+      'POST',
+      path,
+      'business',
+      body,
+      anyEnvelope().extend({ data: purchaseOrderData }),
+      opts,
+    ).then((e) => e.data)
   }
 
   /**
@@ -466,10 +452,10 @@ export class BookkeepingClient {
       auth: 'business',
       json: checked,
       idempotencyKey,
-      envelope: successEnvelope(anyData()),
+      envelope: anyEnvelope(),
       opts,
     })
-    return this.#aiResult(target, 'POST', path, envelope.data, idempotencyKey)
+    return readAiCreate(target, envelope.data)
   }
 
   /**
@@ -547,7 +533,7 @@ export class BookkeepingClient {
 
     const idempotencyKey = this.#idempotencyKey(opts, 'POST', path)
     const totalBytes = files.reduce((n, f) => n + f.size, 0)
-    let envelope
+    let envelope: { data?: unknown }
     if (totalBytes <= WHOLE_BODY_MAX_BYTES) {
       // Receipt-sized files: the body is built whole after each file was read and checked, so a file
       // that changed sends nothing at all.
@@ -564,7 +550,7 @@ export class BookkeepingClient {
         auth: 'business',
         text,
         idempotencyKey,
-        envelope: successEnvelope(anyData()),
+        envelope: anyEnvelope(),
         opts,
       })
       opts?.onProgress?.(Buffer.byteLength(text), Buffer.byteLength(text))
@@ -577,41 +563,45 @@ export class BookkeepingClient {
         auth: 'business',
         stream,
         idempotencyKey,
-        envelope: successEnvelope(anyData()),
+        envelope: anyEnvelope(),
         opts,
       })
     }
-    return this.#aiResult(target, 'POST', path, envelope.data, idempotencyKey)
+    return readAiCreate(target, envelope.data)
   }
 
-  /** GET /jobs/{job_reference}: the state of an async AI create (design.md §3). */
-  async getJob(jobReference: string, opts?: ReadOptions): Promise<Job> {
+  /**
+   * GET /jobs/{job_reference}: the state of an async AI create (design.md §3; not shown by the spec).
+   * Read tolerantly: status synonyms, other field names; a status it does not know is `unknown`.
+   */
+  async getJob(jobReference: string, opts?: ReadOptions): Promise<JobRead> {
     const path = `/jobs/${this.#pathId('GET', 'business', 'job_reference', jobReference)}`
-    return this.#send({
-      method: 'GET',
-      path,
-      auth: 'business',
-      envelope: successEnvelope(jobSchema),
-      opts,
-    }).then((e) => e.data)
+    return this.#send({ method: 'GET', path, auth: 'business', envelope: anyEnvelope(), opts }).then((e) => {
+      const job = readJob(e.data)
+      return { ...job, job_reference: job.job_reference ?? jobReference.trim() }
+    })
   }
 
   // -------------------------------------------------------------------------------------------
   // Business routes: reads
   // -------------------------------------------------------------------------------------------
 
-  /** GET /<resource>?page&limit&date_order&search&status → rows and {page, limit, total}. */
+  /**
+   * GET /<resource>?page&limit&date_order&search&status&bank&schema → rows and {page, limit, total}.
+   * `meta` is optional (2.1): without it the page and limit are the ones asked for and total is null.
+   */
   async list<R extends ListResource>(
     resource: R,
     query: ListQuery = {},
     opts?: ReadOptions,
-  ): Promise<Page<ResourceRecord<R>>> {
+  ): Promise<Page<ResourceRead<R>>> {
     const path = `/${this.#resource('GET', resource)}`
     const q = this.#checked('GET', path, 'business', listQuerySchema, query, 'The list was not requested')
-    const schema = resourceSchema(resource)
-    const envelope = successEnvelope(schemaArray(schema)).extend({ meta: pageMeta })
+    const envelope = anyEnvelope().extend({
+      data: z.array(resourceReader(resource), { error: 'must be a list of records' }),
+    })
     const res = await this.#send({ method: 'GET', path, auth: 'business', query: q, envelope, opts })
-    return { data: res.data, meta: res.meta }
+    return { data: res.data, meta: readPageMeta(res.meta, q) }
   }
 
   /** GET /<resource>/{uuid}; the identifier may be the record's uuid or its source_uuid. */
@@ -619,21 +609,20 @@ export class BookkeepingClient {
     resource: R,
     uuidOrSource: string,
     opts?: ReadOptions,
-  ): Promise<ResourceRecord<R>> {
+  ): Promise<ResourceRead<R>> {
     const base = `/${this.#resource('GET', resource)}`
     const path = `${base}/${this.#pathId('GET', 'business', 'uuid', uuidOrSource)}`
-    const schema = resourceSchema(resource)
     return this.#send({
       method: 'GET',
       path,
       auth: 'business',
-      envelope: successEnvelope(schema),
+      envelope: anyEnvelope().extend({ data: resourceReader(resource) }),
       opts,
     }).then((e) => e.data)
   }
 
   /** GET /invoices/{uuid} (uuid or source_uuid). */
-  async getInvoice(uuidOrSource: string, opts?: ReadOptions): Promise<Invoice> {
+  async getInvoice(uuidOrSource: string, opts?: ReadOptions): Promise<InvoiceRead> {
     return this.get('invoices', uuidOrSource, opts)
   }
 
@@ -659,7 +648,7 @@ export class BookkeepingClient {
   /** DELETE /bank-transactions/{uuid}; resolves with the server's message. */
   async deleteBankTransaction(uuidOrSource: string, opts?: WriteOptions): Promise<{ message: string }> {
     const path = `/bank-transactions/${this.#pathId('DELETE', 'business', 'uuid', uuidOrSource)}`
-    const res = await this.#mutate('DELETE', path, 'business', undefined, emptySuccessEnvelope, opts)
+    const res = await this.#mutate('DELETE', path, 'business', undefined, anyEnvelope(), opts)
     return { message: res.message }
   }
 
@@ -677,9 +666,8 @@ export class BookkeepingClient {
     const path = `/${resource}/${this.#pathId(method, 'business', 'uuid', uuidOrSource)}`
     const schema = method === 'PATCH' ? recordPatchSchema : recordPutSchema
     const checked = this.#checked(method, path, 'business', schema, body, 'The change was not sent')
-    return this.#mutate(method, path, 'business', checked, successEnvelope(updatedRecordData), opts).then(
-      (e) => e.data,
-    )
+    const envelope = anyEnvelope().extend({ data: updatedRecordRead })
+    return this.#mutate(method, path, 'business', checked, envelope, opts).then((e) => e.data)
   }
 
   #aiPath(target: AiTarget): string {
@@ -705,21 +693,6 @@ export class BookkeepingClient {
       })
     }
     return resource
-  }
-
-  #aiResult<T extends AiTarget>(
-    target: T,
-    method: Method,
-    path: string,
-    data: unknown,
-    idempotencyKey: string | undefined,
-  ): AiCreateResult<T> {
-    if (isRecord(data) && data.process_type === 'async') {
-      return this.#parseResponse(asyncJobData, data, 200, method, path, idempotencyKey)
-    }
-    const schema = directSchema(target)
-    const record = this.#parseResponse(schema, data, 200, method, path, idempotencyKey)
-    return { process_type: 'direct', record }
   }
 
   #parseResponse<T>(
@@ -1083,11 +1056,16 @@ function positiveOption(
   return value
 }
 
-const ANY_DATA: z.ZodType<unknown> = z.unknown()
-function anyData(): z.ZodType<unknown> {
-  return ANY_DATA
-}
-
-function schemaArray<T>(schema: z.ZodType<T>): z.ZodType<T[]> {
-  return z.array(schema)
+/**
+ * The success envelope as the client reads it: `status: success` (2.1) and whatever `data` and `meta`
+ * hold, for a reader to make sense of; a missing `message` reads as empty.
+ */
+const ANY_ENVELOPE = z.object({
+  status: z.literal('success'),
+  message: z.string().catch(''),
+  data: z.unknown().optional(),
+  meta: z.unknown().optional(),
+})
+function anyEnvelope(): typeof ANY_ENVELOPE {
+  return ANY_ENVELOPE
 }

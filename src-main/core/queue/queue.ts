@@ -7,7 +7,16 @@
  * pauses a whole profile on 429/401/403, follows async jobs until their record exists, and only
  * then hands the row to the after-upload step (move the source file).
  */
-import type { AiTarget, AsyncJobData, Job } from '../../../schemas'
+import {
+  AI_CREDITS_EXHAUSTED_STATUS,
+  COMPLETION_NOT_REPORTED,
+  COMPLETION_NOT_REPORTED_CODE,
+  CREDITS_FIX,
+  ERROR_CODES,
+  UNKNOWN_JOB_STATUS_POLLS,
+  type AiTarget,
+  type JobRead,
+} from '../../../schemas'
 import type { RateLimit } from '../api/ratelimit'
 import type { EngineEmitter, ProfileState } from '../events'
 import type { Upload, UploadStatus, UploadStore } from '../store/uploads'
@@ -35,8 +44,12 @@ export interface UploadClient {
       maxFileBytes?: number
       onProgress?: (sent: number, total: number) => void
     },
-  ): Promise<AsyncJobData | { process_type: 'direct'; record: { uuid: string; resource_type?: string } }>
-  getJob(jobReference: string): Promise<Job>
+  ): Promise<
+    | { process_type: 'async'; job_reference: string }
+    | { process_type: 'direct'; record: { uuid: string; resource_type?: string | null } }
+    | { process_type: 'untracked' }
+  >
+  getJob(jobReference: string): Promise<JobRead>
 }
 
 /** The shape of a client failure the queue understands (ApiError has it). */
@@ -59,6 +72,16 @@ function asFailure(e: unknown): ClientFailure {
     message: e instanceof Error ? e.message : String(e),
     retryable: false,
   }
+}
+
+type Work = 'upload' | 'poll'
+
+/** Profile states that wait for a person: nothing of the profile starts while in one (but see readyAt). */
+const HELD_STATES: readonly ProfileState[] = ['paused', 'auth_required', 'forbidden', 'out_of_credits']
+
+/** An AI create the business's credits (or its partner's holding) cannot pay for. */
+function isOutOfCredits(f: ClientFailure): boolean {
+  return f.errorCode === ERROR_CODES.insufficientAiCredits || f.status === AI_CREDITS_EXHAUSTED_STATUS
 }
 
 export interface ClientProvider {
@@ -268,7 +291,10 @@ export class UploadQueue {
     this.setState(profileId, 'paused', 'Paused by you')
   }
 
-  /** Resumes a profile paused by a person, a 401 (after a new key) or a 403 (after a subscription change). */
+  /**
+   * Resumes a profile paused by a person, a 401 (after a new key), a 403 (after a subscription
+   * change) or a lack of AI credits (after a grant or a purchase).
+   */
   resume(profileId: string): void {
     this.clients.delete(profileId) // a rotated key means a new client
     const g = this.gate(profileId)
@@ -309,10 +335,13 @@ export class UploadQueue {
     })
   }
 
-  /** When this profile may start another request, or 0 if now. Infinity while paused by a person or an auth problem. */
-  private readyAt(profileId: string, now: number): number {
+  /**
+   * When this profile may start another request, or 0 if now. Infinity while paused by a person or
+   * an auth problem; a profile out of AI credits still follows its jobs (a poll costs no credit).
+   */
+  private readyAt(profileId: string, now: number, kind: Work = 'upload'): number {
     const g = this.gate(profileId)
-    if (g.state === 'paused' || g.state === 'auth_required' || g.state === 'forbidden') return Infinity
+    if (HELD_STATES.includes(g.state) && !(kind === 'poll' && g.state === 'out_of_credits')) return Infinity
     if (g.pausedUntil > now) return g.pausedUntil
     if (g.state === 'rate_limited') this.setState(profileId, 'active', null)
     if (g.resetAt !== null && g.resetAt <= now) {
@@ -327,11 +356,11 @@ export class UploadQueue {
     return 0
   }
 
-  private blockedProfiles(now: number): { blocked: string[]; wakeAt: number } {
+  private blockedProfiles(now: number, kind: Work): { blocked: string[]; wakeAt: number } {
     const blocked: string[] = []
     let wakeAt = Infinity
     for (const id of this.gates.keys()) {
-      const t = this.readyAt(id, now)
+      const t = this.readyAt(id, now, kind)
       if (t > 0) {
         blocked.push(id)
         if (t < wakeAt) wakeAt = t
@@ -400,12 +429,15 @@ export class UploadQueue {
   private pumpOnce(): void {
     const now = this.opts.now()
     this.followClock(now)
-    let { blocked, wakeAt } = this.blockedProfiles(now)
+    const held = { upload: this.blockedProfiles(now, 'upload'), poll: this.blockedProfiles(now, 'poll') }
+    let wakeAt = Math.min(held.upload.wakeAt, held.poll.wakeAt)
     /** Profiles whose rows may start now; null when none is held back (one query covers all). */
-    const allowed = (): string[] | null =>
-      blocked.length === 0 ? null : [...this.gates.keys()].filter((id) => !blocked.includes(id))
-    const holdBack = (profileId: string, until: number) => {
-      blocked = [...blocked, profileId]
+    const allowed = (kind: Work): string[] | null => {
+      const blocked = held[kind].blocked
+      return blocked.length === 0 ? null : [...this.gates.keys()].filter((id) => !blocked.includes(id))
+    }
+    const holdBack = (kind: Work, profileId: string, until: number) => {
+      held[kind].blocked = [...held[kind].blocked, profileId]
       wakeAt = Math.min(wakeAt, until)
     }
 
@@ -413,15 +445,15 @@ export class UploadQueue {
     // "what is due?" and, when the earliest row is not due yet, "when to look again?".
     let nextUpload: number | null = null
     while (this.uploadsInFlight < this.opts.concurrency) {
-      const row = this.store.nextToSend(allowed())
+      const row = this.store.nextToSend(allowed('upload'))
       if (!row) break
       if (row.nextAttemptAt !== null && row.nextAttemptAt > now) {
         nextUpload = row.nextAttemptAt
         break
       }
-      const ready = this.readyAt(row.profileId, now)
+      const ready = this.readyAt(row.profileId, now, 'upload')
       if (ready > 0) {
-        holdBack(row.profileId, ready)
+        holdBack('upload', row.profileId, ready)
         continue
       }
       this.startUpload(row)
@@ -438,15 +470,15 @@ export class UploadQueue {
     let nextPoll: number | null = null
     const dueBy = saturated ? now - POLL_YIELD_MS : now
     while (lookForPolls && this.pollsInFlight < pollCap) {
-      const row = this.store.nextToPoll(allowed(), [...this.pollingRows])
+      const row = this.store.nextToPoll(allowed('poll'), [...this.pollingRows])
       if (!row) break
       if (row.nextAttemptAt !== null && row.nextAttemptAt > dueBy) {
         if (!saturated) nextPoll = row.nextAttemptAt
         break
       }
-      const ready = this.readyAt(row.profileId, now)
+      const ready = this.readyAt(row.profileId, now, 'poll')
       if (ready > 0) {
-        holdBack(row.profileId, ready)
+        holdBack('poll', row.profileId, ready)
         continue
       }
       this.startPoll(row)
@@ -587,7 +619,7 @@ export class UploadQueue {
       return
     }
     this.guarded(() => {
-      if ('job_reference' in res && res.process_type === 'async') {
+      if (res.process_type === 'async') {
         const now = this.opts.now()
         const next = this.store.transition(
           row,
@@ -607,6 +639,8 @@ export class UploadQueue {
         if (next) this.emitUpload(next, 'uploading') // else: cancelled while in flight
       } else if (res.process_type === 'direct') {
         this.complete(row, res.record.uuid, res.record.resource_type ?? row.target, 'uploading')
+      } else {
+        this.completionNotReported(row, 'uploading', 'its answer named no job and no record')
       }
     })
   }
@@ -654,6 +688,13 @@ export class UploadQueue {
       return
     }
 
+    if (isOutOfCredits(f)) {
+      // Nothing was created: the file waits, with the profile, for credits.
+      this.holdProfile(row.profileId, f, 0)
+      this.finish(row, 'waiting_retry', { ...base, nextAttemptAt: now })
+      return
+    }
+
     if (f.retryable) {
       if (row.attempts >= this.opts.maxAttempts) {
         this.finish(row, 'failed', {
@@ -681,7 +722,8 @@ export class UploadQueue {
   /**
    * A failure that concerns the whole profile, not one file: a 429 pauses the profile's queue
    * until the server's reset (or `defaultWaitMs`) and returns that time; a 401 or a missing key
-   * asks for a new key; a 403 holds the profile for the subscription rule. Otherwise nothing.
+   * asks for a new key; a 403 holds the profile for the subscription rule; an AI create nobody can
+   * pay for holds it until credits are granted and a person resumes. Otherwise nothing.
    */
   private holdProfile(profileId: string, f: ClientFailure, defaultWaitMs: number): number | null {
     if (f.status === 429) {
@@ -697,7 +739,9 @@ export class UploadQueue {
       this.emitRate(profileId)
       return g.pausedUntil
     }
-    if (f.status === 401 || f.errorCode === 'no_key') {
+    if (isOutOfCredits(f)) {
+      this.setState(profileId, 'out_of_credits', `${f.message.replace(/\.?\s*$/, '.')} ${CREDITS_FIX}`)
+    } else if (f.status === 401 || f.errorCode === 'no_key') {
       const message =
         f.status === 401 ? 'The server refused the API key (401). Enter a new key to continue.' : f.message
       this.setState(profileId, 'auth_required', message)
@@ -759,7 +803,7 @@ export class UploadQueue {
       this.guarded(() => this.giveUpOnJob(row))
       return
     }
-    let job: Job
+    let job: JobRead
     try {
       const client = await this.client(row.profileId)
       job = await client.getJob(row.jobReference!)
@@ -770,6 +814,8 @@ export class UploadQueue {
     this.guarded(() => {
       if (job.status === 'completed') {
         this.complete(row, job.resource_uuid, job.resource_type, 'processing')
+      } else if (job.status === 'unknown' && row.polls + 1 >= UNKNOWN_JOB_STATUS_POLLS) {
+        this.completionNotReported(row, 'processing', `job ${row.jobReference} never gave a status Bookdrop knows`)
       } else if (job.status === 'failed') {
         this.finish(row, 'failed', {
           nextAttemptAt: null,
@@ -820,11 +866,31 @@ export class UploadQueue {
       this.followAgain(row, Math.max(wait, youngUnknown ? this.opts.poll.firstMs : 0), f.message)
       return
     }
-    this.finish(row, 'failed', {
-      nextAttemptAt: null,
-      lastError: f.status === 404 ? `The server no longer knows job ${row.jobReference}.` : f.message,
-      errorCode: f.errorCode,
-      httpStatus: f.status || null,
+    // The create was accepted; its job just cannot be followed (no such route or job past the grace
+    // period, another refusal). Failing the row would invite a second create of the same file.
+    const why = f.status === 404 ? `the server does not know job ${row.jobReference}` : f.message
+    this.completionNotReported(
+      row,
+      'processing',
+      `job ${row.jobReference} could not be followed: ${f.status ? `${f.status}, ` : ''}${why}`,
+      f.status || null,
+    )
+  }
+
+  /**
+   * The one place that writes the outcome "sent; the server did not report completion": the row is
+   * `completed` with no record uuid, COMPLETION_NOT_REPORTED_CODE and a note saying why (#11).
+   */
+  private completionNotReported(
+    row: Upload,
+    from: 'uploading' | 'processing',
+    why: string,
+    httpStatus: number | null = null,
+  ): void {
+    this.complete(row, null, null, from, {
+      errorCode: COMPLETION_NOT_REPORTED_CODE,
+      lastError: `${COMPLETION_NOT_REPORTED} (${why.replace(/\.\s*$/, '')})`,
+      httpStatus,
     })
   }
 
@@ -833,6 +899,7 @@ export class UploadQueue {
     recordUuid: string | null,
     recordType: string | null,
     from: 'uploading' | 'processing',
+    note: { errorCode: string; lastError: string; httpStatus: number | null } | null = null,
   ): void {
     const now = this.opts.now()
     const done = this.store.transition(
@@ -844,9 +911,9 @@ export class UploadQueue {
         recordType,
         completedAt: now,
         nextAttemptAt: null,
-        lastError: null,
-        errorCode: null,
-        httpStatus: null,
+        lastError: note?.lastError ?? null,
+        errorCode: note?.errorCode ?? null,
+        httpStatus: note?.httpStatus ?? null,
       },
       now,
     )
@@ -863,15 +930,17 @@ export class UploadQueue {
 
   /** Profiles that wait for a person (paused, a new key, a subscription change). */
   private heldProfiles(): string[] {
-    return [...this.gates.entries()]
-      .filter(([, g]) => g.state === 'paused' || g.state === 'auth_required' || g.state === 'forbidden')
-      .map(([id]) => id)
+    return [...this.gates.entries()].filter(([, g]) => HELD_STATES.includes(g.state)).map(([id]) => id)
   }
 
   /** True when nothing is in flight and nothing is due or scheduled (rows of held profiles aside). */
   isIdle(): boolean {
     if (this.uploadsInFlight > 0 || this.pollsInFlight > 0 || this.pending.size > 0) return false
-    return this.store.countActive(this.heldProfiles()) === 0
+    const held = this.heldProfiles()
+    // A profile out of credits still follows the jobs it started.
+    const following = held.filter((id) => this.gate(id).state === 'out_of_credits')
+    if (following.some((id) => this.store.countByStatus(id).processing > 0)) return false
+    return this.store.countActive(held) === 0
   }
 
   private checkIdle(): void {

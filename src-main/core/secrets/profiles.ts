@@ -42,12 +42,26 @@ export const PROFILE_ENVIRONMENTS = [
   'custom',
 ] as const satisfies readonly ProfileEnvironment[]
 
-/** What GET /auth/validate said about the business a key belongs to (not secret). */
+/**
+ * What GET /auth/validate said about the business a key belongs to (not secret). Its response fields
+ * are not shown by the spec: each is null when the server's answer did not carry it recognisably
+ * (screens then fall back to the profile's own name).
+ */
 export interface BusinessInfo {
-  uuid: string
-  name: string
-  currency: string
-  country: string
+  uuid: string | null
+  name: string | null
+  currency: string | null
+  country: string | null
+}
+
+/** A new answer about the business, keeping what an earlier answer knew where this one is silent. */
+function knownBusiness(next: BusinessInfo, prev: BusinessInfo | undefined): BusinessInfo {
+  return {
+    uuid: next.uuid ?? prev?.uuid ?? null,
+    name: next.name ?? prev?.name ?? null,
+    currency: next.currency ?? prev?.currency ?? null,
+    country: next.country ?? prev?.country ?? null,
+  }
 }
 
 export interface Profile {
@@ -140,10 +154,10 @@ export class ProfileError extends Error {
 export const PROFILES_FILE = 'profiles.json'
 
 const businessInfoSchema = z.object({
-  uuid: z.string(),
-  name: z.string(),
-  currency: z.string(),
-  country: z.string(),
+  uuid: z.string().nullable(),
+  name: z.string().nullable(),
+  currency: z.string().nullable(),
+  country: z.string().nullable(),
 })
 
 /** Unknown keys are stripped on read, so nothing but these fields is ever written back. */
@@ -809,10 +823,10 @@ export class ProfileManager {
         )
       }
       const business = await this.#validate(profile.kind, envOf(profile), secret, bearer)
-      if (business && profile.business && business.uuid !== profile.business.uuid) {
+      if (business?.uuid && profile.business?.uuid && business.uuid !== profile.business.uuid) {
         throw new ProfileError(
           'business_mismatch',
-          `This key acts for "${business.name}" (${business.uuid}), not for "${profile.business.name}" (${profile.business.uuid}) ` +
+          `This key acts for "${business.name ?? 'another business'}" (${business.uuid}), not for "${profile.business.name ?? profile.name}" (${profile.business.uuid}) ` +
             'as this profile does. Nothing was changed; add the key as a new profile instead.',
           { field: next.secret !== undefined ? 'secret' : 'bearerToken' },
         )
@@ -820,7 +834,7 @@ export class ProfileManager {
       const updated: Profile = {
         ...profile,
         validatedAt: new Date().toISOString(),
-        ...(business ? { business } : {}),
+        ...(business ? { business: knownBusiness(business, profile.business) } : {}),
       }
       const restore = async () => {
         if (next.secret !== undefined) {

@@ -60,6 +60,9 @@ export function deriveTrayState(session: TraySessionInput | null, unseenAttentio
   } else if (state === 'forbidden') {
     kind = 'attention'
     status = 'The Developer API subscription is not active'
+  } else if (state === 'out_of_credits') {
+    kind = 'attention'
+    status = 'AI credits have run out'
   } else if (attention > 0) {
     kind = 'attention'
     status = `${files(attention)} ${attention === 1 ? 'needs' : 'need'} attention`
@@ -77,7 +80,7 @@ export function deriveTrayState(session: TraySessionInput | null, unseenAttentio
     status = 'All files sent'
   }
 
-  const blocked = state === 'auth_required' || state === 'forbidden'
+  const blocked = state === 'auth_required' || state === 'forbidden' || state === 'out_of_credits'
   return {
     kind,
     active,

@@ -40,6 +40,11 @@ const DETAIL_KEYS: { key: Key; label: string }[] = [
 ]
 const PAGE_SIZES = [1, 5, 10, 20, 50, 100]
 
+/** "1,000 credits", or "—" when the server did not say (the add-credits answer is not shown). */
+function creditsText(n: number | null | undefined): string {
+  return n === null || n === undefined ? '—' : `${formatNumber(n)} credits`
+}
+
 function cell(row: ReferredBusinessRow, key: Key): string {
   const v = row[key]
   if (typeof v === 'boolean') return v ? 'Yes' : 'No'
@@ -450,9 +455,9 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
         title={`Credits granted to ${row.name}`}
         onClose={onClose}
         facts={[
-          ['Granted', `${formatNumber(result.credits_granted)} credits`],
-          ['Business balance now', `${formatNumber(result.credit_balance)} credits`],
-          ['Your holding now', `${formatNumber(result.partner_holding_balance)} credits`],
+          ['Granted', creditsText(result.credits_granted ?? parsed.data?.credits)],
+          ['Business balance now', creditsText(result.credit_balance)],
+          ['Your holding now', creditsText(result.partner_holding_balance)],
         ]}
       />
     )
