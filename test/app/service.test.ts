@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { AI_CREDITS_PER_CREATE } from '../../schemas'
 import { sanitizeFileName } from '../../src-main/core/app-service'
 import type { Upload } from '../../src-main/core/store/uploads'
 import {
@@ -457,7 +458,8 @@ describe('partner console', () => {
     })
     expect(again.ok ? null : again.error.code).toBe('registration_expired')
 
-    // The new profile works: switch to it and upload a receipt.
+    // A new business starts with no AI credits: the partner grants some, then the new profile works.
+    await r.ok('addCredits', { businessUuid: reg.business_uuid, grant: { credits: 5 } })
     await r.ok('setActiveProfile', { id: saved.profile.id })
     expect((await r.ok('listInvoices', { page: 1, limit: 5 })).data).toEqual([])
     await r.ok('addFileContents', {
@@ -540,7 +542,8 @@ describe('partner console', () => {
     // As the partner that referred b1: its balance; b2 is not referred by it.
     await r.ok('setActiveProfile', { id: await addPartner(r) })
     const asPartner = await r.ok('getClientHealth', {})
-    expect(asPartner.find((h) => h.profileId === id)?.creditBalance).toBe(1234)
+    // The fixture's 1,234 credits, less the one AI create the receipt above cost.
+    expect(asPartner.find((h) => h.profileId === id)?.creditBalance).toBe(1234 - AI_CREDITS_PER_CREATE)
     expect(asPartner.find((h) => h.profileId === other.id)).toMatchObject({
       creditBalance: null,
       stuckJobs: 0,

@@ -116,7 +116,7 @@ describe('jobs', () => {
       httpStatus: 404,
     })
     expect(rowsOf('unknown-job.txt')[0]!.lastError).toMatch(/^Sent; the server did not report completion.*does not know job job_/)
-    expect((await createdBySha(r.sb)).get(f.sha256)).toBe(1)
+    await waitFor('the record on the server', async () => (await createdBySha(r!.sb)).get(f.sha256) === 1)
   })
 })
 
