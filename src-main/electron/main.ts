@@ -12,7 +12,14 @@ import { registerIpc } from './ipc'
 import { showNativeNotification } from './notifications'
 import { electronShellPort, openExternalSafely } from './shell-port'
 import { ShellTray } from './tray'
-import { appLocation, createMainWindow, hardenSession, hardenWebContents, installAppMenu, revealWindow } from './window'
+import {
+  appLocation,
+  createMainWindow,
+  hardenSession,
+  hardenWebContents,
+  installAppMenu,
+  revealWindow,
+} from './window'
 
 /** How long quitting waits for the engine to stop before giving up (unfinished uploads resume next time). */
 const SHUTDOWN_TIMEOUT_MS = 5000
@@ -73,7 +80,9 @@ async function ensureWindow(hidden = false): Promise<BrowserWindow> {
 }
 
 function showWindow(): void {
-  void ensureWindow().then(revealWindow, (e: unknown) => console.error('Bookdrop: could not open the window:', e))
+  void ensureWindow().then(revealWindow, (e: unknown) =>
+    console.error('Bookdrop: could not open the window:', e),
+  )
 }
 
 /**
@@ -85,7 +94,12 @@ async function trayCall<K extends CallName>(name: K, req: Req<K>): Promise<Res<K
   const result = await dispatch(service, name, req)
   if (result.ok) return result.value
   showNativeNotification(
-    { title: 'Bookdrop', body: result.error.message, kind: 'attention', summary: { completed: 0, attention: 0, singleName: null } },
+    {
+      title: 'Bookdrop',
+      body: result.error.message,
+      kind: 'attention',
+      summary: { completed: 0, attention: 0, singleName: null },
+    },
     showWindow,
   )
   return null
@@ -127,7 +141,8 @@ async function start(): Promise<void> {
         pause: () => pauseOrResume('pauseUploads'),
         resume: () => pauseOrResume('resumeUploads'),
         quit: () => app.quit(),
-        dropFiles: (paths) => void trayCall('addFiles', { paths, target: controller?.dropTargetForTray ?? 'expenses' }),
+        dropFiles: (paths) =>
+          void trayCall('addFiles', { paths, target: controller?.dropTargetForTray ?? 'expenses' }),
       },
       controller.trayView,
     )
