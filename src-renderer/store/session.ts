@@ -182,12 +182,13 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     s.resetOverview()
     const partner = isPartner(s)
     const screens: readonly Screen[] = partner ? PARTNER_SCREENS : BUSINESS_SCREENS
-    // The first profile of a start where nothing named a screen: the app chooses (openingScreen).
-    if (s.screenDefaulted) {
+    // The first profile of a start where nothing named a screen, or a screen this kind of profile
+    // does not have (a partner's, for a business): the app chooses (openingScreen).
+    if (s.screenDefaulted || !screens.includes(s.screen)) {
       const want = openingScreen(partner, sessionLoaded ? s.session?.counts : undefined)
       if (want !== s.screen) s.setScreen(want)
       set({ screenDefaulted: false })
-    } else if (!screens.includes(s.screen)) s.setScreen(screens[0]!)
+    }
     // Opened on the history (a reload, a link): its first page is asked for first, as soon as the
     // profile is known, alongside the screen's code.
     else if (s.screen === 'history' && s.activeId) s.ensureHistoryRows(0, 0)
