@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import https from 'node:https'
 import { type Attachment, LIMITS } from '../schemas'
+import { withDocumentText } from './documents'
 import type { SourceFile } from './extract'
 
 /** A problem with one attachment; its message is the reason given to the caller. */
@@ -108,11 +109,15 @@ export function fetchOnce(url: string, opts: FetchOptions): Promise<Buffer> {
   })
 }
 
-/** Fetches every URL attachment (once each) and returns all files with their bytes. */
+/**
+ * Fetches every URL attachment (once each) and returns all files with their bytes, and the text of
+ * the documents among them (PDF, e-mail: documents.ts).
+ */
 export async function resolveFiles(pending: PendingFile[], opts: FetchOptions): Promise<SourceFile[]> {
-  return Promise.all(
+  const files = await Promise.all(
     pending.map(async (p) => ('url' in p ? { name: p.name, bytes: await fetchOnce(p.url, opts) } : p)),
   )
+  return withDocumentText(files)
 }
 
 export function digest(file: SourceFile): { name: string | null; sha256: string; bytes: number } {

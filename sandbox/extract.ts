@@ -4,7 +4,9 @@
  * - Amounts, dates and a vendor/contact are read from the prompt, `text_attachment` and text-like
  *   attachments (see `classifyFile`).
  * - A CSV bank statement gives one bank transaction per data row.
- * - A binary attachment (PDF, image, spreadsheet...) gives one record named after its file.
+ * - A PDF or e-mail attachment is read through its text (documents.ts sets `text`), like a text file.
+ * - Any other binary attachment (image, spreadsheet, a PDF without text...) gives one record named
+ *   after its file, with the prompt's fields.
  * - One record per attachment; with no attachments, one record from the prompt and text_attachment.
  * - An executable or archive attachment on a non-bank pipeline, or the marker `[[sandbox:fail]]`
  *   anywhere in the text, makes the extraction fail with a reason naming the cause.
@@ -21,6 +23,11 @@ import { type AiTarget, fileKind, isCalendarDate, roundMoney } from '../schemas'
 export interface SourceFile {
   name: string | null
   bytes: Buffer
+  /**
+   * The text of a document (PDF, e-mail) read before extraction (documents.ts): null when it has
+   * none (a scan, a damaged file); absent for other kinds, which are read from their bytes.
+   */
+  text?: string | null
 }
 
 export interface ExtractInput {
@@ -37,6 +44,8 @@ export interface Draft {
   date: string
   narration: string
   amount: number
+  /** ISO code when the text names one (NGN, ₦, $…); null: the business's currency. */
+  currency: string | null
   contact: string | null
   source: number | null
 }
@@ -85,12 +94,21 @@ export function decodeText(bytes: Buffer): string {
 
 export interface Fields {
   amount: number | null
+  /** The currency of that amount (or, when it has none, the first one the text names). */
+  currency: string | null
   date: string | null
   vendor: string | null
 }
 
 const CURRENCY_CODES = 'NGN USD EUR GBP KES GHS ZAR CAD AUD INR XOF XAF EGP'.split(' ')
 const CURRENCY_SYMBOLS = '₦$€£'
+/** What a currency symbol stands for ("$" is read as US dollars). */
+const SYMBOL_CODES: Record<string, string> = { '₦': 'NGN', $: 'USD', '€': 'EUR', '£': 'GBP' }
+
+function currencyCode(mark: string | undefined): string | null {
+  if (!mark) return null
+  return SYMBOL_CODES[mark] ?? (CURRENCY_CODES.includes(mark.toUpperCase()) ? mark.toUpperCase() : null)
+}
 const NUMBER_SRC = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`
 /** A currency marker then a number, or a number not glued to a word, "#", "/" or "-" (INV-1001). */
 const MONEY_RE = new RegExp(
@@ -104,7 +122,7 @@ const AMOUNT_KEYWORDS = [/\b(?:amount|balance) due\b/gi, /\bgrand total\b/gi, /\
 
 interface MoneyToken {
   value: number
-  marked: boolean
+  currency: string | null
   grouped: boolean
 }
 
@@ -116,7 +134,11 @@ function moneyTokens(text: string): MoneyToken[] {
   const out: MoneyToken[] = []
   for (const m of blanked.matchAll(MONEY_RE)) {
     const num = m.groups?.num ?? ''
-    out.push({ value: Number(num.replace(/,/g, '')), marked: !!m.groups?.cur, grouped: /[,.]/.test(num) })
+    out.push({
+      value: Number(num.replace(/,/g, '')),
+      currency: currencyCode(m.groups?.cur),
+      grouped: /[,.]/.test(num),
+    })
   }
   return out.filter((t) => Number.isFinite(t.value))
 }
@@ -127,20 +149,28 @@ function moneyTokens(text: string): MoneyToken[] {
  * "NGN 5000"); else the first number with separators or decimals ("1,234.56"); else the largest number.
  */
 export function findAmount(text: string): number | null {
+  return findMoney(text).amount
+}
+
+/** The amount of a text (see findAmount) and its currency, else the first currency the text names. */
+export function findMoney(text: string): { amount: number | null; currency: string | null } {
+  const tokens = moneyTokens(text)
+  const named =
+    tokens.find((t) => t.currency)?.currency ?? currencyCode(text.match(CURRENCY_MARK_RE)?.[0]) ?? null
+  const found = (t: MoneyToken) => ({ amount: roundMoney(t.value), currency: t.currency ?? named })
   for (const kw of AMOUNT_KEYWORDS) {
     const hits = [...text.matchAll(kw)].reverse()
     for (const hit of hits) {
       const after = text.slice((hit.index ?? 0) + hit[0].length, (hit.index ?? 0) + hit[0].length + 80)
       const first = moneyTokens(after)[0]
-      if (first) return roundMoney(first.value)
+      if (first) return found(first)
     }
   }
-  const tokens = moneyTokens(text)
   const pick =
-    tokens.find((t) => t.marked) ??
+    tokens.find((t) => t.currency) ??
     tokens.find((t) => t.grouped) ??
     tokens.reduce<MoneyToken | undefined>((best, t) => (!best || t.value > best.value ? t : best), undefined)
-  return pick ? roundMoney(pick.value) : null
+  return pick ? found(pick) : { amount: null, currency: named }
 }
 
 const pad2 = (s: string) => s.padStart(2, '0')
@@ -169,12 +199,22 @@ const VENDOR_PATTERNS = [
 const NAME_END =
   /[,;!?|()<>]|\.(?:\s|$)|\s[-–—]\s|\s(?:on|for|dated|total|amount|worth|paid|with|via|and)\b|[₦$€£]|\s\d{3,}|\s\d+[.,/]\d|\s(?:NGN|USD|EUR|GBP)\b/i
 
+/**
+ * Words that point at the document itself, not at who issued it: "from the receipt taxi.pdf" in
+ * Bookdrop's default prompt is not a vendor called "the receipt taxi.pdf".
+ */
+const DOCUMENT_REFERENCE =
+  /^(?:(?:the|this|that|a|an|my|our|attached)\s+)?(?:receipts?|documents?|files?|attachments?|invoices?|bills?|statements?|images?|photos?|pictures?|scans?|e-?mails?|pdfs?)\b/i
+/** A file name in the candidate ("taxi-receipt.pdf"): a reference to a file, not a vendor. */
+const FILE_NAME = new RegExp(String.raw`[\w-]\.(?:${[...TEXT_KINDS, ...BINARY_KINDS].join('|')})\b`, 'i')
+
 export function cleanName(raw: string): string | null {
   const cut = (raw.split(NAME_END)[0] ?? '')
     .trim()
     .replace(/^["'“”]+|["'“”.:]+$/g, '')
     .trim()
   if (!cut || /^\d/.test(cut) || !/\p{L}/u.test(cut)) return null
+  if (DOCUMENT_REFERENCE.test(cut) || FILE_NAME.test(cut)) return null
   return cut.slice(0, 80)
 }
 
@@ -195,7 +235,7 @@ export function firstLine(text: string): string | null {
 }
 
 export function extractFields(text: string): Fields {
-  return { amount: findAmount(text), date: findDate(text), vendor: findVendor(text) }
+  return { ...findMoney(text), date: findDate(text), vendor: findVendor(text) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,6 +404,7 @@ function promptDraft(ctx: Context): Draft {
     date: ctx.base.date ?? ctx.input.today,
     narration: ctx.promptLine,
     amount: ctx.base.amount ?? 0,
+    currency: ctx.base.currency,
     contact: ctx.base.vendor,
     source: null,
   }
@@ -374,6 +415,7 @@ function binaryDraft(ctx: Context, file: SourceFile, index: number): Draft {
     date: ctx.base.date ?? ctx.input.today,
     narration: fileLabel(file, index),
     amount: ctx.base.amount ?? 0,
+    currency: ctx.base.currency,
     contact: ctx.base.vendor,
     source: index,
   }
@@ -382,10 +424,13 @@ function binaryDraft(ctx: Context, file: SourceFile, index: number): Draft {
 function textDraft(ctx: Context, text: string, file: SourceFile, index: number): Draft {
   const own = extractFields(text)
   const vendor = own.vendor ?? ctx.base.vendor ?? firstLine(text)
+  const amount = own.amount ?? ctx.base.amount
   return {
     date: own.date ?? ctx.base.date ?? ctx.input.today,
     narration: vendor ?? fileLabel(file, index),
-    amount: own.amount ?? ctx.base.amount ?? 0,
+    amount: amount ?? 0,
+    // The currency that goes with the amount taken: the file's own, or the prompt's.
+    currency: own.amount !== null ? (own.currency ?? ctx.base.currency) : (ctx.base.currency ?? own.currency),
     contact: vendor,
     source: index,
   }
@@ -396,6 +441,7 @@ function statementDrafts(ctx: Context, text: string, file: SourceFile, index: nu
     date: r.date ?? ctx.input.today,
     narration: r.narration ?? `${fileLabel(file, index)} row ${row + 1}`,
     amount: r.amount ?? 0,
+    currency: null,
     contact: null,
     source: index,
   }))
@@ -410,8 +456,14 @@ function fileDrafts(ctx: Context, file: SourceFile, index: number): Extraction {
       reason: `"${label}" is an executable or archive (.${fileKind(file.name ?? undefined)}), which cannot be read: send a PDF, an image, a spreadsheet or a text file`,
     }
   }
-  if (cls === 'binary') return { ok: true, drafts: [binaryDraft(ctx, file, index)] }
-  const text = decodeText(file.bytes)
+  if (cls === 'binary') {
+    // A PDF (or e-mail) with a text layer is read like a text file; a scan, an image: the prompt.
+    return {
+      ok: true,
+      drafts: [file.text ? textDraft(ctx, file.text, file, index) : binaryDraft(ctx, file, index)],
+    }
+  }
+  const text = file.text ?? decodeText(file.bytes)
   if (text.includes(FAIL_MARKER))
     return { ok: false, reason: `"${label}" asked the sandbox to fail (${FAIL_MARKER})` }
   if (ctx.input.target === 'bank-transactions' && fileKind(file.name ?? undefined) === 'csv') {

@@ -50,7 +50,7 @@ export function buildRecord(
     date: draft.date,
     narration: draft.narration,
     amount: draft.amount,
-    currency: business.currency,
+    currency: draft.currency ?? business.currency,
     contact: draft.contact,
     memo: null,
     attachment_name: attachmentName,

@@ -22,7 +22,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createReadStream, existsSync } from 'node:fs'
+import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
 import { extname, join, resolve } from 'node:path'
@@ -107,9 +107,42 @@ function queryToken(req: FastifyRequest): string | undefined {
   return typeof q?.token === 'string' ? q.token : undefined
 }
 
-/** True when the built renderer is there. */
+/** What electron-vite builds out/ from (a checkout has them; an installed package does not). */
+const BUILD_SOURCES = ['src-main', 'src-preload', 'src-renderer', 'schemas', 'sandbox']
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs
+  } catch {
+    return -1
+  }
+}
+
+/** The newest mtime of a source file out/ is built from; -1 when there are none. */
+function newestBuildSource(): number {
+  let newest = -1
+  for (const dir of BUILD_SOURCES) {
+    let entries
+    try {
+      entries = readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    } catch {
+      continue
+    }
+    for (const e of entries) {
+      if (e.isFile() && /\.(tsx?|css|html)$/.test(e.name)) newest = Math.max(newest, mtimeOf(join(e.parentPath, e.name)))
+    }
+  }
+  return newest
+}
+
+/**
+ * True when the built renderer is there, and (in a checkout, for the default out/renderer) no
+ * source is newer than it: a pulled change is never served from a stale build.
+ */
 export function rendererBuilt(dir = DEFAULT_RENDERER_DIR): boolean {
-  return existsSync(join(dir, 'index.html'))
+  const built = mtimeOf(join(dir, 'index.html'))
+  if (built < 0) return false
+  return dir !== DEFAULT_RENDERER_DIR || newestBuildSource() <= built
 }
 
 /**

@@ -21,6 +21,7 @@ import type {
   PageMetaRead,
   PurchaseOrderData,
   ReferredBusinessPage,
+  ReferredBusinessRow,
   RegisteredBusiness,
 } from '../schemas'
 import {
@@ -35,6 +36,7 @@ import type { EngineEvents, FolderState, ProfileState } from '../src-main/core/e
 import type { Profile } from '../src-main/core/secrets/profiles'
 import type { Upload, UploadStatus } from '../src-main/core/store/uploads'
 import type { FolderConfig } from '../src-main/core/folders'
+import type { Grant, GrantMonth, UploadMonth } from '../src-main/core/store/overview'
 import { CALL_NAMES, type CallName, EVENT_NAMES, type EventName } from './names'
 
 export { CALL_NAMES, EVENT_NAMES, type CallName, type EventName }
@@ -251,6 +253,32 @@ export interface ClientHealth {
   error: string | null
 }
 
+/** The overview of a business profile: one local month of its uploads (main's SQLite). */
+export interface BusinessOverview extends UploadMonth {
+  kind: 'business'
+  /** The month shown, YYYY-MM (local time). */
+  month: string
+  /** Files needing attention now (failed, skipped, duplicate), whenever they were added. */
+  needsAttention: number
+  /** AI credits one create costs (schemas/assumptions.ts). */
+  creditsPerCreate: number
+}
+
+/** The overview of a partner profile: the grants this app made in one month, and its businesses. */
+export interface PartnerOverview extends Omit<GrantMonth, 'grants'> {
+  kind: 'partner'
+  month: string
+  grants: (Grant & { businessName: string | null })[]
+  /** Referred businesses in all (null when the list could not be read). */
+  businesses: number | null
+  /** Referred businesses with no seat (null when the list could not be read). */
+  withoutSeats: ReferredBusinessRow[] | null
+  /** Why the businesses could not be listed, or null. */
+  error: string | null
+}
+
+export type Overview = BusinessOverview | PartnerOverview
+
 // ---------------------------------------------------------------------------------------------
 // The calls
 // ---------------------------------------------------------------------------------------------
@@ -275,6 +303,15 @@ export const CALLS = {
   getSession: none,
   getSettings: none,
   setSettings: settingsSchema.partial().strict(),
+  /** The overview screen's figures for the active profile, for a local month (default: this one). */
+  getOverview: z
+    .object({
+      month: z
+        .string()
+        .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'month must be written YYYY-MM, e.g. 2026-03' })
+        .optional(),
+    })
+    .strict(),
 
   // uploads
   addFiles: z.object({
@@ -293,6 +330,8 @@ export const CALLS = {
   retryUpload: z.object({ id: z.number().int().positive() }),
   cancelUpload: z.object({ id: z.number().int().positive() }),
   retryFailed: none,
+  /** Demo only: the sample receipts (sandbox/sample-receipts.ts) dropped as expenses. */
+  addSampleReceipts: none,
   pauseUploads: none,
   resumeUploads: none,
   exportHistory: z.object({ filter: historyFilterSchema }),
@@ -372,6 +411,7 @@ export interface Calls {
   getSession: SessionState
   getSettings: Settings
   setSettings: Settings
+  getOverview: Overview
 
   addFiles: IntakeOutcome[]
   addFileContents: IntakeOutcome[]
@@ -379,6 +419,7 @@ export interface Calls {
   retryUpload: Upload
   cancelUpload: Upload
   retryFailed: { retried: number }
+  addSampleReceipts: IntakeOutcome[]
   pauseUploads: SessionState
   resumeUploads: SessionState
   /** path is null when the person cancelled the save dialog (desktop); downloadUrl is set in the web host. */

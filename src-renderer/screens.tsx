@@ -12,6 +12,7 @@ import type { ComponentType } from 'react'
 import type { Screen } from './store/ui'
 
 const LOADERS: Record<Screen, () => Promise<ComponentType>> = {
+  overview: () => import('./screens/Overview').then((m) => m.Overview),
   capture: () => import('./screens/Capture').then((m) => m.Capture),
   folders: () => import('./screens/Folders').then((m) => m.Folders),
   history: () => import('./screens/History').then((m) => m.History),

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os'
 import { basename, extname, isAbsolute, join } from 'node:path'
 import pkg from '../../package.json' with { type: 'json' }
 import type { Sandbox } from '../../sandbox'
-import type { AiTarget } from '../../schemas'
+import { AI_CREDITS_PER_CREATE, type AiTarget, type ReferredBusinessRow } from '../../schemas'
 import {
   type CallName,
   type Calls,
@@ -27,6 +27,7 @@ import {
   type FolderView,
   type IntakeOutcome,
   type ListPage,
+  type Overview,
   type ParsedReq,
   type ProfileList,
   type ProfileView,
@@ -52,6 +53,14 @@ import {
   openSecretStore,
   redact as redactSecrets,
 } from './secrets'
+import {
+  ATTENTION_STATUSES,
+  GrantStore,
+  type Month,
+  type NewGrant,
+  monthOf,
+  uploadMonth,
+} from './store/overview'
 import { UPLOAD_STATUSES, type Upload, type UploadStatus } from './store/uploads'
 import { PathGrants } from './user-paths'
 
@@ -236,6 +245,8 @@ export class AppService implements CallHandlers {
   readonly dataDir: string
   readonly host: 'electron' | 'web'
   engine!: Engine
+  /** Seat and credit grants made from this app (the API lists none): the partner overview. */
+  private grantStore: GrantStore | null = null
   private readonly shell: ShellPort
   private readonly clientOptions: ProfileClientOptions
   private real!: ProfileManager
@@ -879,6 +890,24 @@ export class AppService implements CallHandlers {
     return { retried: await this.engine.retryFailed(profileId) }
   }
 
+  /**
+   * Demo only: the sample receipts dropped as expenses, exactly as a person's drop (written under
+   * <dataDir>/dropped/, then sent with the default prompt). Refused for a real key: they would
+   * become expenses in real books.
+   */
+  async addSampleReceipts(): Promise<IntakeOutcome[]> {
+    const e = this.activeBusiness()
+    if (!e.demo) {
+      throw new AppError(
+        'not_demo',
+        'The sample receipts are for the demo only: they would become expenses in your real books. Switch to the demo profile, or drop your own receipts.',
+      )
+    }
+    const { SAMPLE_RECEIPTS } = await import('../../sandbox/sample-receipts')
+    const paths = await this.writeDropped(SAMPLE_RECEIPTS.map((r) => ({ name: r.name, base64: r.base64 })))
+    return this.addPaths(paths, { target: 'expenses' })
+  }
+
   async pauseUploads(): Promise<SessionState> {
     this.engine.pause(this.activeBusiness().profile.id)
     return this.session()
@@ -1096,11 +1125,38 @@ export class AppService implements CallHandlers {
   }
 
   async addSeats(req: ParsedReq<'addSeats'>): Promise<Calls['addSeats']> {
-    return (await this.partnerClient()).client.addSeats(req.businessUuid, req.grant)
+    const { client, entry } = await this.partnerClient()
+    const res = await client.addSeats(req.businessUuid, req.grant)
+    this.noteGrant({
+      profileId: entry.profile.id,
+      businessUuid: req.businessUuid,
+      kind: 'seats',
+      seats: res.allocation.seats,
+      months: res.allocation.months,
+      credits: 0,
+      holdingCharged: res.holding_credits_charged,
+      holdingAfter: res.partner_holding_balance,
+      prorated: res.allocation.prorated,
+    })
+    return res
   }
 
   async addCredits(req: ParsedReq<'addCredits'>): Promise<Calls['addCredits']> {
-    return (await this.partnerClient()).client.addCredits(req.businessUuid, req.grant)
+    const { client, entry } = await this.partnerClient()
+    const res = await client.addCredits(req.businessUuid, req.grant)
+    this.noteGrant({
+      profileId: entry.profile.id,
+      businessUuid: req.businessUuid,
+      kind: 'credits',
+      seats: 0,
+      months: 0,
+      // The answer's fields are not shown by the spec: what was asked for stands in.
+      credits: res.credits_granted ?? req.grant.credits,
+      holdingCharged: res.credits_granted ?? req.grant.credits,
+      holdingAfter: res.partner_holding_balance,
+      prorated: false,
+    })
+    return res
   }
 
   /**
@@ -1115,13 +1171,8 @@ export class AppService implements CallHandlers {
     let creditError: string | null = null
     if (activeEntry?.profile.kind === 'partner') {
       try {
-        const client = await this.clientOf(activeEntry.profile.id)
-        credits = new Map()
-        for (let page = 1; page <= 100; page++) {
-          const res = await client.listReferredBusinesses({ page, limit: 100 })
-          for (const b of res.data) credits.set(b.uuid, b.credit_balance)
-          if (res.data.length === 0 || page * res.per_page >= res.total) break
-        }
+        const rows = await this.allReferred(activeEntry.profile.id)
+        credits = new Map(rows.map((b) => [b.uuid, b.credit_balance]))
       } catch (e) {
         credits = null
         creditError = `Credit balances unavailable: ${this.redact(e instanceof Error ? e.message : String(e))}`
@@ -1160,6 +1211,78 @@ export class AppService implements CallHandlers {
         error: creditError,
       }
     })
+  }
+
+  /** Every business the partner profile referred: up to 100 pages of 100. */
+  private async allReferred(profileId: string): Promise<ReferredBusinessRow[]> {
+    const client = await this.clientOf(profileId)
+    const rows: ReferredBusinessRow[] = []
+    for (let page = 1; page <= 100; page++) {
+      const res = await client.listReferredBusinesses({ page, limit: 100 })
+      rows.push(...res.data)
+      if (res.data.length === 0 || page * res.per_page >= res.total) break
+    }
+    return rows
+  }
+
+  /** The grants table, opened on first use (in the engine's database). */
+  private get partnerGrants(): GrantStore {
+    return (this.grantStore ??= new GrantStore(this.engine.db))
+  }
+
+  /** Notes a grant the server made, for the partner overview. Never fails the grant itself. */
+  private noteGrant(grant: NewGrant): void {
+    try {
+      this.partnerGrants.record(grant)
+    } catch (e) {
+      this.emit('notice', {
+        level: 'warning',
+        message: `The grant was made, but the overview could not note it: ${this.redact(e instanceof Error ? e.message : String(e))}`,
+      })
+    }
+  }
+
+  // ---- overview -----------------------------------------------------------------------------------
+
+  /**
+   * The overview of the active profile for a local month. A business: its uploads by day, from the
+   * history in SQLite (files sent, records created, credits those creates cost, what needs attention
+   * now). A partner: the grants this app made that month, the holding as the last grant left it, and
+   * its referred businesses without seats (listed from the server).
+   */
+  async getOverview(req: ParsedReq<'getOverview'>): Promise<Overview> {
+    const e = this.activeEntry()
+    const m = monthOf(req.month)
+    if (e.profile.kind === 'partner') return this.partnerOverview(e.profile.id, m)
+    const counts = this.engine.uploads.countByStatus(e.profile.id)
+    return {
+      kind: 'business',
+      month: m.month,
+      ...uploadMonth(this.engine.db, e.profile.id, m),
+      needsAttention: ATTENTION_STATUSES.reduce((n, st) => n + counts[st], 0),
+      creditsPerCreate: AI_CREDITS_PER_CREATE,
+    }
+  }
+
+  private async partnerOverview(profileId: string, m: Month): Promise<Overview> {
+    const grants = this.partnerGrants.month(profileId, m)
+    let referred: ReferredBusinessRow[] | null = null
+    let error: string | null = null
+    try {
+      referred = await this.allReferred(profileId)
+    } catch (err) {
+      error = `Your referred businesses could not be listed: ${this.redact(err instanceof Error ? err.message : String(err))}`
+    }
+    const names = new Map(referred?.map((r) => [r.uuid, r.name]))
+    return {
+      kind: 'partner',
+      month: m.month,
+      ...grants,
+      grants: grants.grants.map((g) => ({ ...g, businessName: names.get(g.businessUuid) ?? null })),
+      businesses: referred?.length ?? null,
+      withoutSeats: referred?.filter((r) => !(r.available_seats > 0)) ?? null,
+      error,
+    }
   }
 
   // ---- life cycle ---------------------------------------------------------------------------------

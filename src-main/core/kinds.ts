@@ -48,4 +48,3 @@ export function allowedKinds(target: AiTarget, requested?: readonly string[]): s
 export function isAccepted(name: string, kinds: readonly string[]): boolean {
   return kinds.includes(fileKind(name))
 }
-

@@ -86,7 +86,9 @@ async function ensureWindow(hidden = false): Promise<BrowserWindow> {
 }
 
 function showWindow(): void {
-  void ensureWindow().then(revealWindow, (e: unknown) => console.error('Bookdrop: could not open the window:', e))
+  void ensureWindow().then(revealWindow, (e: unknown) =>
+    console.error('Bookdrop: could not open the window:', e),
+  )
 }
 
 /**
@@ -98,7 +100,12 @@ async function trayCall<K extends CallName>(name: K, req: Req<K>): Promise<Res<K
   const result = await dispatch(service, name, req)
   if (result.ok) return result.value
   showNativeNotification(
-    { title: 'Bookdrop', body: result.error.message, kind: 'attention', summary: { completed: 0, attention: 0, singleName: null } },
+    {
+      title: 'Bookdrop',
+      body: result.error.message,
+      kind: 'attention',
+      summary: { completed: 0, attention: 0, singleName: null },
+    },
     showWindow,
   )
   return null

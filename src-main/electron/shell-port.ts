@@ -2,7 +2,14 @@
 // exports, "show in folder", and external links — only https, through the vetted core/shell/urls.
 import { existsSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
-import { app, dialog, shell, type BrowserWindow, type OpenDialogOptions, type SaveDialogOptions } from 'electron'
+import {
+  app,
+  dialog,
+  shell,
+  type BrowserWindow,
+  type OpenDialogOptions,
+  type SaveDialogOptions,
+} from 'electron'
 import type { ShellPort } from '../core/app-service'
 import { safeExternalUrl } from '../core/shell/urls'
 
@@ -29,7 +36,10 @@ export function electronShellPort(getWindow: () => BrowserWindow | null): ShellP
   }
   return {
     async pickDirectory() {
-      const options: OpenDialogOptions = { title: 'Choose a folder to watch', properties: ['openDirectory', 'createDirectory'] }
+      const options: OpenDialogOptions = {
+        title: 'Choose a folder to watch',
+        properties: ['openDirectory', 'createDirectory'],
+      }
       const win = parent()
       const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options)
       return r.canceled ? null : (r.filePaths[0] ?? null)

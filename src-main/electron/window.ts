@@ -6,7 +6,13 @@ import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, answerAppRequest } fr
 import { contentSecurityPolicy, withCspHeader } from '../core/shell/csp'
 import { allowPermission } from '../core/shell/permissions'
 import { decideNavigation } from '../core/shell/urls'
-import { DEFAULT_WINDOW, fitWindowState, loadWindowState, saveWindowState, type Rect } from '../core/shell/window-state'
+import {
+  DEFAULT_WINDOW,
+  fitWindowState,
+  loadWindowState,
+  saveWindowState,
+  type Rect,
+} from '../core/shell/window-state'
 
 const here = import.meta.dirname // out/main at run time
 
@@ -55,7 +61,13 @@ export function hardenSession(ses: Session, app: AppLocation): void {
     callback({ responseHeaders: withCspHeader(details.responseHeaders, policy) })
   })
   ses.setPermissionRequestHandler((_contents, permission, callback, details) => {
-    callback(allowPermission(permission, { requestingUrl: details.requestingUrl, isMainFrame: details.isMainFrame, appUrl: app.url }))
+    callback(
+      allowPermission(permission, {
+        requestingUrl: details.requestingUrl,
+        isMainFrame: details.isMainFrame,
+        appUrl: app.url,
+      }),
+    )
   })
   ses.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
     allowPermission(permission, {
@@ -86,7 +98,11 @@ export function hardenSession(ses: Session, app: AppLocation): void {
  * no <webview>, no navigation away from the app's page, no new windows; https links go to the
  * user's browser through the vetted opener.
  */
-export function hardenWebContents(contents: WebContents, app: AppLocation, openExternal: (url: string) => void): void {
+export function hardenWebContents(
+  contents: WebContents,
+  app: AppLocation,
+  openExternal: (url: string) => void,
+): void {
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
     if (decideNavigation(url, app.url, { allowInApp: false }) === 'open-external') openExternal(url)
@@ -100,7 +116,8 @@ export function hardenWebContents(contents: WebContents, app: AppLocation, openE
   })
   // Sub-frames (the app has none) and redirects: stay on the app's page or go nowhere.
   contents.on('will-frame-navigate', (event) => {
-    if (!event.isMainFrame && decideNavigation(event.url, app.url, { allowInApp: true }) !== 'allow') event.preventDefault()
+    if (!event.isMainFrame && decideNavigation(event.url, app.url, { allowInApp: true }) !== 'allow')
+      event.preventDefault()
   })
   contents.on('will-redirect', (event) => {
     if (decideNavigation(event.url, app.url, { allowInApp: true }) !== 'allow') event.preventDefault()

@@ -3,6 +3,7 @@ import { BUSINESS_SCREENS, PARTNER_SCREENS, activeProfile, isPartner } from '../
 import type { Screen } from '../store/ui'
 
 const LABELS: Record<Screen, string> = {
+  overview: 'Overview',
   capture: 'Capture',
   folders: 'Watched folders',
   history: 'Upload history',

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { DropZone, type DropZoneHandle } from '../components/DropZone'
 import { Field } from '../components/Field'
 import { MOD } from '../components/Nav'
@@ -10,6 +10,7 @@ import { formatBytes, formatDateTime, formatNumber, plural } from '../lib/format
 import { ACTIVE, TARGETS, TARGET_LABELS, TERMINAL } from '../lib/labels'
 import type { AiTarget } from '../lib/types'
 import { useApp } from '../store'
+import { activeProfile } from '../store/session'
 
 /** Bytes sent of the current batch and how many of its files are past sending. */
 function useBatchProgress() {
@@ -120,6 +121,8 @@ export function Capture() {
         onFiles={(files) => void sendFiles(files, target, prompt)}
         hint={`PDF, images, spreadsheets… or press ${MOD}O to choose files.`}
       />
+
+      <SampleReceipts />
 
       {batch.files > 0 ? (
         <section className="card overall" aria-labelledby="overall-title">
@@ -236,6 +239,40 @@ export function NeedsAttention() {
           </button>
         </p>
       ) : null}
+    </section>
+  )
+}
+
+/** The demo's offer: real-looking receipts, dropped in one click, read by the demo server. */
+function SampleReceipts() {
+  const demo = useApp((s) => activeProfile(s)?.demo ?? false)
+  const add = useApp((s) => s.addSampleReceipts)
+  const [busy, setBusy] = useState(false)
+  if (!demo) return null
+  return (
+    <section className="card demo-offer" aria-labelledby="samples-title">
+      <div>
+        <h2 id="samples-title" className="h3">
+          Try it with sample receipts
+        </h2>
+        <p className="muted">
+          Real-looking PDF receipts: a taxi ride, groceries, fuel, electricity, a supplier’s invoice, a
+          software subscription in dollars and a lunch. The demo server reads each one, as your bookkeeping
+          would: watch them become expenses with their vendor, date and total.
+        </p>
+      </div>
+      <button
+        type="button"
+        className="btn btn--primary"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true)
+          await add()
+          setBusy(false)
+        }}
+      >
+        {busy ? 'Dropping…' : 'Drop the sample receipts'}
+      </button>
     </section>
   )
 }

@@ -6,6 +6,7 @@
 import { create } from 'zustand'
 import { createFoldersSlice } from './folders'
 import { createHistorySlice } from './history'
+import { createOverviewSlice } from './overview'
 import { createPartnerSlice } from './partner'
 import { createRecordsSlice } from './records'
 import { createSessionSlice } from './session'
@@ -21,6 +22,7 @@ export const useApp = create<AppState>()((...a) => ({
   ...createSessionSlice(...a),
   ...createUploadsSlice(...a),
   ...createHistorySlice(...a),
+  ...createOverviewSlice(...a),
   ...createFoldersSlice(...a),
   ...createRecordsSlice(...a),
   ...createPartnerSlice(...a),

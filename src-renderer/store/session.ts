@@ -13,7 +13,7 @@ import type {
 } from '../lib/types'
 import { UPLOAD_STATUS_LIST } from '../lib/labels'
 import type { AppState, SliceCreator } from './types'
-import type { Screen } from './ui'
+import { type Screen, openingScreen } from './ui'
 
 export interface SessionSlice {
   appInfo: AppInfo | null
@@ -179,9 +179,16 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     s.resetRecords()
     s.resetPartner()
     s.resetHistory()
+    s.resetOverview()
     const partner = isPartner(s)
     const screens: readonly Screen[] = partner ? PARTNER_SCREENS : BUSINESS_SCREENS
-    if (!screens.includes(s.screen)) s.setScreen(screens[0]!)
+    // The first profile of a start where nothing named a screen, or a screen this kind of profile
+    // does not have (a partner's, for a business): the app chooses (openingScreen).
+    if (s.screenDefaulted || !screens.includes(s.screen)) {
+      const want = openingScreen(partner, sessionLoaded ? s.session?.counts : undefined)
+      if (want !== s.screen) s.setScreen(want)
+      set({ screenDefaulted: false })
+    }
     // Opened on the history (a reload, a link): its first page is asked for first, as soon as the
     // profile is known, alongside the screen's code.
     else if (s.screen === 'history' && s.activeId) s.ensureHistoryRows(0, 0)
@@ -191,6 +198,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
 })
 
 export const BUSINESS_SCREENS = [
+  'overview',
   'capture',
   'folders',
   'history',
@@ -201,6 +209,7 @@ export const BUSINESS_SCREENS = [
   'settings',
 ] as const satisfies readonly AppState['screen'][]
 export const PARTNER_SCREENS = [
+  'overview',
   'partnerBusinesses',
   'partnerRegister',
   'partnerHealth',

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand'
 import type { FoldersSlice } from './folders'
 import type { HistorySlice } from './history'
+import type { OverviewSlice } from './overview'
 import type { PartnerSlice } from './partner'
 import type { RecordsSlice } from './records'
 import type { SessionSlice } from './session'
@@ -11,6 +12,7 @@ import type { UploadsSlice } from './uploads'
 export type AppState = SessionSlice &
   UploadsSlice &
   HistorySlice &
+  OverviewSlice &
   FoldersSlice &
   RecordsSlice &
   PartnerSlice &

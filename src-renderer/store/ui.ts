@@ -3,6 +3,7 @@ import type { SliceCreator } from './types'
 
 /** Every screen, as named in the address (`#history`). */
 export const SCREENS = [
+  'overview',
   'capture',
   'folders',
   'history',
@@ -34,20 +35,32 @@ export function screenFromAddress(): Screen | null {
 
 const LAST_SCREEN_KEY = 'bookdrop.screen'
 
-/**
- * The screen the app opens on: the one in the address, else the one open when the app was last
- * used (the desktop window reopens where it was left), else Capture.
- */
-export function initialScreen(): Screen {
-  const fromAddress = screenFromAddress()
-  if (fromAddress) return fromAddress
+function lastScreen(): Screen | null {
   try {
     const last = typeof window === 'undefined' ? null : window.localStorage.getItem(LAST_SCREEN_KEY)
-    if (last && isScreen(last)) return last
+    return last && isScreen(last) ? last : null
   } catch {
-    // No storage: Capture.
+    return null // no storage
   }
-  return 'capture'
+}
+
+/**
+ * The screen the app opens on: the one in the address, else the one open when the app was last
+ * used (the desktop window reopens where it was left), else Capture. (With neither, the first
+ * profile known may change it: see `openingScreen`.)
+ */
+export function initialScreen(): Screen {
+  return screenFromAddress() ?? lastScreen() ?? 'capture'
+}
+
+/**
+ * The first screen when nothing chose one: a partner's overview; a business's overview once
+ * something it sent reached the server (completed or being processed), else Capture, to drop the
+ * first files.
+ */
+export function openingScreen(partner: boolean, counts: Record<string, number> | undefined): Screen {
+  if (partner) return 'overview'
+  return (counts?.completed ?? 0) + (counts?.processing ?? 0) > 0 ? 'overview' : 'capture'
 }
 
 function showInAddress(screen: Screen): void {
@@ -76,6 +89,11 @@ export interface Toast {
 
 export interface UiSlice {
   screen: Screen
+  /**
+   * Neither the address nor the last visit chose the screen, and nobody has picked one yet: the
+   * first active profile decides (openingScreen).
+   */
+  screenDefaulted: boolean
   toasts: Toast[]
   /** Ctrl/Cmd+O asked for the file picker; the capture screen opens it and clears this. */
   addFilesRequested: boolean
@@ -95,13 +113,14 @@ const MAX_TOASTS = 5
 
 export const createUiSlice: SliceCreator<UiSlice> = (set, get) => ({
   screen: initialScreen(),
+  screenDefaulted: !screenFromAddress() && !lastScreen(),
   toasts: [],
   addFilesRequested: false,
   captureTarget: 'expenses',
   capturePrompt: '',
   setCapture: (patch) => set(patch),
   setScreen: (screen) => {
-    set({ screen })
+    set({ screen, screenDefaulted: false })
     showInAddress(screen)
     // The history's first page is asked for now, while the screen's code loads, not once it mounts.
     if (screen === 'history') get().ensureHistoryRows(0, 0)

@@ -57,6 +57,8 @@ export interface UploadsSlice {
   applyProgress(events: readonly ProgressEvent[]): void
   loadAttention(): Promise<void>
   sendFiles(files: readonly File[], target: AiTarget, prompt: string): Promise<void>
+  /** Demo: the sample receipts dropped as expenses (main writes and sends them). */
+  addSampleReceipts(): Promise<void>
   retryUpload(id: number): Promise<Result<Upload>>
   cancelUpload(id: number): Promise<Result<Upload>>
   retryAllFailed(): Promise<void>
@@ -66,218 +68,252 @@ export interface UploadsSlice {
 
 let rejectSeq = 0
 
-export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => ({
-  live: {},
-  liveOrder: [],
-  batch: [],
-  progress: {},
-  attention: [],
-  attentionTotal: 0,
-  attentionLoaded: false,
-  localRejects: [],
-  sending: 0,
-
-  applyUploads: (events) => {
-    if (events.length === 0) return
-    set((s) => {
-      let { live, liveOrder, batch, progress, attention, attentionTotal } = s
-      let counts = s.session?.counts
-      const mine = events.filter((e) => e.upload.profileId === s.activeId)
-      if (mine.length) {
-        live = { ...live }
-        if (counts) counts = { ...counts }
-        let attentionMap: Map<number, Upload> | null = null
-        for (const { upload, previous } of mine) {
-          attentionMap ??= new Map(attention.map((a) => [a.id, a]))
-          // The status we last saw wins over the event's `previous`: applying the same change twice
-          // (an action's answer, then its event) moves nothing twice.
-          const known: UploadStatus | undefined =
-            live[upload.id]?.status ?? attentionMap.get(upload.id)?.status
-          const prev: UploadStatus | null = known ?? previous
-          if (counts && prev !== upload.status) {
-            if (prev !== null && counts[prev] > 0) counts[prev]--
-            counts[upload.status]++
-          }
-          const isNew = !(upload.id in live)
-          live[upload.id] = upload
-          if (isNew) {
-            liveOrder = [upload.id, ...liveOrder]
-            const batchDone = batch.every((id) => {
-              const row = live[id]
-              return !row || TERMINAL.includes(row.status)
-            })
-            batch = batchDone ? [upload.id] : [...batch, upload.id]
-          }
-          if (TERMINAL.includes(upload.status) && upload.id in progress) {
-            const { [upload.id]: _gone, ...rest } = progress
-            progress = rest
-          }
-          const wasAttention = prev !== null && ATTENTION.includes(prev)
-          const nowAttention = ATTENTION.includes(upload.status)
-          const shown = attentionMap.has(upload.id)
-          if (nowAttention) {
-            attentionMap.delete(upload.id)
-            attentionMap = new Map([[upload.id, upload], ...attentionMap])
-            if (!wasAttention) attentionTotal++
-          } else {
-            if (shown) attentionMap.delete(upload.id)
-            if (wasAttention) attentionTotal = Math.max(0, attentionTotal - 1)
-          }
-        }
-        if (attentionMap) attention = [...attentionMap.values()].slice(0, ATTENTION_PAGE)
-        if (liveOrder.length > LIVE_MAX) {
-          const keep = new Set(liveOrder.slice(0, LIVE_MAX))
-          for (const id of liveOrder.slice(LIVE_MAX)) delete live[id]
-          liveOrder = liveOrder.slice(0, LIVE_MAX)
-          batch = batch.filter((id) => keep.has(id))
-        }
-      }
-      const hist = historyAfterUploads(s, events)
-      return {
-        live,
-        liveOrder,
-        batch,
-        progress,
-        attention,
-        attentionTotal,
-        ...(s.session && counts ? { session: { ...s.session, counts } } : {}),
-        ...(hist ?? {}),
-      }
-    })
-  },
-
-  applyProgress: (events) => {
-    if (events.length === 0) return
-    set((s) => {
-      const progress = { ...s.progress }
-      for (const e of events) {
-        const row = s.live[e.id]
-        if (row && TERMINAL.includes(row.status)) continue
-        progress[e.id] = { sent: e.sent, total: e.total }
-      }
-      return { progress }
-    })
-  },
-
-  loadAttention: async () => {
-    const profileId = get().activeId
-    if (!profileId) return
-    const r = await settle(
-      bookdrop.history({
-        statuses: [...ATTENTION],
-        profileId,
-        order: 'desc',
-        offset: 0,
-        limit: ATTENTION_PAGE,
-      }),
-    )
-    if (get().activeId !== profileId) return
-    if (r.ok) set({ attention: r.value.rows, attentionTotal: r.value.total, attentionLoaded: true })
-    else get().toast('error', `The list of files needing attention could not be loaded: ${r.error.message}`)
-  },
-
-  sendFiles: async (files, target, prompt) => {
-    if (files.length === 0) return
-    const maxBytes = get().settings?.maxFileBytes ?? 25 * 1024 * 1024
-    set((s) => ({ sending: s.sending + files.length }))
+export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
+  /**
+   * What main did with files given to it: rows arrive as upload events, and the outcomes say what
+   * was ignored (and cover events that come late). `count`: how many files a failed call was about.
+   */
+  const takeOutcomes = (
+    r: Result<IntakeOutcome[]>,
+    count: number,
+  ): { queued: number; refused: number; duplicates: number } => {
+    if (!r.ok) {
+      get().toast('error', `${plural(count, 'file')} not added: ${r.error.message}`)
+      return { queued: 0, refused: count, duplicates: 0 }
+    }
     let queued = 0
     let refused = 0
-    const extra = prompt.trim() ? { prompt: prompt.trim() } : {}
-    /** Rows arrive as upload events; outcomes tell what was ignored, and cover late events. */
-    const apply = (r: Result<IntakeOutcome[]>, count: number) => {
-      if (!r.ok) {
-        refused += count
-        get().toast('error', `${plural(count, 'file')} not added: ${r.error.message}`)
-        return
-      }
-      const rows: Events['upload'][] = []
-      for (const o of r.value) {
-        if (o.kind === 'ignored') {
-          refused++
-          set((s) => ({
-            localRejects: [
-              ...s.localRejects,
-              {
-                key: `r${++rejectSeq}`,
-                name: o.path.split(/[\\/]/).pop() || o.path,
-                reason: IGNORED_LABELS[o.why] ?? o.why,
-              },
-            ],
-          }))
-        } else {
-          queued++
-          rows.push({ upload: o.upload, previous: null })
-        }
-      }
-      const s = get()
-      const missing = rows.filter((e) => !(e.upload.id in s.live))
-      if (missing.length) s.applyUploads(missing)
-    }
-    try {
-      // In the desktop app a dropped file has a real path: send that file itself (it can then be
-      // shown in its folder and moved). Elsewhere the bytes travel over the bridge.
-      const withPath: string[] = []
-      const bytesOnly: File[] = []
-      for (const f of files) {
-        const path = bookdrop.pathForFile?.(f)
-        if (path) withPath.push(path)
-        else bytesOnly.push(f)
-      }
-      if (withPath.length)
-        apply(await settle(bookdrop.addFiles({ paths: withPath, target, ...extra })), withPath.length)
-      const rejected = await sendInBatches(bytesOnly, maxBytes, async (batch) => {
-        apply(await settle(bookdrop.addFileContents({ files: batch, target, ...extra })), batch.length)
-      })
-      if (rejected.length) {
-        refused += rejected.length
+    let duplicates = 0
+    const rows: Events['upload'][] = []
+    for (const o of r.value) {
+      if (o.kind === 'ignored') {
+        refused++
         set((s) => ({
-          localRejects: [...s.localRejects, ...rejected.map((x) => ({ key: `r${++rejectSeq}`, ...x }))],
+          localRejects: [
+            ...s.localRejects,
+            {
+              key: `r${++rejectSeq}`,
+              name: o.path.split(/[\\/]/).pop() || o.path,
+              reason: IGNORED_LABELS[o.why] ?? o.why,
+            },
+          ],
         }))
+      } else {
+        queued++
+        if (o.kind === 'duplicate') duplicates++
+        rows.push({ upload: o.upload, previous: null })
       }
-    } finally {
-      set((s) => ({ sending: Math.max(0, s.sending - files.length) }))
     }
-    if (queued > 0)
-      get().toast(
-        'success',
-        `${plural(queued, 'file')} added${refused ? `, ${formatRefused(refused)}` : ''}.`,
+    const s = get()
+    const missing = rows.filter((e) => !(e.upload.id in s.live))
+    if (missing.length) s.applyUploads(missing)
+    return { queued, refused, duplicates }
+  }
+
+  return {
+    live: {},
+    liveOrder: [],
+    batch: [],
+    progress: {},
+    attention: [],
+    attentionTotal: 0,
+    attentionLoaded: false,
+    localRejects: [],
+    sending: 0,
+
+    applyUploads: (events) => {
+      if (events.length === 0) return
+      set((s) => {
+        let { live, liveOrder, batch, progress, attention, attentionTotal } = s
+        let counts = s.session?.counts
+        const mine = events.filter((e) => e.upload.profileId === s.activeId)
+        if (mine.length) {
+          live = { ...live }
+          if (counts) counts = { ...counts }
+          let attentionMap: Map<number, Upload> | null = null
+          for (const { upload, previous } of mine) {
+            attentionMap ??= new Map(attention.map((a) => [a.id, a]))
+            // The status we last saw wins over the event's `previous`: applying the same change twice
+            // (an action's answer, then its event) moves nothing twice.
+            const known: UploadStatus | undefined =
+              live[upload.id]?.status ?? attentionMap.get(upload.id)?.status
+            const prev: UploadStatus | null = known ?? previous
+            if (counts && prev !== upload.status) {
+              if (prev !== null && counts[prev] > 0) counts[prev]--
+              counts[upload.status]++
+            }
+            const isNew = !(upload.id in live)
+            live[upload.id] = upload
+            if (isNew) {
+              liveOrder = [upload.id, ...liveOrder]
+              const batchDone = batch.every((id) => {
+                const row = live[id]
+                return !row || TERMINAL.includes(row.status)
+              })
+              batch = batchDone ? [upload.id] : [...batch, upload.id]
+            }
+            if (TERMINAL.includes(upload.status) && upload.id in progress) {
+              const { [upload.id]: _gone, ...rest } = progress
+              progress = rest
+            }
+            const wasAttention = prev !== null && ATTENTION.includes(prev)
+            const nowAttention = ATTENTION.includes(upload.status)
+            const shown = attentionMap.has(upload.id)
+            if (nowAttention) {
+              attentionMap.delete(upload.id)
+              attentionMap = new Map([[upload.id, upload], ...attentionMap])
+              if (!wasAttention) attentionTotal++
+            } else {
+              if (shown) attentionMap.delete(upload.id)
+              if (wasAttention) attentionTotal = Math.max(0, attentionTotal - 1)
+            }
+          }
+          if (attentionMap) attention = [...attentionMap.values()].slice(0, ATTENTION_PAGE)
+          if (liveOrder.length > LIVE_MAX) {
+            const keep = new Set(liveOrder.slice(0, LIVE_MAX))
+            for (const id of liveOrder.slice(LIVE_MAX)) delete live[id]
+            liveOrder = liveOrder.slice(0, LIVE_MAX)
+            batch = batch.filter((id) => keep.has(id))
+          }
+        }
+        const hist = historyAfterUploads(s, events)
+        return {
+          live,
+          liveOrder,
+          batch,
+          progress,
+          attention,
+          attentionTotal,
+          ...(s.session && counts ? { session: { ...s.session, counts } } : {}),
+          ...(hist ?? {}),
+        }
+      })
+    },
+
+    applyProgress: (events) => {
+      if (events.length === 0) return
+      set((s) => {
+        const progress = { ...s.progress }
+        for (const e of events) {
+          const row = s.live[e.id]
+          if (row && TERMINAL.includes(row.status)) continue
+          progress[e.id] = { sent: e.sent, total: e.total }
+        }
+        return { progress }
+      })
+    },
+
+    loadAttention: async () => {
+      const profileId = get().activeId
+      if (!profileId) return
+      const r = await settle(
+        bookdrop.history({
+          statuses: [...ATTENTION],
+          profileId,
+          order: 'desc',
+          offset: 0,
+          limit: ATTENTION_PAGE,
+        }),
       )
-    else if (refused > 0) get().toast('warning', `${formatRefused(refused)}: see Needs attention.`)
-  },
+      if (get().activeId !== profileId) return
+      if (r.ok) set({ attention: r.value.rows, attentionTotal: r.value.total, attentionLoaded: true })
+      else get().toast('error', `The list of files needing attention could not be loaded: ${r.error.message}`)
+    },
 
-  retryUpload: async (id) => {
-    const r = await settle(bookdrop.retryUpload({ id }))
-    if (r.ok) get().applyUploads([{ upload: r.value, previous: statusOf(get(), id) }])
-    else get().toast('error', r.error.message)
-    return r
-  },
+    sendFiles: async (files, target, prompt) => {
+      if (files.length === 0) return
+      const maxBytes = get().settings?.maxFileBytes ?? 25 * 1024 * 1024
+      set((s) => ({ sending: s.sending + files.length }))
+      let queued = 0
+      let refused = 0
+      const extra = prompt.trim() ? { prompt: prompt.trim() } : {}
+      const apply = (r: Result<IntakeOutcome[]>, count: number) => {
+        const n = takeOutcomes(r, count)
+        queued += n.queued
+        refused += n.refused
+      }
+      try {
+        // In the desktop app a dropped file has a real path: send that file itself (it can then be
+        // shown in its folder and moved). Elsewhere the bytes travel over the bridge.
+        const withPath: string[] = []
+        const bytesOnly: File[] = []
+        for (const f of files) {
+          const path = bookdrop.pathForFile?.(f)
+          if (path) withPath.push(path)
+          else bytesOnly.push(f)
+        }
+        if (withPath.length)
+          apply(await settle(bookdrop.addFiles({ paths: withPath, target, ...extra })), withPath.length)
+        const rejected = await sendInBatches(bytesOnly, maxBytes, async (batch) => {
+          apply(await settle(bookdrop.addFileContents({ files: batch, target, ...extra })), batch.length)
+        })
+        if (rejected.length) {
+          refused += rejected.length
+          set((s) => ({
+            localRejects: [...s.localRejects, ...rejected.map((x) => ({ key: `r${++rejectSeq}`, ...x }))],
+          }))
+        }
+      } finally {
+        set((s) => ({ sending: Math.max(0, s.sending - files.length) }))
+      }
+      if (queued > 0)
+        get().toast(
+          'success',
+          `${plural(queued, 'file')} added${refused ? `, ${formatRefused(refused)}` : ''}.`,
+        )
+      else if (refused > 0) get().toast('warning', `${formatRefused(refused)}: see Needs attention.`)
+    },
 
-  cancelUpload: async (id) => {
-    const r = await settle(bookdrop.cancelUpload({ id }))
-    if (r.ok) get().applyUploads([{ upload: r.value, previous: statusOf(get(), id) }])
-    else get().toast('error', r.error.message)
-    return r
-  },
+    addSampleReceipts: async () => {
+      set((s) => ({ sending: s.sending + 1 }))
+      try {
+        const { queued, duplicates } = takeOutcomes(await settle(bookdrop.addSampleReceipts({})), 1)
+        if (queued > 0 && duplicates === queued)
+          get().toast(
+            'info',
+            'The sample receipts were sent before: they show as duplicates, and nothing is sent twice.',
+          )
+        else if (queued > 0)
+          get().toast('success', `${plural(queued, 'sample receipt')} added: watch them below.`)
+      } finally {
+        set((s) => ({ sending: Math.max(0, s.sending - 1) }))
+      }
+    },
 
-  retryAllFailed: async () => {
-    const r = await settle(bookdrop.retryFailed({}))
-    if (r.ok) get().toast('info', `${plural(r.value.retried, 'failed file')} sent again.`)
-    else get().toast('error', r.error.message)
-  },
+    retryUpload: async (id) => {
+      const r = await settle(bookdrop.retryUpload({ id }))
+      if (r.ok) get().applyUploads([{ upload: r.value, previous: statusOf(get(), id) }])
+      else get().toast('error', r.error.message)
+      return r
+    },
 
-  dismissReject: (key) => set((s) => ({ localRejects: s.localRejects.filter((r) => r.key !== key) })),
+    cancelUpload: async (id) => {
+      const r = await settle(bookdrop.cancelUpload({ id }))
+      if (r.ok) get().applyUploads([{ upload: r.value, previous: statusOf(get(), id) }])
+      else get().toast('error', r.error.message)
+      return r
+    },
 
-  resetUploadsForProfile: () =>
-    set({
-      live: {},
-      liveOrder: [],
-      batch: [],
-      progress: {},
-      attention: [],
-      attentionTotal: 0,
-      attentionLoaded: false,
-    }),
-})
+    retryAllFailed: async () => {
+      const r = await settle(bookdrop.retryFailed({}))
+      if (r.ok) get().toast('info', `${plural(r.value.retried, 'failed file')} sent again.`)
+      else get().toast('error', r.error.message)
+    },
+
+    dismissReject: (key) => set((s) => ({ localRejects: s.localRejects.filter((r) => r.key !== key) })),
+
+    resetUploadsForProfile: () =>
+      set({
+        live: {},
+        liveOrder: [],
+        batch: [],
+        progress: {},
+        attention: [],
+        attentionTotal: 0,
+        attentionLoaded: false,
+      }),
+  }
+}
 
 function formatRefused(n: number): string {
   return `${plural(n, 'file')} not taken`

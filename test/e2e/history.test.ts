@@ -64,8 +64,25 @@ describeE2E('upload history', (t) => {
       expect(rows).toHaveLength(ROWS)
       const page = t.page
       await page.goto(app.host.url)
-      await onScreen(page, 'Capture')
-      await t.a11y('the capture screen (with 100,000 uploads in the history)')
+      // Files were sent: the app opens on the overview, whose figures main counts from the same
+      // 100,000 rows (this month's, by the day each file was added).
+      await onScreen(page, 'Overview')
+      const start = new Date()
+      start.setDate(1)
+      start.setHours(0, 0, 0, 0)
+      const thisMonth = rows.filter((r) => r.createdAt >= start.getTime())
+      const completed = thisMonth.filter((r) => r.status === 'completed').length
+      const figure = (label: string) =>
+        page
+          .locator('dl.kpis .kpi')
+          .filter({ has: page.locator('dt', { hasText: label }) })
+          .locator('.kpi__value')
+      await until(() => figure('Files sent').textContent()).toBe(fmt(completed))
+      expect(await figure('Records created').textContent()).toBe(fmt(completed))
+      expect(await figure('Need attention').textContent()).toBe(
+        fmt(rows.filter((r) => ['failed', 'skipped', 'duplicate'].includes(r.status)).length),
+      )
+      await t.a11y('the overview (with 100,000 uploads in the history)')
       await goTo(page, /Upload history/, 'Upload history')
 
       const count = page.locator('.history__bar [aria-live]')

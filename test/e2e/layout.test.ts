@@ -128,6 +128,11 @@ const rows = (min: number) => async (p: Page) => {
   ).toBeGreaterThanOrEqual(min)
 }
 
+/** The overview's figures have arrived. */
+const figures = async (p: Page) => {
+  await until(() => p.locator('main dl.kpis').count()).toBeGreaterThanOrEqual(1)
+}
+
 describeE2E('screens fit a laptop', (t) => {
   it(
     'business screens at 1280×800 and 1024×700, light and dark: no sideways scroll, every row action in view',
@@ -143,6 +148,7 @@ describeE2E('screens fit a laptop', (t) => {
       })
       await createRecords(app.sb!)
       const problems = await everyLook(t, app.host.url, [
+        { nav: /Overview/, title: 'Overview', ready: figures },
         { nav: /Capture/, title: 'Capture' },
         { nav: /Watched folders/, title: 'Watched folders' },
         { nav: /Upload history/, title: 'Upload history', ready: rows(5) },
@@ -169,6 +175,7 @@ describeE2E('screens fit a laptop', (t) => {
         ],
       })
       const problems = await everyLook(t, app.host.url, [
+        { nav: /Overview/, title: 'Overview', ready: figures },
         { nav: /Referred businesses/, title: 'Referred businesses', ready: rows(5) },
         { nav: /Register a business/, title: 'Register a business' },
         { nav: /Client health/, title: 'Client health', ready: rows(2) },

@@ -61,7 +61,13 @@ describeE2E('partner console', (t) => {
       const sb = app.sb!
       const page = t.page
       await page.goto(app.host.url)
-      await until(() => h1(page)).toBe('Referred businesses')
+      // A partner opens on its overview, which lists the businesses still without seats.
+      await until(() => h1(page)).toBe('Overview')
+      await page
+        .getByRole('table', { name: 'Businesses without seats' })
+        .getByText('Existing Client Ltd', { exact: true })
+        .waitFor()
+      await goTo(page, /Referred businesses/, 'Referred businesses')
       await page.getByRole('cell', { name: 'Existing Client Ltd', exact: true }).waitFor()
       // A partner profile sees the console, not the business screens.
       expect(

@@ -67,7 +67,8 @@ describe('app shell', () => {
     const nav = await screen.findByRole('navigation', { name: 'Screens' })
     expect(within(nav).getByRole('button', { name: /Purchase orders/ })).toBeTruthy()
     expect(within(nav).queryByRole('button', { name: /Referred businesses/ })).toBeNull()
-    await user.keyboard('{Control>}3{/Control}')
+    // Ctrl+1 is the overview, then the screens in the order of the navigation.
+    await user.keyboard('{Control>}4{/Control}')
     expect(await screen.findByRole('heading', { level: 1, name: 'Upload history' })).toBeTruthy()
     expect(useApp.getState().screen).toBe('history')
 
@@ -79,7 +80,7 @@ describe('app shell', () => {
     )
     expect(within(nav).queryByRole('button', { name: /Purchase orders/ })).toBeNull()
     expect(within(nav).getByRole('button', { name: /Referred businesses/ })).toBeTruthy()
-    expect(useApp.getState().screen).toBe('partnerBusinesses')
+    expect(useApp.getState().screen).toBe('overview')
   })
 
   it('a refused key (401) asks for a new one in place, then resumes uploads', async () => {
@@ -186,7 +187,7 @@ describe('app shell', () => {
   it('Ctrl+O opens the file picker on the capture screen', async () => {
     await boot()
     const user = userEvent.setup()
-    await user.keyboard('{Control>}2{/Control}')
+    await user.keyboard('{Control>}3{/Control}')
     await screen.findByRole('heading', { level: 1, name: 'Watched folders' })
     const click = vi.spyOn(HTMLInputElement.prototype, 'click')
     await user.keyboard('{Control>}o{/Control}')

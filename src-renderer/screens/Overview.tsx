@@ -1,0 +1,501 @@
+import { type ReactNode, useEffect, useState } from 'react'
+import type { ReferredBusinessRow } from '../../schemas/api'
+import { Screen } from '../components/Screen'
+import { formatDateTime, formatNumber, plural } from '../lib/format'
+import { useApp } from '../store'
+import type { Overview as OverviewData } from '../store/overview'
+import { activeProfile, isPartner } from '../store/session'
+import { AddSeatsDialog } from './partner/Businesses'
+
+type BusinessData = Extract<OverviewData, { kind: 'business' }>
+type PartnerData = Extract<OverviewData, { kind: 'partner' }>
+type DayFigures = BusinessData['days'][number]
+
+const monthName = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' })
+const dayName = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'long' })
+
+function parseMonth(m: string): Date {
+  const [y, mo] = m.split('-').map(Number)
+  return new Date(y ?? 1970, (mo ?? 1) - 1, 1)
+}
+
+function shiftMonth(m: string, by: number): string {
+  const d = parseMonth(m)
+  d.setMonth(d.getMonth() + by)
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`
+}
+
+function currentMonth(): string {
+  const d = new Date()
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`
+}
+
+/** The month at a glance: a business's uploads, or a partner's grants and businesses. */
+export function Overview() {
+  const partner = useApp(isPartner)
+  const profile = useApp(activeProfile)
+  const overview = useApp((s) => s.overview)
+  const load = useApp((s) => s.loadOverview)
+  const counts = useApp((s) => s.session?.counts)
+
+  useEffect(() => {
+    const s = useApp.getState()
+    if (!s.overview.data && !s.overview.loading) void load()
+  }, [load])
+
+  // While this month is shown, the figures follow the uploads (at most one reload a second and a half).
+  const watching = !partner && (overview.month === null || overview.month === currentMonth())
+  useEffect(() => {
+    if (!watching || !useApp.getState().overview.data) return
+    const t = setTimeout(() => void useApp.getState().loadOverview(), 1_500)
+    return () => clearTimeout(t)
+  }, [counts, watching])
+
+  const month = overview.data?.month ?? overview.month ?? currentMonth()
+  const isCurrent = month === currentMonth()
+  const who = profile?.business?.name ?? profile?.name ?? ''
+
+  return (
+    <Screen
+      title="Overview"
+      intro={`${monthName.format(parseMonth(month))}${who ? ` · ${who}` : ''}`}
+      actions={
+        <nav className="month-nav" aria-label="Month">
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => void load(shiftMonth(month, -1))}
+            aria-label={`Previous month (${monthName.format(parseMonth(shiftMonth(month, -1)))})`}
+          >
+            ← Previous
+          </button>
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => void load(null)}
+            disabled={isCurrent}
+          >
+            This month
+          </button>
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => void load(shiftMonth(month, 1))}
+            disabled={isCurrent}
+            aria-label={`Next month (${monthName.format(parseMonth(shiftMonth(month, 1)))})`}
+          >
+            Next →
+          </button>
+        </nav>
+      }
+    >
+      {overview.error ? (
+        <p className="form-error" role="alert">
+          The overview could not be loaded: {overview.error}{' '}
+          <button type="button" className="linklike" onClick={() => void load()}>
+            Try again
+          </button>
+        </p>
+      ) : null}
+      <div aria-busy={overview.loading}>
+        {!overview.data ? (
+          overview.loading ? (
+            <p role="status">Loading the overview…</p>
+          ) : null
+        ) : overview.data.kind === 'business' ? (
+          <BusinessOverview data={overview.data} current={isCurrent} />
+        ) : (
+          <PartnerOverview data={overview.data} />
+        )}
+      </div>
+    </Screen>
+  )
+}
+
+function Kpi({ label, value, note }: { label: string; value: ReactNode; note?: ReactNode }) {
+  return (
+    <div className="kpi">
+      <dt className="kpi__label">{label}</dt>
+      <dd className="kpi__value">{value}</dd>
+      {note ? <dd className="kpi__note">{note}</dd> : null}
+    </div>
+  )
+}
+
+function BusinessOverview({ data, current }: { data: BusinessData; current: boolean }) {
+  const setScreen = useApp((s) => s.setScreen)
+  const name = monthName.format(parseMonth(data.month))
+  return (
+    <>
+      <dl className="kpis" aria-label={`Figures for ${name}`}>
+        <Kpi
+          label="Files sent"
+          value={formatNumber(data.filesSent)}
+          note={data.filesAdded > data.filesSent ? `of ${plural(data.filesAdded, 'file')} added` : undefined}
+        />
+        <Kpi
+          label="Records created"
+          value={formatNumber(data.recordsCreated)}
+          note={
+            data.failed ? <span className="text-bad">{plural(data.failed, 'file')} failed</span> : undefined
+          }
+        />
+        <Kpi
+          label="Need attention"
+          value={formatNumber(data.needsAttention)}
+          note={
+            data.needsAttention > 0 ? (
+              <button type="button" className="linklike" onClick={() => setScreen('capture')}>
+                Review them
+              </button>
+            ) : (
+              'Nothing to look at'
+            )
+          }
+        />
+        <Kpi
+          label="AI credits used"
+          value={formatNumber(data.creditsUsed)}
+          note={`${plural(data.creditsPerCreate, 'credit')} per file sent`}
+        />
+      </dl>
+      <section className="card" aria-labelledby="per-day-title">
+        <h2 id="per-day-title" className="h3">
+          Uploads per day
+        </h2>
+        {data.filesAdded === 0 ? (
+          <div className="empty">
+            <p>Nothing was sent in {name}.</p>
+            {current ? (
+              <button type="button" className="btn btn--primary" onClick={() => setScreen('capture')}>
+                Drop receipts
+              </button>
+            ) : null}
+          </div>
+        ) : (
+          <DayChart days={data.days} month={name} />
+        )}
+      </section>
+    </>
+  )
+}
+
+/** A column chart of the files sent each day (records, failures and the rest stacked), in plain SVG. */
+export function DayChart({ days, month }: { days: DayFigures[]; month: string }) {
+  const W = 640
+  const H = 170
+  const pad = { l: 30, r: 6, t: 10, b: 22 }
+  const plotW = W - pad.l - pad.r
+  const plotH = H - pad.t - pad.b
+  // A day's column: records made, files still on the way, failures (a failure may not have been sent).
+  const parts = days.map((d) => ({
+    done: d.completed,
+    other: Math.max(0, d.sent - d.completed - d.failed),
+    failed: d.failed,
+  }))
+  const max = niceCeil(Math.max(1, ...parts.map((p) => p.done + p.other + p.failed)))
+  const step = plotW / days.length
+  const barW = Math.max(2, step * 0.7)
+  const y = (v: number) => pad.t + plotH - (v / max) * plotH
+  const total = days.reduce((n, d) => n + d.sent, 0)
+  const busiest = days.reduce<DayFigures | null>((b, d) => (!b || d.sent > b.sent ? d : b), null)
+  const summary = `Files sent per day in ${month}: ${plural(total, 'file')} in all${
+    busiest && busiest.sent > 0
+      ? `, most on ${dayName.format(new Date(`${busiest.day}T12:00:00`))} (${busiest.sent})`
+      : ''
+  }.`
+  return (
+    <figure className="chart">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary} className="chart__svg">
+        {[0, max / 2, max].map((v) => (
+          <g key={v} className="chart__grid">
+            <line x1={pad.l} x2={W - pad.r} y1={y(v)} y2={y(v)} />
+            <text x={pad.l - 6} y={y(v) + 4} textAnchor="end">
+              {formatNumber(v)}
+            </text>
+          </g>
+        ))}
+        {days.map((d, i) => {
+          const x = pad.l + i * step + (step - barW) / 2
+          const { done, other, failed } = parts[i]!
+          const label = `${dayName.format(new Date(`${d.day}T12:00:00`))}: ${plural(d.sent, 'file')} sent, ${plural(done, 'record')}${failed ? `, ${formatNumber(failed)} failed` : ''}`
+          let at = 0
+          const seg = (v: number, cls: string) => {
+            if (v <= 0) return null
+            const r = (
+              <rect key={cls} x={x} width={barW} y={y(at + v)} height={y(at) - y(at + v)} className={cls} />
+            )
+            at += v
+            return r
+          }
+          return (
+            <g key={d.day}>
+              <title>{label}</title>
+              {seg(done, 'chart__bar chart__bar--done')}
+              {seg(other, 'chart__bar chart__bar--busy')}
+              {seg(failed, 'chart__bar chart__bar--failed')}
+              {(i + 1) % 5 === 0 || i === 0 ? (
+                <text x={x + barW / 2} y={H - 6} textAnchor="middle" className="chart__axis">
+                  {i + 1}
+                </text>
+              ) : null}
+            </g>
+          )
+        })}
+      </svg>
+      <figcaption className="chart__legend">
+        <span>
+          <i className="chart__key chart__bar--done" aria-hidden="true" /> Records created
+        </span>
+        <span>
+          <i className="chart__key chart__bar--busy" aria-hidden="true" /> On the way
+        </span>
+        <span>
+          <i className="chart__key chart__bar--failed" aria-hidden="true" /> Failed
+        </span>
+      </figcaption>
+      <details className="chart__table">
+        <summary>Show as a table</summary>
+        <table className="table">
+          <caption className="sr-only">Files per day, {month}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col" className="num">
+                Sent
+              </th>
+              <th scope="col" className="num">
+                Records
+              </th>
+              <th scope="col" className="num">
+                Failed
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {days
+              .filter((d) => d.sent > 0 || d.failed > 0)
+              .map((d) => (
+                <tr key={d.day}>
+                  <td>{dayName.format(new Date(`${d.day}T12:00:00`))}</td>
+                  <td className="num">{formatNumber(d.sent)}</td>
+                  <td className="num">{formatNumber(d.completed)}</td>
+                  <td className="num">{formatNumber(d.failed)}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  )
+}
+
+/** 1, 2, 5 × 10^n at or above v. */
+function niceCeil(v: number): number {
+  const p = 10 ** Math.floor(Math.log10(Math.max(1, v)))
+  for (const m of [1, 2, 5, 10]) if (m * p >= v) return m * p
+  return 10 * p
+}
+
+// ---------------------------------------------------------------------------------------------
+
+type Grant = PartnerData['grants'][number]
+
+function grantText(g: Grant): string {
+  return g.kind === 'seats'
+    ? `${plural(g.seats, 'seat')}${g.prorated ? ', joined the running period' : ` for ${plural(g.months, 'month')}`}`
+    : `${formatNumber(g.credits)} AI credits`
+}
+
+/** A cell's long text: one line, cut with an ellipsis, the whole text on hover. */
+function Cut({ text }: { text: string }) {
+  return (
+    <span className="cut" title={text}>
+      {text}
+    </span>
+  )
+}
+
+function PartnerOverview({ data }: { data: PartnerData }) {
+  const load = useApp((s) => s.loadOverview)
+  const setScreen = useApp((s) => s.setScreen)
+  const [seatsFor, setSeatsFor] = useState<ReferredBusinessRow | null>(null)
+  const name = monthName.format(parseMonth(data.month))
+  return (
+    <>
+      <dl className="kpis" aria-label={`Figures for ${name}`}>
+        <Kpi
+          label="Holding"
+          value={data.holding ? `${formatNumber(data.holding.balance)}` : '—'}
+          note={
+            data.holding
+              ? `credits, after the grant of ${formatDateTime(data.holding.at)}`
+              : 'Known after your first grant from Bookdrop'
+          }
+        />
+        <Kpi
+          label="AI credits granted"
+          value={formatNumber(data.creditsGranted)}
+          note={plural(data.creditGrants, 'grant')}
+        />
+        <Kpi
+          label="Seats granted"
+          value={formatNumber(data.seatsGranted)}
+          note={plural(data.seatGrants, 'grant')}
+        />
+        <Kpi
+          label="Businesses without seats"
+          value={data.withoutSeats ? formatNumber(data.withoutSeats.length) : '—'}
+          note={
+            data.businesses === null
+              ? 'Not known right now'
+              : `of ${plural(data.businesses, 'business', 'businesses')}`
+          }
+        />
+      </dl>
+      {data.error ? (
+        <p className="note note--warn" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+
+      <section className="section" aria-labelledby="without-seats-title">
+        <div className="section__head">
+          <h2 id="without-seats-title" className="h3">
+            Businesses without seats
+          </h2>
+          <button type="button" className="btn btn--small" onClick={() => setScreen('partnerBusinesses')}>
+            All referred businesses
+          </button>
+        </div>
+        {data.withoutSeats ? (
+          <div className="table-wrap">
+            <table className="table overview-table">
+              <caption className="sr-only">Businesses without seats</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Business</th>
+                  <th scope="col" className="overview-table__wide">
+                    Email
+                  </th>
+                  <th scope="col" className="overview-table__plan">
+                    Plan
+                  </th>
+                  <th scope="col" className="overview-table__action">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.withoutSeats.length === 0 ? (
+                  <tr>
+                    <td colSpan={4} className="muted empty-cell">
+                      Every business you referred has seats.
+                    </td>
+                  </tr>
+                ) : (
+                  data.withoutSeats.map((r) => (
+                    <tr key={r.uuid}>
+                      <td>
+                        <Cut text={r.name} />
+                      </td>
+                      <td className="overview-table__wide">
+                        <Cut text={r.email} />
+                      </td>
+                      <td>
+                        <Cut text={`${r.subscription_plan || '—'} · ${r.subscription_status || '—'}`} />
+                      </td>
+                      <td className="actions-cell">
+                        {r.credit_from_referral_partner ? (
+                          <span
+                            className="muted small"
+                            title="Its AI use is paid from your credit: it cannot take partner seats."
+                          >
+                            AI paid by you
+                          </span>
+                        ) : (
+                          <button
+                            type="button"
+                            className="btn btn--small"
+                            onClick={() => setSeatsFor(r)}
+                            aria-label={`Add seats for ${r.name}`}
+                          >
+                            Add seats…
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+
+      <section className="section" aria-labelledby="grants-title">
+        <h2 id="grants-title" className="h3">
+          Grants in {name}
+        </h2>
+        <div className="table-wrap">
+          <table className="table overview-table">
+            <caption className="sr-only">Grants made from Bookdrop in {name}</caption>
+            <thead>
+              <tr>
+                <th scope="col" className="overview-table__when">
+                  When
+                </th>
+                <th scope="col">Business</th>
+                <th scope="col">Grant</th>
+                <th scope="col" className="num overview-table__num">
+                  Charged
+                </th>
+                <th scope="col" className="num overview-table__num overview-table__wide">
+                  Holding after
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.grants.length === 0 ? (
+                <tr>
+                  <td colSpan={5} className="muted empty-cell">
+                    No seats or credits were granted from Bookdrop in {name}.
+                  </td>
+                </tr>
+              ) : (
+                data.grants.map((g) => (
+                  <tr key={g.id}>
+                    <td>
+                      <Cut text={formatDateTime(g.at)} />
+                    </td>
+                    <td>
+                      <Cut text={g.businessName ?? g.businessUuid} />
+                    </td>
+                    <td>
+                      <Cut text={grantText(g)} />
+                    </td>
+                    <td className="num">{formatNumber(g.holdingCharged)}</td>
+                    <td className="num overview-table__wide">{formatNumber(g.holdingAfter)}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        <p className="muted small">
+          The API lists no grants: these are the ones made from this computer, remembered from the server’s
+          answers.
+        </p>
+      </section>
+      {seatsFor ? (
+        <AddSeatsDialog
+          row={seatsFor}
+          onClose={() => {
+            setSeatsFor(null)
+            void load()
+          }}
+        />
+      ) : null}
+    </>
+  )
+}
