@@ -63,6 +63,7 @@ import {
 } from './store/overview'
 import { UPLOAD_STATUSES, type Upload, type UploadStatus } from './store/uploads'
 import { PathGrants } from './user-paths'
+import { errnoCode, numberedNames } from './util'
 
 // ---------------------------------------------------------------------------------------------
 // Ports and options
@@ -171,15 +172,13 @@ export function sanitizeFileName(raw: string): string {
 
 /** Writes `bytes` as `name` in `dir`, or "name (2).ext", "name (3).ext"… never replacing a file. */
 async function writeUnique(dir: string, name: string, bytes: Buffer): Promise<string> {
-  const ext = extname(name)
-  const stem = ext ? name.slice(0, -ext.length) : name
-  for (let i = 1; i < 10_000; i++) {
-    const candidate = join(dir, i === 1 ? name : `${stem} (${i})${ext}`)
+  for (const n of numberedNames(name)) {
+    const candidate = join(dir, n)
     try {
       await writeFile(candidate, bytes, { flag: 'wx' })
       return candidate
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+      if (errnoCode(e) !== 'EEXIST') throw e
     }
   }
   throw new AppError('internal', `Could not find a free file name for ${name} in ${dir}.`)

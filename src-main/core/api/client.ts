@@ -87,6 +87,7 @@ import {
   streamedJsonBody,
   wholeJsonBody,
 } from './stream-body'
+import { errnoCode, isRecord, redact, sizeText } from '../util'
 
 // ---------------------------------------------------------------------------------------------
 // Shapes per resource
@@ -199,24 +200,6 @@ interface SendRequest<S extends z.ZodType> {
 }
 
 const HEADER_SAFE = /^[\x21-\x7e]+$/
-const REDACTED = '[redacted]'
-
-/** A size for people: "25 MB", "30.5 MB", "12 KB", "11 bytes". */
-function formatSize(bytes: number): string {
-  const round = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1))
-  if (bytes >= 1024 * 1024) return `${round(bytes / (1024 * 1024))} MB`
-  if (bytes >= 1024) return `${round(bytes / 1024)} KB`
-  return `${bytes} bytes`
-}
-
-function errnoCode(e: unknown): string | undefined {
-  const code = (e as { code?: unknown } | null)?.code
-  return typeof code === 'string' ? code : undefined
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
 
 // ---------------------------------------------------------------------------------------------
 // The client
@@ -502,7 +485,7 @@ export class BookkeepingClient {
         throw this.#error({
           status: 0,
           errorCode: CLIENT_ERROR_CODES.fileSuperseded,
-          message: `"${name}" changed on disk after it was queued (${formatSize(expect.size)} then, ${formatSize(st.size)} now); nothing was sent.`,
+          message: `"${name}" changed on disk after it was queued (${sizeText(expect.size)} then, ${sizeText(st.size)} now); nothing was sent.`,
           retryable: false,
           method: 'POST',
           path,
@@ -768,7 +751,7 @@ export class BookkeepingClient {
     if (st.size > limit) {
       throw fail(
         CLIENT_ERROR_CODES.fileTooLarge,
-        `"${name}" is ${formatSize(st.size)}, over the ${formatSize(limit)} limit for one upload; nothing was sent. ` +
+        `"${name}" is ${sizeText(st.size)}, over the ${sizeText(limit)} limit for one upload; nothing was sent. ` +
           'Send a smaller file, or raise the limit with the maxFileBytes option (of the client, or of this call).',
       )
     }
@@ -1011,11 +994,7 @@ export class BookkeepingClient {
   }
 
   #redact(text: string): string {
-    let out = text
-    for (const secret of [this.#key, this.#accessToken]) {
-      if (secret) out = out.split(secret).join(REDACTED)
-    }
-    return out
+    return redact(text, [this.#key, this.#accessToken])
   }
 }
 

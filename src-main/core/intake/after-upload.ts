@@ -5,7 +5,8 @@
  */
 import { constants } from 'node:fs'
 import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises'
-import { basename, extname, join } from 'node:path'
+import { basename, join } from 'node:path'
+import { errnoCode, numberedNames } from '../util'
 
 export const UPLOADED_DIR = 'Uploaded'
 
@@ -19,11 +20,11 @@ async function exists(p: string): Promise<boolean> {
 }
 
 async function freeName(dir: string, name: string): Promise<string> {
-  const ext = extname(name)
-  const stem = ext ? name.slice(0, -ext.length) : name
-  let candidate = join(dir, name)
-  for (let n = 2; await exists(candidate); n++) candidate = join(dir, `${stem} (${n})${ext}`)
-  return candidate
+  for (const n of numberedNames(name)) {
+    const candidate = join(dir, n)
+    if (!(await exists(candidate))) return candidate
+  }
+  throw new Error(`Could not find a free file name for ${name} in ${dir}.`)
 }
 
 /** Moves `src` into `dir` and returns the new path. Throws with a plain message on failure. */
@@ -33,7 +34,7 @@ export async function moveInto(src: string, dir: string): Promise<string> {
   try {
     await rename(src, dest)
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e
+    if (errnoCode(e) !== 'EXDEV') throw e
     // Another disk: copy without overwriting, then remove the original.
     await copyFile(src, dest, constants.COPYFILE_EXCL)
     await unlink(src)

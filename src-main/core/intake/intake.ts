@@ -10,6 +10,7 @@ import type { EngineEmitter } from '../events'
 import { isAccepted } from '../kinds'
 import type { AfterUpload, SkipReason, Upload, UploadSource, UploadStore } from '../store/uploads'
 import { sha256File } from './hash'
+import { sizeText } from '../util'
 
 export interface IntakeRequest {
   profileId: string
@@ -38,12 +39,6 @@ export type IntakeResult =
   | { kind: 'queued' | 'duplicate' | 'skipped'; upload: Upload }
   /** Nothing recorded: this exact version was already handled, or it changed while being read. */
   | { kind: 'ignored'; why: 'already_handled' | 'changed' }
-
-const MB = 1024 * 1024
-
-function sizeText(bytes: number): string {
-  return bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
-}
 
 export function skipMessage(
   reason: SkipReason,

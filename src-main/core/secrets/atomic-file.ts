@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { open, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
-
-function errnoCode(e: unknown): string | undefined {
-  const code = (e as { code?: unknown } | null)?.code
-  return typeof code === 'string' ? code : undefined
-}
+import { errnoCode } from '../util'
 
 /**
  * Replaces `path` with `data` so that a reader (or a crash, or `kill -9`) sees either the whole old

@@ -28,6 +28,9 @@ import {
 } from '../api'
 import { writeFileAtomic } from './atomic-file'
 import { type SecretStore, type SecretStoreInfo, SecretStoreError, hasControlChar } from './secret-store'
+import { errnoCode, redact } from '../util'
+
+export { redact }
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -190,19 +193,9 @@ export function bearerAccount(profileId: string): string {
   return `${profileId}:bearer`
 }
 
-const REDACTED = '[redacted]'
 const HEADER_SAFE = /^[\x21-\x7e]+$/
 const MAX_NAME = 80
 const MAX_SECRET = 4096
-
-/** Removes every secret (at least 4 characters long, so a stray "a" is never blanked out) from text. */
-export function redact(text: string, secrets: ReadonlyArray<string | null | undefined>): string {
-  let out = text
-  for (const s of secrets) {
-    if (s && s.length >= 4) out = out.split(s).join(REDACTED)
-  }
-  return out
-}
 
 /** Every error leaving a method where a secret is in scope goes through here. */
 function scrub(err: unknown, secrets: ReadonlyArray<string | null | undefined>): ProfileError {
@@ -373,11 +366,6 @@ function envOf(p: Profile): EnvironmentOption {
 function authFor(kind: ProfileKind, secret: string, bearer: string | undefined): ClientAuth {
   if (kind === 'oauth') return { mode: 'oauth', appKey: secret, accessToken: bearer ?? '' }
   return { mode: kind, key: secret }
-}
-
-function errnoCode(e: unknown): string | undefined {
-  const code = (e as { code?: unknown } | null)?.code
-  return typeof code === 'string' ? code : undefined
 }
 
 /** Turns what the server (or the client) said about a key into a ProfileError. */
