@@ -2,6 +2,7 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
+import bookdrop from './eslint-rules/layers.js'
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**'] },
@@ -16,6 +17,12 @@ export default tseslint.config(
     },
   },
   {
+    // Layers by folder: schemas ← contract ← core ← shell ← hosts; renderer and preload see the contract.
+    files: ['schemas/**', 'contract/**', 'sandbox/**', 'src-main/**', 'src-preload/**', 'src-renderer/**'],
+    plugins: { bookdrop },
+    rules: { 'bookdrop/layers': 'error' },
+  },
+  {
     // CommonJS files (electron-builder hooks in build/): require() is how they import.
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
@@ -23,11 +30,11 @@ export default tseslint.config(
   },
   {
     // core/** is plain Node: it runs in tests, headless mode and the app. Never Electron.
-    files: ['src-main/core/**', 'schemas/**', 'sandbox/**'],
+    files: ['src-main/core/**', 'src-main/shell/**', 'contract/**', 'schemas/**', 'sandbox/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'electron', message: 'core/ and the emulator are plain Node: no electron import.' }] },
+        { paths: [{ name: 'electron', message: 'core/, shell/, the contract and the emulator are plain Node: no electron import.' }] },
       ],
     },
   },

@@ -10,7 +10,7 @@
 //   EnableCookieEncryption                 on   the cookie store is encrypted with an OS-held key
 //   GrantFileProtocolExtraPrivileges       off  file:// pages get no extra powers: the renderer comes
 //                                               from the app's own app://bookdrop/ scheme
-//                                               (src-main/core/shell/app-protocol.ts)
+//                                               (src-main/shell/app-protocol.ts)
 //
 // LoadBrowserProcessSpecificV8Snapshot stays off (the default). Fuses this version of @electron/fuses
 // does not know keep Electron's defaults; the hook names them so a reviewer can decide.

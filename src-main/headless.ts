@@ -20,7 +20,7 @@ import { TARGET_LABELS } from '../schemas/labels'
 import type { Engine } from './core/engine'
 import type { ClientProvider } from './core/queue/queue'
 import { defaultDataDir } from './core/paths'
-import type { Upload } from './core/store/uploads'
+import type { UploadView } from '../contract/types'
 
 /**
  * Lines for stdout, written together once per turn of the event loop: a drop of 300 files makes
@@ -285,7 +285,7 @@ export async function main(argv: string[]): Promise<number> {
   const out = lineWriter()
 
   /** Every row this run saw, as its last event left it (the summary reads no database). */
-  const seen = new Map<number, Upload>()
+  const seen = new Map<number, UploadView>()
   engine.events.on('upload', ({ upload }) => {
     seen.set(upload.id, upload)
     out.line(describeUpload(upload))
@@ -320,7 +320,7 @@ export async function main(argv: string[]): Promise<number> {
 
   let stopping = false
   const finish = async (): Promise<number> => {
-    const rows: Upload[] = [...seen.values()]
+    const rows: UploadView[] = [...seen.values()]
     const failed = rows.filter((u) => u.status === 'failed')
     out.flush()
     console.log(summaryLine(rows))

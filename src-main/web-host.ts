@@ -28,15 +28,15 @@ import type { ServerResponse } from 'node:http'
 import { extname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
-import { EVENT_NAMES, FILE_CALLS, MAX_CALL_BYTES, type Result } from '../src-preload/contract'
+import { EVENT_NAMES, FILE_CALLS, MAX_CALL_BYTES, type Result } from '../contract'
 import { AppService, type AppServiceOptions, type ShellPort } from './core/app-service'
 import { dispatch, isCallName } from './core/bridge'
 import { defaultDataDir, packageRoot } from './core/paths'
 import { startupRefusal } from './core/store/data-dir'
 import type { SecretStore } from './core/secrets'
 import { isAllowedHost, isAllowedOrigin } from './core/security'
-import { contentSecurityPolicy } from './core/shell/csp'
-import { contentType, isOriginForm, rendererFile, staticPath } from './core/shell/static-files'
+import { contentSecurityPolicy } from './shell/csp'
+import { contentType, isOriginForm, rendererFile, staticPath } from './shell/static-files'
 
 const ROOT = packageRoot(import.meta.dirname)
 export const DEFAULT_RENDERER_DIR = join(ROOT, 'out', 'renderer')
@@ -310,7 +310,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     return reply.send(icon)
   })
 
-  // The renderer's files, for plainly spelled paths only (core/shell/static-files.ts): an odd spelling
+  // The renderer's files, for plainly spelled paths only (shell/static-files.ts): an odd spelling
   // of an API path is a 404 here, never the app's page.
   const sendStatic = async (req: FastifyRequest, reply: FastifyReply) => {
     const pathname = staticPath(req.raw.url)

@@ -10,7 +10,7 @@ import {
   GRANT_FILE_CHANNEL,
   type Events,
   callChannel,
-} from './contract'
+} from '../contract'
 
 declare const __BOOKDROP_VERSION__: string
 

@@ -1,4 +1,4 @@
-import type { BookdropApi } from '../src-preload/contract'
+import type { BookdropApi } from '../contract'
 
 declare global {
   interface Window {

@@ -1,6 +1,6 @@
 /**
  * Everything the renderer can ask of main, in plain Node (design.md §1): one method per call of the
- * contract (src-preload/contract.ts). The Electron shell (IPC) and the web host (HTTP) both reach it
+ * contract (contract.ts). The Electron shell (IPC) and the web host (HTTP) both reach it
  * through `dispatch` (./bridge.ts), which validates payloads and turns every exception into a
  * BridgeError; here, methods simply throw.
  *
@@ -35,7 +35,7 @@ import {
   type SessionState,
   type Settings,
   settingsSchema,
-} from '../../src-preload/contract'
+} from '../../contract'
 import type { BookkeepingClient, ResponseInfo } from './api'
 import { AppError } from './app-error'
 import { Engine, type EngineOptions } from './engine'
@@ -61,7 +61,7 @@ import {
   monthOf,
   uploadMonth,
 } from './store/overview'
-import { UPLOAD_STATUSES, type Upload, type UploadStatus } from './store/uploads'
+import { UPLOAD_STATUSES, type Upload, type UploadStatus, type UploadView, toUploadView } from './store/uploads'
 import { PathGrants } from './user-paths'
 import { errnoCode, numberedNames } from './util'
 
@@ -336,7 +336,11 @@ export class AppService implements CallHandlers {
   }
 
   private onEngineEvent<E extends EngineEventName>(name: E, payload: Events[E]): void {
-    this.emit(name, payload)
+    if (name === 'upload') {
+      // The engine's rows carry main's own fields: the contract's view leaves them out.
+      const e = payload as Events['upload']
+      this.emit('upload', { ...e, upload: toUploadView(e.upload as Upload) })
+    } else this.emit(name, payload)
     if (name === 'upload') this.scheduleSession()
     else if (name === 'storage') this.emitSession()
     else if (name === 'rateLimit' || name === 'profile') {
@@ -600,7 +604,9 @@ export class AppService implements CallHandlers {
 
   private outcomes(results: IntakeResult[], paths: string[]): IntakeOutcome[] {
     return results.map((r, i) =>
-      r.kind === 'ignored' ? { kind: 'ignored', why: r.why, path: paths[i] ?? '' } : r,
+      r.kind === 'ignored'
+        ? { kind: 'ignored', why: r.why, path: paths[i] ?? '' }
+        : { kind: r.kind, upload: toUploadView(r.upload) },
     )
   }
 
@@ -872,15 +878,16 @@ export class AppService implements CallHandlers {
   }
 
   async history(req: ParsedReq<'history'>): Promise<Calls['history']> {
-    return this.engine.history(req)
+    const page = this.engine.history(req)
+    return { rows: page.rows.map(toUploadView), total: page.total }
   }
 
-  async retryUpload(req: ParsedReq<'retryUpload'>): Promise<Upload> {
-    return this.engineAction('not_retryable', () => this.engine.retry(req.id))
+  async retryUpload(req: ParsedReq<'retryUpload'>): Promise<UploadView> {
+    return toUploadView(await this.engineAction('not_retryable', () => this.engine.retry(req.id)))
   }
 
-  async cancelUpload(req: ParsedReq<'cancelUpload'>): Promise<Upload> {
-    return this.engineAction('not_cancellable', () => this.engine.cancel(req.id))
+  async cancelUpload(req: ParsedReq<'cancelUpload'>): Promise<UploadView> {
+    return toUploadView(await this.engineAction('not_cancellable', () => this.engine.cancel(req.id)))
   }
 
   async retryFailed(): Promise<Calls['retryFailed']> {

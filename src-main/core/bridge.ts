@@ -14,7 +14,7 @@ import {
   MAX_CALL_BYTES,
   type Res,
   type Result,
-} from '../../src-preload/contract'
+} from '../../contract'
 import { ApiError } from './api'
 import { AppError } from './app-error'
 import type { CallHandlers } from './app-service'

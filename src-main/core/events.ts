@@ -4,41 +4,9 @@
  * the IPC bridge or go out as server-sent events unchanged.
  */
 import { EventEmitter } from 'node:events'
-import type { Upload } from './store/uploads'
+import type { EngineEvents } from '../../contract/types'
 
-export type FolderState = 'starting' | 'watching' | 'polling' | 'error' | 'stopped' | 'disabled'
-
-export type ProfileState =
-  | 'active'
-  | 'paused'
-  | 'rate_limited'
-  | 'auth_required'
-  | 'forbidden'
-  /** The server refused an AI create for lack of credits: held until a person resumes. */
-  | 'out_of_credits'
-
-export interface EngineEvents {
-  /** A row was created or changed status. */
-  upload: { upload: Upload; previous: Upload['status'] | null }
-  /** Bytes of a file sent so far (one event per ~64 KiB at most). */
-  progress: { id: number; sent: number; total: number }
-  folder: { folderId: string; state: FolderState; message: string | null }
-  rateLimit: {
-    profileId: string
-    limit: number | null
-    remaining: number | null
-    resetAt: number | null
-    pausedUntil: number | null
-  }
-  profile: { profileId: string; state: ProfileState; message: string | null }
-  /**
-   * Storage failed (disk full, I/O error) and the queue paused as a whole, or (problem null) it
-   * works again and uploads resume.
-   */
-  storage: { problem: string | null }
-  /** Something went wrong outside a single file (a move failed, a folder could not be read). */
-  notice: { level: 'info' | 'warning' | 'error'; message: string }
-}
+export type { EngineEvents, FolderState, ProfileState } from '../../contract/types'
 
 export type EngineEventName = keyof EngineEvents
 

@@ -9,6 +9,9 @@ import { AI_TARGETS, type AiTarget } from '../../schemas'
 import { UPLOADED_DIR } from './intake/after-upload'
 import { allowedKinds } from './kinds'
 import type { Db } from './store/db'
+import type { FolderConfig } from '../../contract/types'
+
+export type { FolderConfig }
 
 export const DEFAULT_PROMPTS: Record<AiTarget, string> = {
   expenses: 'Record an expense from the receipt {filename} (saved in {folder} on {date}).',
@@ -64,24 +67,6 @@ export const folderInputSchema = z
     }
   })
 export type FolderInput = z.input<typeof folderInputSchema>
-
-export interface FolderConfig {
-  id: string
-  profileId: string
-  path: string
-  target: AiTarget
-  promptTemplate: string
-  recursive: boolean
-  acceptedKinds: string[]
-  usePolling: boolean
-  afterUpload: 'leave' | 'move' | 'archive'
-  archiveDir: string | null
-  takeExisting: boolean
-  enabled: boolean
-  processType: 'async' | 'direct'
-  /** When the folder was first added (files older than this are left alone unless takeExisting). */
-  addedAt: number
-}
 
 export function normalizeFolder(
   input: FolderInput,

@@ -5,20 +5,9 @@
  * refuses anything this table does not list; no other code writes a status. README's "life of a
  * receipt" table is generated from TRANSITIONS (`lifecycleMarkdown`) and a test keeps them equal.
  */
+import { UPLOAD_STATUSES, type UploadStatus } from '../../contract/types'
 
-export const UPLOAD_STATUSES = [
-  'queued',
-  'uploading',
-  'waiting_retry',
-  'processing',
-  'completed',
-  'failed',
-  'duplicate',
-  'skipped',
-  'cancelled',
-  'superseded',
-] as const
-export type UploadStatus = (typeof UPLOAD_STATUSES)[number]
+export { UPLOAD_STATUSES, type UploadStatus }
 
 /** A row being inserted: intake commits it in one of the statuses `from: 'new'` leads to. */
 export type FromStatus = UploadStatus | 'new'

@@ -1,7 +1,7 @@
 /**
  * Plain-text lines about uploads, for the headless mode and logs. Never holds a key.
  */
-import type { Upload, UploadStatus } from './store/uploads'
+import type { UploadStatus, UploadView as Upload } from '../../contract/types'
 
 const LABEL: Record<UploadStatus, string> = {
   queued: 'queued',

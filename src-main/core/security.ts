@@ -17,7 +17,7 @@ function parse(url: string | null | undefined): URL | null {
  * True when an IPC message comes from a frame showing the app's own page.
  *
  * `appUrl` is what the main window loads: the dev server (http://localhost:5173/) or the built
- * renderer on the app's own scheme (app://bookdrop/index.html, core/shell/app-protocol.ts). For
+ * renderer on the app's own scheme (app://bookdrop/index.html, shell/app-protocol.ts). For
  * http(s) the frame must have the same origin (scheme, host and port); for app: the same scheme and
  * host (any path: the scheme serves only the renderer). A file:// page has the opaque origin "null", so there the frame must show
  * the very same file (query and hash aside): any other local file is not the app. Everything else

@@ -5,7 +5,7 @@
  * the app's windows on the one EVENT_CHANNEL. The only file of this kind that imports electron.
  */
 import { BrowserWindow, type IpcMainEvent, type IpcMainInvokeEvent, ipcMain } from 'electron'
-import { CALL_NAMES, EVENT_CHANNEL, GRANT_FILE_CHANNEL, type Result, callChannel } from '../../src-preload/contract'
+import { CALL_NAMES, EVENT_CHANNEL, GRANT_FILE_CHANNEL, type Result, callChannel } from '../../contract'
 import type { AppService } from '../core/app-service'
 import { TOO_LARGE, dispatch, payloadTooLarge } from '../core/bridge'
 import { isTrustedSender } from '../core/security'

@@ -1,14 +1,14 @@
 // The Electron shell: one window, a tray icon, native dialogs and notifications around the one
-// AppService. Decisions live in plain Node (core/shell/*, core/security.ts, core/bridge.ts, all
+// AppService. Decisions live in plain Node (shell/*, core/security.ts, core/bridge.ts, all
 // unit-tested); this file wires them to Electron. Split: window.ts (window + web guards), tray.ts,
 // notifications.ts, shell-port.ts (dialogs, external links), ipc.ts (the contract over IPC).
 import { app, type BrowserWindow, dialog, session } from 'electron'
-import type { CallName, Req, Res } from '../../src-preload/contract'
+import type { CallName, Req, Res } from '../../contract'
 import { AppService } from '../core/app-service'
 import { AlreadyRunningError, CorruptDatabaseError, moveDatabaseAside } from '../core/store/data-dir'
 import { dispatch } from '../core/bridge'
-import { HIDDEN_ARG, applyLinuxAutostart, autostartExecutable } from '../core/shell/autostart'
-import { ShellController } from '../core/shell/controller'
+import { HIDDEN_ARG, applyLinuxAutostart, autostartExecutable } from '../shell/autostart'
+import { ShellController } from '../shell/controller'
 import { registerIpc } from './ipc'
 import { showNativeNotification } from './notifications'
 import { electronShellPort, openExternalSafely } from './shell-port'

@@ -1,6 +1,6 @@
-// Native notifications for what core/shell/notify.ts batches. Clicking one opens the window.
+// Native notifications for what shell/notify.ts batches. Clicking one opens the window.
 import { Notification } from 'electron'
-import type { ShellNotification } from '../core/shell/notify'
+import type { ShellNotification } from '../shell/notify'
 
 /** Notifications still on screen: kept referenced so their click handlers survive garbage collection. */
 const live = new Set<Notification>()

@@ -1,5 +1,5 @@
 // What the app service asks of its host, done with Electron: native folder picker, save dialog for
-// exports, "show in folder", and external links — only https, through the vetted core/shell/urls.
+// exports, "show in folder", and external links — only https, through the vetted shell/urls.
 import { existsSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import {
@@ -11,7 +11,7 @@ import {
   type SaveDialogOptions,
 } from 'electron'
 import type { ShellPort } from '../core/app-service'
-import { safeExternalUrl } from '../core/shell/urls'
+import { safeExternalUrl } from '../shell/urls'
 
 /**
  * The only way the shell opens a URL outside the app. Anything but a clean https URL is dropped.

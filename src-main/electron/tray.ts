@@ -1,8 +1,8 @@
-// The tray icon: renders the TrayView that core/shell/controller.ts derives (icon, tooltip, menu),
+// The tray icon: renders the TrayView that shell/controller.ts derives (icon, tooltip, menu),
 // and reports clicks and macOS file drops back. No decisions here.
 import { Menu, Tray, nativeImage, type NativeImage } from 'electron'
-import { trayIconPng, trayIconSize } from '../core/shell/tray-icons'
-import type { TrayKind, TrayView } from '../core/shell/tray-state'
+import { trayIconPng, trayIconSize } from '../shell/tray-icons'
+import type { TrayKind, TrayView } from '../shell/tray-state'
 
 export interface TrayActions {
   open(): void

@@ -1,18 +1,18 @@
 // The main window and the web-security guards of the shell. Every decision is made by a plain-Node
-// function in core/shell (unit-tested); this file only wires them to Electron's hooks.
+// function in shell/ (unit-tested); this file only wires them to Electron's hooks.
 import { join } from 'node:path'
 import { BrowserWindow, Menu, protocol, screen, type Session, type WebContents } from 'electron'
-import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, answerAppRequest } from '../core/shell/app-protocol'
-import { contentSecurityPolicy, withCspHeader } from '../core/shell/csp'
-import { allowPermission } from '../core/shell/permissions'
-import { decideNavigation } from '../core/shell/urls'
+import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, answerAppRequest } from '../shell/app-protocol'
+import { contentSecurityPolicy, withCspHeader } from '../shell/csp'
+import { allowPermission } from '../shell/permissions'
+import { decideNavigation } from '../shell/urls'
 import {
   DEFAULT_WINDOW,
   fitWindowState,
   loadWindowState,
   saveWindowState,
   type Rect,
-} from '../core/shell/window-state'
+} from '../shell/window-state'
 
 const here = import.meta.dirname // out/main at run time
 
@@ -36,7 +36,7 @@ export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } }])
 }
 
-/** Serves the built renderer on app://bookdrop/ (core/shell/app-protocol.ts decides every answer). */
+/** Serves the built renderer on app://bookdrop/ (shell/app-protocol.ts decides every answer). */
 export function serveAppScheme(app: AppLocation): void {
   const rendererDir = app.rendererDir
   if (!rendererDir) return

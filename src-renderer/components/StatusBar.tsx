@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { CREDITS_FIX, DEVELOPER_API_403_MESSAGE } from '../../schemas/assumptions'
+import { CREDITS_FIX, DEVELOPER_API_403_MESSAGE } from '../../contract/assumptions'
 import { formatNumber, formatTime, plural } from '../lib/format'
 import { PROFILE_KIND_LABELS, PROFILE_STATE_LABELS } from '../lib/labels'
 import type { ProfileState } from '../lib/types'

@@ -8,9 +8,9 @@
  * The token comes from `?token=` in the page's URL the first time; it is then kept in sessionStorage
  * (so a reload works) and removed from the visible URL.
  */
-import type { BookdropApi, Events, Result } from '../../src-preload/contract'
+import type { BookdropApi, Events, Result } from '../../contract'
 // The name lists only: the contract's schemas (and zod) stay out of the first bundle.
-import { CALL_NAMES, type CallName, EVENT_NAMES, type EventName } from '../../src-preload/names'
+import { CALL_NAMES, type CallName, EVENT_NAMES, type EventName } from '../../contract/names'
 
 declare const __BOOKDROP_VERSION__: string | undefined
 

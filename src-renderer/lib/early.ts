@@ -8,7 +8,7 @@
  */
 import { bookdrop } from './bridge'
 import type { Req, Res, Result } from './types'
-import type { CallName } from '../../src-preload/names'
+import type { CallName } from '../../contract/names'
 
 const LAST_PROFILE_KEY = 'bookdrop.lastProfile'
 const FORGET_AFTER_MS = 15_000

@@ -2,8 +2,8 @@
  * Seat and credit grants, in words: the cost preview (the same rules as the emulator, design.md §3)
  * and an explanation for every failure.
  */
-import type { BillingStatus } from '../../schemas/api'
-import { ERROR_CODES, firstGrantCost, proratedGrantCost } from '../../schemas/assumptions'
+import type { BillingStatus } from '../../contract/api'
+import { ERROR_CODES, firstGrantCost, proratedGrantCost } from '../../contract/assumptions'
 import { shortfallFromMessage } from '../store/partner'
 import { formatDateTime, formatNumber } from './format'
 import type { BridgeError } from './types'

@@ -2,7 +2,7 @@
  * Words for the states the engine reports. Each map is a Record over the contract's union, so the
  * compiler says when a status is added and has no words yet.
  */
-import { TARGET_LABELS } from '../../schemas/labels'
+import { TARGET_LABELS } from '../../contract/labels'
 import type { AiTarget, FolderState, ProfileKind, ProfileState, Upload, UploadStatus } from './types'
 
 export { TARGET_LABELS }

@@ -1,7 +1,7 @@
 /**
  * Types the renderer uses, all derived from the contract (the renderer never imports src-main).
  */
-import type { Events, FolderView, ProfileList, Res, SessionState } from '../../src-preload/contract'
+import type { Events, FolderView, ProfileList, Res, SessionState } from '../../contract'
 
 export type {
   AppInfo,
@@ -20,7 +20,7 @@ export type {
   SessionState,
   Settings,
   Events,
-} from '../../src-preload/contract'
+} from '../../contract'
 
 export type Upload = Res<'history'>['rows'][number]
 export type UploadStatus = Upload['status']

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
-import { CALLS } from '../../src-preload/contract'
-import { BANK_UPLOAD_KINDS, fileKind } from '../../schemas/api'
+import { CALLS } from '../../contract'
+import { BANK_UPLOAD_KINDS, fileKind } from '../../contract/api'
 import { StatusBadge } from '../components/Badge'
 import { ConfirmDialog } from '../components/Dialog'
 import { uploadReason } from '../components/UploadRow'

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { recordPatchSchema, recordPutSchema, issuesByField } from '../../schemas/api'
+import { recordPatchSchema, recordPutSchema, issuesByField } from '../../contract/api'
 import { Dialog } from '../components/Dialog'
 import { Field, FormError } from '../components/Field'
 import { Pager } from '../components/Pager'

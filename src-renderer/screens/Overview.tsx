@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react'
-import type { ReferredBusinessRow } from '../../schemas/api'
+import type { ReferredBusinessRow } from '../../contract/api'
 import { Screen } from '../components/Screen'
 import { formatDateTime, formatNumber, plural } from '../lib/format'
 import { useApp } from '../store'

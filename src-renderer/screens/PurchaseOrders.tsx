@@ -7,7 +7,7 @@ import {
   issuesByField,
   lineAmounts,
   purchaseOrderSchema,
-} from '../../schemas/api'
+} from '../../contract/api'
 import { Check, Field, FormError } from '../components/Field'
 import { Pager } from '../components/Pager'
 import { COMMON_COLUMNS, RecordTable } from '../components/RecordTable'

@@ -3,7 +3,7 @@
  * on demand, seat and credit grants, registrations, and client health. The partner's holding
  * balance is only known from grant answers, so it is remembered here once seen.
  */
-import type { BillingStatus, ReferredBusinessRow } from '../../schemas/api'
+import type { BillingStatus, ReferredBusinessRow } from '../../contract/api'
 import { bookdrop } from '../lib/bridge'
 import { settle } from '../lib/result'
 import type { ClientHealth, Req, Res, Result } from '../lib/types'

@@ -3,7 +3,7 @@
  * handlers, so the loop over the contract and the sender check run in plain Node.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { CALL_NAMES, EVENT_CHANNEL, GRANT_FILE_CHANNEL, callChannel } from '../../src-preload/contract'
+import { CALL_NAMES, EVENT_CHANNEL, GRANT_FILE_CHANNEL, callChannel } from '../../contract'
 import type { AppService } from '../../src-main/core/app-service'
 
 type Handler = (event: unknown, req: unknown) => unknown

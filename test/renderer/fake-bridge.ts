@@ -20,7 +20,7 @@ import {
   type Result,
   type SessionState,
   type Settings,
-} from '../../src-preload/contract'
+} from '../../contract'
 
 export type Upload = Res<'history'>['rows'][number]
 export type Profile = ProfileList['profiles'][number]
@@ -82,7 +82,6 @@ export function upload(over: Partial<Upload> = {}): Upload {
     lastError: null,
     errorCode: null,
     httpStatus: null,
-    idempotencyKey: `k-${id}`,
     jobReference: null,
     acceptedAt: null,
     polls: 0,

@@ -7,7 +7,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Res } from '../../src-preload/contract'
+import type { Res } from '../../contract'
 import { counts, fake, profile, upload } from './fake-bridge'
 
 vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))

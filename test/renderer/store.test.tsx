@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fake, upload } from './fake-bridge'
-import type { FolderView } from '../../src-preload/contract'
+import type { FolderView } from '../../contract'
 
 vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
 

@@ -9,7 +9,7 @@ import {
   autostartExecutable,
   linuxAutostartEntry,
   quoteExecArg,
-} from '../../src-main/core/shell/autostart'
+} from '../../src-main/shell/autostart'
 
 describe('linux autostart entry', () => {
   it('starts the app hidden in the tray', () => {

@@ -9,8 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { CALL_NAMES, GRANT_FILE_CHANNEL } from '../../src-preload/contract'
-import { APP_ENTRY_URL } from '../../src-main/core/shell/app-protocol'
+import { CALL_NAMES, GRANT_FILE_CHANNEL } from '../../contract'
+import { APP_ENTRY_URL } from '../../src-main/shell/app-protocol'
 import { buildRenderer, rendererBuilt } from '../../src-main/web-host'
 
 const ROOT = join(import.meta.dirname, '..', '..')

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { SessionState } from '../../src-preload/contract'
-import { ShellController, type ShellSettings } from '../../src-main/core/shell/controller'
-import type { ShellNotification } from '../../src-main/core/shell/notify'
-import type { TrayView } from '../../src-main/core/shell/tray-state'
+import type { SessionState } from '../../contract'
+import { ShellController, type ShellSettings } from '../../src-main/shell/controller'
+import type { ShellNotification } from '../../src-main/shell/notify'
+import type { TrayView } from '../../src-main/shell/tray-state'
 import { uploadEvent } from './helpers'
 
 const counts = (over: Partial<SessionState['counts']> = {}): SessionState['counts'] => ({

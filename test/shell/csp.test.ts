@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { contentSecurityPolicy, cspDirectives, withCspHeader } from '../../src-main/core/shell/csp'
+import { contentSecurityPolicy, cspDirectives, withCspHeader } from '../../src-main/shell/csp'
 
 const PROD =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
@@ -65,7 +65,7 @@ describe("the renderer's <meta> CSP", () => {
   it('equals the policy the shell and the web host send, less the header-only frame-ancestors', async () => {
     const { readFile } = await import('node:fs/promises')
     const { join } = await import('node:path')
-    const { metaContentSecurityPolicy, HEADER_ONLY_DIRECTIVES } = await import('../../src-main/core/shell/csp')
+    const { metaContentSecurityPolicy, HEADER_ONLY_DIRECTIVES } = await import('../../src-main/shell/csp')
     const html = await readFile(join(import.meta.dirname, '../../src-renderer/index.html'), 'utf8')
     const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i.exec(html)?.[1]
     expect(meta).toBe(metaContentSecurityPolicy())

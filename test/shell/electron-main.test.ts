@@ -8,9 +8,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { CALL_NAMES, EVENT_CHANNEL, GRANT_FILE_CHANNEL, callChannel } from '../../src-preload/contract'
-import { APP_ENTRY_URL } from '../../src-main/core/shell/app-protocol'
-import { contentSecurityPolicy } from '../../src-main/core/shell/csp'
+import { CALL_NAMES, EVENT_CHANNEL, GRANT_FILE_CHANNEL, callChannel } from '../../contract'
+import { APP_ENTRY_URL } from '../../src-main/shell/app-protocol'
+import { contentSecurityPolicy } from '../../src-main/shell/csp'
 import { FakeBrowserWindow, FakeNotification, FakeTray, FakeWebContents, fake, fakeEvent } from './fake-electron'
 
 vi.mock('electron', async () => (await import('./fake-electron')).electronModule())

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { NotificationBatcher, describeBatch, type ShellNotification, type Timers } from '../../src-main/core/shell/notify'
+import { NotificationBatcher, describeBatch, type ShellNotification, type Timers } from '../../src-main/shell/notify'
 import { uploadEvent } from './helpers'
 
 describe('NotificationBatcher with fake timers', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { allowPermission } from '../../src-main/core/shell/permissions'
+import { allowPermission } from '../../src-main/shell/permissions'
 
 const appUrl = 'file:///opt/Bookdrop/resources/app.asar/out/renderer/index.html'
 const page = { requestingUrl: `${appUrl}#/capture`, appUrl, isMainFrame: true }

@@ -4,7 +4,7 @@
  * webUtils.getPathForFile gives one (a real file the person dropped or picked).
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { CALL_NAMES, GRANT_FILE_CHANNEL, callChannel } from '../../src-preload/contract'
+import { CALL_NAMES, GRANT_FILE_CHANNEL, callChannel } from '../../contract'
 
 const sent: { channel: string; args: unknown[] }[] = []
 const invoked: { channel: string; req: unknown }[] = []

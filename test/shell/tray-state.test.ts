@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { inflateSync } from 'node:zlib'
-import { AttentionTracker, DropTargetMemory, deriveTrayState, type TraySessionInput } from '../../src-main/core/shell/tray-state'
-import { renderTrayIcon, trayIconPng } from '../../src-main/core/shell/tray-icons'
+import { AttentionTracker, DropTargetMemory, deriveTrayState, type TraySessionInput } from '../../src-main/shell/tray-state'
+import { renderTrayIcon, trayIconPng } from '../../src-main/shell/tray-icons'
 import { uploadEvent } from './helpers'
 
 const session = (over: Partial<TraySessionInput> = {}): TraySessionInput => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decideNavigation, isAppNavigation, isSafeExternalUrl, safeExternalUrl } from '../../src-main/core/shell/urls'
+import { decideNavigation, isAppNavigation, isSafeExternalUrl, safeExternalUrl } from '../../src-main/shell/urls'
 
 describe('isSafeExternalUrl', () => {
   it.each([

@@ -9,7 +9,7 @@ import {
   loadWindowState,
   saveWindowState,
   type Rect,
-} from '../../src-main/core/shell/window-state'
+} from '../../src-main/shell/window-state'
 
 const primary: Rect = { x: 0, y: 25, width: 1920, height: 1055 } // menu bar at the top
 const right: Rect = { x: 1920, y: 0, width: 1280, height: 1024 }

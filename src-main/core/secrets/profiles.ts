@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { ERROR_CODES, KEY_PREFIX, type Environment, keyKind } from '../../../schemas/assumptions'
+import { ERROR_CODES, KEY_PREFIX, keyKind } from '../../../schemas/assumptions'
 import {
   ApiError,
   BookkeepingClient,
@@ -29,6 +29,9 @@ import {
 import { writeFileAtomic } from './atomic-file'
 import { type SecretStore, type SecretStoreInfo, SecretStoreError, hasControlChar } from './secret-store'
 import { errnoCode, redact } from '../util'
+import type { BusinessInfo, Profile, ProfileEnvironment, ProfileKind } from '../../../contract/types'
+
+export type { BusinessInfo, Profile, ProfileEnvironment, ProfileKind }
 
 export { redact }
 
@@ -36,26 +39,12 @@ export { redact }
 // Types
 // ---------------------------------------------------------------------------------------------
 
-export type ProfileKind = 'business' | 'partner' | 'oauth'
 export const PROFILE_KINDS = ['business', 'partner', 'oauth'] as const satisfies readonly ProfileKind[]
-export type ProfileEnvironment = Environment
 export const PROFILE_ENVIRONMENTS = [
   'production',
   'sandbox',
   'custom',
 ] as const satisfies readonly ProfileEnvironment[]
-
-/**
- * What GET /auth/validate said about the business a key belongs to (not secret). Its response fields
- * are not shown by the spec: each is null when the server's answer did not carry it recognisably
- * (screens then fall back to the profile's own name).
- */
-export interface BusinessInfo {
-  uuid: string | null
-  name: string | null
-  currency: string | null
-  country: string | null
-}
 
 /** A new answer about the business, keeping what an earlier answer knew where this one is silent. */
 function knownBusiness(next: BusinessInfo, prev: BusinessInfo | undefined): BusinessInfo {
@@ -65,22 +54,6 @@ function knownBusiness(next: BusinessInfo, prev: BusinessInfo | undefined): Busi
     currency: next.currency ?? prev?.currency ?? null,
     country: next.country ?? prev?.country ?? null,
   }
-}
-
-export interface Profile {
-  /** Random UUID; also the keychain account of the profile's key. */
-  id: string
-  name: string
-  environment: ProfileEnvironment
-  /** Only for the custom environment: https, or http on loopback; ends in the version prefix. */
-  baseUrl?: string
-  kind: ProfileKind
-  /** ISO 8601. */
-  createdAt: string
-  /** When the key (or token) was last validated by the server: at add and at each rotation. */
-  validatedAt: string
-  /** Business and OAuth profiles: the business the key acts for. */
-  business?: BusinessInfo
 }
 
 export interface NewProfileInput {

@@ -8,6 +8,9 @@
 import { AI_CREDITS_PER_CREATE } from '../../../schemas'
 import type { Db } from './db'
 import type { UploadStatus } from './uploads'
+import type { DayFigures, Grant, GrantMonth, UploadMonth } from '../../../contract/types'
+
+export type { DayFigures, Grant, GrantMonth, UploadMonth }
 
 /** Statuses a person has to look at (the capture screen's "Needs attention"). */
 export const ATTENTION_STATUSES: readonly UploadStatus[] = ['failed', 'skipped', 'duplicate']
@@ -36,28 +39,6 @@ export function monthOf(name: string | undefined, now = new Date()): Month {
     to: new Date(year, index + 1, 1).getTime(),
     days,
   }
-}
-
-export interface DayFigures {
-  /** YYYY-MM-DD (local). */
-  day: string
-  /** Files the server accepted (one AI create each). */
-  sent: number
-  completed: number
-  failed: number
-}
-
-export interface UploadMonth {
-  /** Files Bookdrop took this month (sent or not). */
-  filesAdded: number
-  /** Files whose AI create the server accepted (a job reference or a record came back). */
-  filesSent: number
-  /** Files whose record exists. */
-  recordsCreated: number
-  failed: number
-  /** AI credits those creates cost: filesSent × AI_CREDITS_PER_CREATE. */
-  creditsUsed: number
-  days: DayFigures[]
 }
 
 /** One month of a profile's uploads, by the day each file was added, from the history index. */
@@ -111,24 +92,6 @@ export function hasSent(db: Db, profileId: string): boolean {
 // Grants a partner profile made from this app
 // ---------------------------------------------------------------------------------------------
 
-export interface Grant {
-  id: number
-  profileId: string
-  businessUuid: string
-  kind: 'seats' | 'credits'
-  /** Seats added (seat grants), else 0. */
-  seats: number
-  months: number
-  /** AI credits given to the business (credit grants), else 0. */
-  credits: number
-  /** Credits taken from the partner's holding. */
-  holdingCharged: number
-  /** The holding after the grant, as the server said; null when its answer did not say. */
-  holdingAfter: number | null
-  prorated: boolean
-  at: number
-}
-
 export type NewGrant = Omit<Grant, 'id' | 'at'>
 
 interface GrantRow {
@@ -159,18 +122,6 @@ function grantOf(r: GrantRow): Grant {
     prorated: r.prorated === 1,
     at: r.created_at,
   }
-}
-
-export interface GrantMonth {
-  seatsGranted: number
-  seatGrants: number
-  creditsGranted: number
-  creditGrants: number
-  holdingCharged: number
-  /** This month's grants, newest first. */
-  grants: Grant[]
-  /** The holding as the last grant (of any month) that reported it left it. */
-  holding: { balance: number; at: number } | null
 }
 
 /** Grants a partner profile made from this app, remembered from the server's answers. */

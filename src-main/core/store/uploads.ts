@@ -13,57 +13,23 @@ import {
   checkTransition,
 } from '../lifecycle'
 import type { Db } from './db'
+import type { AfterUpload, SkipReason, UploadSource, UploadView } from '../../../contract/types'
+
+export { SKIP_REASONS, type AfterUpload, type SkipReason, type UploadSource, type UploadView } from '../../../contract/types'
 
 export { ACTIVE_STATUSES, TERMINAL_STATUSES, UPLOAD_STATUSES, type UploadStatus } from '../lifecycle'
 
-export const SKIP_REASONS = [
-  'unsupported_kind',
-  'too_large',
-  'empty',
-  'unreadable',
-  'vanished',
-  'existed_before',
-] as const
-export type SkipReason = (typeof SKIP_REASONS)[number]
 
-export type UploadSource = 'watch' | 'drop' | 'cli'
-export type AfterUpload = 'leave' | 'move' | 'archive'
-
-export interface Upload {
-  id: number
-  profileId: string
-  target: AiTarget
-  source: UploadSource
-  folderId: string | null
-  path: string
-  name: string
-  size: number | null
-  mtimeMs: number | null
-  sha256: string | null
-  prompt: string
-  processType: 'async' | 'direct'
-  status: UploadStatus
-  reason: SkipReason | null
-  attempts: number
-  nextAttemptAt: number | null
-  lastError: string | null
-  errorCode: string | null
-  httpStatus: number | null
+/** A row of the uploads table: the public view plus what only main uses. */
+export interface Upload extends UploadView {
+  /** Sent with every attempt of this file's create, so a retry never creates a second record. */
   idempotencyKey: string
-  jobReference: string | null
-  /** When the server accepted the file as a job (the job deadline counts from here). */
-  acceptedAt: number | null
-  polls: number
-  recordUuid: string | null
-  recordType: string | null
-  duplicateOf: number | null
-  forced: boolean
-  afterUpload: AfterUpload
-  archiveDir: string | null
-  movedTo: string | null
-  createdAt: number
-  updatedAt: number
-  completedAt: number | null
+}
+
+/** The row as the contract shows it (history, events): main's own fields left out. */
+export function toUploadView(u: Upload): UploadView {
+  const { idempotencyKey: _key, ...view } = u
+  return view
 }
 
 interface Row {

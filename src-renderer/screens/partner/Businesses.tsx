@@ -1,6 +1,6 @@
 import { Fragment, useEffect, useMemo, useState } from 'react'
-import type { ReferredBusinessRow } from '../../../schemas/api'
-import { addCreditsSchema, addSeatsSchema, issuesByField } from '../../../schemas/api'
+import type { ReferredBusinessRow } from '../../../contract/api'
+import { addCreditsSchema, addSeatsSchema, issuesByField } from '../../../contract/api'
 import { Dialog } from '../../components/Dialog'
 import { Field, FormError } from '../../components/Field'
 import { Pager } from '../../components/Pager'

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react'
-import { GRANT_ACCESS, PASSWORD_RULES, issuesByField, registerBusinessSchema } from '../../../schemas/api'
+import { GRANT_ACCESS, PASSWORD_RULES, issuesByField, registerBusinessSchema } from '../../../contract/api'
 import { Check, Field, FormError } from '../../components/Field'
 import { Screen } from '../../components/Screen'
 import { countryOptions, currencyOptions, localTimeZone, timeZones } from '../../lib/iso'

@@ -32,11 +32,21 @@ import {
   recordPutSchema,
   registerBusinessSchema,
 } from '../schemas'
-import type { EngineEvents, FolderState, ProfileState } from '../src-main/core/events'
-import type { Profile } from '../src-main/core/secrets/profiles'
-import type { Upload, UploadStatus } from '../src-main/core/store/uploads'
-import type { FolderConfig } from '../src-main/core/folders'
-import type { Grant, GrantMonth, UploadMonth } from '../src-main/core/store/overview'
+import {
+  type EngineEvents,
+  type FolderConfig,
+  type FolderState,
+  type Grant,
+  type GrantMonth,
+  type Profile,
+  type ProfileState,
+  UPLOAD_STATUSES,
+  type UploadMonth,
+  type UploadStatus,
+  type UploadView,
+} from './types'
+
+export * from './types'
 import { CALL_NAMES, type CallName, EVENT_NAMES, type EventName } from './names'
 
 export { CALL_NAMES, EVENT_NAMES, type CallName, type EventName }
@@ -53,23 +63,11 @@ const target = z.enum(AI_TARGETS as [AiTarget, ...AiTarget[]])
  * The upload statuses, repeated here because the renderer bundles this file and must not pull in
  * src-main values (node:crypto). The check below fails to compile if the lists ever differ.
  */
-export const UPLOAD_STATUS_VALUES = [
-  'queued',
-  'uploading',
-  'waiting_retry',
-  'processing',
-  'completed',
-  'failed',
-  'duplicate',
-  'skipped',
-  'cancelled',
-  'superseded',
-] as const satisfies readonly UploadStatus[]
+/** Every upload status, in the order screens list them. */
+export const UPLOAD_STATUS_VALUES = UPLOAD_STATUSES
+
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
-type _EveryStatusListed = Assert<
-  [Exclude<UploadStatus, (typeof UPLOAD_STATUS_VALUES)[number]>] extends [never] ? true : false
->
 const page = z.object({
   page: z.number().int().min(1).default(1),
   limit: z.number().int().min(1).max(100).default(20),
@@ -208,7 +206,7 @@ export interface SessionState {
 }
 
 export type IntakeOutcome =
-  | { kind: 'queued' | 'duplicate' | 'skipped'; upload: Upload }
+  | { kind: 'queued' | 'duplicate' | 'skipped'; upload: UploadView }
   /** Nothing recorded: this exact version was already handled, or it changed while being read. */
   | { kind: 'ignored'; why: 'already_handled' | 'changed'; path: string }
 
@@ -415,9 +413,9 @@ export interface Calls {
 
   addFiles: IntakeOutcome[]
   addFileContents: IntakeOutcome[]
-  history: { rows: Upload[]; total: number }
-  retryUpload: Upload
-  cancelUpload: Upload
+  history: { rows: UploadView[]; total: number }
+  retryUpload: UploadView
+  cancelUpload: UploadView
   retryFailed: { retried: number }
   addSampleReceipts: IntakeOutcome[]
   pauseUploads: SessionState

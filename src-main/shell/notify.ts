@@ -5,8 +5,8 @@
  * Plain Node: the caller gives a `show` function (Electron's Notification in the app) and, in
  * tests, timers (or uses vi.useFakeTimers, which replaces the global ones this defaults to).
  */
-import type { EngineEvents } from '../events'
-import type { Upload } from '../store/uploads'
+import type { EngineEvents } from '../core/events'
+import type { Upload } from '../core/store/uploads'
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown

@@ -3,9 +3,9 @@
  * menu labels — derived from the session (profile state and upload counts) and the failures the
  * person has not looked at yet. Plain data in, plain data out; src-main/electron/tray.ts renders it.
  */
-import type { AiTarget } from '../../../schemas'
-import type { EngineEvents, ProfileState } from '../events'
-import type { UploadStatus } from '../store/uploads'
+import type { AiTarget } from '../../schemas'
+import type { EngineEvents, ProfileState } from '../core/events'
+import type { UploadStatus } from '../core/store/uploads'
 
 export type TrayKind = 'idle' | 'uploading' | 'paused' | 'attention'
 

@@ -4,8 +4,8 @@
  * (hide or close the window, launch at login). src-main/electron/* only renders what it says,
  * so everything here is unit-tested without Electron (test/shell/controller.test.ts).
  */
-import type { AiTarget } from '../../../schemas'
-import type { Events, EventName, SessionState, Settings } from '../../../src-preload/contract'
+import type { AiTarget } from '../../schemas'
+import type { Events, EventName, SessionState, Settings } from '../../contract'
 import { NotificationBatcher, type ShellNotification, type Timers } from './notify'
 import { AttentionTracker, DropTargetMemory, deriveTrayState, type TrayView } from './tray-state'
 

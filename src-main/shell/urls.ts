@@ -2,7 +2,7 @@
  * Which URLs the desktop shell may hand to the OS, and which navigations stay inside the app.
  * Plain Node (no Electron) so every rule is unit-tested: test/shell/urls.test.ts.
  */
-import { isTrustedSender } from '../security'
+import { isTrustedSender } from '../core/security'
 
 /** Longest URL we hand to the OS; anything longer is more likely an attack than a link. */
 const MAX_URL_LENGTH = 2048

@@ -1,0 +1,218 @@
+/**
+ * The public shapes of the contract: what main hands the renderer (and the web host's page), defined
+ * here and nowhere else. Main's own modules take these types from here; the database rows, the
+ * engine's internals and the secret stores keep theirs (a row carries more than the view: see
+ * `toUploadView`). Type-only, apart from the status and reason lists the renderer iterates.
+ */
+import type { AiTarget, Environment } from '../schemas'
+
+// ---- uploads ------------------------------------------------------------------------------------
+
+/** Every status of an upload (src-main/core/lifecycle.ts says which moves between them are allowed). */
+export const UPLOAD_STATUSES = [
+  'queued',
+  'uploading',
+  'waiting_retry',
+  'processing',
+  'completed',
+  'failed',
+  'duplicate',
+  'skipped',
+  'cancelled',
+  'superseded',
+] as const
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number]
+
+export const SKIP_REASONS = [
+  'unsupported_kind',
+  'too_large',
+  'empty',
+  'unreadable',
+  'vanished',
+  'existed_before',
+] as const
+export type SkipReason = (typeof SKIP_REASONS)[number]
+
+export type UploadSource = 'watch' | 'drop' | 'cli'
+export type AfterUpload = 'leave' | 'move' | 'archive'
+
+/** One file's upload as screens show it (its history row). */
+export interface UploadView {
+  id: number
+  profileId: string
+  target: AiTarget
+  source: UploadSource
+  folderId: string | null
+  path: string
+  name: string
+  size: number | null
+  mtimeMs: number | null
+  sha256: string | null
+  prompt: string
+  processType: 'async' | 'direct'
+  status: UploadStatus
+  reason: SkipReason | null
+  attempts: number
+  nextAttemptAt: number | null
+  lastError: string | null
+  errorCode: string | null
+  httpStatus: number | null
+  jobReference: string | null
+  /** When the server accepted the file as a job (the job deadline counts from here). */
+  acceptedAt: number | null
+  polls: number
+  recordUuid: string | null
+  recordType: string | null
+  duplicateOf: number | null
+  forced: boolean
+  afterUpload: AfterUpload
+  archiveDir: string | null
+  movedTo: string | null
+  createdAt: number
+  updatedAt: number
+  completedAt: number | null
+}
+
+// ---- profiles -----------------------------------------------------------------------------------
+
+export type ProfileKind = 'business' | 'partner' | 'oauth'
+export type ProfileEnvironment = Environment
+
+/**
+ * What GET /auth/validate said about the business a key belongs to (not secret). Its response fields
+ * are not shown by the spec: each is null when the server's answer did not carry it recognisably
+ * (screens then fall back to the profile's own name).
+ */
+export interface BusinessInfo {
+  uuid: string | null
+  name: string | null
+  currency: string | null
+  country: string | null
+}
+
+export interface Profile {
+  /** Random UUID; also the keychain account of the profile's key. */
+  id: string
+  name: string
+  environment: ProfileEnvironment
+  /** Only for the custom environment: https, or http on loopback; ends in the version prefix. */
+  baseUrl?: string
+  kind: ProfileKind
+  /** ISO 8601. */
+  createdAt: string
+  /** When the key (or token) was last validated by the server: at add and at each rotation. */
+  validatedAt: string
+  /** Business and OAuth profiles: the business the key acts for. */
+  business?: BusinessInfo
+}
+
+// ---- folders ------------------------------------------------------------------------------------
+
+export type FolderState = 'starting' | 'watching' | 'polling' | 'error' | 'stopped' | 'disabled'
+
+export interface FolderConfig {
+  id: string
+  profileId: string
+  path: string
+  target: AiTarget
+  promptTemplate: string
+  recursive: boolean
+  acceptedKinds: string[]
+  usePolling: boolean
+  afterUpload: AfterUpload
+  archiveDir: string | null
+  takeExisting: boolean
+  enabled: boolean
+  processType: 'async' | 'direct'
+  /** When the folder was first added (files older than this are left alone unless takeExisting). */
+  addedAt: number
+}
+
+// ---- the engine's events --------------------------------------------------------------------------
+
+export type ProfileState =
+  | 'active'
+  | 'paused'
+  | 'rate_limited'
+  | 'auth_required'
+  | 'forbidden'
+  /** The server refused an AI create for lack of credits: held until a person resumes. */
+  | 'out_of_credits'
+
+export interface EngineEvents {
+  /** A row was created or changed status. */
+  upload: { upload: UploadView; previous: UploadStatus | null }
+  /** Bytes of a file sent so far (one event per ~64 KiB at most). */
+  progress: { id: number; sent: number; total: number }
+  folder: { folderId: string; state: FolderState; message: string | null }
+  rateLimit: {
+    profileId: string
+    limit: number | null
+    remaining: number | null
+    resetAt: number | null
+    pausedUntil: number | null
+  }
+  profile: { profileId: string; state: ProfileState; message: string | null }
+  /**
+   * Storage failed (disk full, I/O error) and the queue paused as a whole, or (problem null) it
+   * works again and uploads resume.
+   */
+  storage: { problem: string | null }
+  /** Something went wrong outside a single file (a move failed, a folder could not be read). */
+  notice: { level: 'info' | 'warning' | 'error'; message: string }
+}
+
+// ---- the overview -------------------------------------------------------------------------------
+
+export interface DayFigures {
+  /** YYYY-MM-DD (local). */
+  day: string
+  /** Files the server accepted (one AI create each). */
+  sent: number
+  completed: number
+  failed: number
+}
+
+export interface UploadMonth {
+  /** Files Bookdrop took this month (sent or not). */
+  filesAdded: number
+  /** Files whose AI create the server accepted (a job reference or a record came back). */
+  filesSent: number
+  /** Files whose record exists. */
+  recordsCreated: number
+  failed: number
+  /** AI credits those creates cost: filesSent × AI_CREDITS_PER_CREATE. */
+  creditsUsed: number
+  days: DayFigures[]
+}
+
+/** A seat or credit grant this app made (the API lists none, so the app remembers its own). */
+export interface Grant {
+  id: number
+  profileId: string
+  businessUuid: string
+  kind: 'seats' | 'credits'
+  /** Seats added (seat grants), else 0. */
+  seats: number
+  months: number
+  /** AI credits given to the business (credit grants), else 0. */
+  credits: number
+  /** Credits taken from the partner's holding. */
+  holdingCharged: number
+  /** The holding after the grant, as the server said; null when its answer did not say. */
+  holdingAfter: number | null
+  prorated: boolean
+  at: number
+}
+
+export interface GrantMonth {
+  seatsGranted: number
+  seatGrants: number
+  creditsGranted: number
+  creditGrants: number
+  holdingCharged: number
+  /** This month's grants, newest first. */
+  grants: Grant[]
+  /** The holding as the last grant (of any month) that reported it left it. */
+  holding: { balance: number; at: number } | null
+}
