@@ -37,6 +37,7 @@ import type { SecretStore } from './core/secrets'
 import { isAllowedHost, isAllowedOrigin } from './core/security'
 import { contentSecurityPolicy } from './shell/csp'
 import { contentType, isOriginForm, rendererFile, staticPath } from './shell/static-files'
+import { sandboxDemo } from './demo-launcher'
 
 const ROOT = packageRoot(import.meta.dirname)
 export const DEFAULT_RENDERER_DIR = join(ROOT, 'out', 'renderer')
@@ -184,6 +185,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     shell,
     secretStore: opts.secretStore,
     demo: opts.autoDemo ?? true,
+    demoLauncher: sandboxDemo,
     engine: opts.engine,
     resetQueue: opts.resetQueue ?? false,
   })
@@ -336,7 +338,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   port = typeof addr === 'object' && addr ? addr.port : opts.port
   const origin = `http://127.0.0.1:${port}`
 
-  if (opts.demo) await service.startDemo()
+  if (opts.demo) await service.startDemo({})
 
   let stopping: Promise<void> | null = null
   return {

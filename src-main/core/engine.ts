@@ -40,6 +40,8 @@ import { transitionOf } from './lifecycle'
 import { type HistoryFilter, type TransitionPatch, type Upload, type UploadStatus, UploadStore } from './store/uploads'
 import { FolderWatcher, type FolderWatcherConfig } from './watch'
 import { toCsv } from './store/csv'
+import { GrantStore, type Month, type UploadMonth, healthFigures, uploadMonth } from './store/overview'
+import type { RateLimit } from './api/ratelimit'
 
 export interface EngineOptions {
   /** Where bookdrop.db lives. */
@@ -88,13 +90,32 @@ export interface AddFilesOptions {
 /** Candidates from folder scans that may wait for a hashing slot before the scans wait. */
 const INTAKE_BACKLOG_MAX = 32
 
+/** The queue's part of the app's settings (Settings in the contract), saved under one key. */
+export interface QueueSettings {
+  concurrency: number
+  maxFileBytes: number
+  pollIntervalMs: number
+  jobTimeoutMs: number
+}
+
+/** The one settings key: the app's settings, the queue's part included. */
+export const SETTINGS_KEY = 'app'
+/** Where earlier versions kept the queue's part: read when SETTINGS_KEY has none of it. */
+const LEGACY_QUEUE_KEY = 'queue'
+
+/**
+ * The engine, as the rest of main sees it: a façade over the watchers, intake, the upload queue and
+ * the stores. Its database, queue and settings store stay inside; the history and folder stores are
+ * readable, and the grant store (partner overview) is opened on first use.
+ */
 export class Engine {
   readonly events: EngineEmitter = new TypedEmitter<EngineEvents>()
-  readonly db: Db
   readonly uploads: UploadStore
   readonly folders: FolderStore
-  readonly settings: SettingsStore
-  readonly queue: UploadQueue
+  private readonly db: Db
+  private readonly settings: SettingsStore
+  private readonly queue: UploadQueue
+  private grantStore: GrantStore | null = null
   private readonly intake: Intake
   private readonly watchers = new Map<string, FolderWatcher>()
   private readonly folderStatus = new Map<string, FolderStatus>()
@@ -123,7 +144,7 @@ export class Engine {
     this.folders = new FolderStore(this.db)
     this.settings = new SettingsStore(this.db)
     this.intake = new Intake(this.uploads, this.events)
-    const saved = this.settings.get<Partial<QueueOptions>>('queue', {})
+    const saved = this.savedQueueOptions()
     this.queue = new UploadQueue(
       this.uploads,
       opts.clients,
@@ -196,6 +217,90 @@ export class Engine {
   /** The largest file taken (the queue's limit, which Settings changes live). */
   get maxFileBytes(): number {
     return this.queue.maxFileBytes
+  }
+
+  // ---- settings (one key) -------------------------------------------------------------------------
+
+  /** The app's saved settings record, or {} (the settings room checks it against the contract). */
+  savedSettings(): Record<string, unknown> {
+    return this.settings.get<Record<string, unknown>>(SETTINGS_KEY, {})
+  }
+
+  /** Saves the app's settings under the one key and applies the queue's part now. */
+  saveSettings(next: QueueSettings & Record<string, unknown>): void {
+    this.settings.set(SETTINGS_KEY, next)
+    this.applyQueueSettings(next)
+  }
+
+  /** Applies the queue's part of the settings (each field given), without saving it. */
+  applyQueueSettings(s: Partial<QueueSettings>): void {
+    if (s.concurrency !== undefined) this.queue.setConcurrency(s.concurrency)
+    if (s.maxFileBytes !== undefined) this.queue.setMaxFileBytes(s.maxFileBytes)
+    if (s.pollIntervalMs !== undefined) this.queue.setPollInterval(s.pollIntervalMs)
+    if (s.jobTimeoutMs !== undefined) this.queue.setJobTimeout(s.jobTimeoutMs)
+  }
+
+  /** The queue's settings in force. */
+  queueSettings(): QueueSettings {
+    return this.queue.settings()
+  }
+
+  /** The queue options saved with the app's settings (or, from an earlier version, under 'queue'). */
+  private savedQueueOptions(): Partial<QueueOptions> {
+    const app = this.savedSettings()
+    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
+    const fromApp = {
+      concurrency: num(app.concurrency),
+      maxFileBytes: num(app.maxFileBytes),
+      jobTimeoutMs: num(app.jobTimeoutMs),
+    }
+    const hasApp = Object.values(fromApp).some((v) => v !== undefined)
+    const picked = hasApp ? fromApp : this.settings.get<Partial<QueueOptions>>(LEGACY_QUEUE_KEY, {})
+    return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined))
+  }
+
+  // ---- the queue, as the app service sees it ----------------------------------------------------
+
+  /** A profile's state (paused, rate limited, waiting for a key…), pause and rate-limit window. */
+  profileState(profileId: string): ReturnType<UploadQueue['profileState']> {
+    return this.queue.profileState(profileId)
+  }
+
+  /** The storage problem holding every upload (disk full, I/O error), or null. */
+  storageProblem(): string | null {
+    return this.queue.storageProblem()
+  }
+
+  /** Forgets a profile's upload client (its key was rotated or removed). */
+  forgetClient(profileId: string): void {
+    this.queue.forgetClient(profileId)
+  }
+
+  /** Rate-limit headers of a response made with this profile's key outside the queue. */
+  noteRateLimit(profileId: string, rl: RateLimit): void {
+    this.queue.noteRateLimit(profileId, rl)
+  }
+
+  /** Looks at the queue now instead of at its next timer (tests, and after a change on disk). */
+  kick(): void {
+    this.queue.kick()
+  }
+
+  // ---- the partner overview's grants and the client health figures -----------------------------
+
+  /** Seat and credit grants made from this app (the API lists none), in this database. */
+  get grants(): GrantStore {
+    return (this.grantStore ??= new GrantStore(this.db))
+  }
+
+  /** One local month of a profile's uploads, by day (the overview). */
+  uploadMonth(profileId: string, m: Month): UploadMonth {
+    return uploadMonth(this.db, profileId, m)
+  }
+
+  /** A profile's last completed upload and its jobs processing since before `stuckBefore`. */
+  healthFigures(profileId: string, stuckBefore: number): ReturnType<typeof healthFigures> {
+    return healthFigures(this.db, profileId, stuckBefore)
   }
 
   // ---- folders -----------------------------------------------------------------------------------
@@ -350,11 +455,6 @@ export class Engine {
   /** Walks every watched folder now (the watchers also do this on a jittered timer). */
   async rescan(): Promise<void> {
     await Promise.all([...this.watchers.values()].map((w) => w.rescan()))
-  }
-
-  /** The job deadline (Settings "Give up on a job after", headless --job-timeout). */
-  setJobTimeout(ms: number): void {
-    this.queue.setJobTimeout(ms)
   }
 
   private folderRequest(f: FolderConfig, path: string): IntakeRequest {

@@ -13,6 +13,7 @@ import { registerIpc } from './ipc'
 import { showNativeNotification } from './notifications'
 import { electronShellPort, openExternalSafely } from './shell-port'
 import { ShellTray } from './tray'
+import { sandboxDemo } from '../demo-launcher'
 import {
   appLocation,
   createMainWindow,
@@ -126,7 +127,13 @@ async function openService(): Promise<AppService | null> {
   const dataDir = app.getPath('userData')
   for (;;) {
     try {
-      return await AppService.open({ dataDir, host: 'electron', shell: electronShellPort(() => mainWindow), demo })
+      return await AppService.open({
+        dataDir,
+        host: 'electron',
+        shell: electronShellPort(() => mainWindow),
+        demo,
+        demoLauncher: sandboxDemo,
+      })
     } catch (e) {
       if (e instanceof CorruptDatabaseError) {
         const choice = await dialog.showMessageBox({
@@ -170,7 +177,7 @@ async function start(): Promise<void> {
   if (!service) return
   stopIpc = registerIpc(service, () => location.url)
 
-  const settings = await service.getSettings()
+  const settings = await service.getSettings({})
   controller = new ShellController({
     settings,
     notify: (n) => showNativeNotification(n, showWindow),
@@ -199,7 +206,7 @@ async function start(): Promise<void> {
     console.error('Bookdrop: no tray icon:', e)
     tray = null
   }
-  controller.setSession(await service.getSession())
+  controller.setSession(await service.getSession({}))
   controller.flushTray()
 
   const hidden = tray !== null && launchedAtLogin()

@@ -12,6 +12,7 @@ import type { CallName, EventName, Events, Req, Res, Result } from '../../contra
 import { AppService, type AppServiceOptions, type ShellPort } from '../../src-main/core/app-service'
 import { dispatch } from '../../src-main/core/bridge'
 import { MemorySecretStore } from '../../src-main/core/secrets'
+import { sandboxDemo } from '../../src-main/demo-launcher'
 
 export const BUSINESS_KEY = 'svc_sk_app_business_key_0001'
 export const OTHER_BUSINESS_KEY = 'svc_sk_app_business_key_0002'
@@ -101,6 +102,7 @@ export async function appRig(
     shell: opts.shell ?? testShell,
     secretStore: new MemorySecretStore(),
     demo: opts.demo ?? false,
+    demoLauncher: sandboxDemo,
     engine: FAST_ENGINE,
   })
   const events: Recorded[] = []

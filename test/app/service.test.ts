@@ -240,7 +240,7 @@ describe('uploads', () => {
     })
     const next = await r.ok('setSettings', { concurrency: 6, theme: 'dark' })
     expect(next).toMatchObject({ concurrency: 6, theme: 'dark' })
-    expect(r.service.engine.queue.concurrency).toBe(6)
+    expect(r.service.engine.queueSettings().concurrency).toBe(6)
     expect(r.eventsOf('settings').at(-1)?.concurrency).toBe(6)
     const bad = await r.call('setSettings', { concurrency: 99 })
     expect(bad.ok ? null : [bad.error.code, Object.keys(bad.error.fields ?? {})]).toEqual([

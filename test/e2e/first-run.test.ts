@@ -56,7 +56,7 @@ describeE2E('first run', (t) => {
       const status = page.getByRole('contentinfo', { name: 'Status' })
       await until(() => status.textContent()).toMatch(/Ada Bakery.*Business · custom.*Connected/s)
       expect(await page.content()).not.toContain(GOOD_KEY) // the field was emptied once the key was saved
-      const profiles = await app.host.service.listProfiles()
+      const profiles = await app.host.service.listProfiles({})
       expect(profiles.profiles.map((p) => [p.name, p.kind, p.demo])).toEqual([
         ['Ada Bakery', 'business', false],
       ])

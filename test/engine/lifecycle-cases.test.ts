@@ -129,7 +129,7 @@ describe('the clock', () => {
     await drop([f.path])
     await waitFor('waiting to retry', () => rowsOf('clock.txt')[0]?.status === 'waiting_retry')
     offset = -60 * 60_000
-    r.engine.queue.kick()
+    r.engine.kick()
     await waitFor('completed', () => rowsOf('clock.txt')[0]?.status === 'completed', 10_000)
   })
 })
@@ -151,7 +151,7 @@ describe('files skipped at first', () => {
     const folder = await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
     await receipt(r.inbox, 'big.txt', `Receipt\nVendor: Big Mill\nTotal: NGN 5000.00\n${'x'.repeat(200)}\n`)
     await waitFor('skipped as too large', () => rowsOf('big.txt')[0]?.reason === 'too_large')
-    r.engine.queue.setMaxFileBytes(10_000) // what Settings does
+    r.engine.applyQueueSettings({ maxFileBytes: 10_000 }) // what Settings does
     await r.engine.rescan()
     await waitFor('completed', () => rowsOf('big.txt')[0]?.status === 'completed')
     expect(rowsOf('big.txt')).toHaveLength(1)
@@ -213,7 +213,7 @@ describe('a disk that fills', () => {
       engine.resume(PROFILE)
       await waitFor('the queue pauses on the full disk', () => problems.length > 0, 15_000)
       expect(problems[0]).toMatch(/The disk is full|cannot write to its data folder/)
-      expect(engine.queue.storageProblem()).toBe(problems[0])
+      expect(engine.storageProblem()).toBe(problems[0])
       await disk.free()
       await waitFor('uploads resume', () => problems.at(-1) === null, 40_000)
       await engine.whenIdle()

@@ -50,7 +50,7 @@ describe.each(SANDBOX_VARIANTS)('against the %s emulator', (variant) => {
     )
     expect(held.message).toMatch(/insufficient AI credits/)
     expect(held.message).toContain(CREDITS_FIX)
-    expect(r.engine.queue.profileState(PROFILE)).toMatchObject({ state: 'out_of_credits' })
+    expect(r.engine.profileState(PROFILE)).toMatchObject({ state: 'out_of_credits' })
     await r.engine.whenIdle()
     const counts = r.engine.uploads.countByStatus()
     expect(counts.completed).toBe(2)

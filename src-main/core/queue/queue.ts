@@ -191,6 +191,12 @@ export class UploadQueue {
     return this.opts.maxFileBytes
   }
 
+  /** The options Settings changes, as now in force. */
+  settings(): { concurrency: number; maxFileBytes: number; pollIntervalMs: number; jobTimeoutMs: number } {
+    const o = this.opts
+    return { concurrency: o.concurrency, maxFileBytes: o.maxFileBytes, pollIntervalMs: o.poll.firstMs, jobTimeoutMs: o.jobTimeoutMs }
+  }
+
   setConcurrency(n: number): void {
     this.opts.concurrency = Math.max(1, Math.min(16, Math.floor(n)))
     this.kick()
@@ -265,16 +271,20 @@ export class UploadQueue {
     return g
   }
 
+  /** A profile's state, pause and the last rate-limit window its responses reported (null: none yet). */
   profileState(profileId: string): {
     state: ProfileState
     message: string | null
     pausedUntil: number | null
+    rateLimit: RateLimit | null
   } {
     const g = this.gate(profileId)
+    const known = g.limit !== null || g.remaining !== null || g.resetAt !== null
     return {
       state: g.state,
       message: g.message,
       pausedUntil: g.pausedUntil > this.opts.now() ? g.pausedUntil : null,
+      rateLimit: known ? { limit: g.limit, remaining: g.remaining, resetAt: g.resetAt } : null,
     }
   }
 
@@ -308,7 +318,11 @@ export class UploadQueue {
     this.clients.delete(profileId)
   }
 
-  private observeRateLimit(profileId: string, rl: RateLimit): void {
+  /**
+   * The rate-limit headers of any response of this profile's key (uploads, polls, and the person's
+   * own calls: one budget per key), kept here and nowhere else.
+   */
+  noteRateLimit(profileId: string, rl: RateLimit): void {
     const g = this.gate(profileId)
     const now = this.opts.now()
     g.limit = rl.limit ?? g.limit
@@ -372,7 +386,7 @@ export class UploadQueue {
   private async client(profileId: string): Promise<UploadClient> {
     let c = this.clients.get(profileId)
     if (!c) {
-      c = this.provider.clientFor(profileId, (rl) => this.observeRateLimit(profileId, rl))
+      c = this.provider.clientFor(profileId, (rl) => this.noteRateLimit(profileId, rl))
       this.clients.set(profileId, c)
       c.catch(() => this.clients.delete(profileId))
     }

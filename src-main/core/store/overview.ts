@@ -191,3 +191,21 @@ export class GrantStore {
     }
   }
 }
+
+/** Client health of one profile: its last completed upload, and jobs processing since before `stuckBefore`. */
+export function healthFigures(
+  db: Db,
+  profileId: string,
+  stuckBefore: number,
+): { lastSuccessAt: number | null; stuckJobs: number } {
+  const last = db.get<{ t: number | null }>(
+    `SELECT MAX(completed_at) AS t FROM uploads WHERE profile_id = ? AND status = 'completed'`,
+    profileId,
+  )
+  const stuck = db.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM uploads WHERE profile_id = ? AND status = 'processing' AND created_at < ?`,
+    profileId,
+    stuckBefore,
+  )
+  return { lastSuccessAt: last?.t ?? null, stuckJobs: stuck?.n ?? 0 }
+}

@@ -1,0 +1,21 @@
+/**
+ * The demo's emulator, as the hosts start it for the app (core never imports the emulator: the
+ * layers rule). Loaded on first use, so a start without the demo never loads the emulator.
+ */
+import type { DemoLauncher } from './core/app-service'
+
+export const sandboxDemo: DemoLauncher = {
+  async start() {
+    const { startSandbox } = await import('../sandbox')
+    const sb = await startSandbox({ port: 0 })
+    if (!sb.demo) {
+      await sb.stop()
+      throw new Error('the emulator started without demo keys')
+    }
+    return { url: sb.url, keys: sb.demo, stop: () => sb.stop() }
+  },
+  async sampleReceipts() {
+    const { SAMPLE_RECEIPTS } = await import('../sandbox/sample-receipts')
+    return SAMPLE_RECEIPTS.map((r) => ({ name: r.name, base64: r.base64 }))
+  },
+}
