@@ -2,12 +2,9 @@
  * The ingest engine: composes the store, watched folders, intake, the upload queue and the job
  * poller. One instance per app (desktop, web host or headless). Plain Node: never imports electron.
  */
-import { randomUUID } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
-import { existsSync, constants as fsConstants } from 'node:fs'
+import { constants as fsConstants } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { once } from 'node:events'
 import pLimit from 'p-limit'
 import type { AiTarget } from '../../schemas'
 import { type EngineEmitter, type EngineEvents, type FolderState, TypedEmitter } from './events'
@@ -21,25 +18,19 @@ import {
   normalizeFolder,
   renderPrompt,
 } from './folders'
-import { moveInto } from './intake/after-upload'
+import { type ActionDeps, cancelUpload, retryFailed, retryUpload } from './actions'
+import { afterRecord } from './intake/after-upload'
 import { Intake, type IntakeRequest, type IntakeResult } from './intake/intake'
 import { allowedKinds } from './kinds'
-import { FolderRuleError, checkAcceptedKinds, checkDestination, checkWatchedFolder } from './user-paths'
+import { type FolderChecks, FolderRuleError, checkFolderRules, checkWatchedFolder } from './user-paths'
 import { type ClientProvider, type QueueOptions, UploadQueue } from './queue/queue'
-import {
-  CorruptDatabaseError,
-  type DataDirLock,
-  databasePath,
-  isCorruption,
-  lockDataDir,
-  moveDatabaseAside,
-} from './store/data-dir'
-import { Db } from './store/db'
+import { type QueueSettings, SETTINGS_KEY, savedQueueOptions } from './queue/saved-options'
+import { type DataDirLock, lockDataDir, openQueueDatabase } from './store/data-dir'
+import type { Db } from './store/db'
 import { isStorageError } from './store/storage-errors'
-import { transitionOf } from './lifecycle'
-import { type HistoryFilter, type TransitionPatch, type Upload, type UploadStatus, UploadStore } from './store/uploads'
+import { type HistoryFilter, type Upload, UploadStore } from './store/uploads'
 import { FolderWatcher, type FolderWatcherConfig } from './watch'
-import { toCsv } from './store/csv'
+import { writeCsv } from './store/csv'
 import { GrantStore, type Month, type UploadMonth, healthFigures, uploadMonth } from './store/overview'
 import type { RateLimit } from './api/ratelimit'
 
@@ -71,43 +62,20 @@ export interface EngineOptions {
 }
 
 /** What open() did with an unreadable queue database. */
-export interface OpenReport {
-  movedAside: string | null
-}
-
-export interface FolderStatus {
-  state: FolderState
-  message: string | null
-}
-
-export interface AddFilesOptions {
-  profileId: string
-  target: AiTarget
-  prompt?: string
-  processType?: 'async' | 'direct'
-}
+export type OpenReport = { movedAside: string | null }
+export type FolderStatus = { state: FolderState; message: string | null }
+export type AddFilesOptions = { profileId: string; target: AiTarget; prompt?: string; processType?: 'async' | 'direct' }
 
 /** Candidates from folder scans that may wait for a hashing slot before the scans wait. */
 const INTAKE_BACKLOG_MAX = 32
-
-/** The queue's part of the app's settings (Settings in the contract), saved under one key. */
-export interface QueueSettings {
-  concurrency: number
-  maxFileBytes: number
-  pollIntervalMs: number
-  jobTimeoutMs: number
-}
-
-/** The one settings key: the app's settings, the queue's part included. */
-export const SETTINGS_KEY = 'app'
-/** Where earlier versions kept the queue's part: read when SETTINGS_KEY has none of it. */
-const LEGACY_QUEUE_KEY = 'queue'
 
 /**
  * The engine, as the rest of main sees it: a façade over the watchers, intake, the upload queue and
  * the stores. Its database, queue and settings store stay inside; the history and folder stores are
  * readable, and the grant store (partner overview) is opened on first use.
  */
+export { SETTINGS_KEY, type QueueSettings }
+
 export class Engine {
   readonly events: EngineEmitter = new TypedEmitter<EngineEvents>()
   readonly uploads: UploadStore
@@ -144,53 +112,19 @@ export class Engine {
     this.folders = new FolderStore(this.db)
     this.settings = new SettingsStore(this.db)
     this.intake = new Intake(this.uploads, this.events)
-    const saved = this.savedQueueOptions()
+    const saved = savedQueueOptions(this.settings)
     this.queue = new UploadQueue(
       this.uploads,
       opts.clients,
       this.events,
       {
-        afterRecord: (row) => this.afterRecord(row),
+        afterRecord: (row) => afterRecord(row, this.uploads, this.events),
         superseded: (row) => this.retakeSuperseded(row),
         storageRecovered: () => this.retakeUntaken(),
       },
       { ...saved, ...opts.queue },
     )
     this.hashLimit = pLimit(opts.hashConcurrency ?? 4)
-  }
-
-  /**
-   * The queue database, or CorruptDatabaseError when it exists but cannot be read (moved aside
-   * first with `resetQueue`).
-   */
-  private static openDb(opts: EngineOptions): { db: Db; report: OpenReport } {
-    const path = databasePath(opts.dataDir)
-    const attempt = (): Db => {
-      const db = new Db(path)
-      try {
-        // Reads the schema and an index: a file that is not a database, or a damaged one, says so here.
-        db.get('SELECT COUNT(*) AS n FROM uploads')
-        return db
-      } catch (e) {
-        db.close()
-        throw e
-      }
-    }
-    try {
-      return { db: attempt(), report: { movedAside: null } }
-    } catch (e) {
-      // A file there that SQLite cannot use as its database: damaged, not a database at all, or not
-      // even a file (libsql says "ConnectionFailed(…: 14)", SQLITE_CANTOPEN, for a folder).
-      const code = String((e as { code?: unknown }).code ?? '')
-      const unreadable =
-        isCorruption(e) ||
-        (existsSync(path) && (/^SQLITE_CANTOPEN/.test(code) || /ConnectionFailed|unable to open/i.test((e as Error).message)))
-      if (!unreadable) throw e
-      const detail = (e as Error).message
-      if (!opts.resetQueue) throw new CorruptDatabaseError(path, detail)
-      const movedAside = moveDatabaseAside(path)
-      return { db: attempt(), report: { movedAside } }
-    }
   }
 
   /**
@@ -202,7 +136,7 @@ export class Engine {
     const lock = lockDataDir(opts.dataDir)
     let engine: Engine
     try {
-      const { db, report } = Engine.openDb(opts)
+      const { db, report } = openQueueDatabase(opts)
       engine = new Engine(opts, lock, db, report)
     } catch (e) {
       lock.release()
@@ -243,20 +177,6 @@ export class Engine {
   /** The queue's settings in force. */
   queueSettings(): QueueSettings {
     return this.queue.settings()
-  }
-
-  /** The queue options saved with the app's settings (or, from an earlier version, under 'queue'). */
-  private savedQueueOptions(): Partial<QueueOptions> {
-    const app = this.savedSettings()
-    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
-    const fromApp = {
-      concurrency: num(app.concurrency),
-      maxFileBytes: num(app.maxFileBytes),
-      jobTimeoutMs: num(app.jobTimeoutMs),
-    }
-    const hasApp = Object.values(fromApp).some((v) => v !== undefined)
-    const picked = hasApp ? fromApp : this.settings.get<Partial<QueueOptions>>(LEGACY_QUEUE_KEY, {})
-    return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined))
   }
 
   // ---- the queue, as the app service sees it ----------------------------------------------------
@@ -305,29 +225,13 @@ export class Engine {
 
   // ---- folders -----------------------------------------------------------------------------------
 
-  /**
-   * The folder rules (core/user-paths.ts), for what changed since `prev`: the folder itself, its
-   * after-upload destination and its accepted kinds. A setting saved earlier stays valid (a folder
-   * picked months ago is no longer in the picker's memory).
-   */
-  private async checkFolderRules(next: FolderConfig, prev: FolderConfig | null): Promise<void> {
-    if (!prev || prev.path !== next.path || (next.recursive && !prev.recursive)) {
-      await checkWatchedFolder(next.path, { dataDir: this.opts.dataDir, recursive: next.recursive })
-    }
-    const kinds = (k: readonly string[]) => [...k].sort().join(',')
-    if (!prev || kinds(prev.acceptedKinds) !== kinds(next.acceptedKinds)) checkAcceptedKinds(next.acceptedKinds)
-    if (
-      next.afterUpload === 'archive' &&
-      next.archiveDir &&
-      (!prev || prev.afterUpload !== 'archive' || prev.archiveDir !== next.archiveDir || prev.path !== next.path)
-    ) {
-      await checkDestination(next.archiveDir, next.path, (p) => this.opts.isPickedDirectory?.(p) ?? false)
-    }
+  private get folderRuleContext(): FolderChecks {
+    return { dataDir: this.opts.dataDir, isPickedDirectory: (p) => this.opts.isPickedDirectory?.(p) ?? false }
   }
 
   async addFolder(input: FolderInput): Promise<FolderConfig> {
     const f = normalizeFolder(input)
-    await this.checkFolderRules(f, null)
+    await checkFolderRules(f, null, this.folderRuleContext)
     const clash = this.folders
       .list()
       .find((o) => o.path === f.path && o.profileId === f.profileId && o.target === f.target)
@@ -342,7 +246,7 @@ export class Engine {
     if (!cur) throw new Error('That folder is no longer watched.')
     const { id: _id, addedAt, ...rest } = cur
     const next = normalizeFolder({ ...rest, ...patch }, id, addedAt)
-    await this.checkFolderRules(next, cur)
+    await checkFolderRules(next, cur, this.folderRuleContext)
     this.folders.save(next)
     await this.stopWatcher(id)
     if (next.enabled) this.startWatcher(next)
@@ -616,129 +520,35 @@ export class Engine {
 
   /** Cancels a row that has not reached the server yet (or whose job is still followed). */
   cancel(id: number): Upload {
-    const row = this.mustGet(id)
-    if (!transitionOf(row.status, 'cancelled')) {
-      throw new Error(`Upload #${id} is ${row.status}: only waiting or running uploads can be cancelled.`)
-    }
-    return this.changeStatus(row, 'cancelled', { nextAttemptAt: null, lastError: 'Cancelled by you.' })
+    return cancelUpload(this.actions, id)
   }
 
   /** Sends a failed, cancelled or skipped file again; a duplicate is sent anyway. */
-  async retry(id: number): Promise<Upload> {
-    const row = this.mustGet(id)
-    if (row.status === 'duplicate') {
-      const next = this.changeStatus(row, 'queued', { forced: true, lastError: null, nextAttemptAt: null })
-      this.queue.kick(row.profileId)
-      return next
-    }
-    if (row.status === 'failed' || row.status === 'cancelled') {
-      const exists = await stat(row.path).then(
-        (st) => st.isFile(),
-        () => false,
-      )
-      if (!exists && !(row.status === 'cancelled' && row.jobReference)) {
-        throw new Error(`${row.path} is no longer there: put the file back, then retry.`)
-      }
-      const reset = {
-        attempts: 0,
-        nextAttemptAt: null,
-        lastError: null,
-        errorCode: null,
-        httpStatus: null,
-        polls: 0,
-      }
-      let next: Upload
-      if (row.status === 'cancelled' && row.jobReference) {
-        // The server already has the job: follow it again rather than sending the file twice.
-        next = this.changeStatus(row, 'processing', reset)
-      } else {
-        // A definite "no" from the server (a 4xx, a failed job) created nothing, and the server keeps
-        // that answer under the old Idempotency-Key: a fresh key lets it try again. Anything else may
-        // have created the record, so the old key stays and the server replays instead.
-        const definite =
-          row.status === 'failed' &&
-          ((row.httpStatus !== null && row.httpStatus >= 400 && row.httpStatus < 500) ||
-            row.errorCode === 'job_failed')
-        next = this.changeStatus(row, 'queued', {
-          ...reset,
-          jobReference: null,
-          acceptedAt: null,
-          ...(definite ? { idempotencyKey: randomUUID() } : {}),
-        })
-      }
-      this.queue.resume(row.profileId)
-      return next
-    }
-    if (row.status === 'skipped') {
-      // The same row goes on ("Send anyway"): skipped → queued, or skipped again with today's reason.
-      const r = await this.take({ ...this.requestFor(row), override: true, continues: row })
-      if (r.kind === 'ignored')
-        throw new Error(`${row.name} changed while it was read: try again in a moment.`)
-      return r.upload
-    }
-    throw new Error(`Upload #${id} is ${row.status}: nothing to retry.`)
+  retry(id: number): Promise<Upload> {
+    return retryUpload(this.actions, id)
   }
 
   /** Retries every failed upload of a profile (after a new key or a subscription change). */
-  async retryFailed(profileId?: string): Promise<number> {
-    let n = 0
-    const ids = [...this.uploads.iterate({ statuses: ['failed'], profileId })].map((r) => r.id)
-    for (const id of ids) {
-      try {
-        await this.retry(id)
-        n++
-      } catch {
-        // The file is gone: its row keeps saying why.
-      }
+  retryFailed(profileId?: string): Promise<number> {
+    return retryFailed(this.actions, profileId)
+  }
+
+  /** What a person's actions (./actions.ts) need of the engine. */
+  private get actions(): ActionDeps {
+    return {
+      uploads: this.uploads,
+      events: this.events,
+      kick: (profileId) => this.queue.kick(profileId),
+      resume: (profileId) => this.queue.resume(profileId),
+      retake: (row) => this.take({ ...this.requestFor(row), override: true, continues: row }),
     }
-    return n
-  }
-
-  private mustGet(id: number): Upload {
-    const row = this.uploads.get(id)
-    if (!row) throw new Error(`There is no upload #${id}.`)
-    return row
-  }
-
-  /** A person's action as a move of the lifecycle table; refused when the row changed meanwhile. */
-  private changeStatus(row: Upload, to: UploadStatus, patch: TransitionPatch): Upload {
-    const next = this.uploads.transition(row.id, row.status, to, patch)
-    if (!next) throw new Error(`Upload #${row.id} changed meanwhile (it is ${this.uploads.get(row.id)?.status ?? 'gone'} now): try again.`)
-    this.events.emit('upload', { upload: next, previous: row.status })
-    return next
   }
 
   // ---- after the record exists ------------------------------------------------------------------
 
-  private async afterRecord(row: Upload): Promise<void> {
-    if (row.afterUpload === 'leave' || !row.archiveDir) return
-    try {
-      const s = await stat(row.path)
-      if (s.size !== row.size || Math.floor(s.mtimeMs) !== row.mtimeMs) {
-        this.uploads.note(row.id, 'completed', {
-          movedTo: '',
-          lastError: 'Uploaded; the file changed since, so it was left in place.',
-        })
-        return
-      }
-      const dest = await moveInto(row.path, row.archiveDir)
-      const next = this.uploads.note(row.id, 'completed', { movedTo: dest })
-      if (next) this.events.emit('upload', { upload: next, previous: 'completed' })
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code
-      const message =
-        code === 'ENOENT'
-          ? 'Uploaded; the file had already been moved or deleted.'
-          : `Uploaded, but the file could not be moved to ${row.archiveDir}: ${(e as Error).message}`
-      this.uploads.note(row.id, 'completed', { movedTo: '', lastError: message })
-      if (code !== 'ENOENT')
-        this.events.emit('notice', { level: 'warning', message: `${row.name}: ${message}` })
-    }
-  }
-
   /** The app stopped between "record exists" and "file moved": finish those moves. */
   private async finishPendingMoves(): Promise<void> {
-    for (const row of this.uploads.pendingMoves()) await this.afterRecord(row)
+    for (const row of this.uploads.pendingMoves()) await afterRecord(row, this.uploads, this.events)
   }
 
   // ---- history -----------------------------------------------------------------------------------
@@ -749,15 +559,7 @@ export class Engine {
 
   /** Writes the matching history as CSV, streaming row by row. Returns the number of rows. */
   async exportCsv(filter: HistoryFilter, destination: string): Promise<number> {
-    const out = createWriteStream(destination, { encoding: 'utf8' })
-    let n = 0
-    for (const line of toCsv(this.uploads.iterate(filter))) {
-      if (!out.write(line)) await once(out, 'drain')
-      n++
-    }
-    out.end()
-    await once(out, 'finish')
-    return n - 1 // the header line
+    return writeCsv(this.uploads.iterate(filter), destination)
   }
 
   /** True while a watcher has files waiting to become stable. */

@@ -17,6 +17,7 @@ import { homedir } from 'node:os'
 import { isAbsolute, posix, resolve, win32 } from 'node:path'
 import { AppError } from './app-error'
 import { PRODUCT_KINDS } from './kinds'
+import type { FolderConfig } from '../../contract/types'
 
 /** How long a dropped or picked file may be added after the drop (the person is still there). */
 export const FILE_GRANT_TTL_MS = 5 * 60_000
@@ -284,3 +285,35 @@ export function checkAcceptedKinds(kinds: readonly string[] | undefined): void {
   }
 }
 
+
+/** What the folder rules need to know beyond the folder itself. */
+export interface FolderChecks {
+  /** Bookdrop's data directory (never watched). */
+  dataDir: string
+  /** True for a folder the person picked in the native picker (a destination outside the folder must be one). */
+  isPickedDirectory(path: string): boolean
+}
+
+/**
+ * The folder rules for what changed since `prev`: the folder itself, its after-upload destination
+ * and its accepted kinds. A setting saved earlier stays valid (a folder picked months ago is no
+ * longer in the picker's memory).
+ */
+export async function checkFolderRules(
+  next: Pick<FolderConfig, 'path' | 'recursive' | 'acceptedKinds' | 'afterUpload' | 'archiveDir'>,
+  prev: Pick<FolderConfig, 'path' | 'recursive' | 'acceptedKinds' | 'afterUpload' | 'archiveDir'> | null,
+  ctx: FolderChecks,
+): Promise<void> {
+  if (!prev || prev.path !== next.path || (next.recursive && !prev.recursive)) {
+    await checkWatchedFolder(next.path, { dataDir: ctx.dataDir, recursive: next.recursive })
+  }
+  const kinds = (k: readonly string[]) => [...k].sort().join(',')
+  if (!prev || kinds(prev.acceptedKinds) !== kinds(next.acceptedKinds)) checkAcceptedKinds(next.acceptedKinds)
+  if (
+    next.afterUpload === 'archive' &&
+    next.archiveDir &&
+    (!prev || prev.afterUpload !== 'archive' || prev.archiveDir !== next.archiveDir || prev.path !== next.path)
+  ) {
+    await checkDestination(next.archiveDir, next.path, (p) => ctx.isPickedDirectory(p))
+  }
+}

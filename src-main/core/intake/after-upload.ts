@@ -6,6 +6,8 @@
 import { constants } from 'node:fs'
 import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises'
 import { basename, join } from 'node:path'
+import type { EngineEmitter } from '../events'
+import type { Upload, UploadStore } from '../store/uploads'
 import { errnoCode, numberedNames } from '../util'
 
 export const UPLOADED_DIR = 'Uploaded'
@@ -40,4 +42,34 @@ export async function moveInto(src: string, dir: string): Promise<string> {
     await unlink(src)
   }
   return dest
+}
+
+/**
+ * The after-upload step of a completed row: moves its file when the folder asks for it, unless the
+ * file changed since it was sent; a failure is noted on the row (and told), never thrown.
+ */
+export async function afterRecord(row: Upload, uploads: UploadStore, events: EngineEmitter): Promise<void> {
+  if (row.afterUpload === 'leave' || !row.archiveDir) return
+  try {
+    const s = await stat(row.path)
+    if (s.size !== row.size || Math.floor(s.mtimeMs) !== row.mtimeMs) {
+      uploads.note(row.id, 'completed', {
+        movedTo: '',
+        lastError: 'Uploaded; the file changed since, so it was left in place.',
+      })
+      return
+    }
+    const dest = await moveInto(row.path, row.archiveDir)
+    const next = uploads.note(row.id, 'completed', { movedTo: dest })
+    if (next) events.emit('upload', { upload: next, previous: 'completed' })
+  } catch (e) {
+    const code = errnoCode(e)
+    const message =
+      code === 'ENOENT'
+        ? 'Uploaded; the file had already been moved or deleted.'
+        : `Uploaded, but the file could not be moved to ${row.archiveDir}: ${(e as Error).message}`
+    uploads.note(row.id, 'completed', { movedTo: '', lastError: message })
+    if (code !== 'ENOENT')
+      events.emit('notice', { level: 'warning', message: `${row.name}: ${message}` })
+  }
 }

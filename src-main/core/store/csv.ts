@@ -2,6 +2,8 @@
  * History as CSV (RFC 4180), one line at a time. Cells that a spreadsheet would run as a formula
  * (=, +, -, @ first) are prefixed with an apostrophe: a file name must never become code.
  */
+import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
 import type { Upload } from './uploads'
 
 const COLUMNS: [string, (u: Upload) => unknown][] = [
@@ -34,4 +36,17 @@ export function csvCell(v: unknown): string {
 export function* toCsv(rows: Iterable<Upload>): Generator<string> {
   yield COLUMNS.map(([h]) => h).join(',') + '\r\n'
   for (const u of rows) yield COLUMNS.map(([, f]) => csvCell(f(u))).join(',') + '\r\n'
+}
+
+/** Writes rows as CSV to `destination`, streaming row by row. Returns the number of rows. */
+export async function writeCsv(rows: Iterable<Upload>, destination: string): Promise<number> {
+  const out = createWriteStream(destination, { encoding: 'utf8' })
+  let n = 0
+  for (const line of toCsv(rows)) {
+    if (!out.write(line)) await once(out, 'drain')
+    n++
+  }
+  out.end()
+  await once(out, 'finish')
+  return n - 1 // the header line
 }

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'libsql'
+import { Db } from './db'
 
 export const DB_FILE = 'bookdrop.db'
 const LOCK_FILE = 'bookdrop.lock'
@@ -139,4 +140,41 @@ export function moveDatabaseAside(path: string, now = new Date()): string {
 
 export function databasePath(dataDir: string): string {
   return join(dataDir, DB_FILE)
+}
+
+/**
+ * The queue database, or CorruptDatabaseError when it exists but cannot be read (moved aside
+ * first with `resetQueue`).
+ */
+export function openQueueDatabase(opts: { dataDir: string; resetQueue?: boolean }): {
+db: Db
+report: { movedAside: string | null }
+} {
+  const path = databasePath(opts.dataDir)
+  const attempt = (): Db => {
+    const db = new Db(path)
+    try {
+      // Reads the schema and an index: a file that is not a database, or a damaged one, says so here.
+      db.get('SELECT COUNT(*) AS n FROM uploads')
+      return db
+    } catch (e) {
+      db.close()
+      throw e
+    }
+  }
+  try {
+    return { db: attempt(), report: { movedAside: null } }
+  } catch (e) {
+    // A file there that SQLite cannot use as its database: damaged, not a database at all, or not
+    // even a file (libsql says "ConnectionFailed(…: 14)", SQLITE_CANTOPEN, for a folder).
+    const code = String((e as { code?: unknown }).code ?? '')
+    const unreadable =
+      isCorruption(e) ||
+      (existsSync(path) && (/^SQLITE_CANTOPEN/.test(code) || /ConnectionFailed|unable to open/i.test((e as Error).message)))
+    if (!unreadable) throw e
+    const detail = (e as Error).message
+    if (!opts.resetQueue) throw new CorruptDatabaseError(path, detail)
+    const movedAside = moveDatabaseAside(path)
+    return { db: attempt(), report: { movedAside } }
+  }
 }

@@ -1,0 +1,158 @@
+/**
+ * How an upload is stored: the uploads table's row (snake_case columns, 0/1 booleans) and the
+ * mapping to and from the Upload main works with.
+ */
+import type { AiTarget } from '../../../schemas'
+import type { AfterUpload, SkipReason, UploadSource } from '../../../contract/types'
+import type { UploadStatus } from '../lifecycle'
+import type { Upload } from './uploads'
+
+export interface Row {
+  id: number
+  profile_id: string
+  target: string
+  source: string
+  folder_id: string | null
+  path: string
+  name: string
+  size: number | null
+  mtime_ms: number | null
+  sha256: string | null
+  prompt: string
+  process_type: string
+  status: string
+  reason: string | null
+  attempts: number
+  next_attempt_at: number | null
+  last_error: string | null
+  error_code: string | null
+  http_status: number | null
+  idempotency_key: string
+  job_reference: string | null
+  accepted_at: number | null
+  polls: number
+  record_uuid: string | null
+  record_type: string | null
+  duplicate_of: number | null
+  forced: number
+  after_upload: string
+  archive_dir: string | null
+  moved_to: string | null
+  created_at: number
+  updated_at: number
+  completed_at: number | null
+}
+
+export function fromRow(r: Row): Upload {
+  return {
+    id: r.id,
+    profileId: r.profile_id,
+    target: r.target as AiTarget,
+    source: r.source as UploadSource,
+    folderId: r.folder_id,
+    path: r.path,
+    name: r.name,
+    size: r.size,
+    mtimeMs: r.mtime_ms,
+    sha256: r.sha256,
+    prompt: r.prompt,
+    processType: r.process_type === 'direct' ? 'direct' : 'async',
+    status: r.status as UploadStatus,
+    reason: r.reason as SkipReason | null,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    lastError: r.last_error,
+    errorCode: r.error_code,
+    httpStatus: r.http_status,
+    idempotencyKey: r.idempotency_key,
+    jobReference: r.job_reference,
+    acceptedAt: r.accepted_at,
+    polls: r.polls,
+    recordUuid: r.record_uuid,
+    recordType: r.record_type,
+    duplicateOf: r.duplicate_of,
+    forced: r.forced === 1,
+    afterUpload: r.after_upload as AfterUpload,
+    archiveDir: r.archive_dir,
+    movedTo: r.moved_to,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    completedAt: r.completed_at,
+  }
+}
+
+export const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
+  profileId: 'profile_id',
+  target: 'target',
+  source: 'source',
+  folderId: 'folder_id',
+  path: 'path',
+  name: 'name',
+  size: 'size',
+  mtimeMs: 'mtime_ms',
+  sha256: 'sha256',
+  prompt: 'prompt',
+  processType: 'process_type',
+  status: 'status',
+  reason: 'reason',
+  attempts: 'attempts',
+  nextAttemptAt: 'next_attempt_at',
+  lastError: 'last_error',
+  errorCode: 'error_code',
+  httpStatus: 'http_status',
+  idempotencyKey: 'idempotency_key',
+  jobReference: 'job_reference',
+  acceptedAt: 'accepted_at',
+  polls: 'polls',
+  recordUuid: 'record_uuid',
+  recordType: 'record_type',
+  duplicateOf: 'duplicate_of',
+  forced: 'forced',
+  afterUpload: 'after_upload',
+  archiveDir: 'archive_dir',
+  movedTo: 'moved_to',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  completedAt: 'completed_at',
+}
+
+/** A row's columns as the table's defaults leave them (schema in db.ts), for building an inserted row. */
+export const ROW_DEFAULTS: Omit<
+  Row,
+  | 'id'
+  | 'profile_id'
+  | 'target'
+  | 'source'
+  | 'path'
+  | 'name'
+  | 'prompt'
+  | 'status'
+  | 'idempotency_key'
+  | 'created_at'
+  | 'updated_at'
+> = {
+  folder_id: null,
+  size: null,
+  mtime_ms: null,
+  sha256: null,
+  process_type: 'async',
+  reason: null,
+  attempts: 0,
+  next_attempt_at: null,
+  last_error: null,
+  error_code: null,
+  http_status: null,
+  job_reference: null,
+  accepted_at: null,
+  polls: 0,
+  record_uuid: null,
+  record_type: null,
+  duplicate_of: null,
+  forced: 0,
+  after_upload: 'leave',
+  archive_dir: null,
+  moved_to: null,
+  completed_at: null,
+}
+
+/** `AND profile_id NOT IN (?, …)` for paused profiles, or nothing; the ids follow as parameters. */
