@@ -10,10 +10,7 @@
  * passes the same `idempotencyKey` again (design.md §2) and reads `ApiError.retryable`,
  * `retryAfterMs` and the `onResponse` rate-limit information.
  */
-import { randomUUID } from 'node:crypto'
-import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { inspect } from 'node:util'
 import { z } from 'zod'
 import {
   AI_CREATE_ROUTES,
@@ -24,9 +21,6 @@ import {
   addSeatsSchema,
   aiCreateSchema,
   bankUploadSchema,
-  describeIssues,
-  failureEnvelope,
-  issuesByField,
   listQuerySchema,
   purchaseOrderData,
   purchaseOrderSchema,
@@ -70,24 +64,30 @@ import {
   type ResourceRead,
   type UpdatedRecordRead,
 } from '../../../schemas/read'
+;
+import { CLIENT_ERROR_CODES } from './errors'
+import { type BodyFile, FileBodyError, streamedJsonBody, wholeJsonBody } from './stream-body'
+import { isRecord, sizeText } from '../util'
 import {
-  BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
-  PARTNER_ROUTE_BUSINESS_KEY_MESSAGE,
-  PUBLIC_KEY_MESSAGE,
-  keyKind,
-  type Environment,
-} from '../../../schemas/assumptions'
-import { resolveBaseUrl, type EnvironmentOption } from './base-url'
-import { ApiError, CLIENT_ERROR_CODES, type ApiErrorInit } from './errors'
-import { parseRateLimit, retryAfterMs, type RateLimit } from './ratelimit'
-import {
-  type BodyFile,
-  FileBodyError,
-  type StreamedJsonBody,
-  streamedJsonBody,
-  wholeJsonBody,
-} from './stream-body'
-import { errnoCode, isRecord, redact, sizeText } from '../util'
+  type Method,
+  type ReadOptions,
+  WHOLE_BODY_MAX_BYTES,
+  type WriteOptions,
+  anyEnvelope,
+  positiveOption,
+} from './client-types'
+import { ClientBase } from './client-base'
+
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type AuthMode,
+  type ClientAuth,
+  type ClientOptions,
+  type ReadOptions,
+  type ResponseInfo,
+  type WriteOptions,
+} from './client-types'
 
 // ---------------------------------------------------------------------------------------------
 // Shapes per resource
@@ -132,166 +132,16 @@ export interface AiCreateFromFilesInput {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Options
-// ---------------------------------------------------------------------------------------------
-
-/**
- * How the client authenticates (api-spec.md Part 5). For key auth, `mode` may be left out when the
- * prefix says it (svc_sk_ business, svc_partner_sk_ partner); set it for a partner key "of
- * equivalent form" with another prefix.
- */
-export type ClientAuth =
-  { mode?: 'business' | 'partner'; key: string } | { mode: 'oauth'; appKey: string; accessToken: string }
-
-export type AuthMode = 'business' | 'partner' | 'oauth'
-
-/** What `onResponse` sees for every HTTP response (never the key). */
-export interface ResponseInfo {
-  method: string
-  /** API path without base or query, e.g. `/referred-businesses/abc/add-seats`. */
-  path: string
-  status: number
-  rateLimit: RateLimit | undefined
-}
-
-export type ClientOptions = EnvironmentOption & {
-  auth: ClientAuth
-  /** Per-request timeout in ms (whole request, body included); default 60 000. */
-  timeoutMs?: number
-  /** Largest file aiCreateFromFiles sends; default 25 MB. */
-  maxFileBytes?: number
-  /** Called after every HTTP response, success or failure; exceptions it throws are ignored. */
-  onResponse?: (info: ResponseInfo) => void
-  userAgent?: string
-}
-
-export interface ReadOptions {
-  signal?: AbortSignal
-  /** Overrides the client's timeoutMs for this call. */
-  timeoutMs?: number
-}
-
-export interface WriteOptions extends ReadOptions {
-  /** Sent as `Idempotency-Key`; pass the same value when retrying the same create. Default: a new UUID. */
-  idempotencyKey?: string
-}
-
-export const DEFAULT_TIMEOUT_MS = 60_000
-export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024
-/** Files of an AI create that add up to at most this are sent as one body built in memory; more stream. */
-const WHOLE_BODY_MAX_BYTES = 2 * 1024 * 1024
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-type RouteAuth = 'business' | 'partner'
-
-interface SendRequest<S extends z.ZodType> {
-  method: Method
-  path: string
-  auth: RouteAuth
-  query?: Record<string, string | number | undefined>
-  json?: unknown
-  stream?: StreamedJsonBody
-  /** A JSON body already serialised (aiCreateFromFiles with small files). */
-  text?: string
-  /** Idempotency-Key already chosen by the caller of #send (mutations). */
-  idempotencyKey?: string
-  envelope: S
-  opts: ReadOptions | undefined
-}
-
-const HEADER_SAFE = /^[\x21-\x7e]+$/
-
-// ---------------------------------------------------------------------------------------------
 // The client
 // ---------------------------------------------------------------------------------------------
 
-export class BookkeepingClient {
-  readonly environment: Environment
-  /** The base URL, ending in the version prefix, without a trailing slash. */
-  readonly baseUrl: string
-  readonly authMode: AuthMode
-  readonly timeoutMs: number
-  readonly maxFileBytes: number
-
-  readonly #key: string
-  readonly #accessToken: string | undefined
-  readonly #onResponse: ((info: ResponseInfo) => void) | undefined
-  readonly #userAgent: string
-
-  constructor(options: ClientOptions) {
-    this.environment = options.environment
-    this.baseUrl = resolveBaseUrl(options)
-    this.timeoutMs = positiveOption('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 2_147_483_647)
-    this.maxFileBytes = positiveOption('maxFileBytes', options.maxFileBytes, DEFAULT_MAX_FILE_BYTES)
-    this.#onResponse = options.onResponse
-    this.#userAgent = options.userAgent ?? 'Bookdrop/0.1'
-
-    const auth = options.auth
-    if (auth.mode === 'oauth') {
-      const appKey = secretValue(auth.appKey, 'The OAuth app key')
-      const kind = keyKind(appKey)
-      if (kind === 'public') throw localError(CLIENT_ERROR_CODES.wrongKeyType, PUBLIC_KEY_MESSAGE)
-      if (kind === 'partner') {
-        throw localError(
-          CLIENT_ERROR_CODES.wrongKeyType,
-          "OAuth uses the integration app's secret key (svc_sk_...) in X-API-Key, not a partner key.",
-        )
-      }
-      this.#key = appKey
-      this.#accessToken = secretValue(auth.accessToken, 'The OAuth access token')
-      this.authMode = 'oauth'
-    } else {
-      const key = secretValue(auth.key, 'The API key')
-      const kind = keyKind(key)
-      if (kind === 'public') throw localError(CLIENT_ERROR_CODES.wrongKeyType, PUBLIC_KEY_MESSAGE)
-      const mode = auth.mode ?? (kind === 'partner' || kind === 'business' ? kind : undefined)
-      if (mode === undefined) {
-        throw localError(
-          CLIENT_ERROR_CODES.invalidKey,
-          'This key does not start with svc_sk_ (business) or svc_partner_sk_ (partner): say which it is with auth.mode.',
-        )
-      }
-      if ((kind === 'partner' || kind === 'business') && kind !== mode) {
-        throw localError(
-          CLIENT_ERROR_CODES.wrongKeyType,
-          kind === 'partner'
-            ? `This is a partner key (svc_partner_sk_...), but the profile says ${mode}. ${BUSINESS_ROUTE_PARTNER_KEY_MESSAGE}`
-            : `This is a business key (svc_sk_...), but the profile says ${mode}. ${PARTNER_ROUTE_BUSINESS_KEY_MESSAGE}`,
-        )
-      }
-      this.#key = key
-      this.#accessToken = undefined
-      this.authMode = mode
-    }
-  }
-
-  toJSON(): Record<string, unknown> {
-    return {
-      environment: this.environment,
-      baseUrl: this.baseUrl,
-      authMode: this.authMode,
-      timeoutMs: this.timeoutMs,
-    }
-  }
-
-  toString(): string {
-    return `BookkeepingClient(${this.authMode} @ ${this.baseUrl})`
-  }
-
-  [inspect.custom](): string {
-    return this.toString()
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Authentication and partner routes
-  // -------------------------------------------------------------------------------------------
-
+export class BookkeepingClient extends ClientBase {
   /**
    * GET /auth/validate: a success means the key works. The business it belongs to (response fields
    * not shown) is returned where recognisable; each field is null otherwise.
    */
   async validateKey(opts?: ReadOptions): Promise<AuthValidateRead> {
-    return this.#send({
+    return this.send({
       method: 'GET',
       path: '/auth/validate',
       auth: 'business',
@@ -303,7 +153,7 @@ export class BookkeepingClient {
   /** POST /register-business (partner key). With grant_access admin the result carries the business's keys. */
   async registerBusiness(input: RegisterBusinessInput, opts?: WriteOptions): Promise<RegisteredBusiness> {
     const path = '/register-business'
-    const body = this.#checked(
+    const body = this.checked(
       'POST',
       path,
       'partner',
@@ -311,7 +161,7 @@ export class BookkeepingClient {
       input,
       'The business was not registered',
     )
-    return this.#mutate(
+    return this.mutate(
       'POST',
       path,
       'partner',
@@ -327,7 +177,7 @@ export class BookkeepingClient {
     opts?: ReadOptions,
   ): Promise<ReferredBusinessPage> {
     const path = '/referred-businesses'
-    const q = this.#checked(
+    const q = this.checked(
       'GET',
       path,
       'partner',
@@ -335,7 +185,7 @@ export class BookkeepingClient {
       query,
       'The list was not requested',
     )
-    return this.#send({
+    return this.send({
       method: 'GET',
       path,
       auth: 'partner',
@@ -347,8 +197,8 @@ export class BookkeepingClient {
 
   /** GET /referred-businesses/{uuid}/billing-status (partner key). */
   async billingStatus(businessUuid: string, opts?: ReadOptions): Promise<BillingStatus> {
-    const path = `/referred-businesses/${this.#pathId('GET', 'partner', 'business_uuid', businessUuid)}/billing-status`
-    return this.#send({
+    const path = `/referred-businesses/${this.pathId('GET', 'partner', 'business_uuid', businessUuid)}/billing-status`
+    return this.send({
       method: 'GET',
       path,
       auth: 'partner',
@@ -359,9 +209,9 @@ export class BookkeepingClient {
 
   /** POST /referred-businesses/{uuid}/add-seats (partner key): grants Plus seats from the partner holding. */
   async addSeats(businessUuid: string, input: AddSeatsInput, opts?: WriteOptions): Promise<AddSeatsResult> {
-    const path = `/referred-businesses/${this.#pathId('POST', 'partner', 'business_uuid', businessUuid)}/add-seats`
-    const body = this.#checked('POST', path, 'partner', addSeatsSchema, input, 'No seats were granted')
-    return this.#mutate(
+    const path = `/referred-businesses/${this.pathId('POST', 'partner', 'business_uuid', businessUuid)}/add-seats`
+    const body = this.checked('POST', path, 'partner', addSeatsSchema, input, 'No seats were granted')
+    return this.mutate(
       'POST',
       path,
       'partner',
@@ -377,9 +227,9 @@ export class BookkeepingClient {
     input: AddCreditsInput,
     opts?: WriteOptions,
   ): Promise<AddCreditsRead> {
-    const path = `/referred-businesses/${this.#pathId('POST', 'partner', 'business_uuid', businessUuid)}/add-credits`
-    const body = this.#checked('POST', path, 'partner', addCreditsSchema, input, 'No credits were granted')
-    return this.#mutate('POST', path, 'partner', body, anyEnvelope(), opts).then((e) =>
+    const path = `/referred-businesses/${this.pathId('POST', 'partner', 'business_uuid', businessUuid)}/add-credits`
+    const body = this.checked('POST', path, 'partner', addCreditsSchema, input, 'No credits were granted')
+    return this.mutate('POST', path, 'partner', body, anyEnvelope(), opts).then((e) =>
       readAddCredits(e.data),
     )
   }
@@ -397,7 +247,7 @@ export class BookkeepingClient {
     opts?: WriteOptions & { alias?: boolean },
   ): Promise<PurchaseOrderData> {
     const path = opts?.alias ? '/create/purchase_order' : '/purchase-orders'
-    const body = this.#checked(
+    const body = this.checked(
       'POST',
       path,
       'business',
@@ -405,7 +255,7 @@ export class BookkeepingClient {
       po,
       'The purchase order was not sent',
     )
-    return this.#mutate(
+    return this.mutate(
       'POST',
       path,
       'business',
@@ -427,9 +277,9 @@ export class BookkeepingClient {
   ): Promise<AiCreateResult<T>> {
     const path = this.#aiPath(target)
     const schema = target === 'bank-transactions' ? bankUploadSchema : aiCreateSchema
-    const checked = this.#checked('POST', path, 'business', schema, body, 'Nothing was sent')
-    const idempotencyKey = this.#idempotencyKey(opts, 'POST', path)
-    const envelope = await this.#send({
+    const checked = this.checked('POST', path, 'business', schema, body, 'Nothing was sent')
+    const idempotencyKey = this.idempotencyKey(opts, 'POST', path)
+    const envelope = await this.send({
       method: 'POST',
       path,
       auth: 'business',
@@ -452,10 +302,10 @@ export class BookkeepingClient {
     opts?: WriteOptions & { maxFileBytes?: number; onProgress?: (sent: number, total: number) => void },
   ): Promise<AiCreateResult<T>> {
     const path = this.#aiPath(target)
-    this.#checkRoute('business', 'POST', path)
+    this.checkRoute('business', 'POST', path)
     const limit = positiveOption('maxFileBytes', opts?.maxFileBytes, this.maxFileBytes)
     if (!isRecord(input) || !Array.isArray(input.files)) {
-      throw this.#error({
+      throw this.transport.error({
         status: 0,
         errorCode: CLIENT_ERROR_CODES.validation,
         message: 'Nothing was sent: files must be a list of {path, name}.',
@@ -470,7 +320,7 @@ export class BookkeepingClient {
       const filePath = isRecord(f) && typeof f.path === 'string' ? f.path : ''
       const name = isRecord(f) && typeof f.name === 'string' && f.name !== '' ? f.name : basename(filePath)
       if (!filePath) {
-        throw this.#error({
+        throw this.transport.error({
           status: 0,
           errorCode: CLIENT_ERROR_CODES.validation,
           message: `Nothing was sent: files.${i}.path must be the path of a file.`,
@@ -479,10 +329,10 @@ export class BookkeepingClient {
           path,
         })
       }
-      const st = await this.#fileStat(filePath, name, limit, path)
+      const st = await this.fileStat(filePath, name, limit, path)
       const expect = isRecord(f) ? f.expect : undefined
       if (expect && (st.size !== expect.size || Math.floor(st.mtimeMs) !== Math.floor(expect.mtimeMs))) {
-        throw this.#error({
+        throw this.transport.error({
           status: 0,
           errorCode: CLIENT_ERROR_CODES.fileSuperseded,
           message: `"${name}" changed on disk after it was queued (${sizeText(expect.size)} then, ${sizeText(st.size)} now); nothing was sent.`,
@@ -507,14 +357,14 @@ export class BookkeepingClient {
       })),
     }
     const schema = target === 'bank-transactions' ? bankUploadSchema : aiCreateSchema
-    const checked = this.#checked('POST', path, 'business', schema, metadata, 'Nothing was sent')
+    const checked = this.checked('POST', path, 'business', schema, metadata, 'Nothing was sent')
     const fields = {
       prompt: checked.prompt,
       text_attachment: checked.text_attachment,
       process_type: checked.process_type,
     }
 
-    const idempotencyKey = this.#idempotencyKey(opts, 'POST', path)
+    const idempotencyKey = this.idempotencyKey(opts, 'POST', path)
     const totalBytes = files.reduce((n, f) => n + f.size, 0)
     let envelope: { data?: unknown }
     if (totalBytes <= WHOLE_BODY_MAX_BYTES) {
@@ -524,10 +374,10 @@ export class BookkeepingClient {
       try {
         text = await wholeJsonBody(fields, files)
       } catch (e) {
-        if (e instanceof FileBodyError) throw this.#fileBodyError(e, { method: 'POST', path, idempotencyKey })
+        if (e instanceof FileBodyError) throw this.transport.fileBodyError(e, { method: 'POST', path, idempotencyKey })
         throw e
       }
-      envelope = await this.#send({
+      envelope = await this.send({
         method: 'POST',
         path,
         auth: 'business',
@@ -540,7 +390,7 @@ export class BookkeepingClient {
     } else {
       // Larger files stream in 256 KiB chunks: memory stays flat whatever their size.
       const stream = streamedJsonBody(fields, files, 256 * 1024, opts?.onProgress, 1024 * 1024)
-      envelope = await this.#send({
+      envelope = await this.send({
         method: 'POST',
         path,
         auth: 'business',
@@ -558,8 +408,8 @@ export class BookkeepingClient {
    * Read tolerantly: status synonyms, other field names; a status it does not know is `unknown`.
    */
   async getJob(jobReference: string, opts?: ReadOptions): Promise<JobRead> {
-    const path = `/jobs/${this.#pathId('GET', 'business', 'job_reference', jobReference)}`
-    return this.#send({ method: 'GET', path, auth: 'business', envelope: anyEnvelope(), opts }).then((e) => {
+    const path = `/jobs/${this.pathId('GET', 'business', 'job_reference', jobReference)}`
+    return this.send({ method: 'GET', path, auth: 'business', envelope: anyEnvelope(), opts }).then((e) => {
       const job = readJob(e.data)
       return { ...job, job_reference: job.job_reference ?? jobReference.trim() }
     })
@@ -579,11 +429,11 @@ export class BookkeepingClient {
     opts?: ReadOptions,
   ): Promise<Page<ResourceRead<R>>> {
     const path = `/${this.#resource('GET', resource)}`
-    const q = this.#checked('GET', path, 'business', listQuerySchema, query, 'The list was not requested')
+    const q = this.checked('GET', path, 'business', listQuerySchema, query, 'The list was not requested')
     const envelope = anyEnvelope().extend({
       data: z.array(resourceReader(resource), { error: 'must be a list of records' }),
     })
-    const res = await this.#send({ method: 'GET', path, auth: 'business', query: q, envelope, opts })
+    const res = await this.send({ method: 'GET', path, auth: 'business', query: q, envelope, opts })
     return { data: res.data, meta: readPageMeta(res.meta, q) }
   }
 
@@ -594,8 +444,8 @@ export class BookkeepingClient {
     opts?: ReadOptions,
   ): Promise<ResourceRead<R>> {
     const base = `/${this.#resource('GET', resource)}`
-    const path = `${base}/${this.#pathId('GET', 'business', 'uuid', uuidOrSource)}`
-    return this.#send({
+    const path = `${base}/${this.pathId('GET', 'business', 'uuid', uuidOrSource)}`
+    return this.send({
       method: 'GET',
       path,
       auth: 'business',
@@ -630,8 +480,8 @@ export class BookkeepingClient {
 
   /** DELETE /bank-transactions/{uuid}; resolves with the server's message. */
   async deleteBankTransaction(uuidOrSource: string, opts?: WriteOptions): Promise<{ message: string }> {
-    const path = `/bank-transactions/${this.#pathId('DELETE', 'business', 'uuid', uuidOrSource)}`
-    const res = await this.#mutate('DELETE', path, 'business', undefined, anyEnvelope(), opts)
+    const path = `/bank-transactions/${this.pathId('DELETE', 'business', 'uuid', uuidOrSource)}`
+    const res = await this.mutate('DELETE', path, 'business', undefined, anyEnvelope(), opts)
     return { message: res.message }
   }
 
@@ -646,16 +496,16 @@ export class BookkeepingClient {
     body: unknown,
     opts: WriteOptions | undefined,
   ): Promise<UpdatedRecord> {
-    const path = `/${resource}/${this.#pathId(method, 'business', 'uuid', uuidOrSource)}`
+    const path = `/${resource}/${this.pathId(method, 'business', 'uuid', uuidOrSource)}`
     const schema = method === 'PATCH' ? recordPatchSchema : recordPutSchema
-    const checked = this.#checked(method, path, 'business', schema, body, 'The change was not sent')
+    const checked = this.checked(method, path, 'business', schema, body, 'The change was not sent')
     const envelope = anyEnvelope().extend({ data: updatedRecordRead })
-    return this.#mutate(method, path, 'business', checked, envelope, opts).then((e) => e.data)
+    return this.mutate(method, path, 'business', checked, envelope, opts).then((e) => e.data)
   }
 
   #aiPath(target: AiTarget): string {
     if (!(AI_TARGETS as readonly string[]).includes(target)) {
-      throw this.#error({
+      throw this.transport.error({
         status: 0,
         errorCode: CLIENT_ERROR_CODES.validation,
         message: `Unknown AI create target "${String(target)}": use one of ${AI_TARGETS.join(', ')}.`,
@@ -667,7 +517,7 @@ export class BookkeepingClient {
 
   #resource(method: Method, resource: ListResource): ListResource {
     if (!(LIST_RESOURCES as readonly string[]).includes(resource)) {
-      throw this.#error({
+      throw this.transport.error({
         status: 0,
         errorCode: CLIENT_ERROR_CODES.validation,
         message: `Unknown resource "${String(resource)}": use one of ${LIST_RESOURCES.join(', ')}.`,
@@ -678,373 +528,6 @@ export class BookkeepingClient {
     return resource
   }
 
-  #parseResponse<T>(
-    schema: z.ZodType<T>,
-    value: unknown,
-    status: number,
-    method: Method,
-    path: string,
-    idempotencyKey: string | undefined,
-  ): T {
-    const r = schema.safeParse(value)
-    if (r.success) return r.data
-    throw this.#error({
-      status,
-      errorCode: CLIENT_ERROR_CODES.badResponse,
-      message: `Unexpected response from ${method} ${path}: ${describeIssues(r.error)}`,
-      retryable: false,
-      method,
-      path,
-      idempotencyKey,
-    })
-  }
 
-  /** A file that did not read back as measured, as the ApiError the caller sees. */
-  #fileBodyError(
-    f: FileBodyError,
-    base: { method: Method; path: string; idempotencyKey: string | undefined },
-  ): ApiError {
-    return this.#error({
-      ...base,
-      status: 0,
-      errorCode:
-        f.kind === 'read'
-          ? CLIENT_ERROR_CODES.fileRead
-          : f.kind === 'superseded' || f.file.sha256 !== undefined
-            ? CLIENT_ERROR_CODES.fileSuperseded
-            : CLIENT_ERROR_CODES.fileChanged,
-      message: f.message,
-      retryable: f.kind === 'changed' && f.file.sha256 === undefined,
-    })
-  }
 
-  async #fileStat(
-    filePath: string,
-    name: string,
-    limit: number,
-    apiPath: string,
-  ): Promise<{ size: number; mtimeMs: number }> {
-    const fail = (errorCode: string, message: string): ApiError =>
-      this.#error({ status: 0, errorCode, message, retryable: false, method: 'POST', path: apiPath })
-    let st
-    try {
-      st = await stat(filePath)
-    } catch (e) {
-      const code = errnoCode(e)
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
-        throw fail(
-          CLIENT_ERROR_CODES.fileNotFound,
-          `"${name}" was not found at ${filePath}; nothing was sent.`,
-        )
-      }
-      throw fail(
-        CLIENT_ERROR_CODES.fileRead,
-        `Could not read "${name}" at ${filePath} (${code ?? 'error'}); nothing was sent.`,
-      )
-    }
-    if (!st.isFile()) {
-      throw fail(
-        CLIENT_ERROR_CODES.notAFile,
-        `${filePath} is not a regular file (a folder or device?); nothing was sent.`,
-      )
-    }
-    if (st.size > limit) {
-      throw fail(
-        CLIENT_ERROR_CODES.fileTooLarge,
-        `"${name}" is ${sizeText(st.size)}, over the ${sizeText(limit)} limit for one upload; nothing was sent. ` +
-          'Send a smaller file, or raise the limit with the maxFileBytes option (of the client, or of this call).',
-      )
-    }
-    return { size: st.size, mtimeMs: st.mtimeMs }
-  }
-
-  /** Validates `input` with a shared schema; on failure an ApiError naming the fields, nothing sent. */
-  #checked<S extends z.ZodType>(
-    method: Method,
-    path: string,
-    auth: RouteAuth,
-    schema: S,
-    input: unknown,
-    what: string,
-  ): z.output<S> {
-    // A wrong key is the first thing to fix: say so before talking about fields.
-    this.#checkRoute(auth, method, path)
-    const r = schema.safeParse(input)
-    if (r.success) return r.data
-    throw this.#error({
-      status: 0,
-      errorCode: CLIENT_ERROR_CODES.validation,
-      message: `${what}: ${describeIssues(r.error)}`,
-      fields: issuesByField(r.error),
-      retryable: false,
-      method,
-      path,
-    })
-  }
-
-  #pathId(method: Method, auth: RouteAuth, field: string, value: unknown): string {
-    if (typeof value !== 'string' || value.trim() === '') {
-      this.#checkRoute(auth, method, '')
-      throw this.#error({
-        status: 0,
-        errorCode: CLIENT_ERROR_CODES.validation,
-        message: `Nothing was sent: ${field} must not be empty.`,
-        fields: { [field]: `${field} must not be empty` },
-        method,
-      })
-    }
-    return encodeURIComponent(value.trim())
-  }
-
-  #checkRoute(auth: RouteAuth, method: Method, path: string): void {
-    const kind = this.authMode === 'partner' ? 'partner' : 'business'
-    if (auth === kind) return
-    throw this.#error({
-      status: 0,
-      errorCode: CLIENT_ERROR_CODES.wrongKeyType,
-      message: `Not sent: ${auth === 'partner' ? PARTNER_ROUTE_BUSINESS_KEY_MESSAGE : BUSINESS_ROUTE_PARTNER_KEY_MESSAGE}`,
-      retryable: false,
-      method,
-      path: path || undefined,
-    })
-  }
-
-  #idempotencyKey(opts: WriteOptions | undefined, method: Method, path: string): string {
-    const key = opts?.idempotencyKey
-    if (key === undefined) return randomUUID()
-    if (typeof key !== 'string' || key.length > 255 || !HEADER_SAFE.test(key)) {
-      throw this.#error({
-        status: 0,
-        errorCode: CLIENT_ERROR_CODES.invalidOption,
-        message: 'idempotencyKey must be 1 to 255 visible ASCII characters without spaces (a UUID is ideal).',
-        method,
-        path,
-      })
-    }
-    return key
-  }
-
-  async #mutate<S extends z.ZodType>(
-    method: Method,
-    path: string,
-    auth: RouteAuth,
-    json: unknown,
-    envelope: S,
-    opts: WriteOptions | undefined,
-  ): Promise<z.output<S>> {
-    const idempotencyKey = this.#idempotencyKey(opts, method, path)
-    return this.#send({ method, path, auth, json, idempotencyKey, envelope, opts })
-  }
-
-  async #send<S extends z.ZodType>(req: SendRequest<S>): Promise<z.output<S>> {
-    const { method, path, idempotencyKey } = req
-    this.#checkRoute(req.auth, method, path)
-    const timeoutMs = positiveOption('timeoutMs', req.opts?.timeoutMs, this.timeoutMs, 2_147_483_647)
-
-    const url = new URL(this.baseUrl + path)
-    for (const [k, v] of Object.entries(req.query ?? {}))
-      if (v !== undefined) url.searchParams.set(k, String(v))
-
-    const headers: Record<string, string> = {
-      Accept: 'application/json',
-      'User-Agent': this.#userAgent,
-      'X-API-Key': this.#key,
-    }
-    if (this.#accessToken !== undefined) headers.Authorization = `Bearer ${this.#accessToken}`
-    if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey
-
-    const timeout = AbortSignal.timeout(timeoutMs)
-    const signal = req.opts?.signal ? AbortSignal.any([timeout, req.opts.signal]) : timeout
-    // `duplex` is needed by undici for a stream body; the DOM RequestInit type does not know it yet.
-    // Redirects are never followed: X-API-Key would go along to wherever they point.
-    const init: RequestInit & { duplex?: 'half' } = { method, headers, signal, redirect: 'manual' }
-    if (req.stream) {
-      headers['Content-Type'] = 'application/json'
-      headers['Content-Length'] = String(req.stream.contentLength)
-      init.body = req.stream.stream
-      init.duplex = 'half'
-      // Any mode but 'error' makes undici clone the request, which tees the body stream and keeps
-      // every chunk alive in the unread branch: the whole upload would sit in memory.
-      init.redirect = 'error'
-    } else if (req.text !== undefined) {
-      headers['Content-Type'] = 'application/json'
-      init.body = req.text
-    } else if (req.json !== undefined) {
-      headers['Content-Type'] = 'application/json'
-      init.body = JSON.stringify(req.json)
-    }
-
-    const base = { method, path, idempotencyKey }
-    const transportError = (e: unknown): ApiError => {
-      const fileFailure = req.stream?.failure()
-      if (fileFailure) return this.#fileBodyError(fileFailure, base)
-      if (timeout.aborted) {
-        return this.#error({
-          ...base,
-          status: 0,
-          errorCode: CLIENT_ERROR_CODES.timeout,
-          message: `${method} ${path} got no complete answer within ${timeoutMs / 1000} s (timeoutMs option).`,
-          retryable: true,
-        })
-      }
-      if (req.opts?.signal?.aborted) {
-        return this.#error({
-          ...base,
-          status: 0,
-          errorCode: CLIENT_ERROR_CODES.aborted,
-          message: `${method} ${path} was cancelled.`,
-          retryable: false,
-        })
-      }
-      const cause = (e as { cause?: unknown } | null)?.cause ?? e
-      if (req.stream && cause instanceof Error && cause.message === 'unexpected redirect') {
-        return this.#error({
-          ...base,
-          status: 0,
-          errorCode: CLIENT_ERROR_CODES.redirect,
-          message: `${method} ${path} was redirected. Redirects are not followed, so the key is never sent elsewhere: check the base URL.`,
-          retryable: false,
-        })
-      }
-      const code = errnoCode(cause)
-      const detail = code ?? (cause instanceof Error ? cause.message : String(cause))
-      return this.#error({
-        ...base,
-        status: 0,
-        errorCode: CLIENT_ERROR_CODES.network,
-        message: `Could not reach ${url.host} (${detail}); check the connection and the base URL.`,
-        retryable: true,
-        cause: new Error(
-          this.#redact(`${code ? `${code}: ` : ''}${cause instanceof Error ? cause.message : String(cause)}`),
-        ),
-      })
-    }
-
-    let res: Response
-    try {
-      res = await fetch(url, init)
-    } catch (e) {
-      throw transportError(e)
-    }
-
-    const now = Date.now()
-    const rateLimit = parseRateLimit(res.headers, now)
-    if (this.#onResponse) {
-      try {
-        this.#onResponse({ method, path, status: res.status, rateLimit })
-      } catch {
-        // An observer must never break a request.
-      }
-    }
-
-    let text: string
-    try {
-      text = await res.text()
-    } catch (e) {
-      throw transportError(e)
-    }
-    let body: unknown
-    try {
-      body = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      body = undefined
-    }
-
-    const withResponse = { ...base, rateLimit, retryAfterMs: retryAfterMs(res.status, res.headers, now) }
-    if (res.status >= 300 && res.status < 400) {
-      throw this.#error({
-        ...withResponse,
-        status: res.status,
-        errorCode: CLIENT_ERROR_CODES.redirect,
-        message:
-          `${method} ${path} was redirected (${res.status}). Redirects are not followed, so the key is never sent ` +
-          'elsewhere: check the base URL.',
-        retryable: false,
-      })
-    }
-    if (!res.ok || (isRecord(body) && body.status === 'failed')) {
-      const failure = failureEnvelope.safeParse(body)
-      throw this.#error({
-        ...withResponse,
-        status: res.status,
-        errorCode:
-          failure.success && failure.data.error_code ? failure.data.error_code : `http_${res.status}`,
-        message:
-          failure.success && failure.data.message.trim() !== ''
-            ? failure.data.message
-            : `${method} ${path} failed: the server answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}.`,
-        retryable: res.ok ? false : undefined,
-      })
-    }
-    if (body === undefined) {
-      throw this.#error({
-        ...withResponse,
-        status: res.status,
-        errorCode: CLIENT_ERROR_CODES.badResponse,
-        message: `Unexpected response from ${method} ${path}: the body is not JSON.`,
-        retryable: false,
-      })
-    }
-    return this.#parseResponse(req.envelope, body, res.status, method, path, idempotencyKey) as z.output<S>
-  }
-
-  /** Every error the client builds goes through here, so no secret can reach a message. */
-  #error(init: ApiErrorInit): ApiError {
-    return new ApiError({ ...init, message: this.#redact(init.message) })
-  }
-
-  #redact(text: string): string {
-    return redact(text, [this.#key, this.#accessToken])
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-// ---------------------------------------------------------------------------------------------
-
-function localError(errorCode: string, message: string): ApiError {
-  return new ApiError({ status: 0, errorCode, message, retryable: false })
-}
-
-/** A key or token: trimmed (pasted keys often carry a newline), non-empty, sendable in a header. */
-function secretValue(value: unknown, what: string): string {
-  const v = typeof value === 'string' ? value.trim() : ''
-  if (v === '') throw localError(CLIENT_ERROR_CODES.invalidKey, `${what} is missing.`)
-  if (!HEADER_SAFE.test(v)) {
-    throw localError(
-      CLIENT_ERROR_CODES.invalidKey,
-      `${what} contains spaces or characters that cannot be sent in a header; paste it again as one word.`,
-    )
-  }
-  return v
-}
-
-function positiveOption(
-  name: string,
-  value: number | undefined,
-  fallback: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
-    throw localError(
-      CLIENT_ERROR_CODES.invalidOption,
-      `${name} must be a number greater than 0 (got ${String(value)}).`,
-    )
-  }
-  return value
-}
-
-/**
- * The success envelope as the client reads it: `status: success` (2.1) and whatever `data` and `meta`
- * hold, for a reader to make sense of; a missing `message` reads as empty.
- */
-const ANY_ENVELOPE = z.object({
-  status: z.literal('success'),
-  message: z.string().catch(''),
-  data: z.unknown().optional(),
-  meta: z.unknown().optional(),
-})
-function anyEnvelope(): typeof ANY_ENVELOPE {
-  return ANY_ENVELOPE
 }

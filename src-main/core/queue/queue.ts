@@ -7,153 +7,49 @@
  * pauses a whole profile on 429/401/403, follows async jobs until their record exists, and only
  * then hands the row to the after-upload step (move the source file).
  */
-import {
-  AI_CREDITS_EXHAUSTED_STATUS,
-  COMPLETION_NOT_REPORTED,
-  COMPLETION_NOT_REPORTED_CODE,
-  CREDITS_FIX,
-  ERROR_CODES,
-  UNKNOWN_JOB_STATUS_POLLS,
-  type AiTarget,
-  type JobRead,
-} from '../../../schemas'
+import { type JobRead } from '../../../schemas'
 import type { RateLimit } from '../api/ratelimit'
-import type { EngineEmitter, ProfileState } from '../events'
+import type { EngineEmitter } from '../events'
 import type { Upload, UploadStatus, UploadStore } from '../store/uploads'
 import { isStorageError, storageMessage } from '../store/storage-errors'
+import { pollDelay } from './backoff'
+import { ProfileGates } from './gates'
 import {
-  type BackoffOptions,
-  DEFAULT_POLL,
-  DEFAULT_RETRY_BACKOFF,
-  type PollOptions,
-  pollDelay,
-  retryDelay,
-} from './backoff'
+  type CompletionNote,
+  type Outcome,
+  afterJobAnswer,
+  afterPollFailure,
+  afterUploadFailure,
+  jobTimedOut,
+  notReported,
+} from './outcomes'
+import {
+  CLOCK_STEP_MS,
+  type ClientFailure,
+  type ClientProvider,
+  DEFAULT_QUEUE_OPTIONS,
+  POLL_YIELD_MS,
+  type QueueHooks,
+  type QueueOptions,
+  STORAGE_PROBE_FIRST_MS,
+  STORAGE_PROBE_MAX_MS,
+  type UploadClient,
+  type Work,
+  asFailure,
+} from './types'
 
-/** What the queue needs of the API client (the real client satisfies it). */
-export interface UploadClient {
-  aiCreateFromFiles(
-    target: AiTarget,
-    body: {
-      prompt: string
-      process_type?: 'async' | 'direct'
-      files: { path: string; name: string; expect?: { size: number; mtimeMs: number; sha256: string } }[]
-    },
-    opts: {
-      idempotencyKey: string
-      maxFileBytes?: number
-      onProgress?: (sent: number, total: number) => void
-    },
-  ): Promise<
-    | { process_type: 'async'; job_reference: string }
-    | { process_type: 'direct'; record: { uuid: string; resource_type?: string | null } }
-    | { process_type: 'untracked' }
-  >
-  getJob(jobReference: string): Promise<JobRead>
-}
-
-/** The shape of a client failure the queue understands (ApiError has it). */
-interface ClientFailure {
-  status: number
-  errorCode: string
-  message: string
-  retryable: boolean
-  retryAfterMs?: number
-  rateLimit?: RateLimit
-}
-
-function asFailure(e: unknown): ClientFailure {
-  if (e && typeof e === 'object' && 'status' in e && 'errorCode' in e && 'retryable' in e) {
-    return e as ClientFailure
-  }
-  return {
-    status: 0,
-    errorCode: 'internal_error',
-    message: e instanceof Error ? e.message : String(e),
-    retryable: false,
-  }
-}
-
-type Work = 'upload' | 'poll'
-
-/** Profile states that wait for a person: nothing of the profile starts while in one (but see readyAt). */
-const HELD_STATES: readonly ProfileState[] = ['paused', 'auth_required', 'forbidden', 'out_of_credits']
-
-/** An AI create the business's credits (or its partner's holding) cannot pay for. */
-function isOutOfCredits(f: ClientFailure): boolean {
-  return f.errorCode === ERROR_CODES.insufficientAiCredits || f.status === AI_CREDITS_EXHAUSTED_STATUS
-}
-
-export interface ClientProvider {
-  /** The client of a profile, or an explanation of why there is none (no key saved, keychain locked). */
-  clientFor(profileId: string, onRateLimit: (rl: RateLimit) => void): Promise<UploadClient>
-}
-
-export interface QueueOptions {
-  concurrency: number
-  maxPollsInFlight: number
-  maxFileBytes: number
-  /** Give up on a file after this many failed attempts at sending it. */
-  maxAttempts: number
-  retry: BackoffOptions
-  poll: PollOptions
-  /** Give up on a job this long after the server accepted its file (Settings; default 24 h). */
-  jobTimeoutMs: number
-  /** A job the server says it does not know (404) is asked about again while younger than this. */
-  jobNotFoundGraceMs: number
-  now: () => number
-  random: () => number
-}
-
-/** Default job deadline: a day. */
-export const DEFAULT_JOB_TIMEOUT_MS = 24 * 60 * 60_000
-
-export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
-  concurrency: 3,
-  maxPollsInFlight: 4,
-  maxFileBytes: 25 * 1024 * 1024,
-  maxAttempts: 25,
-  retry: DEFAULT_RETRY_BACKOFF,
-  poll: DEFAULT_POLL,
-  jobTimeoutMs: DEFAULT_JOB_TIMEOUT_MS,
-  jobNotFoundGraceMs: 60_000,
-  now: Date.now,
-  random: Math.random,
-}
-
-/** How overdue a job poll may become while uploads have every slot (see pump). */
-const POLL_YIELD_MS = 10_000
-
-interface Gate {
-  state: ProfileState
-  message: string | null
-  /** 429: nothing starts before this time. */
-  pausedUntil: number
-  limit: number | null
-  remaining: number | null
-  resetAt: number | null
-  inFlight: number
-}
-
-/** What the engine does around the queue. */
-export interface QueueHooks {
-  /** Once a record exists (move the source file); failures are reported, never thrown. */
-  afterRecord(row: Upload): Promise<void>
-  /** The file changed on disk before it was sent: its row is superseded; take the new version. */
-  superseded(row: Upload): void
-  /** Storage works again after a fault (the engine re-takes files it could not record). */
-  storageRecovered?(): void
-}
-
-/** How long the queue waits before trying storage again after a fault, rising to the cap. */
-const STORAGE_PROBE_FIRST_MS = 1000
-const STORAGE_PROBE_MAX_MS = 30_000
-/** A clock step backwards larger than this moves every scheduled time with it. */
-const CLOCK_STEP_MS = 1000
+export {
+  DEFAULT_JOB_TIMEOUT_MS,
+  DEFAULT_QUEUE_OPTIONS,
+  type ClientProvider,
+  type QueueHooks,
+  type QueueOptions,
+  type UploadClient,
+} from './types'
 
 export class UploadQueue {
   private readonly opts: QueueOptions
-  private readonly gates = new Map<string, Gate>()
+  private readonly gates: ProfileGates
   private readonly clients = new Map<string, Promise<UploadClient>>()
   private uploadsInFlight = 0
   private pollsInFlight = 0
@@ -181,6 +77,12 @@ export class UploadQueue {
     opts: Partial<QueueOptions> = {},
   ) {
     this.opts = { ...DEFAULT_QUEUE_OPTIONS, ...opts }
+    this.gates = new ProfileGates(
+      events,
+      () => this.opts.now(),
+      () => this.checkIdle(),
+      (profileId) => this.forgetClient(profileId),
+    )
   }
 
   get concurrency(): number {
@@ -223,7 +125,7 @@ export class UploadQueue {
     if (this.running) return
     this.running = true
     const n = this.store.recoverInterrupted(this.opts.now())
-    for (const id of this.store.profilesWithWork()) this.gate(id)
+    for (const id of this.store.profilesWithWork()) this.gates.gate(id)
     if (n > 0)
       this.events.emit('notice', {
         level: 'info',
@@ -243,144 +145,13 @@ export class UploadQueue {
 
   /** Something changed (a row was queued, a pause lifted): look for work soon. */
   kick(profileId?: string): void {
-    if (profileId !== undefined) this.gate(profileId) // the scheduler looks at the profiles it knows
+    if (profileId !== undefined) this.gates.gate(profileId) // the scheduler looks at the profiles it knows
     if (!this.running || this.pumpScheduled) return
     this.pumpScheduled = true
     setImmediate(() => {
       this.pumpScheduled = false
       this.pump()
     })
-  }
-
-  // ---- profile gates: pause, resume, rate-limit pacing ----------------------------------------
-
-  private gate(profileId: string): Gate {
-    let g = this.gates.get(profileId)
-    if (!g) {
-      g = {
-        state: 'active',
-        message: null,
-        pausedUntil: 0,
-        limit: null,
-        remaining: null,
-        resetAt: null,
-        inFlight: 0,
-      }
-      this.gates.set(profileId, g)
-    }
-    return g
-  }
-
-  /** A profile's state, pause and the last rate-limit window its responses reported (null: none yet). */
-  profileState(profileId: string): {
-    state: ProfileState
-    message: string | null
-    pausedUntil: number | null
-    rateLimit: RateLimit | null
-  } {
-    const g = this.gate(profileId)
-    const known = g.limit !== null || g.remaining !== null || g.resetAt !== null
-    return {
-      state: g.state,
-      message: g.message,
-      pausedUntil: g.pausedUntil > this.opts.now() ? g.pausedUntil : null,
-      rateLimit: known ? { limit: g.limit, remaining: g.remaining, resetAt: g.resetAt } : null,
-    }
-  }
-
-  private setState(profileId: string, state: ProfileState, message: string | null): void {
-    const g = this.gate(profileId)
-    if (g.state === state && g.message === message) return
-    g.state = state
-    g.message = message
-    this.events.emit('profile', { profileId, state, message })
-    this.checkIdle()
-  }
-
-  pause(profileId: string): void {
-    this.setState(profileId, 'paused', 'Paused by you')
-  }
-
-  /**
-   * Resumes a profile paused by a person, a 401 (after a new key), a 403 (after a subscription
-   * change) or a lack of AI credits (after a grant or a purchase).
-   */
-  resume(profileId: string): void {
-    this.clients.delete(profileId) // a rotated key means a new client
-    const g = this.gate(profileId)
-    g.pausedUntil = 0
-    this.setState(profileId, 'active', null)
-    this.kick()
-  }
-
-  /** Forget a profile's client (its key was rotated or removed). */
-  forgetClient(profileId: string): void {
-    this.clients.delete(profileId)
-  }
-
-  /**
-   * The rate-limit headers of any response of this profile's key (uploads, polls, and the person's
-   * own calls: one budget per key), kept here and nowhere else.
-   */
-  noteRateLimit(profileId: string, rl: RateLimit): void {
-    const g = this.gate(profileId)
-    const now = this.opts.now()
-    g.limit = rl.limit ?? g.limit
-    if (g.remaining !== null && g.resetAt !== null && g.resetAt > now && rl.remaining !== null) {
-      // Same window: responses of concurrent requests arrive in any order, so the smallest
-      // remaining count is the true one.
-      g.remaining = Math.min(g.remaining, rl.remaining)
-      g.resetAt = Math.max(g.resetAt, rl.resetAt ?? g.resetAt)
-    } else {
-      g.remaining = rl.remaining ?? g.remaining
-      g.resetAt = rl.resetAt ?? g.resetAt
-    }
-    this.emitRate(profileId)
-  }
-
-  private emitRate(profileId: string): void {
-    const g = this.gate(profileId)
-    this.events.emit('rateLimit', {
-      profileId,
-      limit: g.limit,
-      remaining: g.remaining,
-      resetAt: g.resetAt,
-      pausedUntil: g.pausedUntil > this.opts.now() ? g.pausedUntil : null,
-    })
-  }
-
-  /**
-   * When this profile may start another request, or 0 if now. Infinity while paused by a person or
-   * an auth problem; a profile out of AI credits still follows its jobs (a poll costs no credit).
-   */
-  private readyAt(profileId: string, now: number, kind: Work = 'upload'): number {
-    const g = this.gate(profileId)
-    if (HELD_STATES.includes(g.state) && !(kind === 'poll' && g.state === 'out_of_credits')) return Infinity
-    if (g.pausedUntil > now) return g.pausedUntil
-    if (g.state === 'rate_limited') this.setState(profileId, 'active', null)
-    if (g.resetAt !== null && g.resetAt <= now) {
-      // The window has reset: the next response will tell us the new budget.
-      g.remaining = null
-      g.resetAt = null
-    }
-    // Pacing: every request in flight will use one of the remaining requests of this window.
-    if (g.remaining !== null && g.resetAt !== null && g.remaining - g.inFlight <= 0) return g.resetAt
-    // Budget unknown (first request, or a new window): one request at a time until a response says.
-    if (g.remaining === null && g.inFlight > 0) return now + 50
-    return 0
-  }
-
-  private blockedProfiles(now: number, kind: Work): { blocked: string[]; wakeAt: number } {
-    const blocked: string[] = []
-    let wakeAt = Infinity
-    for (const id of this.gates.keys()) {
-      const t = this.readyAt(id, now, kind)
-      if (t > 0) {
-        blocked.push(id)
-        if (t < wakeAt) wakeAt = t
-      }
-    }
-    return { blocked, wakeAt }
   }
 
   private async client(profileId: string): Promise<UploadClient> {
@@ -391,6 +162,38 @@ export class UploadQueue {
       c.catch(() => this.clients.delete(profileId))
     }
     return c
+  }
+
+  // ---- profiles: pause, resume, state ----------------------------------------------------------
+
+  /** A profile's state, pause and the last rate-limit window its responses reported (null: none yet). */
+  profileState(profileId: string): ReturnType<ProfileGates['state']> {
+    return this.gates.state(profileId)
+  }
+
+  pause(profileId: string): void {
+    this.gates.setState(profileId, 'paused', 'Paused by you')
+  }
+
+  /**
+   * Resumes a profile paused by a person, a 401 (after a new key), a 403 (after a subscription
+   * change) or a lack of AI credits (after a grant or a purchase).
+   */
+  resume(profileId: string): void {
+    this.clients.delete(profileId) // a rotated key means a new client
+    this.gates.gate(profileId).pausedUntil = 0
+    this.gates.setState(profileId, 'active', null)
+    this.kick()
+  }
+
+  /** Forget a profile's client (its key was rotated or removed). */
+  forgetClient(profileId: string): void {
+    this.clients.delete(profileId)
+  }
+
+  /** Rate-limit headers of any response made with this profile's key. */
+  noteRateLimit(profileId: string, rl: RateLimit): void {
+    this.gates.noteRateLimit(profileId, rl)
   }
 
   // ---- the pump ------------------------------------------------------------------------------
@@ -434,7 +237,7 @@ export class UploadQueue {
     if (last === null || now >= last - CLOCK_STEP_MS) return
     const delta = now - last
     this.store.shiftClock(delta)
-    for (const g of this.gates.values()) {
+    for (const [, g] of this.gates.all()) {
       if (g.pausedUntil > 0) g.pausedUntil += delta
       if (g.resetAt !== null) g.resetAt += delta
     }
@@ -443,12 +246,12 @@ export class UploadQueue {
   private pumpOnce(): void {
     const now = this.opts.now()
     this.followClock(now)
-    const held = { upload: this.blockedProfiles(now, 'upload'), poll: this.blockedProfiles(now, 'poll') }
+    const held = { upload: this.gates.blocked(now, 'upload'), poll: this.gates.blocked(now, 'poll') }
     let wakeAt = Math.min(held.upload.wakeAt, held.poll.wakeAt)
     /** Profiles whose rows may start now; null when none is held back (one query covers all). */
     const allowed = (kind: Work): string[] | null => {
       const blocked = held[kind].blocked
-      return blocked.length === 0 ? null : [...this.gates.keys()].filter((id) => !blocked.includes(id))
+      return blocked.length === 0 ? null : [...this.gates.all()].map(([id]) => id).filter((id) => !blocked.includes(id))
     }
     const holdBack = (kind: Work, profileId: string, until: number) => {
       held[kind].blocked = [...held[kind].blocked, profileId]
@@ -465,7 +268,7 @@ export class UploadQueue {
         nextUpload = row.nextAttemptAt
         break
       }
-      const ready = this.readyAt(row.profileId, now, 'upload')
+      const ready = this.gates.readyAt(row.profileId, now, 'upload')
       if (ready > 0) {
         holdBack('upload', row.profileId, ready)
         continue
@@ -490,7 +293,7 @@ export class UploadQueue {
         if (!saturated) nextPoll = row.nextAttemptAt
         break
       }
-      const ready = this.readyAt(row.profileId, now, 'poll')
+      const ready = this.gates.readyAt(row.profileId, now, 'poll')
       if (ready > 0) {
         holdBack('poll', row.profileId, ready)
         continue
@@ -577,7 +380,7 @@ export class UploadQueue {
   // ---- uploads -------------------------------------------------------------------------------
 
   private startUpload(row: Upload): void {
-    const g = this.gate(row.profileId)
+    const g = this.gates.gate(row.profileId)
     const now = this.opts.now()
     const updated = this.store.transition(
       row,
@@ -654,116 +457,33 @@ export class UploadQueue {
       } else if (res.process_type === 'direct') {
         this.complete(row, res.record.uuid, res.record.resource_type ?? row.target, 'uploading')
       } else {
-        this.completionNotReported(row, 'uploading', 'its answer named no job and no record')
+        this.apply(row, 'uploading', notReported('its answer named no job and no record'))
       }
     })
   }
 
   private uploadFailed(row: Upload, f: ClientFailure): void {
-    const now = this.opts.now()
-    const base = { lastError: f.message, errorCode: f.errorCode, httpStatus: f.status || null }
-
-    // The file is not the version that was recorded: nothing was created from it. Its row is
-    // superseded and the file's new content goes through intake as a new row.
-    if (f.errorCode === 'file_superseded') {
-      const next = this.store.transition(
-        row,
-        'uploading',
-        'superseded',
-        {
-          ...base,
-          nextAttemptAt: null,
-          lastError: 'Changed on disk before it was sent; the new version is queued.',
-        },
-        now,
-      )
-      if (next) {
-        this.emitUpload(next, 'uploading')
-        this.hooks.superseded(next)
-      }
-      return
-    }
-
-    // Problems with the file itself: it stays where it is, the row says why.
-    const fileSkip: Record<string, Upload['reason']> = {
-      file_not_found: 'vanished',
-      not_a_file: 'unreadable',
-      file_read_error: 'unreadable',
-      file_too_large: 'too_large',
-    }
-    const skip = fileSkip[f.errorCode]
-    if (skip) {
-      this.finish(row, 'skipped', { ...base, reason: skip, nextAttemptAt: null })
-      return
-    }
-    if (f.errorCode === 'file_changed') {
-      // Written to while being sent: try again once it is stable (same key: nothing was created).
-      this.finish(row, 'waiting_retry', { ...base, nextAttemptAt: now + 2000 })
-      return
-    }
-
-    if (isOutOfCredits(f)) {
-      // Nothing was created: the file waits, with the profile, for credits.
-      this.holdProfile(row.profileId, f, 0)
-      this.finish(row, 'waiting_retry', { ...base, nextAttemptAt: now })
-      return
-    }
-
-    if (f.retryable) {
-      if (row.attempts >= this.opts.maxAttempts) {
-        this.finish(row, 'failed', {
-          ...base,
-          nextAttemptAt: null,
-          lastError: `Gave up after ${row.attempts} attempts. Last error: ${f.message}`,
-        })
-        return
-      }
-      let wait = retryDelay(row.attempts, f.retryAfterMs, this.opts.retry, this.opts.random)
-      const pausedUntil = this.holdProfile(
-        row.profileId,
-        f,
-        retryDelay(row.attempts, undefined, this.opts.retry, this.opts.random),
-      )
-      if (pausedUntil !== null) wait = pausedUntil - now
-      this.finish(row, 'waiting_retry', { ...base, nextAttemptAt: now + wait })
-      return
-    }
-
-    this.holdProfile(row.profileId, f, 0)
-    this.finish(row, 'failed', { ...base, nextAttemptAt: null })
+    this.apply(row, 'uploading', afterUploadFailure(row, f, this.opts, this.gates, this.opts.now()))
   }
 
-  /**
-   * A failure that concerns the whole profile, not one file: a 429 pauses the profile's queue
-   * until the server's reset (or `defaultWaitMs`) and returns that time; a 401 or a missing key
-   * asks for a new key; a 403 holds the profile for the subscription rule; an AI create nobody can
-   * pay for holds it until credits are granted and a person resumes. Otherwise nothing.
-   */
-  private holdProfile(profileId: string, f: ClientFailure, defaultWaitMs: number): number | null {
-    if (f.status === 429) {
-      const g = this.gate(profileId)
-      g.pausedUntil = Math.max(g.pausedUntil, this.opts.now() + (f.retryAfterMs ?? defaultWaitMs))
-      g.remaining = 0
-      g.resetAt = g.pausedUntil
-      this.setState(
-        profileId,
-        'rate_limited',
-        'The server asked Bookdrop to slow down; uploads resume automatically.',
-      )
-      this.emitRate(profileId)
-      return g.pausedUntil
+  /** Applies an outcome (./outcomes.ts) to a row in status `from`, as one move of the lifecycle table. */
+  private apply(row: Upload, from: 'uploading' | 'processing', o: Outcome): void {
+    const now = this.opts.now()
+    if (o.kind === 'move') {
+      this.finish(row, o.to, o.patch)
+    } else if (o.kind === 'superseded') {
+      const next = this.store.transition(row, from, 'superseded', o.patch, now)
+      if (next) {
+        this.emitUpload(next, from)
+        this.hooks.superseded(next)
+      }
+    } else if (o.kind === 'follow') {
+      // The job is still on the server: ask again, never later than its deadline.
+      const patch = { polls: row.polls + 1, nextAttemptAt: Math.min(now + o.wait, this.deadline(row)), lastError: o.lastError }
+      this.store.note(row, 'processing', patch, now)
+    } else {
+      this.complete(row, o.recordUuid, o.recordType, from, o.note)
     }
-    if (isOutOfCredits(f)) {
-      this.setState(profileId, 'out_of_credits', `${f.message.replace(/\.?\s*$/, '.')} ${CREDITS_FIX}`)
-    } else if (f.status === 401 || f.errorCode === 'no_key') {
-      const message =
-        f.status === 401 ? 'The server refused the API key (401). Enter a new key to continue.' : f.message
-      this.setState(profileId, 'auth_required', message)
-      this.forgetClient(profileId)
-    } else if (f.status === 403) {
-      this.setState(profileId, 'forbidden', f.message)
-    }
-    return null
   }
 
   /** A move of the lifecycle table; nothing happens when a person changed the row meanwhile. */
@@ -775,7 +495,7 @@ export class UploadQueue {
   // ---- jobs ----------------------------------------------------------------------------------
 
   private startPoll(row: Upload): void {
-    const g = this.gate(row.profileId)
+    const g = this.gates.gate(row.profileId)
     // Not picked again while this poll is in flight (kept in memory, no write); the answer sets
     // the real next time.
     this.pollingRows.add(row.id)
@@ -795,26 +515,10 @@ export class UploadQueue {
     return (row.acceptedAt ?? row.createdAt) + this.opts.jobTimeoutMs
   }
 
-  private giveUpOnJob(row: Upload): void {
-    const hours = this.opts.jobTimeoutMs / 3_600_000
-    const wait =
-      hours >= 1
-        ? `${Number.isInteger(hours) ? hours : hours.toFixed(1)} hour${hours === 1 ? '' : 's'}`
-        : `${Math.round(this.opts.jobTimeoutMs / 1000)} seconds`
-    this.finish(row, 'failed', {
-      nextAttemptAt: null,
-      errorCode: 'job_timeout',
-      httpStatus: null,
-      lastError:
-        `The server had not finished job ${row.jobReference ?? ''} after ${wait} (Settings, "Give up on a job after"), ` +
-        'so Bookdrop stopped waiting. The record may still appear on the server; Retry follows the job again.',
-    })
-  }
-
   private async poll(row: Upload): Promise<void> {
     const now = () => this.opts.now()
     if (now() >= this.deadline(row)) {
-      this.guarded(() => this.giveUpOnJob(row))
+      this.guarded(() => this.apply(row, 'processing', jobTimedOut(row, this.opts.jobTimeoutMs)))
       return
     }
     let job: JobRead
@@ -822,90 +526,10 @@ export class UploadQueue {
       const client = await this.client(row.profileId)
       job = await client.getJob(row.jobReference!)
     } catch (e) {
-      this.guarded(() => this.pollFailed(row, asFailure(e)))
+      this.guarded(() => this.apply(row, 'processing', afterPollFailure(row, asFailure(e), this.opts, this.gates, now())))
       return
     }
-    this.guarded(() => {
-      if (job.status === 'completed') {
-        this.complete(row, job.resource_uuid, job.resource_type, 'processing')
-      } else if (job.status === 'unknown' && row.polls + 1 >= UNKNOWN_JOB_STATUS_POLLS) {
-        this.completionNotReported(row, 'processing', `job ${row.jobReference} never gave a status Bookdrop knows`)
-      } else if (job.status === 'failed') {
-        this.finish(row, 'failed', {
-          nextAttemptAt: null,
-          lastError: job.message ?? 'The server could not create a record from this file.',
-          errorCode: 'job_failed',
-        })
-      } else {
-        this.followAgain(row, pollDelay(row.polls + 1, this.opts.poll, this.opts.random), null)
-      }
-    })
-  }
-
-  /** The job is still on the server: ask again in `wait` ms, never later than its deadline. */
-  private followAgain(row: Upload, wait: number, lastError: string | null): void {
-    const now = this.opts.now()
-    this.store.note(
-      row,
-      'processing',
-      { polls: row.polls + 1, nextAttemptAt: Math.min(now + wait, this.deadline(row)), lastError },
-      now,
-    )
-  }
-
-  /**
-   * A poll without a usable answer. The job is alive on the server unless the server says it does
-   * not know it: network errors, timeouts, 429, 5xx and malformed answers (even with a 200) are asked
-   * again with backoff until the job deadline; so is a 404 for a job younger than
-   * jobNotFoundGraceMs (a server may not list a job at once). 401/403/no key hold the profile.
-   */
-  private pollFailed(row: Upload, f: ClientFailure): void {
-    const age = this.opts.now() - (row.acceptedAt ?? row.createdAt)
-    const youngUnknown = f.status === 404 && age < this.opts.jobNotFoundGraceMs
-    const transient =
-      f.retryable ||
-      f.errorCode === 'bad_response' ||
-      youngUnknown ||
-      f.status === 401 ||
-      f.status === 403 ||
-      f.errorCode === 'no_key'
-    if (transient) {
-      this.holdProfile(row.profileId, f, 1000)
-      const wait = retryDelay(
-        row.polls + 1,
-        f.retryAfterMs,
-        { baseMs: this.opts.poll.firstMs, capMs: this.opts.poll.maxMs },
-        this.opts.random,
-      )
-      this.followAgain(row, Math.max(wait, youngUnknown ? this.opts.poll.firstMs : 0), f.message)
-      return
-    }
-    // The create was accepted; its job just cannot be followed (no such route or job past the grace
-    // period, another refusal). Failing the row would invite a second create of the same file.
-    const why = f.status === 404 ? `the server does not know job ${row.jobReference}` : f.message
-    this.completionNotReported(
-      row,
-      'processing',
-      `job ${row.jobReference} could not be followed: ${f.status ? `${f.status}, ` : ''}${why}`,
-      f.status || null,
-    )
-  }
-
-  /**
-   * The one place that writes the outcome "sent; the server did not report completion": the row is
-   * `completed` with no record uuid, COMPLETION_NOT_REPORTED_CODE and a note saying why (#11).
-   */
-  private completionNotReported(
-    row: Upload,
-    from: 'uploading' | 'processing',
-    why: string,
-    httpStatus: number | null = null,
-  ): void {
-    this.complete(row, null, null, from, {
-      errorCode: COMPLETION_NOT_REPORTED_CODE,
-      lastError: `${COMPLETION_NOT_REPORTED} (${why.replace(/\.\s*$/, '')})`,
-      httpStatus,
-    })
+    this.guarded(() => this.apply(row, 'processing', afterJobAnswer(row, job, this.opts)))
   }
 
   private complete(
@@ -913,7 +537,7 @@ export class UploadQueue {
     recordUuid: string | null,
     recordType: string | null,
     from: 'uploading' | 'processing',
-    note: { errorCode: string; lastError: string; httpStatus: number | null } | null = null,
+    note: CompletionNote | null = null,
   ): void {
     const now = this.opts.now()
     const done = this.store.transition(
@@ -942,17 +566,12 @@ export class UploadQueue {
 
   // ---- idle ----------------------------------------------------------------------------------
 
-  /** Profiles that wait for a person (paused, a new key, a subscription change). */
-  private heldProfiles(): string[] {
-    return [...this.gates.entries()].filter(([, g]) => HELD_STATES.includes(g.state)).map(([id]) => id)
-  }
-
   /** True when nothing is in flight and nothing is due or scheduled (rows of held profiles aside). */
   isIdle(): boolean {
     if (this.uploadsInFlight > 0 || this.pollsInFlight > 0 || this.pending.size > 0) return false
-    const held = this.heldProfiles()
+    const held = this.gates.held()
     // A profile out of credits still follows the jobs it started.
-    const following = held.filter((id) => this.gate(id).state === 'out_of_credits')
+    const following = held.filter((id) => this.gates.gate(id).state === 'out_of_credits')
     if (following.some((id) => this.store.countByStatus(id).processing > 0)) return false
     return this.store.countActive(held) === 0
   }

@@ -1,0 +1,260 @@
+/**
+ * What every call of the client shares: the key and its kind (checked against each route before a
+ * request leaves), the base URL and limits, the transport, and the checks of a request (body
+ * against the shared schemas, path ids, Idempotency-Key, the file to send). The calls themselves
+ * are in ./client.ts.
+ */
+import { randomUUID } from 'node:crypto'
+import { stat } from 'node:fs/promises'
+import { inspect } from 'node:util'
+import type { z } from 'zod'
+import { describeIssues, issuesByField } from '../../../schemas/api'
+import {
+  BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
+  PARTNER_ROUTE_BUSINESS_KEY_MESSAGE,
+  PUBLIC_KEY_MESSAGE,
+  keyKind,
+  type Environment,
+} from '../../../schemas/assumptions'
+import { resolveBaseUrl } from './base-url'
+import type { ApiError} from './errors';
+import { CLIENT_ERROR_CODES } from './errors'
+import { errnoCode, sizeText } from '../util'
+import {
+  type AuthMode,
+  type ClientOptions,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  HEADER_SAFE,
+  type Method,
+  type RouteAuth,
+  type SendRequest,
+  type WriteOptions,
+  localError,
+  positiveOption,
+  secretValue,
+} from './client-types'
+import { Transport } from './transport'
+
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type AuthMode,
+  type ClientAuth,
+  type ClientOptions,
+  type ReadOptions,
+  type ResponseInfo,
+  type WriteOptions,
+} from './client-types'
+
+
+export abstract class ClientBase {
+  readonly environment: Environment
+  /** The base URL, ending in the version prefix, without a trailing slash. */
+  readonly baseUrl: string
+  readonly authMode: AuthMode
+  readonly timeoutMs: number
+  readonly maxFileBytes: number
+
+  /** Sends requests and builds every error (secrets redacted); it alone holds the key. */
+  protected readonly transport: Transport
+
+  constructor(options: ClientOptions) {
+    this.environment = options.environment
+    this.baseUrl = resolveBaseUrl(options)
+    this.timeoutMs = positiveOption('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 2_147_483_647)
+    this.maxFileBytes = positiveOption('maxFileBytes', options.maxFileBytes, DEFAULT_MAX_FILE_BYTES)
+    let key: string
+    let accessToken: string | undefined
+
+    const auth = options.auth
+    if (auth.mode === 'oauth') {
+      const appKey = secretValue(auth.appKey, 'The OAuth app key')
+      const kind = keyKind(appKey)
+      if (kind === 'public') throw localError(CLIENT_ERROR_CODES.wrongKeyType, PUBLIC_KEY_MESSAGE)
+      if (kind === 'partner') {
+        throw localError(
+          CLIENT_ERROR_CODES.wrongKeyType,
+          "OAuth uses the integration app's secret key (svc_sk_...) in X-API-Key, not a partner key.",
+        )
+      }
+      key = appKey
+      accessToken = secretValue(auth.accessToken, 'The OAuth access token')
+      this.authMode = 'oauth'
+    } else {
+      const plain = secretValue(auth.key, 'The API key')
+      const kind = keyKind(plain)
+      if (kind === 'public') throw localError(CLIENT_ERROR_CODES.wrongKeyType, PUBLIC_KEY_MESSAGE)
+      const mode = auth.mode ?? (kind === 'partner' || kind === 'business' ? kind : undefined)
+      if (mode === undefined) {
+        throw localError(
+          CLIENT_ERROR_CODES.invalidKey,
+          'This key does not start with svc_sk_ (business) or svc_partner_sk_ (partner): say which it is with auth.mode.',
+        )
+      }
+      if ((kind === 'partner' || kind === 'business') && kind !== mode) {
+        throw localError(
+          CLIENT_ERROR_CODES.wrongKeyType,
+          kind === 'partner'
+            ? `This is a partner key (svc_partner_sk_...), but the profile says ${mode}. ${BUSINESS_ROUTE_PARTNER_KEY_MESSAGE}`
+            : `This is a business key (svc_sk_...), but the profile says ${mode}. ${PARTNER_ROUTE_BUSINESS_KEY_MESSAGE}`,
+        )
+      }
+      key = plain
+      this.authMode = mode
+    }
+    this.transport = new Transport({
+      baseUrl: this.baseUrl,
+      key,
+      accessToken,
+      userAgent: options.userAgent ?? 'Bookdrop/0.1',
+      timeoutMs: this.timeoutMs,
+      onResponse: options.onResponse,
+    })
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      environment: this.environment,
+      baseUrl: this.baseUrl,
+      authMode: this.authMode,
+      timeoutMs: this.timeoutMs,
+    }
+  }
+
+  toString(): string {
+    return `BookkeepingClient(${this.authMode} @ ${this.baseUrl})`
+  }
+
+  [inspect.custom](): string {
+    return this.toString()
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Authentication and partner routes
+  // -------------------------------------------------------------------------------------------
+
+  protected async fileStat(
+    filePath: string,
+    name: string,
+    limit: number,
+    apiPath: string,
+  ): Promise<{ size: number; mtimeMs: number }> {
+    const fail = (errorCode: string, message: string): ApiError =>
+      this.transport.error({ status: 0, errorCode, message, retryable: false, method: 'POST', path: apiPath })
+    let st
+    try {
+      st = await stat(filePath)
+    } catch (e) {
+      const code = errnoCode(e)
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        throw fail(
+          CLIENT_ERROR_CODES.fileNotFound,
+          `"${name}" was not found at ${filePath}; nothing was sent.`,
+        )
+      }
+      throw fail(
+        CLIENT_ERROR_CODES.fileRead,
+        `Could not read "${name}" at ${filePath} (${code ?? 'error'}); nothing was sent.`,
+      )
+    }
+    if (!st.isFile()) {
+      throw fail(
+        CLIENT_ERROR_CODES.notAFile,
+        `${filePath} is not a regular file (a folder or device?); nothing was sent.`,
+      )
+    }
+    if (st.size > limit) {
+      throw fail(
+        CLIENT_ERROR_CODES.fileTooLarge,
+        `"${name}" is ${sizeText(st.size)}, over the ${sizeText(limit)} limit for one upload; nothing was sent. ` +
+          'Send a smaller file, or raise the limit with the maxFileBytes option (of the client, or of this call).',
+      )
+    }
+    return { size: st.size, mtimeMs: st.mtimeMs }
+  }
+
+  /** Validates `input` with a shared schema; on failure an ApiError naming the fields, nothing sent. */
+  protected checked<S extends z.ZodType>(
+    method: Method,
+    path: string,
+    auth: RouteAuth,
+    schema: S,
+    input: unknown,
+    what: string,
+  ): z.output<S> {
+    // A wrong key is the first thing to fix: say so before talking about fields.
+    this.checkRoute(auth, method, path)
+    const r = schema.safeParse(input)
+    if (r.success) return r.data
+    throw this.transport.error({
+      status: 0,
+      errorCode: CLIENT_ERROR_CODES.validation,
+      message: `${what}: ${describeIssues(r.error)}`,
+      fields: issuesByField(r.error),
+      retryable: false,
+      method,
+      path,
+    })
+  }
+
+  protected pathId(method: Method, auth: RouteAuth, field: string, value: unknown): string {
+    if (typeof value !== 'string' || value.trim() === '') {
+      this.checkRoute(auth, method, '')
+      throw this.transport.error({
+        status: 0,
+        errorCode: CLIENT_ERROR_CODES.validation,
+        message: `Nothing was sent: ${field} must not be empty.`,
+        fields: { [field]: `${field} must not be empty` },
+        method,
+      })
+    }
+    return encodeURIComponent(value.trim())
+  }
+
+  /** A request of this client: the key's kind checked against the route, then sent. */
+  protected send<S extends z.ZodType>(req: SendRequest<S>): Promise<z.output<S>> {
+    this.checkRoute(req.auth, req.method, req.path)
+    return this.transport.send(req)
+  }
+
+  protected checkRoute(auth: RouteAuth, method: Method, path: string): void {
+    const kind = this.authMode === 'partner' ? 'partner' : 'business'
+    if (auth === kind) return
+    throw this.transport.error({
+      status: 0,
+      errorCode: CLIENT_ERROR_CODES.wrongKeyType,
+      message: `Not sent: ${auth === 'partner' ? PARTNER_ROUTE_BUSINESS_KEY_MESSAGE : BUSINESS_ROUTE_PARTNER_KEY_MESSAGE}`,
+      retryable: false,
+      method,
+      path: path || undefined,
+    })
+  }
+
+  protected idempotencyKey(opts: WriteOptions | undefined, method: Method, path: string): string {
+    const key = opts?.idempotencyKey
+    if (key === undefined) return randomUUID()
+    if (typeof key !== 'string' || key.length > 255 || !HEADER_SAFE.test(key)) {
+      throw this.transport.error({
+        status: 0,
+        errorCode: CLIENT_ERROR_CODES.invalidOption,
+        message: 'idempotencyKey must be 1 to 255 visible ASCII characters without spaces (a UUID is ideal).',
+        method,
+        path,
+      })
+    }
+    return key
+  }
+
+  protected async mutate<S extends z.ZodType>(
+    method: Method,
+    path: string,
+    auth: RouteAuth,
+    json: unknown,
+    envelope: S,
+    opts: WriteOptions | undefined,
+  ): Promise<z.output<S>> {
+    const idempotencyKey = this.idempotencyKey(opts, method, path)
+    return this.send({ method, path, auth, json, idempotencyKey, envelope, opts })
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * What becomes of a row after an answer (or a failure) from the server: pure decisions, applied by
+ * the queue as one move of the lifecycle table. Holding a whole profile (429, 401, 403, credits) is
+ * the gates' business; these functions ask the gates and say what the row does.
+ */
+import { COMPLETION_NOT_REPORTED, COMPLETION_NOT_REPORTED_CODE, UNKNOWN_JOB_STATUS_POLLS, type JobRead } from '../../../schemas'
+import type { TransitionPatch, Upload, UploadStatus } from '../store/uploads'
+import { pollDelay, retryDelay } from './backoff'
+import type { ProfileGates } from './gates'
+import { type ClientFailure, type QueueOptions, isOutOfCredits } from './types'
+
+export type Outcome =
+  /** One move of the lifecycle table. */
+  | { kind: 'move'; to: UploadStatus; patch: TransitionPatch }
+  /** The file changed on disk before it was sent: superseded, and its new version taken. */
+  | { kind: 'superseded'; patch: TransitionPatch }
+  /** The job is alive: ask again in `wait` ms (never past the deadline). */
+  | { kind: 'follow'; wait: number; lastError: string | null }
+  /** Completed with a record (null: "sent; the server did not report completion", with the note). */
+  | { kind: 'complete'; recordUuid: string | null; recordType: string | null; note: CompletionNote | null }
+
+export type CompletionNote = { errorCode: string; lastError: string; httpStatus: number | null }
+
+/** The note of the outcome "sent; the server did not report completion" (#11), and why. */
+export function notReported(why: string, httpStatus: number | null = null): Outcome {
+  return {
+    kind: 'complete',
+    recordUuid: null,
+    recordType: null,
+    note: {
+      errorCode: COMPLETION_NOT_REPORTED_CODE,
+      lastError: `${COMPLETION_NOT_REPORTED} (${why.replace(/\.\s*$/, '')})`,
+      httpStatus,
+    },
+  }
+}
+
+/** Problems with the file itself: it stays where it is, the row says why. */
+const FILE_SKIP: Record<string, Upload['reason']> = {
+  file_not_found: 'vanished',
+  not_a_file: 'unreadable',
+  file_read_error: 'unreadable',
+  file_too_large: 'too_large',
+}
+
+/** A create that failed: skipped, superseded, retried later (same key) or failed for good. */
+export function afterUploadFailure(
+  row: Upload,
+  f: ClientFailure,
+  opts: QueueOptions,
+  gates: ProfileGates,
+  now: number,
+): Outcome {
+  const base = { lastError: f.message, errorCode: f.errorCode, httpStatus: f.status || null }
+  // The file is not the version that was recorded: nothing was created from it.
+  if (f.errorCode === 'file_superseded') {
+    return {
+      kind: 'superseded',
+      patch: { ...base, nextAttemptAt: null, lastError: 'Changed on disk before it was sent; the new version is queued.' },
+    }
+  }
+  const skip = FILE_SKIP[f.errorCode]
+  if (skip) return { kind: 'move', to: 'skipped', patch: { ...base, reason: skip, nextAttemptAt: null } }
+  if (f.errorCode === 'file_changed') {
+    // Written to while being sent: try again once it is stable (same key: nothing was created).
+    return { kind: 'move', to: 'waiting_retry', patch: { ...base, nextAttemptAt: now + 2000 } }
+  }
+  if (isOutOfCredits(f)) {
+    // Nothing was created: the file waits, with the profile, for credits.
+    gates.hold(row.profileId, f, 0)
+    return { kind: 'move', to: 'waiting_retry', patch: { ...base, nextAttemptAt: now } }
+  }
+  if (f.retryable) {
+    if (row.attempts >= opts.maxAttempts) {
+      const lastError = `Gave up after ${row.attempts} attempts. Last error: ${f.message}`
+      return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null, lastError } }
+    }
+    let wait = retryDelay(row.attempts, f.retryAfterMs, opts.retry, opts.random)
+    const pausedUntil = gates.hold(row.profileId, f, retryDelay(row.attempts, undefined, opts.retry, opts.random))
+    if (pausedUntil !== null) wait = pausedUntil - now
+    return { kind: 'move', to: 'waiting_retry', patch: { ...base, nextAttemptAt: now + wait } }
+  }
+  gates.hold(row.profileId, f, 0)
+  return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null } }
+}
+
+/** The job's answer: its record, its failure, or ask again. */
+export function afterJobAnswer(row: Upload, job: JobRead, opts: QueueOptions): Outcome {
+  if (job.status === 'completed')
+    return { kind: 'complete', recordUuid: job.resource_uuid, recordType: job.resource_type, note: null }
+  if (job.status === 'unknown' && row.polls + 1 >= UNKNOWN_JOB_STATUS_POLLS)
+    return notReported(`job ${row.jobReference} never gave a status Bookdrop knows`)
+  if (job.status === 'failed') {
+    const lastError = job.message ?? 'The server could not create a record from this file.'
+    return { kind: 'move', to: 'failed', patch: { nextAttemptAt: null, lastError, errorCode: 'job_failed' } }
+  }
+  return { kind: 'follow', wait: pollDelay(row.polls + 1, opts.poll, opts.random), lastError: null }
+}
+
+/**
+ * A poll without a usable answer. The job is alive on the server unless the server says it does
+ * not know it: network errors, timeouts, 429, 5xx and malformed answers (even with a 200) are asked
+ * again with backoff until the job deadline; so is a 404 for a job younger than
+ * jobNotFoundGraceMs (a server may not list a job at once). 401/403/no key hold the profile.
+ */
+export function afterPollFailure(
+  row: Upload,
+  f: ClientFailure,
+  opts: QueueOptions,
+  gates: ProfileGates,
+  now: number,
+): Outcome {
+  const age = now - (row.acceptedAt ?? row.createdAt)
+  const youngUnknown = f.status === 404 && age < opts.jobNotFoundGraceMs
+  const transient =
+    f.retryable ||
+    f.errorCode === 'bad_response' ||
+    youngUnknown ||
+    f.status === 401 ||
+    f.status === 403 ||
+    f.errorCode === 'no_key'
+  if (transient) {
+    gates.hold(row.profileId, f, 1000)
+    const backoff = { baseMs: opts.poll.firstMs, capMs: opts.poll.maxMs }
+    const wait = retryDelay(row.polls + 1, f.retryAfterMs, backoff, opts.random)
+    return { kind: 'follow', wait: Math.max(wait, youngUnknown ? opts.poll.firstMs : 0), lastError: f.message }
+  }
+  // The create was accepted; its job just cannot be followed (no such route or job past the grace
+  // period, another refusal). Failing the row would invite a second create of the same file.
+  const why = f.status === 404 ? `the server does not know job ${row.jobReference}` : f.message
+  return notReported(`job ${row.jobReference} could not be followed: ${f.status ? `${f.status}, ` : ''}${why}`, f.status || null)
+}
+
+/** The job deadline passed: the row fails, naming the wait (Retry follows the job again). */
+export function jobTimedOut(row: Upload, jobTimeoutMs: number): Outcome {
+  const hours = jobTimeoutMs / 3_600_000
+  const wait =
+    hours >= 1
+      ? `${Number.isInteger(hours) ? hours : hours.toFixed(1)} hour${hours === 1 ? '' : 's'}`
+      : `${Math.round(jobTimeoutMs / 1000)} seconds`
+  return {
+    kind: 'move',
+    to: 'failed',
+    patch: {
+      nextAttemptAt: null,
+      errorCode: 'job_timeout',
+      httpStatus: null,
+      lastError:
+        `The server had not finished job ${row.jobReference ?? ''} after ${wait} (Settings, "Give up on a job after"), ` +
+        'so Bookdrop stopped waiting. The record may still appear on the server; Retry follows the job again.',
+    },
+  }
+}
