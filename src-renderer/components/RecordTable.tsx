@@ -57,7 +57,7 @@ function num(v: unknown): number | null {
   return typeof v === 'number' ? v : null
 }
 
-interface Props {
+export interface RecordTableProps {
   caption: string
   columns: Column[]
   rows: RecordRow[]
@@ -82,7 +82,7 @@ export function RecordTable({
   below,
   onRowClick,
   actionsWidth = '96px',
-}: Props) {
+}: RecordTableProps) {
   return (
     <div className="table-wrap">
       <table className="table table--fit" aria-busy={loading}>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { CALLS } from '../../contract'
 import { BANK_UPLOAD_KINDS, fileKind } from '../../contract/api'
 import { StatusBadge } from '../components/Badge'
@@ -6,14 +6,15 @@ import { ConfirmDialog } from '../components/Dialog'
 import { uploadReason } from '../components/UploadRow'
 import { DropZone } from '../components/DropZone'
 import { Field, FormError } from '../components/Field'
-import { Pager } from '../components/Pager'
-import { type Column, RecordTable } from '../components/RecordTable'
+import { type Column } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { fileToBase64 } from '../lib/base64'
 import { MAX_FILE_BYTES_ON_BRIDGE } from '../lib/files'
 import { formatBytes, formatMoney } from '../lib/format'
 import type { RecordRow } from '../lib/types'
 import { useApp } from '../store'
+import { useSubmit } from '../lib/useSubmit'
+import { RecordListSection } from '../components/RecordListSection'
 
 const COLUMNS: Column[] = [
   { key: 'date', label: 'Date', nowrap: true, width: '104px' },
@@ -31,58 +32,34 @@ const COLUMNS: Column[] = [
 const ACCEPT = BANK_UPLOAD_KINDS.map((k) => `.${k}`).join(',')
 
 export function Bank() {
-  const list = useApp((s) => s.lists.bank)
-  const load = useApp((s) => s.loadList)
   const remove = useApp((s) => s.deleteBankTransaction)
   const toast = useApp((s) => s.toast)
   const [deleting, setDeleting] = useState<RecordRow | null>(null)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-
-  useEffect(() => {
-    if (!useApp.getState().lists.bank.loaded) void load('bank')
-  }, [load])
+  const { busy, error, submit, reset } = useSubmit()
 
   return (
     <Screen title="Bank statements">
       <div className="split">
-        <section className="split__main section" aria-labelledby="bank-list-title">
-          <h2 id="bank-list-title" className="h3">
-            Bank transactions
-          </h2>
-          {list.error ? (
-            <p className="form-error" role="alert">
-              {list.error}
-            </p>
-          ) : null}
-          <RecordTable
-            caption="Bank transactions"
-            columns={COLUMNS}
-            rows={list.rows}
-            loading={list.loading}
-            empty="No bank transactions yet."
-            actionsWidth="92px"
-            actions={(row) => (
-              <button
-                type="button"
-                className="btn btn--small btn--danger-ghost"
-                onClick={() => setDeleting(row)}
-                aria-label={`Delete transaction ${row.narration ?? row.uuid}`}
-              >
-                Delete…
-              </button>
-            )}
-          />
-          <Pager
-            label="Bank transactions"
-            page={list.page}
-            limit={list.limit}
-            total={list.total}
-            count={list.rows.length}
-            loading={list.loading}
-            onPage={(page) => void load('bank', { page })}
-          />
-        </section>
+        <RecordListSection
+          listKey="bank"
+          className="split__main section"
+          title="Bank transactions"
+          titleId="bank-list-title"
+          caption="Bank transactions"
+          columns={COLUMNS}
+          empty="No bank transactions yet."
+          actionsWidth="92px"
+          actions={(row) => (
+            <button
+              type="button"
+              className="btn btn--small btn--danger-ghost"
+              onClick={() => setDeleting(row)}
+              aria-label={`Delete transaction ${row.narration ?? row.uuid}`}
+            >
+              Delete…
+            </button>
+          )}
+        />
         <aside className="split__side">
           <StatementUpload />
         </aside>
@@ -105,17 +82,13 @@ export function Bank() {
           error={error}
           onCancel={() => {
             setDeleting(null)
-            setError(null)
+            reset()
           }}
           onConfirm={async () => {
-            setBusy(true)
-            const r = await remove(deleting.uuid)
-            setBusy(false)
-            if (r.ok) {
-              toast('success', r.value.message || 'Bank transaction deleted.')
-              setDeleting(null)
-              setError(null)
-            } else setError(r.error.message)
+            const done = await submit(() => remove(deleting.uuid))
+            if (!done) return
+            toast('success', done.message || 'Bank transaction deleted.')
+            setDeleting(null)
           }}
         />
       ) : null}

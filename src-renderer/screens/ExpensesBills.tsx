@@ -2,11 +2,13 @@ import { useEffect, useRef, useState } from 'react'
 import { recordPatchSchema, recordPutSchema, issuesByField } from '../../contract/api'
 import { Dialog } from '../components/Dialog'
 import { Field, FormError } from '../components/Field'
-import { Pager } from '../components/Pager'
-import { COMMON_COLUMNS, RecordTable } from '../components/RecordTable'
+import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import type { RecordRow } from '../lib/types'
 import { useApp } from '../store'
+import { useSubmit } from '../lib/useSubmit'
+import { RecordListSection } from '../components/RecordListSection'
+import { useRecordList } from '../lib/useRecordList'
 import type { ListKey } from '../store/records'
 
 type Kind = 'expenses' | 'bills'
@@ -52,94 +54,75 @@ export function ExpensesBills() {
 
 function RecordList({ kind }: { kind: Kind }) {
   const key: ListKey = kind
-  const list = useApp((s) => s.lists[key])
-  const load = useApp((s) => s.loadList)
+  const { list, load } = useRecordList(key)
   const [editing, setEditing] = useState<string | null>(null)
   const [replacing, setReplacing] = useState<RecordRow | null>(null)
   const [search, setSearch] = useState(list.search)
 
-  useEffect(() => {
-    if (!useApp.getState().lists[key].loaded) void load(key)
-  }, [key, load])
-
   return (
-    <section className="section">
-      <form
-        className="inline-form"
-        role="search"
-        aria-label={`Search ${kind}`}
-        onSubmit={(e) => {
-          e.preventDefault()
-          void load(key, { search, page: 1 })
-        }}
-      >
-        <Field label={`Search ${kind}`}>
-          {(p) => (
-            <input
-              id={p.id}
-              type="search"
-              data-shortcut="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-            />
-          )}
-        </Field>
-        <button type="submit" className="btn">
-          Search
-        </button>
-      </form>
-      {list.error ? (
-        <p className="form-error" role="alert">
-          {list.error}
-        </p>
-      ) : null}
-      <RecordTable
-        caption={kind === 'expenses' ? 'Expenses' : 'Bills'}
-        columns={COMMON_COLUMNS}
-        rows={list.rows}
-        loading={list.loading}
-        empty={kind === 'expenses' ? 'No expenses yet.' : 'No bills yet.'}
-        actionsWidth={kind === 'bills' ? '212px' : '128px'}
-        actions={(row) => (
-          <span className="row-actions">
+    <RecordListSection
+      listKey={key}
+      pagerLabel={kind}
+      caption={kind === 'expenses' ? 'Expenses' : 'Bills'}
+      columns={COMMON_COLUMNS}
+      empty={kind === 'expenses' ? 'No expenses yet.' : 'No bills yet.'}
+      actionsWidth={kind === 'bills' ? '212px' : '128px'}
+      before={
+        <form
+          className="inline-form"
+          role="search"
+          aria-label={`Search ${kind}`}
+          onSubmit={(e) => {
+            e.preventDefault()
+            void load(key, { search, page: 1 })
+          }}
+        >
+          <Field label={`Search ${kind}`}>
+            {(p) => (
+              <input
+                id={p.id}
+                type="search"
+                data-shortcut="search"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
+            )}
+          </Field>
+          <button type="submit" className="btn">
+            Search
+          </button>
+        </form>
+      }
+      after={replacing ? <ReplaceBillDialog row={replacing} onClose={() => setReplacing(null)} /> : null}
+      actions={(row) => (
+        <span className="row-actions">
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => setEditing(editing === row.uuid ? null : row.uuid)}
+            aria-expanded={editing === row.uuid}
+            aria-label={`Edit narration of ${row.document_number ?? row.narration ?? row.uuid}`}
+          >
+            Edit narration
+          </button>
+          {kind === 'bills' ? (
             <button
               type="button"
-              className="btn btn--small"
-              onClick={() => setEditing(editing === row.uuid ? null : row.uuid)}
-              aria-expanded={editing === row.uuid}
-              aria-label={`Edit narration of ${row.document_number ?? row.narration ?? row.uuid}`}
+              className="btn btn--small btn--ghost"
+              onClick={() => setReplacing(row)}
+              aria-label={`Replace bill ${row.document_number ?? row.uuid}`}
             >
-              Edit narration
+              Replace…
             </button>
-            {kind === 'bills' ? (
-              <button
-                type="button"
-                className="btn btn--small btn--ghost"
-                onClick={() => setReplacing(row)}
-                aria-label={`Replace bill ${row.document_number ?? row.uuid}`}
-              >
-                Replace…
-              </button>
-            ) : null}
-          </span>
-        )}
-        below={(row) =>
-          editing === row.uuid ? (
-            <NarrationEditor kind={kind} row={row} onDone={() => setEditing(null)} />
-          ) : null
-        }
-      />
-      <Pager
-        label={kind}
-        page={list.page}
-        limit={list.limit}
-        total={list.total}
-        count={list.rows.length}
-        loading={list.loading}
-        onPage={(page) => void load(key, { page })}
-      />
-      {replacing ? <ReplaceBillDialog row={replacing} onClose={() => setReplacing(null)} /> : null}
-    </section>
+          ) : null}
+        </span>
+      )}
+      below={(row) =>
+        editing === row.uuid ? (
+          <NarrationEditor kind={kind} row={row} onDone={() => setEditing(null)} />
+        ) : null
+      }
+    />
   )
 }
 
@@ -148,8 +131,7 @@ function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; on
   const update = useApp((s) => s.updateNarration)
   const toast = useApp((s) => s.toast)
   const [value, setValue] = useState(String(row.narration ?? ''))
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, fields, submit, refuse } = useSubmit()
   const input = useRef<HTMLInputElement>(null)
   useEffect(() => input.current?.focus(), [])
 
@@ -157,16 +139,12 @@ function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; on
     e.preventDefault()
     const check = recordPatchSchema.safeParse({ narration: value })
     if (!check.success) {
-      setError(issuesByField(check.error).narration ?? check.error.issues[0]?.message ?? 'Not valid.')
+      refuse(issuesByField(check.error).narration ?? check.error.issues[0]?.message ?? 'Not valid.')
       return
     }
-    setBusy(true)
-    const r = await update(kind, row.uuid, value.trim())
-    setBusy(false)
-    if (r.ok) {
-      toast('success', 'Narration saved.')
-      onDone()
-    } else setError(r.error.fields?.narration ?? r.error.message)
+    if ((await submit(() => update(kind, row.uuid, value.trim()))) === null) return
+    toast('success', 'Narration saved.')
+    onDone()
   }
   return (
     <form
@@ -180,7 +158,7 @@ function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; on
         }
       }}
     >
-      <Field label="Narration" error={error}>
+      <Field label="Narration" error={fields.narration ?? error}>
         {(p) => (
           <input
             ref={input}
@@ -209,28 +187,18 @@ function ReplaceBillDialog({ row, onClose }: { row: RecordRow; onClose: () => vo
   const toast = useApp((s) => s.toast)
   const [narration, setNarration] = useState(String(row.narration ?? ''))
   const [date, setDate] = useState(String(row.date ?? ''))
-  const [fields, setFields] = useState<Record<string, string>>({})
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, fields, submit, refuse } = useSubmit()
 
   const save = async () => {
     const body = { narration, date }
     const check = recordPutSchema.safeParse(body)
     if (!check.success) {
-      setFields(issuesByField(check.error))
+      refuse(null, issuesByField(check.error))
       return
     }
-    setFields({})
-    setBusy(true)
-    const r = await replace(row.uuid, check.data)
-    setBusy(false)
-    if (r.ok) {
-      toast('success', 'Bill replaced.')
-      onClose()
-    } else {
-      setError(r.error.message)
-      setFields(r.error.fields ?? {})
-    }
+    if ((await submit(() => replace(row.uuid, check.data))) === null) return
+    toast('success', 'Bill replaced.')
+    onClose()
   }
   return (
     <Dialog

@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { DropZone } from '../components/DropZone'
 import { Field, FormError } from '../components/Field'
-import { Pager } from '../components/Pager'
-import { type Column, RecordTable, str } from '../components/RecordTable'
+import { type Column, str } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatMoney } from '../lib/format'
 import { useApp } from '../store'
+import { useSubmit } from '../lib/useSubmit'
+import { RecordListSection } from '../components/RecordListSection'
 import type { Invoice } from '../store/records'
 
 const COLUMNS: Column[] = [
@@ -32,16 +33,10 @@ const COLUMNS: Column[] = [
 ]
 
 export function Invoices() {
-  const list = useApp((s) => s.lists.invoices)
-  const load = useApp((s) => s.loadList)
   const invoice = useApp((s) => s.invoice)
   const openInvoice = useApp((s) => s.openInvoice)
   const closeInvoice = useApp((s) => s.closeInvoice)
   const [ref, setRef] = useState('')
-
-  useEffect(() => {
-    if (!useApp.getState().lists.invoices.loaded) void load('invoices')
-  }, [load])
 
   return (
     <Screen title="Invoices">
@@ -87,44 +82,26 @@ export function Invoices() {
             />
           ) : null}
 
-          <section className="section" aria-labelledby="inv-list-title">
-            <h2 id="inv-list-title" className="h3">
-              All invoices
-            </h2>
-            {list.error ? (
-              <p className="form-error" role="alert">
-                {list.error}
-              </p>
-            ) : null}
-            <RecordTable
-              caption="Invoices"
-              columns={COLUMNS}
-              rows={list.rows}
-              loading={list.loading}
-              empty="No invoices yet."
-              onRowClick={(row) => void openInvoice(row.uuid)}
-              actionsWidth="76px"
-              actions={(row) => (
-                <button
-                  type="button"
-                  className="btn btn--small"
-                  onClick={() => void openInvoice(row.uuid)}
-                  aria-label={`Open invoice ${row.document_number ?? row.uuid}`}
-                >
-                  Open
-                </button>
-              )}
-            />
-            <Pager
-              label="Invoices"
-              page={list.page}
-              limit={list.limit}
-              total={list.total}
-              count={list.rows.length}
-              loading={list.loading}
-              onPage={(page) => void load('invoices', { page })}
-            />
-          </section>
+          <RecordListSection
+            listKey="invoices"
+            title="All invoices"
+            titleId="inv-list-title"
+            caption="Invoices"
+            columns={COLUMNS}
+            empty="No invoices yet."
+            onRowClick={(row) => void openInvoice(row.uuid)}
+            actionsWidth="76px"
+            actions={(row) => (
+              <button
+                type="button"
+                className="btn btn--small"
+                onClick={() => void openInvoice(row.uuid)}
+                aria-label={`Open invoice ${row.document_number ?? row.uuid}`}
+              >
+                Open
+              </button>
+            )}
+          />
         </div>
         <aside className="split__side">
           <CreateInvoice />
@@ -283,30 +260,20 @@ function CreateInvoice() {
   const createFromPrompt = useApp((s) => s.createInvoiceFromPrompt)
   const openInvoice = useApp((s) => s.openInvoice)
   const [prompt, setPrompt] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [fieldError, setFieldError] = useState<string | null>(null)
+  const { busy, error, fields, submit: send, refuse } = useSubmit()
   const [done, setDone] = useState<{ jobReference: string | null; recordUuid: string | null } | null>(null)
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault()
     setDone(null)
-    setError(null)
     if (!prompt.trim()) {
-      setFieldError('Describe the invoice: customer, items, amounts.')
+      refuse(null, { prompt: 'Describe the invoice: customer, items, amounts.' })
       return
     }
-    setFieldError(null)
-    setBusy(true)
-    const r = await createFromPrompt(prompt.trim())
-    setBusy(false)
-    if (r.ok) {
-      setDone(r.value)
-      setPrompt('')
-    } else {
-      setError(r.error.message)
-      setFieldError(r.error.fields?.prompt ?? null)
-    }
+    const created = await send(() => createFromPrompt(prompt.trim()))
+    if (!created) return
+    setDone(created)
+    setPrompt('')
   }
 
   return (
@@ -323,7 +290,7 @@ function CreateInvoice() {
       <form className="form" onSubmit={submit} noValidate>
         <Field
           label="Or from a description"
-          error={fieldError}
+          error={fields.prompt}
           hint="e.g. Invoice Ada Stores for 3 bags of rice at 45,000 each, due in 14 days."
         >
           {(p) => (

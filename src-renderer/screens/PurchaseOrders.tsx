@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import {
   type DISCOUNT_TYPES,
   type LineItem,
@@ -9,11 +9,11 @@ import {
   purchaseOrderSchema,
 } from '../../contract/api'
 import { Check, Field, FormError } from '../components/Field'
-import { Pager } from '../components/Pager'
-import { COMMON_COLUMNS, RecordTable } from '../components/RecordTable'
+import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatMoney, isoDate, numberField } from '../lib/format'
 import { useApp } from '../store'
+import { RecordListSection } from '../components/RecordListSection'
 
 interface LineForm {
   key: number
@@ -128,14 +128,8 @@ function lineNet(l: LineForm): number {
 }
 
 export function PurchaseOrders() {
-  const list = useApp((s) => s.lists.purchaseOrders)
-  const load = useApp((s) => s.loadList)
   const [creating, setCreating] = useState(false)
   const [created, setCreated] = useState<PurchaseOrderData | null>(null)
-
-  useEffect(() => {
-    if (!useApp.getState().lists.purchaseOrders.loaded) void load('purchaseOrders')
-  }, [load])
 
   return (
     <Screen
@@ -164,32 +158,14 @@ export function PurchaseOrders() {
           }}
         />
       ) : null}
-      <section className="section" aria-labelledby="po-list-title">
-        <h2 id="po-list-title" className="h3">
-          All purchase orders
-        </h2>
-        {list.error ? (
-          <p className="form-error" role="alert">
-            {list.error}
-          </p>
-        ) : null}
-        <RecordTable
-          caption="Purchase orders"
-          columns={COMMON_COLUMNS}
-          rows={list.rows}
-          loading={list.loading}
-          empty="No purchase orders yet."
-        />
-        <Pager
-          label="Purchase orders"
-          page={list.page}
-          limit={list.limit}
-          total={list.total}
-          count={list.rows.length}
-          loading={list.loading}
-          onPage={(page) => void load('purchaseOrders', { page })}
-        />
-      </section>
+      <RecordListSection
+        listKey="purchaseOrders"
+        title="All purchase orders"
+        titleId="po-list-title"
+        caption="Purchase orders"
+        columns={COMMON_COLUMNS}
+        empty="No purchase orders yet."
+      />
     </Screen>
   )
 }

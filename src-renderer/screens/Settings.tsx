@@ -9,6 +9,7 @@ import { formatDateTime } from '../lib/format'
 import { PROFILE_KIND_LABELS, businessLabel } from '../lib/labels'
 import type { Profile, Settings as SettingsT } from '../lib/types'
 import { useApp } from '../store'
+import { useSubmit } from '../lib/useSubmit'
 
 export function Settings() {
   return (
@@ -142,24 +143,15 @@ function RotateKeyDialog({ profile, onClose }: { profile: Profile; onClose: () =
   const rotate = useApp((s) => s.rotateKey)
   const toast = useApp((s) => s.toast)
   const [secret, setSecret] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [fieldError, setFieldError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, fields, submit, refuse } = useSubmit()
   const save = async () => {
     if (!secret.trim()) {
-      setFieldError('Paste the new secret key.')
+      refuse(null, { secret: 'Paste the new secret key.' })
       return
     }
-    setBusy(true)
-    const r = await rotate(profile.id, secret.trim())
-    setBusy(false)
-    if (r.ok) {
-      toast('success', `The new key of ${profile.name} is saved.`)
-      onClose()
-    } else {
-      setError(r.error.message)
-      setFieldError(r.error.fields?.secret ?? null)
-    }
+    if (!(await submit(() => rotate(profile.id, secret.trim())))) return
+    toast('success', `The new key of ${profile.name} is saved.`)
+    onClose()
   }
   return (
     <Dialog
@@ -177,7 +169,7 @@ function RotateKeyDialog({ profile, onClose }: { profile: Profile; onClose: () =
       }
     >
       <p className="muted">The new key is checked with the server and must belong to the same business.</p>
-      <Field label="New secret key" error={fieldError}>
+      <Field label="New secret key" error={fields.secret}>
         {(p) => (
           <input
             id={p.id}

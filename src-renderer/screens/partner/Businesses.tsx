@@ -10,6 +10,7 @@ import { formatDateTime, formatNumber, numberField } from '../../lib/format'
 import { explainGrantError, quoteSeats } from '../../lib/grants'
 import type { Res } from '../../lib/types'
 import { useApp } from '../../store'
+import { useSubmit } from '../../lib/useSubmit'
 
 type Key = keyof ReferredBusinessRow
 /**
@@ -290,8 +291,7 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
   const b = fresh ?? row
   const [seats, setSeats] = useState('1')
   const [months, setMonths] = useState('1')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { busy, error, submit: send } = useSubmit()
   const [result, setResult] = useState<Res<'addSeats'> | null>(null)
 
   const grant = { seats: numberField(seats), months: numberField(months) }
@@ -308,12 +308,11 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
 
   const submit = async () => {
     if (!parsed.success) return
-    setBusy(true)
-    setError(null)
-    const r = await addSeats(row.uuid, parsed.data)
-    setBusy(false)
-    if (r.ok) setResult(r.value)
-    else setError(explainGrantError(r.error, { cost: quote?.cost ?? null, holding }))
+    const done = await send(
+      () => addSeats(row.uuid, parsed.data),
+      (e) => explainGrantError(e, { cost: quote?.cost ?? null, holding }),
+    )
+    if (done) setResult(done)
   }
 
   if (result) {
@@ -433,20 +432,18 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
   const addCredits = useApp((s) => s.addCredits)
   const holding = useApp((s) => s.holdingBalance)
   const [credits, setCredits] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { busy, error, submit: send } = useSubmit()
   const [result, setResult] = useState<Res<'addCredits'> | null>(null)
   const parsed = addCreditsSchema.safeParse({ credits: numberField(credits) })
   const fieldError = credits && !parsed.success ? issuesByField(parsed.error).credits : undefined
 
   const submit = async () => {
     if (!parsed.success) return
-    setBusy(true)
-    setError(null)
-    const r = await addCredits(row.uuid, parsed.data)
-    setBusy(false)
-    if (r.ok) setResult(r.value)
-    else setError(explainGrantError(r.error, { cost: parsed.data.credits, holding }))
+    const done = await send(
+      () => addCredits(row.uuid, parsed.data),
+      (e) => explainGrantError(e, { cost: parsed.data.credits, holding }),
+    )
+    if (done) setResult(done)
   }
 
   if (result) {

@@ -1,0 +1,51 @@
+import { useCallback, useState } from 'react'
+import type { BridgeError, Result } from './types'
+
+/** What a form shows while and after it sends: busy, the error line and each field's message. */
+export interface SubmitState {
+  busy: boolean
+  error: string | null
+  fields: Record<string, string>
+  /**
+   * Runs `call`, busy meanwhile; its failure becomes the error line (in the words of `explain`, if
+   * given) and the field messages. Returns the value, or null when it failed. Never leaves busy set.
+   */
+  submit<T>(call: () => Promise<Result<T>>, explain?: (e: BridgeError) => string): Promise<T | null>
+  /** Shows a problem found before sending (a field that does not pass its check). */
+  refuse(error: string | null, fields?: Record<string, string>): void
+  /** Clears the error line and the field messages. */
+  reset(): void
+}
+
+/** Form state for one submit: every form's busy, error and field messages, one way. */
+export function useSubmit(): SubmitState {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [fields, setFields] = useState<Record<string, string>>({})
+
+  const refuse = useCallback((e: string | null, f: Record<string, string> = {}) => {
+    setError(e)
+    setFields(f)
+  }, [])
+  const reset = useCallback(() => refuse(null), [refuse])
+  const submit = useCallback(
+    async <T,>(call: () => Promise<Result<T>>, explain?: (e: BridgeError) => string): Promise<T | null> => {
+      setBusy(true)
+      setError(null)
+      setFields({})
+      try {
+        const r = await call()
+        if (r.ok) return r.value
+        refuse(explain ? explain(r.error) : r.error.message || r.error.code, r.error.fields ?? {})
+        return null
+      } catch (e) {
+        refuse(e instanceof Error ? e.message : String(e))
+        return null
+      } finally {
+        setBusy(false)
+      }
+    },
+    [refuse],
+  )
+  return { busy, error, fields, submit, refuse, reset }
+}
