@@ -87,6 +87,11 @@ const MIGRATIONS: string[] = [
   ALTER TABLE uploads ADD COLUMN accepted_at INTEGER;
   CREATE INDEX IF NOT EXISTS uploads_skipped_by_folder ON uploads(folder_id) WHERE status = 'skipped';
   `,
+  // 4: "what does the store know of this file?" (intake, once per file), newest first: without it
+  // SQLite walked the whole table by id for each file, and a scan of N files cost N² row visits.
+  `
+  CREATE INDEX IF NOT EXISTS uploads_file ON uploads(path, profile_id, target, id);
+  `,
 ]
 
 export class Db {
