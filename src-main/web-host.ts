@@ -170,7 +170,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const rendererDir = resolve(opts.rendererDir ?? DEFAULT_RENDERER_DIR)
   if (!rendererBuilt(rendererDir)) {
     throw new Error(
-      `The renderer is not built (${join(rendererDir, 'index.html')} is missing): run \`npm run build\` first.`,
+      `The renderer is not built (${join(rendererDir, 'index.html')} is missing, or older than a source): run \`npm run build\` first.`,
     )
   }
   const token = randomBytes(24).toString('base64url')
