@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useApp } from '../store'
-import type { BridgeError, Req } from '../lib/types'
+import { useSubmit } from '../lib/useSubmit'
+import type { Req } from '../lib/types'
 import { Field, FormError } from './Field'
 
 type Env = Req<'addProfile'>['environment']
@@ -31,9 +32,7 @@ export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }
   const [environment, setEnvironment] = useState<Env>('production')
   const [baseUrl, setBaseUrl] = useState('')
   const [secret, setSecret] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<BridgeError | null>(null)
-  const [local, setLocal] = useState<Record<string, string>>({})
+  const { busy, error, fields, submit: send, refuse } = useSubmit()
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault()
@@ -42,30 +41,30 @@ export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }
     if (!secret.trim()) problems.secret = 'Paste the secret key.'
     if (environment === 'custom' && !baseUrl.trim())
       problems.baseUrl = 'Enter the base URL, ending in the version (…/v1).'
-    setLocal(problems)
-    setError(null)
-    if (Object.keys(problems).length) return
-    setBusy(true)
-    const r = await addProfile(
-      {
-        name: name.trim(),
-        kind,
-        environment,
-        secret: secret.trim(),
-        ...(environment === 'custom' ? { baseUrl: baseUrl.trim() } : {}),
-      },
-      activate,
-    )
-    setBusy(false)
-    if (r.ok) {
-      setSecret('')
-      onDone?.(r.value.id)
-    } else {
-      setError(r.error)
+    if (Object.keys(problems).length) {
+      refuse(null, problems)
+      return
     }
+    const added = await send(
+      () =>
+        addProfile(
+          {
+            name: name.trim(),
+            kind,
+            environment,
+            secret: secret.trim(),
+            ...(environment === 'custom' ? { baseUrl: baseUrl.trim() } : {}),
+          },
+          activate,
+        ),
+      (e) => `Not connected: ${e.message}`,
+    )
+    if (!added) return
+    setSecret('')
+    onDone?.(added.id)
   }
 
-  const fieldError = (f: string) => local[f] ?? error?.fields?.[f] ?? null
+  const fieldError = (f: string) => fields[f] ?? null
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
@@ -149,7 +148,7 @@ export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }
           />
         )}
       </Field>
-      <FormError message={error ? `Not connected: ${error.message}` : null} />
+      <FormError message={error} />
       <div className="form__actions">
         <button type="submit" className="btn btn--primary" disabled={busy}>
           {busy ? 'Checking the key…' : submitLabel}

@@ -7,6 +7,7 @@ import type { Res } from '../../lib/types'
 import { bookdrop } from '../../lib/bridge'
 import { settle } from '../../lib/result'
 import { useApp } from '../../store'
+import { useSubmit } from '../../lib/useSubmit'
 
 type Access = (typeof GRANT_ACCESS)[number]
 
@@ -77,16 +78,16 @@ export function RegisterForm() {
   const [touched, setTouched] = useState<Record<string, true>>({})
   const [submitted, setSubmitted] = useState(false)
   const [showPassword, setShowPassword] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [server, setServer] = useState<{ message: string; fields: Record<string, string> } | null>(null)
+  // The server's answer: its message, and its message for each field.
+  const server = useSubmit()
   const [result, setResult] = useState<Res<'registerBusiness'> | null>(null)
 
   const parsed = useMemo(() => registerBusinessSchema.safeParse(f), [f])
   const issues = parsed.success ? {} : issuesByField(parsed.error)
-  const err = (k: keyof FormState) => server?.fields[k] ?? (submitted || touched[k] ? issues[k] : undefined)
+  const err = (k: keyof FormState) => server.fields[k] ?? (submitted || touched[k] ? issues[k] : undefined)
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => {
     setF((o) => ({ ...o, [k]: v }))
-    setServer(null)
+    server.reset()
   }
   const touch = (k: string) => setTouched((t) => ({ ...t, [k]: true }))
 
@@ -99,15 +100,12 @@ export function RegisterForm() {
       )
       return
     }
-    setBusy(true)
-    const r = await register(parsed.data)
-    setBusy(false)
-    if (r.ok) {
-      setResult(r.value)
-      setF((o) => ({ ...o, password: '' }))
-      setSubmitted(false)
-      setTouched({})
-    } else setServer({ message: r.error.message, fields: r.error.fields ?? {} })
+    const registered = await server.submit(() => register(parsed.data))
+    if (!registered) return
+    setResult(registered)
+    setF((o) => ({ ...o, password: '' }))
+    setSubmitted(false)
+    setTouched({})
   }
 
   const text = (
@@ -261,16 +259,16 @@ export function RegisterForm() {
       </div>
       <FormError
         message={
-          server
-            ? `The business was not registered: ${server.message}`
+          server.error
+            ? `The business was not registered: ${server.error}`
             : submitted && !parsed.success
               ? 'Some fields need attention.'
               : null
         }
       />
       <div className="form__actions">
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? 'Registering…' : 'Register business'}
+        <button type="submit" className="btn btn--primary" disabled={server.busy}>
+          {server.busy ? 'Registering…' : 'Register business'}
         </button>
       </div>
     </form>
@@ -281,35 +279,28 @@ function Registered({ result, onAnother }: { result: Res<'registerBusiness'>; on
   const save = useApp((s) => s.saveRegisteredBusiness)
   const switchProfile = useApp((s) => s.switchProfile)
   const [name, setName] = useState(result.name)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { busy, error, submit, refuse } = useSubmit()
   const [savedId, setSavedId] = useState<string | null>(null)
   const [discarded, setDiscarded] = useState(false)
 
   const discard = async () => {
     if (!result.registrationId) return
-    const r = await settle(bookdrop.discardRegistration({ registrationId: result.registrationId }))
-    if (r.ok) setDiscarded(true)
-    else setError(r.error.message)
+    const registrationId = result.registrationId
+    if (await submit(() => settle(bookdrop.discardRegistration({ registrationId })))) setDiscarded(true)
   }
 
   const doSave = async (e: React.FormEvent) => {
     e.preventDefault()
     if (!result.registrationId) return
     if (!name.trim()) {
-      setError('Give the profile a name.')
+      refuse('Give the profile a name.')
       return
     }
-    setBusy(true)
-    setError(null)
-    const r = await save({
-      name: name.trim(),
-      businessUuid: result.business_uuid,
-      registrationId: result.registrationId,
-    })
-    setBusy(false)
-    if (r.ok) setSavedId(r.value.profile.id)
-    else setError(r.error.message)
+    const registrationId = result.registrationId
+    const saved = await submit(() =>
+      save({ name: name.trim(), businessUuid: result.business_uuid, registrationId }),
+    )
+    if (saved) setSavedId(saved.profile.id)
   }
 
   return (
