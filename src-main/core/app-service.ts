@@ -7,6 +7,7 @@
  * exception into a BridgeError; here, handlers simply throw.
  */
 import { mkdir } from 'node:fs/promises'
+import { EVENT_NAMES } from '../../contract/names'
 import { AppContext, type EventListener, type ShellPort } from './app/context'
 import { type DemoLauncher, type DemoRoom, demoRoom } from './app/demo'
 import { type FoldersRoom, foldersRoom } from './app/folders'
@@ -49,15 +50,9 @@ export interface AppServiceOptions {
   resetQueue?: boolean
 }
 
-const ENGINE_EVENTS: readonly EngineEventName[] = [
-  'upload',
-  'progress',
-  'folder',
-  'rateLimit',
-  'profile',
-  'notice',
-  'storage',
-]
+/** The contract's events the engine emits (the service adds `session`, `profiles` and `settings`). */
+const SERVICE_EVENTS: readonly string[] = ['session', 'profiles', 'settings']
+const ENGINE_EVENTS = EVENT_NAMES.filter((n): n is EngineEventName => !SERVICE_EVENTS.includes(n))
 
 /** The service's handlers: the intersection of its rooms' slices of the contract. */
 type Handlers = ProfilesRoom &
