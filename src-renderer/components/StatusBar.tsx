@@ -4,6 +4,7 @@ import { formatNumber, formatTime, plural } from '../lib/format'
 import { PROFILE_KIND_LABELS, PROFILE_STATE_LABELS } from '../lib/labels'
 import type { ProfileState } from '../lib/types'
 import { useApp } from '../store'
+import { useSubmit } from '../lib/useSubmit'
 import { activeProfile } from '../store/session'
 import { Field, FormError } from './Field'
 
@@ -125,9 +126,7 @@ export function SessionBanner() {
   const resume = useApp((s) => s.resumeUploads)
   const toast = useApp((s) => s.toast)
   const [secret, setSecret] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [fieldError, setFieldError] = useState<string | null>(null)
+  const { busy, error, fields, submit: send, refuse } = useSubmit()
 
   if (!profile || !session) return null
 
@@ -164,22 +163,13 @@ export function SessionBanner() {
     const submit = async (e: React.FormEvent) => {
       e.preventDefault()
       if (!secret.trim()) {
-        setFieldError('Paste the new secret key.')
+        refuse(null, { secret: 'Paste the new secret key.' })
         return
       }
-      setBusy(true)
-      setError(null)
-      setFieldError(null)
-      const r = await rotateKey(profile.id, secret.trim())
-      if (r.ok) {
-        setSecret('')
-        await resume()
-        toast('success', 'The new key works: uploads continue.')
-      } else {
-        setError(r.error.message)
-        setFieldError(r.error.fields?.secret ?? null)
-      }
-      setBusy(false)
+      if (!(await send(() => rotateKey(profile.id, secret.trim())))) return
+      setSecret('')
+      await resume()
+      toast('success', 'The new key works: uploads continue.')
     }
     return (
       <section className="banner banner--bad" aria-labelledby="auth-banner-title">
@@ -191,7 +181,7 @@ export function SessionBanner() {
           working key is entered; nothing is lost.
         </p>
         <form className="inline-form" onSubmit={submit} noValidate>
-          <Field label="Enter a new key" error={fieldError}>
+          <Field label="Enter a new key" error={fields.secret}>
             {(p) => (
               <input
                 id={p.id}

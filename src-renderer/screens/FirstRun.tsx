@@ -1,21 +1,16 @@
-import { useState } from 'react'
 import { ConnectForm } from '../components/ConnectForm'
 import { FormError } from '../components/Field'
 import { useApp } from '../store'
+import { useSubmit } from '../lib/useSubmit'
 
 /** No profile yet: connect with a key, or try the demo on the embedded emulator. */
 export function FirstRun() {
   const startDemo = useApp((s) => s.startDemo)
   const keychain = useApp((s) => s.appInfo?.keychain)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { busy, error, submit } = useSubmit()
 
   const demo = async () => {
-    setBusy(true)
-    setError(null)
-    const r = await startDemo()
-    if (!r.ok) setError(`The demo could not start: ${r.error.message}`)
-    setBusy(false)
+    await submit(startDemo, (e) => `The demo could not start: ${e.message}`)
   }
 
   return (
