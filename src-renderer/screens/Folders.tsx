@@ -7,7 +7,8 @@ import { bookdrop } from '../lib/bridge'
 import { formatDateTime } from '../lib/format'
 import { FOLDER_STATE_LABELS, TARGETS, TARGET_LABELS } from '../lib/labels'
 import { settle } from '../lib/result'
-import type { AiTarget, FolderState, FolderView, Req } from '../lib/types'
+import type { AiTarget, FolderState, FolderView, Req, Result } from '../lib/types'
+import { useSubmit } from '../lib/useSubmit'
 import { useApp } from '../store'
 
 type AfterUpload = 'leave' | 'move' | 'archive'
@@ -79,24 +80,21 @@ function FolderForm({
 }: {
   initial: FormValues
   submitLabel: string
-  onSubmit: (v: FormValues) => Promise<{ message: string; fields?: Record<string, string> } | null>
+  /** Sends the form; a failure's message and field messages show in the form. */
+  onSubmit: (v: FormValues) => Promise<Result<unknown>>
   onCancel?: () => void
 }) {
   const [v, setV] = useState(initial)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<{ message: string; fields?: Record<string, string> } | null>(null)
+  const { busy, error, fields, submit: send } = useSubmit()
   const set = <K extends keyof FormValues>(k: K, value: FormValues[K]) => setV((o) => ({ ...o, [k]: value }))
   const pathPicker = useBrowse((p) => set('path', p))
   const archivePicker = useBrowse((p) => set('archiveDir', p))
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault()
-    setBusy(true)
-    const err = await onSubmit(v)
-    setBusy(false)
-    setError(err)
+    await send(() => onSubmit(v))
   }
-  const fe = (k: string) => error?.fields?.[k]
+  const fe = (k: string) => fields[k]
 
   return (
     <form className="form form--grid" onSubmit={submit} noValidate>
@@ -240,7 +238,7 @@ function FolderForm({
         <Check label="Enabled" checked={v.enabled} onChange={(c) => set('enabled', c)} />
       </div>
       <div className="span-2">
-        <FormError message={error?.message} />
+        <FormError message={error} />
         <div className="form__actions">
           {onCancel ? (
             <button type="button" className="btn" onClick={onCancel}>
@@ -316,13 +314,14 @@ export function Folders() {
             submitLabel="Start watching"
             onCancel={() => setAdding(false)}
             onSubmit={async (v) => {
-              if (!activeId) return { message: 'Choose a profile first (Settings).' }
+              if (!activeId)
+                return {
+                  ok: false,
+                  error: { code: 'no_active_profile', message: 'Choose a profile first (Settings).' },
+                }
               const r = await addFolder({ profileId: activeId, ...toRequest(v) })
-              if (r.ok) {
-                setAdding(false)
-                return null
-              }
-              return r.error
+              if (r.ok) setAdding(false)
+              return r
             }}
           />
         </section>
@@ -410,11 +409,8 @@ export function Folders() {
             onCancel={() => setEditing(null)}
             onSubmit={async (v) => {
               const r = await updateFolder(editing.id, toRequest(v))
-              if (r.ok) {
-                setEditing(null)
-                return null
-              }
-              return r.error
+              if (r.ok) setEditing(null)
+              return r
             }}
           />
         </Dialog>
