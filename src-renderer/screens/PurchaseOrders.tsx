@@ -13,6 +13,7 @@ import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatMoney, isoDate, numberField } from '../lib/format'
 import { useApp } from '../store'
+import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 
 interface LineForm {
@@ -182,10 +183,8 @@ export function PurchaseOrderForm({
   const [lines, setLines] = useState<LineForm[]>(() => [blankLine()])
   const [touched, setTouched] = useState<Record<string, true>>({})
   const [submitted, setSubmitted] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [serverError, setServerError] = useState<{ message: string; fields: Record<string, string> } | null>(
-    null,
-  )
+  // The server's answer: its message, and its message for each field.
+  const sent = useSubmit()
   const formRef = useRef<HTMLFormElement>(null)
 
   const order = useMemo(() => toOrder(header, lines), [header, lines])
@@ -199,9 +198,7 @@ export function PurchaseOrderForm({
 
   /** The message for a field: the server's answer first, then the schema's once the field was touched. */
   const err = (path: string): string | undefined => {
-    const server =
-      serverError?.fields[path === 'customer' ? 'customer' : path] ??
-      (path === 'customer' ? serverError?.fields.vendor : undefined)
+    const server = sent.fields[path] ?? (path === 'customer' ? sent.fields.vendor : undefined)
     if (server) return server
     if (path === 'items') return issues.items
     return submitted || touched[path] ? issues[path] : undefined
@@ -209,11 +206,11 @@ export function PurchaseOrderForm({
   const touch = (path: string) => setTouched((t) => (t[path] ? t : { ...t, [path]: true }))
   const setH = (k: keyof HeaderForm, v: string) => {
     setHeader((h) => ({ ...h, [k]: v }))
-    setServerError(null)
+    sent.reset()
   }
   const setL = (key: number, patch: Partial<LineForm>) => {
     setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)))
-    setServerError(null)
+    sent.reset()
   }
 
   const submit = async (e: React.FormEvent) => {
@@ -225,18 +222,13 @@ export function PurchaseOrderForm({
       )
       return
     }
-    setBusy(true)
-    const r = await create(order)
-    setBusy(false)
-    if (r.ok) {
-      onCreated(r.value)
-      setHeader(blankHeader())
-      setLines([blankLine()])
-      setSubmitted(false)
-      setTouched({})
-    } else {
-      setServerError({ message: r.error.message, fields: r.error.fields ?? {} })
-    }
+    const created = await sent.submit(() => create(order))
+    if (!created) return
+    onCreated(created)
+    setHeader(blankHeader())
+    setLines([blankLine()])
+    setSubmitted(false)
+    setTouched({})
   }
 
   const headerField = (
@@ -335,8 +327,8 @@ export function PurchaseOrderForm({
 
       <FormError
         message={
-          serverError
-            ? `The server refused the order: ${serverError.message}`
+          sent.error
+            ? `The server refused the order: ${sent.error}`
             : submitted && !parsed.success
               ? 'Some fields need attention before the order can be sent.'
               : null
@@ -348,8 +340,8 @@ export function PurchaseOrderForm({
             Cancel
           </button>
         ) : null}
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create purchase order'}
+        <button type="submit" className="btn btn--primary" disabled={sent.busy}>
+          {sent.busy ? 'Creating…' : 'Create purchase order'}
         </button>
       </div>
     </form>
