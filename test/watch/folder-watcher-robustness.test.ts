@@ -368,6 +368,54 @@ describe('FolderWatcher: robustness', () => {
     expect(rec.names()).toEqual(['a.pdf', 'b.pdf'])
   })
 
+  it('stopped while its folder was missing, starts again cleanly once the folder is back', async () => {
+    const parent = await tempDir()
+    const dir = path.join(parent, 'later')
+    const before = leakableResources()
+    const { w, rec } = makeWatcher(dir, { recoverInitialMs: 5_000, recoverMaxMs: 5_000 })
+    await w.start()
+    expect(rec.state).toBe('error')
+    await w.stop()
+    expect(rec.state).toBe('stopped')
+    await fs.mkdir(dir)
+    await fs.writeFile(path.join(dir, 'there.pdf'), 'x')
+    await w.start() // the old "lost" state must not outlive the stop (no recovery wait of 5 s)
+    expect(rec.state).toBe('watching')
+    await rec.waitFor(() => rec.named('there.pdf').length === 1, 'there.pdf', 2_000)
+    await fs.writeFile(path.join(dir, 'live.pdf'), 'y')
+    await rec.waitFor(() => rec.named('live.pdf').length === 1, 'live.pdf', 2_000)
+    await sleep(SETTLE_MS)
+    expect(rec.names()).toEqual(['live.pdf', 'there.pdf'])
+    // One chokidar watcher was opened for the second run, and stop() closes it: none is left over.
+    await w.stop()
+    await rec.waitFor(
+      () => Object.keys(before).every((k) => (leakableResources()[k] ?? 0) <= (before[k] ?? 0)),
+      `no watcher left open (before ${JSON.stringify(before)}, now ${JSON.stringify(leakableResources())})`,
+    )
+  })
+
+  it('stop() ends a walk held back by a slow consumer, and no file of it is reported later', async () => {
+    const dir = await tempDir()
+    for (let i = 0; i < 300; i++) await fs.writeFile(path.join(dir, `r${i}.pdf`), 'x')
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let gateCalls = 0
+    // The consumer takes one batch, then holds the walk back until released.
+    const { w, rec } = makeWatcher(dir, { scanGate: () => (++gateCalls > 1 ? gate : undefined) })
+    const started = w.start()
+    await rec.waitFor(() => gateCalls > 1, 'the walk waiting at the gate')
+    const stopped = Date.now()
+    await w.stop()
+    expect(Date.now() - stopped).toBeLessThan(2_000)
+    const seen = rec.candidates.length
+    expect(seen).toBeLessThanOrEqual(64)
+    release()
+    await started
+    await sleep(SETTLE_MS)
+    expect(rec.candidates.length).toBe(seen)
+    expect(w.busy()).toBe(false)
+  })
+
   it('lets the process exit after stop() (nothing keeps the event loop alive)', async () => {
     const dir = await tempDir()
     const script = fileURLToPath(new URL('./fixtures/start-stop.ts', import.meta.url))

@@ -47,7 +47,7 @@ export interface FolderWatcherConfig {
   /**
    * The consumer's backpressure: a scan awaits this before each batch of directory entries, so a
    * folder of many existing files is handed over no faster than the consumer takes them. Live
-   * events do not wait. It must settle once the consumer is closing.
+   * events do not wait. A walk stops waiting for it when the watcher stops.
    */
   scanGate?: () => Promise<void> | void
 }
