@@ -106,7 +106,7 @@ describe('the transition table', () => {
         else if (/\.tsx?$/.test(name) && /UPDATE\s+uploads/i.test(readFileSync(p, 'utf8'))) offenders.push(relative(ROOT, p))
       }
     }
-    for (const d of ['src-main', 'src-preload', 'src-renderer', 'sandbox', 'schemas']) walk(join(ROOT, d))
+    for (const d of ['src-main', 'src-preload', 'src-renderer', 'contract', 'sandbox', 'schemas']) walk(join(ROOT, d))
     expect(offenders).toEqual(['src-main/core/store/uploads.ts'])
   })
 })
