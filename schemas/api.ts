@@ -8,6 +8,7 @@
  * Where the spec says "not shown", the choice is made in ./assumptions.ts and listed in README.
  */
 import { z } from 'zod'
+import { BANK_UPLOAD_KINDS, fileKind } from './routes'
 import { LIMITS } from './assumptions'
 
 // ---------------------------------------------------------------------------------------------
@@ -287,18 +288,6 @@ export type PurchaseOrderRecord = z.infer<typeof purchaseOrderRecord>
 // ---------------------------------------------------------------------------------------------
 
 export const ATTACHMENT_TYPES = ['base64', 'url', 'raw'] as const
-export const BANK_UPLOAD_KINDS = [
-  'pdf',
-  'csv',
-  'xlsx',
-  'xls',
-  'jpg',
-  'jpeg',
-  'png',
-  'webp',
-  'gif',
-  'bmp',
-] as const
 
 export const attachmentSchema = z
   .object(
@@ -350,12 +339,6 @@ const aiCreateFields = {
 export const aiCreateSchema = z.object(aiCreateFields)
 export type AiCreateBody = z.infer<typeof aiCreateSchema>
 
-/** The file kind of an attachment name, by extension, lower case ("" when it has none). */
-export function fileKind(name: string | undefined): string {
-  if (!name) return ''
-  const dot = name.lastIndexOf('.')
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : ''
-}
 
 export const bankUploadSchema = z
   .object({
@@ -385,18 +368,6 @@ export const asyncJobData = z.object({
 export type AsyncJobData = z.infer<typeof asyncJobData>
 
 /** Routes that take an AI create body (2.5), keyed by the resource they create. */
-export const AI_CREATE_ROUTES = {
-  expenses: '/expenses',
-  bills: '/bills',
-  journals: '/journals',
-  invoices: '/invoices',
-  income: '/income',
-  contacts: '/contacts',
-  accounts: '/accounts',
-  'bank-transactions': '/bank-transactions/upload',
-} as const
-export type AiTarget = keyof typeof AI_CREATE_ROUTES
-export const AI_TARGETS = Object.keys(AI_CREATE_ROUTES) as AiTarget[]
 
 /** Resources with list and single reads (design.md §3). */
 export const LIST_RESOURCES = [
@@ -728,7 +699,7 @@ export type AddCreditsResult = z.infer<typeof addCreditsData>
 // ---------------------------------------------------------------------------------------------
 
 /** One readable sentence from a zod error: "items.0.quantity: quantity must be greater than 0; …". */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .map((i) => {
       const path = i.path.map(String).join('.')
@@ -738,7 +709,7 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /** Field path → first message, for forms. */
-export function issuesByField(error: z.ZodError): Record<string, string> {
+export function issuesByField(error: z.core.$ZodError): Record<string, string> {
   const out: Record<string, string> = {}
   for (const i of error.issues) {
     const path = i.path.map(String).join('.')
@@ -746,3 +717,6 @@ export function issuesByField(error: z.ZodError): Record<string, string> {
   }
   return out
 }
+
+export { AI_CREATE_ROUTES, AI_TARGETS, BANK_UPLOAD_KINDS, fileKind } from './routes'
+export type { AiTarget } from './routes'

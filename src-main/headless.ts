@@ -148,19 +148,24 @@ function noKey(message: string): Error & { status: number; errorCode: string; re
   return Object.assign(new Error(message), { status: 0, errorCode: 'no_key', retryable: false })
 }
 
-/** Clients for one key given on the command line or by the demo (no keychain involved). */
-async function fixedKeyClients(
+/**
+ * Clients for one key given on the command line or by the demo (no keychain involved). The client
+ * and the API schemas load with the first request, not at start: an engine that only watches costs
+ * less (issue 14).
+ */
+function fixedKeyClients(
   target: { environment: 'custom'; baseUrl: string } | { environment: 'production' },
   key: string,
-): Promise<ClientProvider> {
-  const { BookkeepingClient } = await import('./core/api')
+): ClientProvider {
   return {
-    clientFor: async (_id, onRateLimit) =>
-      new BookkeepingClient({
+    clientFor: async (_id, onRateLimit) => {
+      const { BookkeepingClient } = await import('./core/api')
+      return new BookkeepingClient({
         ...target,
         auth: { key },
         onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit),
-      }),
+      })
+    },
   }
 }
 
@@ -172,7 +177,7 @@ async function connect(args: Args): Promise<Connection> {
     return {
       profileId: 'demo',
       label: `demo emulator at ${sb.url}`,
-      clients: await fixedKeyClients({ environment: 'custom', baseUrl: sb.url }, key),
+      clients: fixedKeyClients({ environment: 'custom', baseUrl: sb.url }, key),
       close: () => sb.stop(),
     }
   }
@@ -214,13 +219,13 @@ async function connect(args: Args): Promise<Connection> {
   const target = args.baseUrl
     ? { environment: 'custom' as const, baseUrl: args.baseUrl }
     : { environment: 'production' as const }
-  // Built once now so a bad base URL or a public key fails before anything is watched.
-  const { BookkeepingClient } = await import('./core/api')
-  new BookkeepingClient({ ...target, auth: { key } })
+  // Checked now so a bad base URL or a public key fails before anything is watched.
+  const { clientSettings } = await import('./core/api/credentials')
+  clientSettings({ ...target, auth: { key } })
   return {
     profileId: 'env',
     label: `BOOKDROP_API_KEY at ${args.baseUrl ?? 'production'}`,
-    clients: await fixedKeyClients(target, key),
+    clients: fixedKeyClients(target, key),
     close: async () => {},
   }
 }

@@ -4,7 +4,8 @@
  * answers `{ok: true, value}` or `{ok: false, error}`. This is the ONE place where exceptions become
  * BridgeErrors; nothing thrown ever crosses the bridge raw, and no message carries a secret.
  */
-import { ZodError, type z } from 'zod'
+import type { z } from 'zod'
+import { $ZodError } from 'zod/v4/core'
 import { describeIssues, issuesByField } from '../../schemas'
 import {
   type BridgeError,
@@ -59,7 +60,7 @@ function secretsIn(raw: unknown, out: string[] = [], depth = 0): string[] {
   return out
 }
 
-export function zodBridgeError(e: ZodError): BridgeError {
+export function zodBridgeError(e: $ZodError): BridgeError {
   return { code: 'invalid_request', message: describeIssues(e), fields: issuesByField(e) }
 }
 
@@ -74,7 +75,8 @@ export function toBridgeError(e: unknown, scrub: (s: string) => string = (s) => 
     err = { code: e.code, message: e.message }
     if (e.field) err.fields = { [e.field]: e.message }
     if (e.status !== undefined) err.status = e.status
-  } else if (e instanceof ZodError) {
+  } else if (e instanceof $ZodError) {
+    // $ZodError: the errors of zod and of zod/mini (the folder schema) alike.
     err = zodBridgeError(e)
   } else if (e instanceof AppError) {
     err = { code: e.code, message: e.message }

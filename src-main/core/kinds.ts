@@ -2,7 +2,7 @@
  * Which file kinds (by extension) each target accepts by default. A watched folder may narrow or
  * widen the list; the bank statement upload never accepts more than the spec's list (Part 2.4).
  */
-import { type AiTarget, BANK_UPLOAD_KINDS, fileKind } from '../../schemas'
+import { type AiTarget, BANK_UPLOAD_KINDS, fileKind } from '../../schemas/routes'
 
 const DOCUMENTS = [
   'pdf',

@@ -12,28 +12,21 @@ import { describeIssues, issuesByField } from '../../../schemas/api'
 import {
   BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
   PARTNER_ROUTE_BUSINESS_KEY_MESSAGE,
-  PUBLIC_KEY_MESSAGE,
-  keyKind,
   type Environment,
 } from '../../../schemas/assumptions'
-import { resolveBaseUrl } from './base-url'
 import type { ApiError} from './errors';
 import { CLIENT_ERROR_CODES } from './errors'
 import { errnoCode, sizeText } from '../util'
 import {
   type AuthMode,
   type ClientOptions,
-  DEFAULT_MAX_FILE_BYTES,
-  DEFAULT_TIMEOUT_MS,
   HEADER_SAFE,
   type Method,
   type RouteAuth,
   type SendRequest,
   type WriteOptions,
-  localError,
-  positiveOption,
-  secretValue,
 } from './client-types'
+import { clientSettings } from './credentials'
 import { Transport } from './transport'
 
 export {
@@ -60,53 +53,16 @@ export abstract class ClientBase {
   protected readonly transport: Transport
 
   constructor(options: ClientOptions) {
+    const c = clientSettings(options)
     this.environment = options.environment
-    this.baseUrl = resolveBaseUrl(options)
-    this.timeoutMs = positiveOption('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 2_147_483_647)
-    this.maxFileBytes = positiveOption('maxFileBytes', options.maxFileBytes, DEFAULT_MAX_FILE_BYTES)
-    let key: string
-    let accessToken: string | undefined
-
-    const auth = options.auth
-    if (auth.mode === 'oauth') {
-      const appKey = secretValue(auth.appKey, 'The OAuth app key')
-      const kind = keyKind(appKey)
-      if (kind === 'public') throw localError(CLIENT_ERROR_CODES.wrongKeyType, PUBLIC_KEY_MESSAGE)
-      if (kind === 'partner') {
-        throw localError(
-          CLIENT_ERROR_CODES.wrongKeyType,
-          "OAuth uses the integration app's secret key (svc_sk_...) in X-API-Key, not a partner key.",
-        )
-      }
-      key = appKey
-      accessToken = secretValue(auth.accessToken, 'The OAuth access token')
-      this.authMode = 'oauth'
-    } else {
-      const plain = secretValue(auth.key, 'The API key')
-      const kind = keyKind(plain)
-      if (kind === 'public') throw localError(CLIENT_ERROR_CODES.wrongKeyType, PUBLIC_KEY_MESSAGE)
-      const mode = auth.mode ?? (kind === 'partner' || kind === 'business' ? kind : undefined)
-      if (mode === undefined) {
-        throw localError(
-          CLIENT_ERROR_CODES.invalidKey,
-          'This key does not start with svc_sk_ (business) or svc_partner_sk_ (partner): say which it is with auth.mode.',
-        )
-      }
-      if ((kind === 'partner' || kind === 'business') && kind !== mode) {
-        throw localError(
-          CLIENT_ERROR_CODES.wrongKeyType,
-          kind === 'partner'
-            ? `This is a partner key (svc_partner_sk_...), but the profile says ${mode}. ${BUSINESS_ROUTE_PARTNER_KEY_MESSAGE}`
-            : `This is a business key (svc_sk_...), but the profile says ${mode}. ${PARTNER_ROUTE_BUSINESS_KEY_MESSAGE}`,
-        )
-      }
-      key = plain
-      this.authMode = mode
-    }
+    this.baseUrl = c.baseUrl
+    this.timeoutMs = c.timeoutMs
+    this.maxFileBytes = c.maxFileBytes
+    this.authMode = c.authMode
     this.transport = new Transport({
       baseUrl: this.baseUrl,
-      key,
-      accessToken,
+      key: c.key,
+      accessToken: c.accessToken,
       userAgent: options.userAgent ?? 'Bookdrop/0.1',
       timeoutMs: this.timeoutMs,
       onResponse: options.onResponse,

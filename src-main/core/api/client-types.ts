@@ -2,7 +2,7 @@
  * The client's options, the shapes of what it takes and answers, and its small helpers (option
  * checks, local errors, the envelope every answer is first read through).
  */
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { EnvironmentOption } from './base-url'
 import { ApiError, CLIENT_ERROR_CODES } from './errors'
 import type { RateLimit } from './ratelimit'
@@ -115,16 +115,3 @@ export function positiveOption(
   return value
 }
 
-/**
- * The success envelope as the client reads it: `status: success` (2.1) and whatever `data` and `meta`
- * hold, for a reader to make sense of; a missing `message` reads as empty.
- */
-export const ANY_ENVELOPE = z.object({
-  status: z.literal('success'),
-  message: z.string().catch(''),
-  data: z.unknown().optional(),
-  meta: z.unknown().optional(),
-})
-export function anyEnvelope(): typeof ANY_ENVELOPE {
-  return ANY_ENVELOPE
-}

@@ -73,7 +73,6 @@ import {
   type ReadOptions,
   WHOLE_BODY_MAX_BYTES,
   type WriteOptions,
-  anyEnvelope,
   positiveOption,
 } from './client-types'
 import { ClientBase } from './client-base'
@@ -88,6 +87,20 @@ export {
   type ResponseInfo,
   type WriteOptions,
 } from './client-types'
+
+/**
+ * The success envelope as the client reads it: `status: success` (2.1) and whatever `data` and `meta`
+ * hold, for a reader to make sense of; a missing `message` reads as empty.
+ */
+export const ANY_ENVELOPE = z.object({
+  status: z.literal('success'),
+  message: z.string().catch(''),
+  data: z.unknown().optional(),
+  meta: z.unknown().optional(),
+})
+export function anyEnvelope(): typeof ANY_ENVELOPE {
+  return ANY_ENVELOPE
+}
 
 // ---------------------------------------------------------------------------------------------
 // Shapes per resource

@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { type AiTarget, fileKind } from '../../../schemas'
+import { type AiTarget, fileKind } from '../../../schemas/routes'
 import type { EngineEmitter } from '../events'
 import { isAccepted } from '../kinds'
 import type { AfterUpload, SkipReason, Upload, UploadSource, UploadStore } from '../store/uploads'

@@ -3,7 +3,7 @@
  * for a key, a subscription or credits), its 429 pause, and pacing by the rate-limit window its
  * responses report (one budget per key: uploads, polls and the person's own calls).
  */
-import { CREDITS_FIX } from '../../../schemas'
+import { CREDITS_FIX } from '../../../schemas/assumptions'
 import type { RateLimit } from '../api/ratelimit'
 import type { EngineEmitter, ProfileState } from '../events'
 import { type ClientFailure, type Gate, HELD_STATES, type Work, isOutOfCredits } from './types'

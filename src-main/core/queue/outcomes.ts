@@ -3,7 +3,8 @@
  * the queue as one move of the lifecycle table. Holding a whole profile (429, 401, 403, credits) is
  * the gates' business; these functions ask the gates and say what the row does.
  */
-import { COMPLETION_NOT_REPORTED, COMPLETION_NOT_REPORTED_CODE, UNKNOWN_JOB_STATUS_POLLS, type JobRead } from '../../../schemas'
+import type { JobRead } from '../../../schemas'
+import { COMPLETION_NOT_REPORTED, COMPLETION_NOT_REPORTED_CODE, UNKNOWN_JOB_STATUS_POLLS } from '../../../schemas/assumptions'
 import type { TransitionPatch, Upload, UploadStatus } from '../store/uploads'
 import { pollDelay, retryDelay } from './backoff'
 import type { ProfileGates } from './gates'

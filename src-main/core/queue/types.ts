@@ -2,7 +2,8 @@
  * The upload queue's vocabulary: what it needs of the API client, its options and defaults, the
  * failures it understands, and the hooks the engine gives it.
  */
-import { AI_CREDITS_EXHAUSTED_STATUS, ERROR_CODES, type AiTarget, type JobRead } from '../../../schemas'
+import type { AiTarget, JobRead } from '../../../schemas'
+import { AI_CREDITS_EXHAUSTED_STATUS, ERROR_CODES } from '../../../schemas/assumptions'
 import type { RateLimit } from '../api/ratelimit'
 import type { ProfileState } from '../events'
 import type { Upload } from '../store/uploads'

@@ -5,7 +5,7 @@
  * The API has no route that lists seat or credit grants, so the grants this app made are remembered
  * here (table `grants`, created on first use) from the answers of add-seats and add-credits.
  */
-import { AI_CREDITS_PER_CREATE } from '../../../schemas'
+import { AI_CREDITS_PER_CREATE } from '../../../schemas/assumptions'
 import type { Db } from './db'
 import type { UploadStatus } from './uploads'
 import type { DayFigures, Grant, GrantMonth, UploadMonth } from '../../../contract/types'
