@@ -142,16 +142,35 @@ function pathApi(platform: NodeJS.Platform) {
   return platform === 'win32' ? win32 : posix
 }
 
+/**
+ * True when `child` is `parent` or lies inside it, both already resolved (absolute and normalised);
+ * case-insensitive on Windows and macOS. No path resolution: the folder rules test one path against
+ * some forty system folders, and resolving each pair woke V8's optimizing compiler at every start
+ * (issue 14: idle memory).
+ */
+function within(child: string, parent: string, platform: NodeJS.Platform): boolean {
+  const fold = (s: string) => (platform === 'win32' || platform === 'darwin' ? s.toLowerCase() : s)
+  const c = fold(child)
+  const a = fold(parent)
+  if (c === a) return true
+  const sep = platform === 'win32' ? '\\' : '/'
+  return c.startsWith(a.endsWith(sep) ? a : a + sep)
+}
+
 /** True when `child` is `parent` or lies inside it (case-insensitive on Windows and macOS). */
 export function isInside(child: string, parent: string, platform: NodeJS.Platform = process.platform): boolean {
   const p = pathApi(platform)
-  const fold = (s: string) => (platform === 'win32' || platform === 'darwin' ? s.toLowerCase() : s)
-  const rel = p.relative(fold(p.resolve(parent)), fold(p.resolve(child)))
-  return rel === '' || (!rel.startsWith('..') && !p.isAbsolute(rel))
+  return within(p.resolve(child), p.resolve(parent), platform)
 }
 
 function same(a: string, b: string, platform: NodeJS.Platform): boolean {
-  return isInside(a, b, platform) && isInside(b, a, platform)
+  const p = pathApi(platform)
+  return equal(p.resolve(a), p.resolve(b), platform)
+}
+
+/** Two resolved paths name the same folder (case-insensitive on Windows and macOS). */
+function equal(a: string, b: string, platform: NodeJS.Platform): boolean {
+  return platform === 'win32' || platform === 'darwin' ? a.toLowerCase() === b.toLowerCase() : a === b
 }
 
 /** The real path when it exists (symlinks resolved), else the resolved path. */
@@ -171,14 +190,17 @@ export function watchedFolderRule(
   const { platform } = ctx
   const p = pathApi(platform)
   const shown = path
+  path = p.resolve(path)
+  const home = p.resolve(ctx.home)
+  const dataDir = p.resolve(ctx.dataDir)
   if (p.parse(path).root === path || p.resolve(path) === p.parse(p.resolve(path)).root) {
     return { rule: 'filesystem_root', message: `${shown} is the root of a drive: choose a folder on it instead.`, hint: 'a drive root cannot be watched' }
   }
   const kind = platform === 'win32' ? 'win32' : platform === 'darwin' ? 'darwin' : 'posix'
   const trees = SYSTEM_TREES[kind]
   const exceptions = kind === 'posix' ? POSIX_RUN_EXCEPTIONS : []
-  const inTree = trees.some((t) => isInside(path, t, platform)) && !exceptions.some((e) => isInside(path, e, platform) && !same(path, e, platform))
-  const isDir = SYSTEM_DIRS[kind].some((d) => same(path, d, platform)) || exceptions.some((e) => same(path, e, platform))
+  const inTree = trees.some((t) => within(path, t, platform)) && !exceptions.some((e) => within(path, e, platform) && !equal(path, e, platform))
+  const isDir = SYSTEM_DIRS[kind].some((d) => equal(path, d, platform)) || exceptions.some((e) => equal(path, e, platform))
   const winSystem = platform === 'win32' && /^[A-Za-z]:\\(Windows|Program Files( \(x86\))?|ProgramData)(\\|$)/i.test(path)
   if (inTree || isDir || winSystem) {
     return {
@@ -187,24 +209,24 @@ export function watchedFolderRule(
       hint: 'system folders cannot be watched',
     }
   }
-  if (same(path, ctx.home, platform)) {
+  if (equal(path, home, platform)) {
     return {
       rule: 'home_directory',
       message: `${shown} is your whole home folder: choose a folder inside it (for example Receipts), so Bookdrop does not send every file you own.`,
       hint: 'choose a folder inside your home folder',
     }
   }
-  if (!isInside(path, ctx.dataDir, platform) && ACCOUNT_TREES[kind].some((t) => isInside(path, p.join(ctx.home, t), platform))) {
+  if (!within(path, dataDir, platform) && ACCOUNT_TREES[kind].some((t) => within(path, p.join(home, t), platform))) {
     return {
       rule: 'system_directory',
       message: `${shown} holds your account's settings (programs start from there): Bookdrop watches only folders of your own documents.`,
       hint: "your account's settings cannot be watched",
     }
   }
-  if (isInside(path, ctx.dataDir, platform) || (ctx.recursive === true && isInside(ctx.dataDir, path, platform))) {
+  if (within(path, dataDir, platform) || (ctx.recursive === true && within(dataDir, path, platform))) {
     return {
       rule: 'data_directory',
-      message: `${shown} is ${isInside(path, ctx.dataDir, platform) ? 'inside' : 'around'} Bookdrop's own data folder (${ctx.dataDir}): choose another folder.`,
+      message: `${shown} is ${within(path, dataDir, platform) ? 'inside' : 'around'} Bookdrop's own data folder (${dataDir}): choose another folder.`,
       hint: "Bookdrop's data folder cannot be watched",
     }
   }

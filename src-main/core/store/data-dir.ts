@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'libsql'
+import { Database } from './libsql'
 import { Db } from './db'
 
 export const DB_FILE = 'bookdrop.db'

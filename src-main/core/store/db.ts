@@ -7,10 +7,10 @@
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import Database from 'libsql'
+import { Database, type LibsqlDatabase } from './libsql'
 
 type RawDatabase = InstanceType<typeof Database>
-type Statement = Database.Statement<unknown[]>
+type Statement = LibsqlDatabase.Statement<unknown[]>
 
 const MIGRATIONS: string[] = [
   // 1: uploads, folders, settings
