@@ -110,7 +110,9 @@ describe('watched folders', () => {
   })
 
   it('a file written slowly is uploaded once, only after it is complete', async () => {
-    r = await rig()
+    // Writes 100 ms apart: a window of 600 ms keeps a loaded CI machine's late timer from looking
+    // like a finished file (the default test window, 120 ms, left 20 ms of margin).
+    r = await rig({ engine: { watch: { stabilityMs: 600 } } })
     await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
     await waitFor('watching', () => r!.engine.listFolders()[0]?.state === 'watching')
     const path = join(r.inbox, 'scan.pdf')
