@@ -73,16 +73,7 @@ export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }
         error={fieldError('name')}
         hint="Shown in the status bar, e.g. the business name."
       >
-        {(p) => (
-          <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            autoComplete="off"
-          />
-        )}
+        {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />}
       </Field>
       <fieldset className="field">
         <legend className="field__label">Kind of key</legend>
@@ -98,13 +89,7 @@ export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }
       </fieldset>
       <Field label="Environment" error={fieldError('environment')}>
         {(p) => (
-          <select
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={environment}
-            onChange={(e) => setEnvironment(e.target.value as Env)}
-          >
+          <select {...p} value={environment} onChange={(e) => setEnvironment(e.target.value as Env)}>
             <option value="production">Production</option>
             <option value="sandbox">Sandbox</option>
             <option value="custom">Custom base URL</option>
@@ -119,9 +104,7 @@ export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }
         >
           {(p) => (
             <input
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
+              {...p}
               type="url"
               value={baseUrl}
               onChange={(e) => setBaseUrl(e.target.value)}
@@ -137,9 +120,7 @@ export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }
       >
         {(p) => (
           <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
+            {...p}
             type="password"
             value={secret}
             onChange={(e) => setSecret(e.target.value)}

@@ -1,12 +1,19 @@
 import { type ReactNode, useId } from 'react'
 
+/** The attributes a field's control takes from its Field: its id, what describes it and whether it is invalid. */
+export interface FieldControl {
+  id: string
+  'aria-describedby': string | undefined
+  'aria-invalid': boolean
+}
+
 interface FieldProps {
   label: ReactNode
   /** Shown under the input; linked with aria-describedby. */
   hint?: ReactNode
   error?: string | null | undefined
-  /** Renders the control with the ids it needs. */
-  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode
+  /** Renders the control: spread `control` onto it (<input {...control} />) for its id and ARIA wiring. */
+  children: (control: FieldControl) => ReactNode
   className?: string
   required?: boolean
 }
@@ -23,7 +30,7 @@ export function Field({ label, hint, error, children, className, required }: Fie
         {label}
         {required ? <span className="field__req"> (required)</span> : null}
       </label>
-      {children({ id, describedBy, invalid: Boolean(error) })}
+      {children({ id, 'aria-describedby': describedBy, 'aria-invalid': Boolean(error) })}
       {hint ? (
         <div id={hintId} className="field__hint">
           {hint}

@@ -184,10 +184,8 @@ export function SessionBanner() {
           <Field label="Enter a new key" error={fields.secret}>
             {(p) => (
               <input
-                id={p.id}
+                {...p}
                 type="password"
-                aria-describedby={p.describedBy}
-                aria-invalid={p.invalid}
                 value={secret}
                 onChange={(e) => setSecret(e.target.value)}
                 autoComplete="off"

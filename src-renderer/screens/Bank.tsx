@@ -189,9 +189,7 @@ function StatementUpload() {
         >
           {(p) => (
             <textarea
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
+              {...p}
               aria-required="true"
               rows={3}
               maxLength={4000}

@@ -78,8 +78,7 @@ export function Capture() {
         <Field label="Send as" hint="What the files should become in your books.">
           {(p) => (
             <select
-              id={p.id}
-              aria-describedby={p.describedBy}
+              {...p}
               value={target}
               onChange={(e) => setCapture({ captureTarget: e.target.value as AiTarget })}
             >
@@ -102,8 +101,7 @@ export function Capture() {
         >
           {(p) => (
             <textarea
-              id={p.id}
-              aria-describedby={p.describedBy}
+              {...p}
               rows={2}
               value={prompt}
               maxLength={4000}

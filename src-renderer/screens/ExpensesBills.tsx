@@ -80,7 +80,7 @@ function RecordList({ kind }: { kind: Kind }) {
           <Field label={`Search ${kind}`}>
             {(p) => (
               <input
-                id={p.id}
+                {...p}
                 type="search"
                 data-shortcut="search"
                 value={search}
@@ -162,9 +162,7 @@ function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; on
         {(p) => (
           <input
             ref={input}
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
+            {...p}
             value={value}
             onChange={(e) => setValue(e.target.value)}
             className="input--wide"
@@ -218,27 +216,11 @@ function ReplaceBillDialog({ row, onClose }: { row: RecordRow; onClose: () => vo
       <p className="muted">A replace (PUT) sends the bill’s narration and date together.</p>
       <Field label="Narration" required error={fields.narration}>
         {(p) => (
-          <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={narration}
-            onChange={(e) => setNarration(e.target.value)}
-            data-autofocus
-          />
+          <input {...p} value={narration} onChange={(e) => setNarration(e.target.value)} data-autofocus />
         )}
       </Field>
       <Field label="Date" required error={fields.date}>
-        {(p) => (
-          <input
-            id={p.id}
-            type="date"
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-          />
-        )}
+        {(p) => <input {...p} type="date" value={date} onChange={(e) => setDate(e.target.value)} />}
       </Field>
       <FormError message={error} />
     </Dialog>

@@ -111,14 +111,7 @@ function FolderForm({
       >
         {(p) => (
           <div className="input-row">
-            <input
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
-              value={v.path}
-              onChange={(e) => set('path', e.target.value)}
-              spellCheck={false}
-            />
+            <input {...p} value={v.path} onChange={(e) => set('path', e.target.value)} spellCheck={false} />
             <button type="button" className="btn" onClick={() => void pathPicker.browse()}>
               Browse…
             </button>
@@ -127,12 +120,7 @@ function FolderForm({
       </Field>
       <Field label="Send as" error={fe('target')}>
         {(p) => (
-          <select
-            id={p.id}
-            aria-describedby={p.describedBy}
-            value={v.target}
-            onChange={(e) => set('target', e.target.value as AiTarget)}
-          >
+          <select {...p} value={v.target} onChange={(e) => set('target', e.target.value as AiTarget)}>
             {TARGETS.map((t) => (
               <option key={t} value={t}>
                 {TARGET_LABELS[t]}
@@ -148,9 +136,7 @@ function FolderForm({
       >
         {(p) => (
           <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
+            {...p}
             value={v.acceptedKinds}
             onChange={(e) => set('acceptedKinds', e.target.value)}
             spellCheck={false}
@@ -170,9 +156,7 @@ function FolderForm({
       >
         {(p) => (
           <textarea
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
+            {...p}
             rows={2}
             value={v.promptTemplate}
             onChange={(e) => set('promptTemplate', e.target.value)}
@@ -208,9 +192,7 @@ function FolderForm({
           {(p) => (
             <div className="input-row">
               <input
-                id={p.id}
-                aria-describedby={p.describedBy}
-                aria-invalid={p.invalid}
+                {...p}
                 value={v.archiveDir}
                 onChange={(e) => set('archiveDir', e.target.value)}
                 spellCheck={false}

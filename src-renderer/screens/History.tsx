@@ -133,7 +133,7 @@ export function History() {
         <Field label="Search file names" className="filters__search">
           {(p) => (
             <input
-              id={p.id}
+              {...p}
               type="search"
               data-shortcut="search"
               aria-keyshortcuts="/"
@@ -149,7 +149,7 @@ export function History() {
         <Field label="Target">
           {(p) => (
             <select
-              id={p.id}
+              {...p}
               value={filter.target}
               onChange={(e) => setFilter({ target: e.target.value as AiTarget | '' })}
             >
@@ -165,7 +165,7 @@ export function History() {
         <Field label="From">
           {(p) => (
             <input
-              id={p.id}
+              {...p}
               type="date"
               value={filter.from}
               max={filter.to || undefined}
@@ -176,7 +176,7 @@ export function History() {
         <Field label="To">
           {(p) => (
             <input
-              id={p.id}
+              {...p}
               type="date"
               value={filter.to}
               min={filter.from || undefined}
@@ -449,7 +449,9 @@ function RowActions({ row }: { row: Upload }) {
 
 function isInvoiceRecord(row: Upload): boolean {
   return (
-    row.recordType === 'invoice' || row.recordType === 'invoices' || (!row.recordType && row.target === 'invoices')
+    row.recordType === 'invoice' ||
+    row.recordType === 'invoices' ||
+    (!row.recordType && row.target === 'invoices')
   )
 }
 

@@ -54,7 +54,7 @@ export function Invoices() {
             <Field label="Open by uuid or source_uuid">
               {(p) => (
                 <input
-                  id={p.id}
+                  {...p}
                   data-shortcut="search"
                   value={ref}
                   onChange={(e) => setRef(e.target.value)}
@@ -295,9 +295,7 @@ function CreateInvoice() {
         >
           {(p) => (
             <textarea
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
+              {...p}
               rows={4}
               maxLength={4000}
               value={prompt}

@@ -172,10 +172,8 @@ function RotateKeyDialog({ profile, onClose }: { profile: Profile; onClose: () =
       <Field label="New secret key" error={fields.secret}>
         {(p) => (
           <input
-            id={p.id}
+            {...p}
             type="password"
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
             value={secret}
             onChange={(e) => setSecret(e.target.value)}
             onKeyDown={(e) => {
@@ -222,9 +220,7 @@ function RenameDialog({ profile, onClose }: { profile: Profile; onClose: () => v
       <Field label="Name" error={error}>
         {(p) => (
           <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
+            {...p}
             value={name}
             onChange={(e) => setName(e.target.value)}
             onKeyDown={(e) => {
@@ -356,13 +352,11 @@ function NumberSetting({
     <Field label={label} hint={hint} error={error}>
       {(p) => (
         <input
-          id={p.id}
+          {...p}
           type="number"
           inputMode="numeric"
           min={min}
           max={max}
-          aria-describedby={p.describedBy}
-          aria-invalid={p.invalid}
           value={text}
           onChange={(e) => setText(e.target.value)}
           onBlur={commit}

@@ -112,7 +112,7 @@ export function Businesses() {
         <Field label="Search this page">
           {(p) => (
             <input
-              id={p.id}
+              {...p}
               type="search"
               data-shortcut="search"
               value={search}
@@ -124,7 +124,7 @@ export function Businesses() {
         <Field label="Rows per page">
           {(p) => (
             <select
-              id={p.id}
+              {...p}
               value={referred.limit}
               onChange={(e) => void load({ limit: Number(e.target.value), page: 1 })}
             >
@@ -154,7 +154,10 @@ export function Businesses() {
                 <th
                   key={c.key}
                   scope="col"
-                  className={[c.numeric ? 'num' : '', c.priority ? `col-p${c.priority}` : ''].join(' ').trim() || undefined}
+                  className={
+                    [c.numeric ? 'num' : '', c.priority ? `col-p${c.priority}` : ''].join(' ').trim() ||
+                    undefined
+                  }
                   style={c.width ? { width: c.width } : undefined}
                   aria-sort={
                     sort?.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined
@@ -193,9 +196,17 @@ export function Businesses() {
                       {COLUMNS.map((c) => (
                         <td
                           key={c.key}
-                          className={[c.numeric ? 'num' : '', c.priority ? `col-p${c.priority}` : ''].join(' ').trim() || undefined}
+                          className={
+                            [c.numeric ? 'num' : '', c.priority ? `col-p${c.priority}` : '']
+                              .join(' ')
+                              .trim() || undefined
+                          }
                         >
-                          {c.numeric ? cell(r, c.key) : <Truncate text={cell(r, c.key)} focusable={c.key === 'name'} />}
+                          {c.numeric ? (
+                            cell(r, c.key)
+                          ) : (
+                            <Truncate text={cell(r, c.key)} focusable={c.key === 'name'} />
+                          )}
                         </td>
                       ))}
                       <td className="actions-cell">
@@ -212,7 +223,9 @@ export function Businesses() {
                             label={`More for ${r.name}`}
                             items={[
                               {
-                                label: openBilling[r.uuid] ? 'Hide details and billing' : 'Details and billing',
+                                label: openBilling[r.uuid]
+                                  ? 'Hide details and billing'
+                                  : 'Details and billing',
                                 onSelect: () => {
                                   const open = !openBilling[r.uuid]
                                   setOpenBilling((o) => ({ ...o, [r.uuid]: open }))
@@ -232,7 +245,9 @@ export function Businesses() {
                             {DETAIL_KEYS.map((d) => (
                               <div key={d.key}>
                                 <dt>{d.label}</dt>
-                                <dd className={d.key === 'uuid' ? 'mono small' : undefined}>{cell(r, d.key)}</dd>
+                                <dd className={d.key === 'uuid' ? 'mono small' : undefined}>
+                                  {cell(r, d.key)}
+                                </dd>
                               </div>
                             ))}
                           </dl>
@@ -363,10 +378,8 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
         <Field label="Seats" error={fields.seats}>
           {(p) => (
             <input
-              id={p.id}
+              {...p}
               inputMode="numeric"
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
               value={seats}
               onChange={(e) => setSeats(e.target.value)}
               data-autofocus
@@ -383,14 +396,7 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
           }
         >
           {(p) => (
-            <input
-              id={p.id}
-              inputMode="numeric"
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
-              value={months}
-              onChange={(e) => setMonths(e.target.value)}
-            />
+            <input {...p} inputMode="numeric" value={months} onChange={(e) => setMonths(e.target.value)} />
           )}
         </Field>
       </div>
@@ -487,10 +493,8 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
       <Field label="Credits" error={fieldError}>
         {(p) => (
           <input
-            id={p.id}
+            {...p}
             inputMode="decimal"
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
             value={credits}
             onChange={(e) => setCredits(e.target.value)}
             data-autofocus

@@ -117,10 +117,8 @@ export function RegisterForm() {
     <Field label={label} error={err(k)} required>
       {(p) => (
         <input
-          id={p.id}
+          {...p}
           type={type}
-          aria-describedby={p.describedBy}
-          aria-invalid={p.invalid}
           value={f[k]}
           autoComplete={autoComplete}
           onChange={(e) => set(k, e.target.value)}
@@ -149,10 +147,8 @@ export function RegisterForm() {
           {(p) => (
             <div className="input-row">
               <input
-                id={p.id}
+                {...p}
                 type={showPassword ? 'text' : 'password'}
-                aria-describedby={p.describedBy}
-                aria-invalid={p.invalid}
                 value={f.password}
                 autoComplete="new-password"
                 onChange={(e) => set('password', e.target.value)}
@@ -173,11 +169,9 @@ export function RegisterForm() {
           {(p) => (
             <>
               <input
-                id={p.id}
+                {...p}
                 list="country-codes"
                 className="input--code"
-                aria-describedby={p.describedBy}
-                aria-invalid={p.invalid}
                 value={f.country}
                 maxLength={2}
                 onChange={(e) => set('country', e.target.value.toUpperCase())}
@@ -195,11 +189,9 @@ export function RegisterForm() {
           {(p) => (
             <>
               <input
-                id={p.id}
+                {...p}
                 list="currency-codes"
                 className="input--code"
-                aria-describedby={p.describedBy}
-                aria-invalid={p.invalid}
                 value={f.currency}
                 maxLength={3}
                 onChange={(e) => set('currency', e.target.value.toUpperCase())}
@@ -215,13 +207,7 @@ export function RegisterForm() {
         </Field>
         <Field label="Time zone" error={err('timezone')} required>
           {(p) => (
-            <select
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
-              value={f.timezone}
-              onChange={(e) => set('timezone', e.target.value)}
-            >
+            <select {...p} value={f.timezone} onChange={(e) => set('timezone', e.target.value)}>
               {zones.map((z) => (
                 <option key={z} value={z}>
                   {z}
@@ -341,7 +327,7 @@ function Registered({ result, onAnother }: { result: Res<'registerBusiness'>; on
             shown in full.
           </p>
           <Field label="Profile name">
-            {(p) => <input id={p.id} value={name} onChange={(e) => setName(e.target.value)} />}
+            {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
           </Field>
           <button type="submit" className="btn btn--primary" disabled={busy}>
             {busy ? 'Saving…' : 'Save as a profile'}
