@@ -7,7 +7,7 @@
  * with the same schema, so the messages match.
  */
 import { vi } from 'vitest'
-import { issuesByField, purchaseOrderSchema } from '../../schemas'
+import { type ReferredBusinessRow, issuesByField, purchaseOrderSchema } from '../../schemas'
 import {
   type BookdropApi,
   CALL_NAMES,
@@ -54,6 +54,27 @@ export function profile(over: Partial<Profile> = {}): Profile {
     validatedAt: '2026-01-01T00:00:00.000Z',
     business: { uuid: 'b1', name: 'Bakery Ltd', currency: 'NGN', country: 'NG' },
     demo: false,
+    ...over,
+  }
+}
+
+/** A business of a partner's list, as the API gives it. */
+export function referredBusiness(over: Partial<ReferredBusinessRow> = {}): ReferredBusinessRow {
+  return {
+    uuid: 'b1',
+    name: 'Bakery',
+    email: 'owner@bakery.test',
+    currency: 'NGN',
+    country: 'NG',
+    credit_from_referral_partner: false,
+    is_subscribed_to_svc: false,
+    billing_currency: 'NGN',
+    subscription_status: 'inactive',
+    available_seats: 0,
+    subscription_plan: 'free',
+    credit_balance: 0,
+    subscription_expires_at: null,
+    gateway: 'none',
     ...over,
   }
 }

@@ -1,18 +1,12 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fake, upload } from './fake-bridge'
+import { freshEachTest, resetStores, startApp, useApp } from './harness'
 import type { FolderView } from '../../contract'
 
-vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
-
-const { useApp, resetStores } = await import('../../src-renderer/store')
 const { flushEvents } = await import('../../src-renderer/store/events')
-const { startApp } = await import('../../src-renderer/store/start')
 
-beforeEach(() => {
-  fake.reset()
-  resetStores()
-})
+freshEachTest()
 afterEach(() => resetStores())
 
 describe('store', () => {
