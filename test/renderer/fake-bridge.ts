@@ -20,6 +20,7 @@ import {
   type Result,
   type SessionState,
   type Settings,
+  UPLOAD_STATUSES,
 } from '../../contract'
 
 export type Upload = Res<'history'>['rows'][number]
@@ -28,20 +29,9 @@ type Handler<K extends CallName> = (
   req: Req<K>,
 ) => Res<K> | Promise<Res<K>> | Result<Res<K>> | Promise<Result<Res<K>>>
 
-export const STATUSES = [
-  'queued',
-  'uploading',
-  'waiting_retry',
-  'processing',
-  'completed',
-  'failed',
-  'duplicate',
-  'skipped',
-  'cancelled',
-] as const
-
+/** The session's counts: none of any status, but for `over`. */
 export function counts(over: Partial<SessionState['counts']> = {}): SessionState['counts'] {
-  return { ...(Object.fromEntries(STATUSES.map((s) => [s, 0])) as SessionState['counts']), ...over }
+  return { ...(Object.fromEntries(UPLOAD_STATUSES.map((s) => [s, 0])) as SessionState['counts']), ...over }
 }
 
 export function profile(over: Partial<Profile> = {}): Profile {

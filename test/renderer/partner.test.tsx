@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { render, screen, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
+import userEvent, { type UserEvent } from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { ReferredBusinessRow } from '../../schemas'
 import { fake, profile, referredBusiness } from './fake-bridge'
@@ -23,6 +23,18 @@ function serve(rows: ReferredBusinessRow[]) {
     total: rows.length,
     data: rows,
   })
+}
+
+/** Renders the list and opens Add seats for Bakery: the dialog. */
+async function openAddSeats(user: UserEvent): Promise<HTMLElement> {
+  render(<Businesses />)
+  await user.click(await screen.findByRole('button', { name: 'Add seats for Bakery' }))
+  return screen.getByRole('dialog', { name: 'Add seats for Bakery' })
+}
+
+async function retype(user: UserEvent, input: HTMLElement, text: string): Promise<void> {
+  await user.clear(input)
+  await user.type(input, text)
 }
 
 describe('partner console', () => {
@@ -82,13 +94,9 @@ describe('partner console', () => {
       },
     })
     const user = userEvent.setup()
-    render(<Businesses />)
-    await user.click(await screen.findByRole('button', { name: 'Add seats for Bakery' }))
-    const dialog = screen.getByRole('dialog', { name: 'Add seats for Bakery' })
-    await user.clear(within(dialog).getByLabelText('Seats'))
-    await user.type(within(dialog).getByLabelText('Seats'), '2')
-    await user.clear(within(dialog).getByLabelText('Months'))
-    await user.type(within(dialog).getByLabelText('Months'), '3')
+    const dialog = await openAddSeats(user)
+    await retype(user, within(dialog).getByLabelText('Seats'), '2')
+    await retype(user, within(dialog).getByLabelText('Months'), '3')
     expect(dialog.textContent).toContain('900 credits')
     expect(dialog.textContent).toContain('150 × 2 seats × 3 months')
     expect(dialog.textContent).not.toContain('estimate')
@@ -130,11 +138,8 @@ describe('partner console', () => {
       transaction_credits_granted: 0,
     })
     const user = userEvent.setup()
-    render(<Businesses />)
-    await user.click(await screen.findByRole('button', { name: 'Add seats for Bakery' }))
-    const dialog = screen.getByRole('dialog', { name: 'Add seats for Bakery' })
-    await user.clear(within(dialog).getByLabelText('Seats'))
-    await user.type(within(dialog).getByLabelText('Seats'), '2')
+    const dialog = await openAddSeats(user)
+    await retype(user, within(dialog).getByLabelText('Seats'), '2')
     // ceil(150 × 2 × 15 / 30) = 150, give or take the seconds since `expires` was made.
     expect(within(dialog).getByText('Cost (estimate)')).toBeTruthy()
     expect(dialog.textContent).toMatch(/15\.00 remaining days|14\.99 remaining days/)

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fake, upload } from './fake-bridge'
 import { freshEachTest, resetStores, startApp, useApp } from './harness'
-import type { FolderView } from '../../contract'
+import { EVENT_NAMES, type FolderView } from '../../contract'
 
 const { flushEvents } = await import('../../src-renderer/store/events')
 
@@ -13,16 +13,8 @@ describe('store', () => {
   it('subscribes to every event once and loads the first state through the bridge', async () => {
     await startApp()
     await startApp()
-    for (const name of [
-      'upload',
-      'progress',
-      'folder',
-      'rateLimit',
-      'profile',
-      'notice',
-      'session',
-      'profiles',
-    ] as const) {
+    // The events the store listens to: all but storage and settings.
+    for (const name of EVENT_NAMES.filter((n) => n !== 'storage' && n !== 'settings')) {
       expect(fake.listenerCount(name)).toBe(1)
     }
     const s = useApp.getState()
