@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { recordPatchSchema, recordPutSchema, issuesByField } from '../../contract/api'
-import { Dialog } from '../components/Dialog'
+import { Dialog, DialogActions } from '../components/Dialog'
 import { Field, FormError } from '../components/Field'
 import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
@@ -203,14 +203,13 @@ function ReplaceBillDialog({ row, onClose }: { row: RecordRow; onClose: () => vo
       title="Replace bill"
       onClose={onClose}
       footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={busy}>
-            {busy ? 'Saving…' : 'Replace'}
-          </button>
-        </>
+        <DialogActions
+          onCancel={onClose}
+          onAction={() => void save()}
+          label="Replace"
+          busyLabel="Saving…"
+          busy={busy}
+        />
       }
     >
       <p className="muted">A replace (PUT) sends the bill’s narration and date together.</p>

@@ -1,7 +1,7 @@
 import { Fragment, useEffect, useMemo, useState } from 'react'
 import type { ReferredBusinessRow } from '../../../contract/api'
 import { addCreditsSchema, addSeatsSchema, issuesByField } from '../../../contract/api'
-import { Dialog } from '../../components/Dialog'
+import { Dialog, DialogActions } from '../../components/Dialog'
 import { Field, FormError } from '../../components/Field'
 import { Pager } from '../../components/Pager'
 import { RowMenu, Truncate } from '../../components/RowMenu'
@@ -359,19 +359,14 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
       title={`Add seats for ${row.name}`}
       onClose={onClose}
       footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn--primary"
-            onClick={() => void submit()}
-            disabled={busy || !parsed.success}
-          >
-            {busy ? 'Granting…' : quote ? `Grant for ${formatNumber(quote.cost)} credits` : 'Grant'}
-          </button>
-        </>
+        <DialogActions
+          onCancel={onClose}
+          onAction={() => void submit()}
+          label={quote ? `Grant for ${formatNumber(quote.cost)} credits` : 'Grant'}
+          busyLabel="Granting…"
+          busy={busy}
+          disabled={!parsed.success}
+        />
       }
     >
       <div className="form form--grid">
@@ -471,19 +466,14 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
       title={`Add AI credits for ${row.name}`}
       onClose={onClose}
       footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn--primary"
-            onClick={() => void submit()}
-            disabled={busy || !parsed.success}
-          >
-            {busy ? 'Granting…' : 'Grant credits'}
-          </button>
-        </>
+        <DialogActions
+          onCancel={onClose}
+          onAction={() => void submit()}
+          label="Grant credits"
+          busyLabel="Granting…"
+          busy={busy}
+          disabled={!parsed.success}
+        />
       }
     >
       <p className="muted">
