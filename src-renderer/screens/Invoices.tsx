@@ -8,6 +8,7 @@ import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 import type { Invoice } from '../store/records'
+import { TableHead } from '../components/TableHead'
 
 const COLUMNS: Column[] = [
   { key: 'date', label: 'Date', nowrap: true, width: '104px' },
@@ -181,23 +182,15 @@ function InvoiceView({
           <div className="table-wrap">
             <table className="table table--fit table--wrap">
               <caption className="sr-only">Invoice items</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Item</th>
-                  <th scope="col" className="num">
-                    Quantity
-                  </th>
-                  <th scope="col" className="num">
-                    Price
-                  </th>
-                  <th scope="col" className="num">
-                    Tax %
-                  </th>
-                  <th scope="col" className="num">
-                    Amount
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                cells={[
+                  'Item',
+                  { label: 'Quantity', className: 'num' },
+                  { label: 'Price', className: 'num' },
+                  { label: 'Tax %', className: 'num' },
+                  { label: 'Amount', className: 'num' },
+                ]}
+              />
               <tbody>
                 {data.record_items.length === 0 ? (
                   <tr>
@@ -226,15 +219,7 @@ function InvoiceView({
             <div className="table-wrap">
               <table className="table table--fit table--wrap">
                 <caption className="sr-only">Payments</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">Method</th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead cells={['Date', 'Method', { label: 'Amount', className: 'num' }]} />
                 <tbody>
                   {data.payments.map((p, i) => (
                     <tr key={p.uuid ?? `#${i}`}>

@@ -6,6 +6,7 @@ import { useApp } from '../store'
 import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
 import { AddSeatsDialog } from './partner/Businesses'
+import { ACTIONS, TableHead } from '../components/TableHead'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
 type PartnerData = Extract<OverviewData, { kind: 'partner' }>
@@ -258,20 +259,14 @@ export function DayChart({ days, month }: { days: DayFigures[]; month: string })
         <summary>Show as a table</summary>
         <table className="table">
           <caption className="sr-only">Files per day, {month}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col" className="num">
-                Sent
-              </th>
-              <th scope="col" className="num">
-                Records
-              </th>
-              <th scope="col" className="num">
-                Failed
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            cells={[
+              'Day',
+              { label: 'Sent', className: 'num' },
+              { label: 'Records', className: 'num' },
+              { label: 'Failed', className: 'num' },
+            ]}
+          />
           <tbody>
             {days
               .filter((d) => d.sent > 0 || d.failed > 0)
@@ -372,20 +367,14 @@ function PartnerOverview({ data }: { data: PartnerData }) {
           <div className="table-wrap">
             <table className="table overview-table">
               <caption className="sr-only">Businesses without seats</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Business</th>
-                  <th scope="col" className="overview-table__wide">
-                    Email
-                  </th>
-                  <th scope="col" className="overview-table__plan">
-                    Plan
-                  </th>
-                  <th scope="col" className="overview-table__action">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                cells={[
+                  'Business',
+                  { label: 'Email', className: 'overview-table__wide' },
+                  { label: 'Plan', className: 'overview-table__plan' },
+                  { label: ACTIONS, className: 'overview-table__action' },
+                ]}
+              />
               <tbody>
                 {data.withoutSeats.length === 0 ? (
                   <tr>
@@ -440,21 +429,15 @@ function PartnerOverview({ data }: { data: PartnerData }) {
         <div className="table-wrap">
           <table className="table overview-table">
             <caption className="sr-only">Grants made from Bookdrop in {name}</caption>
-            <thead>
-              <tr>
-                <th scope="col" className="overview-table__when">
-                  When
-                </th>
-                <th scope="col">Business</th>
-                <th scope="col">Grant</th>
-                <th scope="col" className="num overview-table__num">
-                  Charged
-                </th>
-                <th scope="col" className="num overview-table__num overview-table__wide">
-                  Holding after
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              cells={[
+                { label: 'When', className: 'overview-table__when' },
+                'Business',
+                'Grant',
+                { label: 'Charged', className: 'num overview-table__num' },
+                { label: 'Holding after', className: 'num overview-table__num overview-table__wide' },
+              ]}
+            />
             <tbody>
               {data.grants.length === 0 ? (
                 <tr>
