@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import type { Req } from '../lib/types'
-import { Field, FormError } from './Field'
+import { Field, FormActions, FormError, SecretField } from './Field'
 
 type Env = Req<'addProfile'>['environment']
 type Kind = 'business' | 'partner'
@@ -113,28 +113,17 @@ export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }
           )}
         </Field>
       ) : null}
-      <Field
+      <SecretField
         label="Secret key"
         error={fieldError('secret')}
         hint={`${KEY_HINT[kind]} It is checked with the server, then kept in the system keychain only.`}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            value={secret}
-            onChange={(e) => setSecret(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-          />
-        )}
-      </Field>
+        value={secret}
+        onChange={setSecret}
+      />
       <FormError message={error} />
-      <div className="form__actions">
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? 'Checking the key…' : submitLabel}
-        </button>
-      </div>
+      <FormActions busy={busy} busyLabel="Checking the key…">
+        {submitLabel}
+      </FormActions>
     </form>
   )
 }

@@ -83,3 +83,70 @@ export function FormError({ message }: { message: string | null | undefined }) {
     </p>
   )
 }
+
+interface SubmitProps {
+  busy: boolean
+  /** The button's words while the form sends. */
+  busyLabel: string
+  children: ReactNode
+}
+
+/** A form's send button: disabled, with its busy words, while the form sends. */
+export function SubmitButton({ busy, busyLabel, children }: SubmitProps) {
+  return (
+    <button type="submit" className="btn btn--primary" disabled={busy}>
+      {busy ? busyLabel : children}
+    </button>
+  )
+}
+
+/** A form's row of buttons: Cancel where the form can be left without sending, then send. */
+export function FormActions({ onCancel, ...submit }: SubmitProps & { onCancel?: (() => void) | undefined }) {
+  return (
+    <div className="form__actions">
+      {onCancel ? (
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+      ) : null}
+      <SubmitButton {...submit} />
+    </div>
+  )
+}
+
+interface SecretProps {
+  label: string
+  error: string | null | undefined
+  hint?: ReactNode
+  value: string
+  onChange: (value: string) => void
+  /** Enter in the field (a dialog with no form of its own). */
+  onEnter?: () => void
+  autoFocus?: boolean
+}
+
+/** A secret key's field: hidden as typed, not remembered nor spell-checked. */
+export function SecretField({ label, error, hint, value, onChange, onEnter, autoFocus }: SecretProps) {
+  return (
+    <Field label={label} error={error} hint={hint}>
+      {(p) => (
+        <input
+          {...p}
+          type="password"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          onKeyDown={
+            onEnter
+              ? (e) => {
+                  if (e.key === 'Enter') onEnter()
+                }
+              : undefined
+          }
+          autoComplete="off"
+          spellCheck={false}
+          data-autofocus={autoFocus || undefined}
+        />
+      )}
+    </Field>
+  )
+}

@@ -5,7 +5,7 @@ import { StatusBadge } from '../components/Badge'
 import { ConfirmDialog } from '../components/Dialog'
 import { uploadReason } from '../components/UploadRow'
 import { DropZone } from '../components/DropZone'
-import { Field, FormError } from '../components/Field'
+import { Field, FormError, SubmitButton } from '../components/Field'
 import { type Column } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { fileToBase64 } from '../lib/base64'
@@ -197,9 +197,9 @@ function StatementUpload() {
           )}
         </Field>
         <FormError message={error} />
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? 'Uploading…' : 'Upload statement'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Uploading…">
+          Upload statement
+        </SubmitButton>
         {done ? (
           <p className="success" role="status">
             {done}

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { Badge } from '../components/Badge'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
-import { Check, Field, FormError } from '../components/Field'
+import { Check, Field, FormActions, FormError } from '../components/Field'
 import { Screen } from '../components/Screen'
 import { bookdrop } from '../lib/bridge'
 import { formatDateTime } from '../lib/format'
@@ -221,16 +221,9 @@ function FolderForm({
       </div>
       <div className="span-2">
         <FormError message={error} />
-        <div className="form__actions">
-          {onCancel ? (
-            <button type="button" className="btn" onClick={onCancel}>
-              Cancel
-            </button>
-          ) : null}
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? 'Saving…' : submitLabel}
-          </button>
-        </div>
+        <FormActions onCancel={onCancel} busy={busy} busyLabel="Saving…">
+          {submitLabel}
+        </FormActions>
       </div>
     </form>
   )

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { DropZone } from '../components/DropZone'
-import { Field, FormError } from '../components/Field'
+import { Field, FormError, SubmitButton } from '../components/Field'
 import { type Column, str } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatMoney } from '../lib/format'
@@ -289,9 +289,9 @@ function CreateInvoice() {
           )}
         </Field>
         <FormError message={error} />
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? 'Sending…' : 'Create from description'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Sending…">
+          Create from description
+        </SubmitButton>
       </form>
       {done ? (
         <div className="success" role="status">

@@ -8,7 +8,7 @@ import {
   lineAmounts,
   purchaseOrderSchema,
 } from '../../contract/api'
-import { Check, Field, FormError } from '../components/Field'
+import { Check, Field, FormActions, FormError } from '../components/Field'
 import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatMoney, isoDate, numberField } from '../lib/format'
@@ -330,16 +330,9 @@ export function PurchaseOrderForm({
               : null
         }
       />
-      <div className="form__actions">
-        {onCancel ? (
-          <button type="button" className="btn" onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-        <button type="submit" className="btn btn--primary" disabled={sent.busy}>
-          {sent.busy ? 'Creating…' : 'Create purchase order'}
-        </button>
-      </div>
+      <FormActions onCancel={onCancel} busy={sent.busy} busyLabel="Creating…">
+        Create purchase order
+      </FormActions>
     </form>
   )
 }

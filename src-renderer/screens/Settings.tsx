@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { Badge } from '../components/Badge'
 import { ConnectForm } from '../components/ConnectForm'
 import { ConfirmDialog, Dialog, DialogActions } from '../components/Dialog'
-import { Check, Field, FormError } from '../components/Field'
+import { Check, Field, FormError, SecretField } from '../components/Field'
 import { RowMenu, Truncate } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { formatDateTime } from '../lib/format'
@@ -159,21 +159,14 @@ function RotateKeyDialog({ profile, onClose }: { profile: Profile; onClose: () =
       }
     >
       <p className="muted">The new key is checked with the server and must belong to the same business.</p>
-      <Field label="New secret key" error={fields.secret}>
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            value={secret}
-            onChange={(e) => setSecret(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') void save()
-            }}
-            autoComplete="off"
-            data-autofocus
-          />
-        )}
-      </Field>
+      <SecretField
+        label="New secret key"
+        error={fields.secret}
+        value={secret}
+        onChange={setSecret}
+        onEnter={() => void save()}
+        autoFocus
+      />
       <FormError message={error} />
     </Dialog>
   )

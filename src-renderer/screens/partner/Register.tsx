@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { GRANT_ACCESS, PASSWORD_RULES, issuesByField, registerBusinessSchema } from '../../../contract/api'
-import { Check, Field, FormError } from '../../components/Field'
+import { Check, Field, FormError, SubmitButton } from '../../components/Field'
 import { Screen } from '../../components/Screen'
 import { countryOptions, currencyOptions, localTimeZone, timeZones } from '../../lib/iso'
 import type { Res } from '../../lib/types'
@@ -253,9 +253,9 @@ export function RegisterForm() {
         }
       />
       <div className="form__actions">
-        <button type="submit" className="btn btn--primary" disabled={server.busy}>
-          {server.busy ? 'Registering…' : 'Register business'}
-        </button>
+        <SubmitButton busy={server.busy} busyLabel="Registering…">
+          Register business
+        </SubmitButton>
       </div>
     </form>
   )
@@ -329,9 +329,9 @@ function Registered({ result, onAnother }: { result: Res<'registerBusiness'>; on
           <Field label="Profile name">
             {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
           </Field>
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save as a profile'}
-          </button>
+          <SubmitButton busy={busy} busyLabel="Saving…">
+            Save as a profile
+          </SubmitButton>
           <button type="button" className="btn" onClick={() => void discard()}>
             Discard the keys
           </button>
