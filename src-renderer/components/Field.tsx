@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react'
+import { TARGETS, TARGET_LABELS } from '../lib/labels'
 
 /** The attributes a field's control takes from its Field: its id, what describes it and whether it is invalid. */
 export interface FieldControl {
@@ -145,6 +146,87 @@ export function SecretField({ label, error, hint, value, onChange, onEnter, auto
           autoComplete="off"
           spellCheck={false}
           data-autofocus={autoFocus || undefined}
+        />
+      )}
+    </Field>
+  )
+}
+
+/** A select's options: one per value, shown as `label` gives it (the value itself by default). */
+export function Options<V extends string | number>({
+  values,
+  label = String,
+}: {
+  values: readonly V[]
+  label?: (value: V) => ReactNode
+}) {
+  return values.map((v) => (
+    <option key={v} value={v}>
+      {label(v)}
+    </option>
+  ))
+}
+
+/** The options of a "Send as" select: every target, by its name. */
+export function TargetOptions() {
+  return <Options values={TARGETS} label={(t) => TARGET_LABELS[t]} />
+}
+
+interface TextAreaProps {
+  label: ReactNode
+  hint?: ReactNode
+  error?: string | null | undefined
+  required?: boolean
+  className?: string
+  value: string
+  onChange: (value: string) => void
+  rows: number
+  maxLength?: number
+  placeholder?: string
+}
+
+/** A field of a few lines of text (instructions, a description). */
+export function TextAreaField({ value, onChange, rows, maxLength, placeholder, ...field }: TextAreaProps) {
+  return (
+    <Field {...field}>
+      {(p) => (
+        <textarea
+          {...p}
+          aria-required={field.required ? 'true' : undefined}
+          rows={rows}
+          maxLength={maxLength}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          placeholder={placeholder}
+        />
+      )}
+    </Field>
+  )
+}
+
+interface SearchProps {
+  label: string
+  value: string
+  onChange: (value: string) => void
+  placeholder?: string
+  className?: string
+  /** Says the "/" shortcut (which focuses this field) to screen readers. */
+  sayShortcut?: boolean
+}
+
+/** A screen's search box: the one "/" focuses (App's shortcut looks for data-shortcut="search"). */
+export function SearchField({ label, value, onChange, placeholder, className, sayShortcut }: SearchProps) {
+  return (
+    <Field label={label} className={className}>
+      {(p) => (
+        <input
+          {...p}
+          type="search"
+          data-shortcut="search"
+          aria-keyshortcuts={sayShortcut ? '/' : undefined}
+          placeholder={placeholder}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
         />
       )}
     </Field>

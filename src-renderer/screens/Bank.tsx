@@ -5,7 +5,7 @@ import { StatusBadge } from '../components/Badge'
 import { ConfirmDialog } from '../components/Dialog'
 import { uploadReason } from '../components/UploadRow'
 import { DropZone } from '../components/DropZone'
-import { Field, FormError, SubmitButton } from '../components/Field'
+import { FormError, SubmitButton, TextAreaField } from '../components/Field'
 import { type Column } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { fileToBase64 } from '../lib/base64'
@@ -179,23 +179,16 @@ function StatementUpload() {
           </ul>
         ) : null}
         {fields.files ? <div className="field__error">{fields.files}</div> : null}
-        <Field
+        <TextAreaField
           label="Instructions"
           required
           error={fields.prompt}
           hint="Required for every statement upload: e.g. “Import the March 2026 statement of the GTBank current account”."
-        >
-          {(p) => (
-            <textarea
-              {...p}
-              aria-required="true"
-              rows={3}
-              maxLength={4000}
-              value={prompt}
-              onChange={(e) => setPrompt(e.target.value)}
-            />
-          )}
-        </Field>
+          rows={3}
+          maxLength={4000}
+          value={prompt}
+          onChange={setPrompt}
+        />
         <FormError message={error} />
         <SubmitButton busy={busy} busyLabel="Uploading…">
           Upload statement

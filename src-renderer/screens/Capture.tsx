@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { DropZone, type DropZoneHandle } from '../components/DropZone'
-import { Field } from '../components/Field'
+import { Field, TargetOptions, TextAreaField } from '../components/Field'
 import { MOD } from '../components/Nav'
 import { ProgressBar } from '../components/Progress'
 import { Screen } from '../components/Screen'
 import { LiveUploadRow, UploadActions, uploadReason } from '../components/UploadRow'
 import { StatusBadge } from '../components/Badge'
 import { formatBytes, formatDateTime, formatNumber, plural } from '../lib/format'
-import { ACTIVE, TARGETS, TARGET_LABELS, TERMINAL } from '../lib/labels'
+import { ACTIVE, TARGET_LABELS, TERMINAL } from '../lib/labels'
 import type { AiTarget } from '../lib/types'
 import { useApp } from '../store'
 import { activeProfile } from '../store/session'
@@ -82,15 +82,11 @@ export function Capture() {
               value={target}
               onChange={(e) => setCapture({ captureTarget: e.target.value as AiTarget })}
             >
-              {TARGETS.map((t) => (
-                <option key={t} value={t}>
-                  {TARGET_LABELS[t]}
-                </option>
-              ))}
+              <TargetOptions />
             </select>
           )}
         </Field>
-        <Field
+        <TextAreaField
           label="Instructions (optional)"
           className="capture__prompt"
           hint={
@@ -98,18 +94,12 @@ export function Capture() {
               ? 'A bank statement always needs instructions; empty uses the default for statements.'
               : 'Empty uses the default instructions for this kind of record.'
           }
-        >
-          {(p) => (
-            <textarea
-              {...p}
-              rows={2}
-              value={prompt}
-              maxLength={4000}
-              onChange={(e) => setCapture({ capturePrompt: e.target.value })}
-              placeholder="e.g. Office supplies, paid by card"
-            />
-          )}
-        </Field>
+          rows={2}
+          value={prompt}
+          maxLength={4000}
+          onChange={(capturePrompt) => setCapture({ capturePrompt })}
+          placeholder="e.g. Office supplies, paid by card"
+        />
       </div>
 
       <DropZone

@@ -1,11 +1,11 @@
 import { useState } from 'react'
 import { Badge } from '../components/Badge'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
-import { Check, Field, FormActions, FormError } from '../components/Field'
+import { Check, Field, FormActions, FormError, TargetOptions, TextAreaField } from '../components/Field'
 import { Screen } from '../components/Screen'
 import { bookdrop } from '../lib/bridge'
 import { formatDateTime } from '../lib/format'
-import { FOLDER_STATE_LABELS, TARGETS, TARGET_LABELS } from '../lib/labels'
+import { FOLDER_STATE_LABELS, TARGET_LABELS } from '../lib/labels'
 import { settle } from '../lib/result'
 import type { AiTarget, FolderState, FolderView, Req, Result } from '../lib/types'
 import { useSubmit } from '../lib/useSubmit'
@@ -121,11 +121,7 @@ function FolderForm({
       <Field label="Send as" error={fe('target')}>
         {(p) => (
           <select {...p} value={v.target} onChange={(e) => set('target', e.target.value as AiTarget)}>
-            {TARGETS.map((t) => (
-              <option key={t} value={t}>
-                {TARGET_LABELS[t]}
-              </option>
-            ))}
+            <TargetOptions />
           </select>
         )}
       </Field>
@@ -143,7 +139,7 @@ function FolderForm({
           />
         )}
       </Field>
-      <Field
+      <TextAreaField
         label="Instructions sent with each file"
         className="span-2"
         error={fe('promptTemplate')}
@@ -153,17 +149,11 @@ function FolderForm({
             <code>{'{date}'}</code> today’s date. Empty uses the default for the target.
           </>
         }
-      >
-        {(p) => (
-          <textarea
-            {...p}
-            rows={2}
-            value={v.promptTemplate}
-            onChange={(e) => set('promptTemplate', e.target.value)}
-            placeholder="Record an expense from the receipt {filename} (saved in {folder} on {date})."
-          />
-        )}
-      </Field>
+        rows={2}
+        value={v.promptTemplate}
+        onChange={(text) => set('promptTemplate', text)}
+        placeholder="Record an expense from the receipt {filename} (saved in {folder} on {date})."
+      />
       <fieldset className="field span-2">
         <legend className="field__label">After a file is uploaded</legend>
         <div className="segmented">

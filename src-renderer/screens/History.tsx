@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useRef, useState } from 'react'
 import { StatusBadge } from '../components/Badge'
-import { Check, Field } from '../components/Field'
+import { Check, Field, SearchField, TargetOptions } from '../components/Field'
 import { RowMenu, type RowMenuItem } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { uploadReason } from '../components/UploadRow'
@@ -11,7 +11,6 @@ import {
   CANCELLABLE,
   RETRYABLE,
   STATUS_LABELS,
-  TARGETS,
   TARGET_LABELS,
   UPLOAD_STATUS_LIST,
   retryLabel,
@@ -130,22 +129,17 @@ export function History() {
       actions={<ExportButton />}
     >
       <div className="filters" role="search" aria-label="Filter the upload history">
-        <Field label="Search file names" className="filters__search">
-          {(p) => (
-            <input
-              {...p}
-              type="search"
-              data-shortcut="search"
-              aria-keyshortcuts="/"
-              placeholder="Search… ( / )"
-              value={search}
-              onChange={(e) => {
-                setSearch(e.target.value)
-                searchFor(e.target.value)
-              }}
-            />
-          )}
-        </Field>
+        <SearchField
+          label="Search file names"
+          className="filters__search"
+          sayShortcut
+          placeholder="Search… ( / )"
+          value={search}
+          onChange={(text) => {
+            setSearch(text)
+            searchFor(text)
+          }}
+        />
         <Field label="Target">
           {(p) => (
             <select
@@ -154,11 +148,7 @@ export function History() {
               onChange={(e) => setFilter({ target: e.target.value as AiTarget | '' })}
             >
               <option value="">All targets</option>
-              {TARGETS.map((t) => (
-                <option key={t} value={t}>
-                  {TARGET_LABELS[t]}
-                </option>
-              ))}
+              <TargetOptions />
             </select>
           )}
         </Field>

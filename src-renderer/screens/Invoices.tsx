@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { DropZone } from '../components/DropZone'
-import { Field, FormError, SubmitButton } from '../components/Field'
+import { Field, FormError, SubmitButton, TextAreaField } from '../components/Field'
 import { type Column, str } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatMoney } from '../lib/format'
@@ -273,21 +273,15 @@ function CreateInvoice() {
         onFiles={(files) => void sendFiles(files, 'invoices', '')}
       />
       <form className="form" onSubmit={submit} noValidate>
-        <Field
+        <TextAreaField
           label="Or from a description"
           error={fields.prompt}
           hint="e.g. Invoice Ada Stores for 3 bags of rice at 45,000 each, due in 14 days."
-        >
-          {(p) => (
-            <textarea
-              {...p}
-              rows={4}
-              maxLength={4000}
-              value={prompt}
-              onChange={(e) => setPrompt(e.target.value)}
-            />
-          )}
-        </Field>
+          rows={4}
+          maxLength={4000}
+          value={prompt}
+          onChange={setPrompt}
+        />
         <FormError message={error} />
         <SubmitButton busy={busy} busyLabel="Sending…">
           Create from description

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { GRANT_ACCESS, PASSWORD_RULES, issuesByField, registerBusinessSchema } from '../../../contract/api'
-import { Check, Field, FormError, SubmitButton } from '../../components/Field'
+import { Check, Field, FormError, Options, SubmitButton } from '../../components/Field'
 import { Screen } from '../../components/Screen'
 import { countryOptions, currencyOptions, localTimeZone, timeZones } from '../../lib/iso'
 import type { Res } from '../../lib/types'
@@ -108,6 +108,36 @@ export function RegisterForm() {
     setTouched({})
   }
 
+  /** An ISO code typed in capitals, with the known codes offered as the user types. */
+  const code = (
+    k: 'country' | 'currency',
+    label: string,
+    hint: string,
+    length: number,
+    known: readonly { code: string; name: string }[],
+  ) => (
+    <Field label={label} error={err(k)} required hint={hint}>
+      {(p) => (
+        <>
+          <input
+            {...p}
+            list={`${k}-codes`}
+            className="input--code"
+            value={f[k]}
+            maxLength={length}
+            onChange={(e) => set(k, e.target.value.toUpperCase())}
+            onBlur={() => touch(k)}
+          />
+          <datalist id={`${k}-codes`}>
+            {known.map((c) => (
+              <option key={c.code} value={c.code} label={c.name} />
+            ))}
+          </datalist>
+        </>
+      )}
+    </Field>
+  )
+
   const text = (
     k: 'email' | 'firstname' | 'lastname' | 'business_name',
     label: string,
@@ -165,54 +195,12 @@ export function RegisterForm() {
             </div>
           )}
         </Field>
-        <Field label="Country" error={err('country')} required hint="Two-letter ISO code, e.g. NG.">
-          {(p) => (
-            <>
-              <input
-                {...p}
-                list="country-codes"
-                className="input--code"
-                value={f.country}
-                maxLength={2}
-                onChange={(e) => set('country', e.target.value.toUpperCase())}
-                onBlur={() => touch('country')}
-              />
-              <datalist id="country-codes">
-                {countries.map((c) => (
-                  <option key={c.code} value={c.code} label={c.name} />
-                ))}
-              </datalist>
-            </>
-          )}
-        </Field>
-        <Field label="Currency" error={err('currency')} required hint="Three-letter ISO code, e.g. NGN.">
-          {(p) => (
-            <>
-              <input
-                {...p}
-                list="currency-codes"
-                className="input--code"
-                value={f.currency}
-                maxLength={3}
-                onChange={(e) => set('currency', e.target.value.toUpperCase())}
-                onBlur={() => touch('currency')}
-              />
-              <datalist id="currency-codes">
-                {currencies.map((c) => (
-                  <option key={c.code} value={c.code} label={c.name} />
-                ))}
-              </datalist>
-            </>
-          )}
-        </Field>
+        {code('country', 'Country', 'Two-letter ISO code, e.g. NG.', 2, countries)}
+        {code('currency', 'Currency', 'Three-letter ISO code, e.g. NGN.', 3, currencies)}
         <Field label="Time zone" error={err('timezone')} required>
           {(p) => (
             <select {...p} value={f.timezone} onChange={(e) => set('timezone', e.target.value)}>
-              {zones.map((z) => (
-                <option key={z} value={z}>
-                  {z}
-                </option>
-              ))}
+              <Options values={zones} />
             </select>
           )}
         </Field>
