@@ -199,3 +199,28 @@ export function DialogActions({
     </>
   )
 }
+
+/** A dialog whose footer is Cancel (which closes it) and one action. */
+export function ActionDialog({
+  title,
+  onClose,
+  wide,
+  children,
+  ...action
+}: Omit<ActionsProps, 'onCancel' | 'cancelFirst'> & {
+  title: string
+  onClose: () => void
+  wide?: boolean
+  children: ReactNode
+}) {
+  return (
+    <Dialog
+      title={title}
+      onClose={onClose}
+      wide={wide}
+      footer={<DialogActions onCancel={onClose} {...action} />}
+    >
+      {children}
+    </Dialog>
+  )
+}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { recordPatchSchema, recordPutSchema, issuesByField } from '../../contract/api'
-import { Dialog, DialogActions } from '../components/Dialog'
-import { Field, FormError } from '../components/Field'
+import { ActionDialog } from '../components/Dialog'
+import { Field, FormError, SearchField } from '../components/Field'
 import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import type { RecordRow } from '../lib/types'
@@ -77,17 +77,7 @@ function RecordList({ kind }: { kind: Kind }) {
             void load(key, { search, page: 1 })
           }}
         >
-          <Field label={`Search ${kind}`}>
-            {(p) => (
-              <input
-                {...p}
-                type="search"
-                data-shortcut="search"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-              />
-            )}
-          </Field>
+          <SearchField label={`Search ${kind}`} value={search} onChange={setSearch} />
           <button type="submit" className="btn">
             Search
           </button>
@@ -199,18 +189,13 @@ function ReplaceBillDialog({ row, onClose }: { row: RecordRow; onClose: () => vo
     onClose()
   }
   return (
-    <Dialog
+    <ActionDialog
       title="Replace bill"
       onClose={onClose}
-      footer={
-        <DialogActions
-          onCancel={onClose}
-          onAction={() => void save()}
-          label="Replace"
-          busyLabel="Saving…"
-          busy={busy}
-        />
-      }
+      onAction={() => void save()}
+      label="Replace"
+      busyLabel="Saving…"
+      busy={busy}
     >
       <p className="muted">A replace (PUT) sends the bill’s narration and date together.</p>
       <Field label="Narration" required error={fields.narration}>
@@ -222,6 +207,6 @@ function ReplaceBillDialog({ row, onClose }: { row: RecordRow; onClose: () => vo
         {(p) => <input {...p} type="date" value={date} onChange={(e) => setDate(e.target.value)} />}
       </Field>
       <FormError message={error} />
-    </Dialog>
+    </ActionDialog>
   )
 }

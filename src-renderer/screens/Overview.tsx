@@ -5,7 +5,7 @@ import { formatDateTime, formatNumber, plural } from '../lib/format'
 import { useApp } from '../store'
 import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
-import { AddSeatsDialog } from './partner/Businesses'
+import { AddSeatsButton, AddSeatsDialog } from './partner/Businesses'
 import { ACTIONS, TableHead } from '../components/TableHead'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
@@ -403,14 +403,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
                             AI paid by you
                           </span>
                         ) : (
-                          <button
-                            type="button"
-                            className="btn btn--small"
-                            onClick={() => setSeatsFor(r)}
-                            aria-label={`Add seats for ${r.name}`}
-                          >
-                            Add seats…
-                          </button>
+                          <AddSeatsButton row={r} onClick={() => setSeatsFor(r)} />
                         )}
                       </td>
                     </tr>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Badge } from '../components/Badge'
 import { ConnectForm } from '../components/ConnectForm'
-import { ConfirmDialog, Dialog, DialogActions } from '../components/Dialog'
+import { ActionDialog, ConfirmDialog, Dialog } from '../components/Dialog'
 import { Check, Field, FormError, SecretField } from '../components/Field'
 import { RowMenu, Truncate } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
@@ -145,18 +145,13 @@ function RotateKeyDialog({ profile, onClose }: { profile: Profile; onClose: () =
     onClose()
   }
   return (
-    <Dialog
+    <ActionDialog
       title={`Rotate the key of “${profile.name}”`}
       onClose={onClose}
-      footer={
-        <DialogActions
-          onCancel={onClose}
-          onAction={() => void save()}
-          label="Check and save"
-          busyLabel="Checking…"
-          busy={busy}
-        />
-      }
+      onAction={() => void save()}
+      label="Check and save"
+      busyLabel="Checking…"
+      busy={busy}
     >
       <p className="muted">The new key is checked with the server and must belong to the same business.</p>
       <SecretField
@@ -168,7 +163,7 @@ function RotateKeyDialog({ profile, onClose }: { profile: Profile; onClose: () =
         autoFocus
       />
       <FormError message={error} />
-    </Dialog>
+    </ActionDialog>
   )
 }
 
@@ -191,11 +186,7 @@ function RenameDialog({ profile, onClose }: { profile: Profile; onClose: () => v
       onClose()
   }
   return (
-    <Dialog
-      title="Rename profile"
-      onClose={onClose}
-      footer={<DialogActions onCancel={onClose} onAction={() => void save()} label="Save" />}
-    >
+    <ActionDialog title="Rename profile" onClose={onClose} onAction={() => void save()} label="Save">
       <Field label="Name" error={error}>
         {(p) => (
           <input
@@ -209,7 +200,7 @@ function RenameDialog({ profile, onClose }: { profile: Profile; onClose: () => v
           />
         )}
       </Field>
-    </Dialog>
+    </ActionDialog>
   )
 }
 

@@ -1,8 +1,8 @@
 import { Fragment, useEffect, useMemo, useState } from 'react'
 import type { ReferredBusinessRow } from '../../../contract/api'
 import { addCreditsSchema, addSeatsSchema, issuesByField } from '../../../contract/api'
-import { Dialog, DialogActions } from '../../components/Dialog'
-import { Field, FormError } from '../../components/Field'
+import { ActionDialog, Dialog } from '../../components/Dialog'
+import { Field, FormError, Options, SearchField } from '../../components/Field'
 import { Pager } from '../../components/Pager'
 import { RowMenu, Truncate } from '../../components/RowMenu'
 import { Screen } from '../../components/Screen'
@@ -109,18 +109,12 @@ export function Businesses() {
       }
     >
       <div className="filters">
-        <Field label="Search this page">
-          {(p) => (
-            <input
-              {...p}
-              type="search"
-              data-shortcut="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              placeholder="Name, email, uuid…"
-            />
-          )}
-        </Field>
+        <SearchField
+          label="Search this page"
+          value={search}
+          onChange={setSearch}
+          placeholder="Name, email, uuid…"
+        />
         <Field label="Rows per page">
           {(p) => (
             <select
@@ -128,11 +122,7 @@ export function Businesses() {
               value={referred.limit}
               onChange={(e) => void load({ limit: Number(e.target.value), page: 1 })}
             >
-              {PAGE_SIZES.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
+              <Options values={PAGE_SIZES} />
             </select>
           )}
         </Field>
@@ -211,14 +201,7 @@ export function Businesses() {
                       ))}
                       <td className="actions-cell">
                         <span className="row-actions">
-                          <button
-                            type="button"
-                            className="btn btn--small"
-                            onClick={() => setSeatsFor(r)}
-                            aria-label={`Add seats for ${r.name}`}
-                          >
-                            Add seats…
-                          </button>
+                          <AddSeatsButton row={r} onClick={() => setSeatsFor(r)} />
                           <RowMenu
                             label={`More for ${r.name}`}
                             items={[
@@ -299,6 +282,20 @@ export function Businesses() {
   )
 }
 
+/** A business's row action that opens the add-seats dialog (here and on the partner's overview). */
+export function AddSeatsButton({ row, onClick }: { row: { name: string }; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="btn btn--small"
+      onClick={onClick}
+      aria-label={`Add seats for ${row.name}`}
+    >
+      Add seats…
+    </button>
+  )
+}
+
 export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onClose: () => void }) {
   const addSeats = useApp((s) => s.addSeats)
   const holding = useApp((s) => s.holdingBalance)
@@ -355,19 +352,14 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
   }
 
   return (
-    <Dialog
+    <ActionDialog
       title={`Add seats for ${row.name}`}
       onClose={onClose}
-      footer={
-        <DialogActions
-          onCancel={onClose}
-          onAction={() => void submit()}
-          label={quote ? `Grant for ${formatNumber(quote.cost)} credits` : 'Grant'}
-          busyLabel="Granting…"
-          busy={busy}
-          disabled={!parsed.success}
-        />
-      }
+      onAction={() => void submit()}
+      label={quote ? `Grant for ${formatNumber(quote.cost)} credits` : 'Grant'}
+      busyLabel="Granting…"
+      busy={busy}
+      disabled={!parsed.success}
     >
       <div className="form form--grid">
         <Field label="Seats" error={fields.seats}>
@@ -407,25 +399,12 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
               ? ', rounded up. A new period starts today.'
               : `. The current period ends ${formatDateTime(quote.expiresAt)}; the server works out the exact amount when it grants.`}
           </div>
-          <div className="quote__row">
-            <span>Holding before</span>
-            <span>{holding === null ? 'not known yet' : `${formatNumber(holding)} credits`}</span>
-          </div>
-          <div className="quote__row">
-            <span>Holding after</span>
-            <span className={after !== null && after < 0 ? 'text-bad' : undefined}>
-              {after === null
-                ? '—'
-                : after < 0
-                  ? `${formatNumber(-after)} credits short`
-                  : `${formatNumber(after)} credits`}
-            </span>
-          </div>
+          <HoldingRows holding={holding} after={after} />
         </div>
       ) : null}
       {refusal ? <p className="note note--warn">{refusal}</p> : null}
       <FormError message={error} />
-    </Dialog>
+    </ActionDialog>
   )
 }
 
@@ -462,19 +441,14 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
   }
   const after = parsed.success && holding !== null ? holding - parsed.data.credits : null
   return (
-    <Dialog
+    <ActionDialog
       title={`Add AI credits for ${row.name}`}
       onClose={onClose}
-      footer={
-        <DialogActions
-          onCancel={onClose}
-          onAction={() => void submit()}
-          label="Grant credits"
-          busyLabel="Granting…"
-          busy={busy}
-          disabled={!parsed.success}
-        />
-      }
+      onAction={() => void submit()}
+      label="Grant credits"
+      busyLabel="Granting…"
+      busy={busy}
+      disabled={!parsed.success}
     >
       <p className="muted">
         Credits move from your partner holding to the business’s AI credit balance (now{' '}
@@ -492,23 +466,32 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
         )}
       </Field>
       <div className="quote" aria-live="polite">
-        <div className="quote__row">
-          <span>Holding before</span>
-          <span>{holding === null ? 'not known yet' : `${formatNumber(holding)} credits`}</span>
-        </div>
-        <div className="quote__row">
-          <span>Holding after</span>
-          <span className={after !== null && after < 0 ? 'text-bad' : undefined}>
-            {after === null
-              ? '—'
-              : after < 0
-                ? `${formatNumber(-after)} credits short`
-                : `${formatNumber(after)} credits`}
-          </span>
-        </div>
+        <HoldingRows holding={holding} after={after} />
       </div>
       <FormError message={error} />
-    </Dialog>
+    </ActionDialog>
+  )
+}
+
+/** A grant's quote rows: the partner's holding before it, and after it (or how much is short). */
+function HoldingRows({ holding, after }: { holding: number | null; after: number | null }) {
+  return (
+    <>
+      <div className="quote__row">
+        <span>Holding before</span>
+        <span>{holding === null ? 'not known yet' : `${formatNumber(holding)} credits`}</span>
+      </div>
+      <div className="quote__row">
+        <span>Holding after</span>
+        <span className={after !== null && after < 0 ? 'text-bad' : undefined}>
+          {after === null
+            ? '—'
+            : after < 0
+              ? `${formatNumber(-after)} credits short`
+              : `${formatNumber(after)} credits`}
+        </span>
+      </div>
+    </>
   )
 }
 
