@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react'
+import { type InputHTMLAttributes, type ReactNode, useId } from 'react'
 import { TARGETS, TARGET_LABELS } from '../lib/labels'
 
 /** The attributes a field's control takes from its Field: its id, what describes it and whether it is invalid. */
@@ -115,71 +115,55 @@ export function FormActions({ onCancel, ...submit }: SubmitProps & { onCancel?: 
   )
 }
 
-interface SecretProps {
-  label: string
-  error: string | null | undefined
-  hint?: ReactNode
+/** What a field shows around its control: Field's props but the control. */
+type FieldFrame = Omit<FieldProps, 'children'>
+
+/** A text control's value, and what to do with the text when it changes. */
+interface TextValue {
   value: string
   onChange: (value: string) => void
+}
+
+/** The input's own attributes (its type, limits, handlers, data-*): all but those TextField sets. */
+type InputAttributes = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'> & {
+  [data: `data-${string}`]: string | boolean | undefined
+}
+
+interface TextFieldProps extends FieldFrame, TextValue {
+  input?: InputAttributes
+}
+
+/** A one-line field: a label, an input of the text in `value`, its hint and its error. */
+export function TextField({ value, onChange, input, ...field }: TextFieldProps) {
+  return (
+    <Field {...field}>
+      {(p) => <input {...p} {...input} value={value} onChange={(e) => onChange(e.target.value)} />}
+    </Field>
+  )
+}
+
+interface SecretProps extends FieldFrame, TextValue {
   /** Enter in the field (a dialog with no form of its own). */
   onEnter?: () => void
   autoFocus?: boolean
 }
 
 /** A secret key's field: hidden as typed, not remembered nor spell-checked. */
-export function SecretField({ label, error, hint, value, onChange, onEnter, autoFocus }: SecretProps) {
-  return (
-    <Field label={label} error={error} hint={hint}>
-      {(p) => (
-        <input
-          {...p}
-          type="password"
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          onKeyDown={
-            onEnter
-              ? (e) => {
-                  if (e.key === 'Enter') onEnter()
-                }
-              : undefined
-          }
-          autoComplete="off"
-          spellCheck={false}
-          data-autofocus={autoFocus || undefined}
-        />
-      )}
-    </Field>
-  )
+export function SecretField({ onEnter, autoFocus, ...field }: SecretProps) {
+  const input: InputAttributes = {
+    type: 'password',
+    autoComplete: 'off',
+    spellCheck: false,
+    'data-autofocus': autoFocus || undefined,
+  }
+  if (onEnter)
+    input.onKeyDown = (e) => {
+      if (e.key === 'Enter') onEnter()
+    }
+  return <TextField {...field} input={input} />
 }
 
-/** A select's options: one per value, shown as `label` gives it (the value itself by default). */
-export function Options<V extends string | number>({
-  values,
-  label = String,
-}: {
-  values: readonly V[]
-  label?: (value: V) => ReactNode
-}) {
-  return values.map((v) => (
-    <option key={v} value={v}>
-      {label(v)}
-    </option>
-  ))
-}
-
-/** The options of a "Send as" select: every target, by its name. */
-export function TargetOptions() {
-  return <Options values={TARGETS} label={(t) => TARGET_LABELS[t]} />
-}
-
-interface TextAreaProps {
-  label: ReactNode
-  hint?: ReactNode
-  error?: string | null | undefined
-  required?: boolean
-  className?: string
-  value: string
-  onChange: (value: string) => void
+interface TextAreaProps extends FieldFrame, TextValue {
   rows: number
   maxLength?: number
   placeholder?: string
@@ -204,31 +188,88 @@ export function TextAreaField({ value, onChange, rows, maxLength, placeholder, .
   )
 }
 
-interface SearchProps {
-  label: string
-  value: string
-  onChange: (value: string) => void
+interface SearchProps extends FieldFrame, TextValue {
   placeholder?: string
-  className?: string
   /** Says the "/" shortcut (which focuses this field) to screen readers. */
   sayShortcut?: boolean
 }
 
 /** A screen's search box: the one "/" focuses (App's shortcut looks for data-shortcut="search"). */
-export function SearchField({ label, value, onChange, placeholder, className, sayShortcut }: SearchProps) {
+export function SearchField({ placeholder, sayShortcut, ...field }: SearchProps) {
+  const input: InputAttributes = {
+    type: 'search',
+    'data-shortcut': 'search',
+    'aria-keyshortcuts': sayShortcut ? '/' : undefined,
+    placeholder,
+  }
+  return <TextField {...field} input={input} />
+}
+
+interface DateProps extends FieldFrame, TextValue {
+  /** The earliest and latest dates it takes ("" or none: no limit). */
+  min?: string
+  max?: string
+}
+
+/** A date, as the browser's date picker gives it (yyyy-mm-dd). */
+export function DateField({ min, max, ...field }: DateProps) {
+  return <TextField {...field} input={{ type: 'date', min: min || undefined, max: max || undefined }} />
+}
+
+/** A select's options: one per value, shown as `label` gives it (the value itself by default). */
+export function Options<V extends string | number>({
+  values,
+  label = String,
+}: {
+  values: readonly V[]
+  label?: (value: V) => ReactNode
+}) {
+  return values.map((v) => (
+    <option key={v} value={v}>
+      {label(v)}
+    </option>
+  ))
+}
+
+/** The options of a "Send as" select: every target, by its name. */
+export function TargetOptions() {
+  return <Options values={TARGETS} label={(t) => TARGET_LABELS[t]} />
+}
+
+interface ChoiceProps<V extends string> {
+  legend: string
+  /** The radio group's name. */
+  name: string
+  /** Each choice: its value and its words. */
+  choices: readonly (readonly [V, ReactNode])[]
+  value: V
+  onChange: (value: V) => void
+  error?: string | null | undefined
+  className?: string
+}
+
+/** One of a few choices, as a row of radio buttons under a legend. */
+export function Choice<V extends string>({
+  legend,
+  name,
+  choices,
+  value,
+  onChange,
+  error,
+  className,
+}: ChoiceProps<V>) {
   return (
-    <Field label={label} className={className}>
-      {(p) => (
-        <input
-          {...p}
-          type="search"
-          data-shortcut="search"
-          aria-keyshortcuts={sayShortcut ? '/' : undefined}
-          placeholder={placeholder}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      )}
-    </Field>
+    <fieldset className={`field${className ? ` ${className}` : ''}`}>
+      <legend className="field__label">{legend}</legend>
+      <div className="segmented">
+        {choices.map(([v, words]) => (
+          <label key={v} className="segmented__item">
+            <input type="radio" name={name} value={v} checked={value === v} onChange={() => onChange(v)} />
+            {words}
+          </label>
+        ))}
+      </div>
+      {error ? <div className="field__error">{error}</div> : null}
+    </fieldset>
   )
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { recordPatchSchema, recordPutSchema, issuesByField } from '../../contract/api'
 import { ActionDialog } from '../components/Dialog'
-import { Field, FormError, SearchField } from '../components/Field'
+import { DateField, Field, FormError, SearchField, TextField } from '../components/Field'
 import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import type { RecordRow } from '../lib/types'
@@ -198,14 +198,15 @@ function ReplaceBillDialog({ row, onClose }: { row: RecordRow; onClose: () => vo
       busy={busy}
     >
       <p className="muted">A replace (PUT) sends the bill’s narration and date together.</p>
-      <Field label="Narration" required error={fields.narration}>
-        {(p) => (
-          <input {...p} value={narration} onChange={(e) => setNarration(e.target.value)} data-autofocus />
-        )}
-      </Field>
-      <Field label="Date" required error={fields.date}>
-        {(p) => <input {...p} type="date" value={date} onChange={(e) => setDate(e.target.value)} />}
-      </Field>
+      <TextField
+        label="Narration"
+        required
+        error={fields.narration}
+        value={narration}
+        onChange={setNarration}
+        input={{ 'data-autofocus': true }}
+      />
+      <DateField label="Date" required error={fields.date} value={date} onChange={setDate} />
       <FormError message={error} />
     </ActionDialog>
   )

@@ -1,7 +1,16 @@
 import { useState } from 'react'
 import { Badge } from '../components/Badge'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
-import { Check, Field, FormActions, FormError, TargetOptions, TextAreaField } from '../components/Field'
+import {
+  Check,
+  Choice,
+  Field,
+  FormActions,
+  FormError,
+  TargetOptions,
+  TextAreaField,
+  TextField,
+} from '../components/Field'
 import { Screen } from '../components/Screen'
 import { bookdrop } from '../lib/bridge'
 import { formatDateTime } from '../lib/format'
@@ -125,20 +134,14 @@ function FolderForm({
           </select>
         )}
       </Field>
-      <Field
+      <TextField
         label="File kinds"
         error={fe('acceptedKinds')}
         hint="Extensions separated by commas, e.g. pdf, jpg, png. Empty takes the usual kinds for this target."
-      >
-        {(p) => (
-          <input
-            {...p}
-            value={v.acceptedKinds}
-            onChange={(e) => set('acceptedKinds', e.target.value)}
-            spellCheck={false}
-          />
-        )}
-      </Field>
+        value={v.acceptedKinds}
+        onChange={(kinds) => set('acceptedKinds', kinds)}
+        input={{ spellCheck: false }}
+      />
       <TextAreaField
         label="Instructions sent with each file"
         className="span-2"
@@ -154,29 +157,18 @@ function FolderForm({
         onChange={(text) => set('promptTemplate', text)}
         placeholder="Record an expense from the receipt {filename} (saved in {folder} on {date})."
       />
-      <fieldset className="field span-2">
-        <legend className="field__label">After a file is uploaded</legend>
-        <div className="segmented">
-          {(
-            [
-              ['leave', 'Leave it where it is'],
-              ['move', 'Move it to an “Uploaded” folder inside'],
-              ['archive', 'Move it to an archive folder'],
-            ] as const
-          ).map(([value, label]) => (
-            <label key={value} className="segmented__item">
-              <input
-                type="radio"
-                name={`after-${initial.path || 'new'}`}
-                value={value}
-                checked={v.afterUpload === value}
-                onChange={() => set('afterUpload', value)}
-              />
-              {label}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <Choice
+        legend="After a file is uploaded"
+        className="span-2"
+        name={`after-${initial.path || 'new'}`}
+        choices={[
+          ['leave', 'Leave it where it is'],
+          ['move', 'Move it to an “Uploaded” folder inside'],
+          ['archive', 'Move it to an archive folder'],
+        ]}
+        value={v.afterUpload}
+        onChange={(after) => set('afterUpload', after)}
+      />
       {v.afterUpload === 'archive' ? (
         <Field label="Archive folder" className="span-2" required error={fe('archiveDir')}>
           {(p) => (

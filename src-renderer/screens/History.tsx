@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useRef, useState } from 'react'
 import { StatusBadge } from '../components/Badge'
-import { Check, Field, SearchField, TargetOptions } from '../components/Field'
+import { Check, DateField, Field, SearchField, TargetOptions } from '../components/Field'
 import { RowMenu, type RowMenuItem } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { uploadReason } from '../components/UploadRow'
@@ -152,28 +152,13 @@ export function History() {
             </select>
           )}
         </Field>
-        <Field label="From">
-          {(p) => (
-            <input
-              {...p}
-              type="date"
-              value={filter.from}
-              max={filter.to || undefined}
-              onChange={(e) => setFilter({ from: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label="To">
-          {(p) => (
-            <input
-              {...p}
-              type="date"
-              value={filter.to}
-              min={filter.from || undefined}
-              onChange={(e) => setFilter({ to: e.target.value })}
-            />
-          )}
-        </Field>
+        <DateField
+          label="From"
+          value={filter.from}
+          max={filter.to}
+          onChange={(from) => setFilter({ from })}
+        />
+        <DateField label="To" value={filter.to} min={filter.from} onChange={(to) => setFilter({ to })} />
         <Check
           label="All profiles"
           checked={filter.allProfiles}
@@ -288,17 +273,17 @@ const HistoryRow = memo(function HistoryRow({
   tabbable: boolean
   onFocusRow: (i: number) => void
 }) {
-  const style = { transform: `translateY(${start}px)`, height: ROW_HEIGHT }
+  // A row's place in the table, whether it is loaded yet or not.
+  const place = {
+    role: 'row',
+    'aria-rowindex': index + 2,
+    style: { transform: `translateY(${start}px)`, height: ROW_HEIGHT },
+    'data-row': index,
+    tabIndex: tabbable ? 0 : -1,
+  }
   if (!row) {
     return (
-      <div
-        role="row"
-        aria-rowindex={index + 2}
-        className="vtable__row vtable__row--loading"
-        style={style}
-        data-row={index}
-        tabIndex={tabbable ? 0 : -1}
-      >
+      <div {...place} className="vtable__row vtable__row--loading">
         <div role="cell" className="vtable__cell muted">
           Loading…
         </div>
@@ -308,12 +293,8 @@ const HistoryRow = memo(function HistoryRow({
   const reason = row.status === 'completed' ? null : uploadReason(row)
   return (
     <div
-      role="row"
-      aria-rowindex={index + 2}
+      {...place}
       className="vtable__row"
-      style={style}
-      data-row={index}
-      tabIndex={tabbable ? 0 : -1}
       onFocus={(e) => {
         if (e.target === e.currentTarget) onFocusRow(index)
       }}

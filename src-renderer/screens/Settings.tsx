@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { Badge } from '../components/Badge'
 import { ConnectForm } from '../components/ConnectForm'
 import { ActionDialog, ConfirmDialog, Dialog } from '../components/Dialog'
-import { Check, Field, FormError, SecretField } from '../components/Field'
+import { Check, Choice, FormError, SecretField, TextField } from '../components/Field'
 import { RowMenu, Truncate } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { formatDateTime } from '../lib/format'
@@ -187,19 +187,18 @@ function RenameDialog({ profile, onClose }: { profile: Profile; onClose: () => v
   }
   return (
     <ActionDialog title="Rename profile" onClose={onClose} onAction={() => void save()} label="Save">
-      <Field label="Name" error={error}>
-        {(p) => (
-          <input
-            {...p}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') void save()
-            }}
-            data-autofocus
-          />
-        )}
-      </Field>
+      <TextField
+        label="Name"
+        error={error}
+        value={name}
+        onChange={setName}
+        input={{
+          onKeyDown: (e) => {
+            if (e.key === 'Enter') void save()
+          },
+          'data-autofocus': true,
+        }}
+      />
     </ActionDialog>
   )
 }
@@ -251,22 +250,17 @@ function Preferences() {
           max={200}
           onCommit={(mb) => set({ maxFileBytes: mb * 1024 * 1024 })}
         />
-        <fieldset className="field">
-          <legend className="field__label">Theme</legend>
-          <div className="segmented">
-            {(['system', 'light', 'dark'] as const).map((t) => (
-              <label key={t} className="segmented__item">
-                <input
-                  type="radio"
-                  name="theme"
-                  checked={settings.theme === t}
-                  onChange={() => set({ theme: t })}
-                />
-                {t === 'system' ? 'Follow the system' : t === 'light' ? 'Light' : 'Dark'}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <Choice
+          legend="Theme"
+          name="theme"
+          choices={[
+            ['system', 'Follow the system'],
+            ['light', 'Light'],
+            ['dark', 'Dark'],
+          ]}
+          value={settings.theme}
+          onChange={(theme) => set({ theme })}
+        />
         <div className="checks">
           <Check
             label="Notifications"
@@ -319,22 +313,22 @@ function NumberSetting({
     if (n !== value) onCommit(n)
   }
   return (
-    <Field label={label} hint={hint} error={error}>
-      {(p) => (
-        <input
-          {...p}
-          type="number"
-          inputMode="numeric"
-          min={min}
-          max={max}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onBlur={commit}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') commit()
-          }}
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      hint={hint}
+      error={error}
+      value={text}
+      onChange={setText}
+      input={{
+        type: 'number',
+        inputMode: 'numeric',
+        min,
+        max,
+        onBlur: commit,
+        onKeyDown: (e) => {
+          if (e.key === 'Enter') commit()
+        },
+      }}
+    />
   )
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { GRANT_ACCESS, PASSWORD_RULES, issuesByField, registerBusinessSchema } from '../../../contract/api'
-import { Check, Field, FormError, Options, SubmitButton } from '../../components/Field'
+import { Check, Field, FormError, Options, SubmitButton, TextField } from '../../components/Field'
 import { Screen } from '../../components/Screen'
 import { countryOptions, currencyOptions, localTimeZone, timeZones } from '../../lib/iso'
 import type { Res } from '../../lib/types'
@@ -144,18 +144,14 @@ export function RegisterForm() {
     type = 'text',
     autoComplete = 'off',
   ) => (
-    <Field label={label} error={err(k)} required>
-      {(p) => (
-        <input
-          {...p}
-          type={type}
-          value={f[k]}
-          autoComplete={autoComplete}
-          onChange={(e) => set(k, e.target.value)}
-          onBlur={() => touch(k)}
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      error={err(k)}
+      required
+      value={f[k]}
+      onChange={(text) => set(k, text)}
+      input={{ type, autoComplete, onBlur: () => touch(k) }}
+    />
   )
 
   if (result) return <Registered result={result} onAnother={() => setResult(null)} />
