@@ -32,3 +32,22 @@ export function TableHead({ cells }: { cells: readonly (string | HeadCell)[] }) 
     </thead>
   )
 }
+
+/** A table's one row when it has nothing to list: its words across every column. */
+export function EmptyRow({
+  span,
+  className = 'muted empty-cell',
+  children,
+}: {
+  span: number
+  className?: string
+  children: ReactNode
+}) {
+  return (
+    <tr>
+      <td colSpan={span} className={className}>
+        {children}
+      </td>
+    </tr>
+  )
+}

@@ -8,7 +8,7 @@ import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 import type { Invoice } from '../store/records'
-import { TableHead } from '../components/TableHead'
+import { EmptyRow, TableHead } from '../components/TableHead'
 
 const COLUMNS: Column[] = [
   { key: 'date', label: 'Date', nowrap: true, width: '104px' },
@@ -193,11 +193,9 @@ function InvoiceView({
               />
               <tbody>
                 {data.record_items.length === 0 ? (
-                  <tr>
-                    <td colSpan={5} className="muted">
-                      No items.
-                    </td>
-                  </tr>
+                  <EmptyRow span={5} className="muted">
+                    No items.
+                  </EmptyRow>
                 ) : (
                   data.record_items.map((it, i) => (
                     <tr key={i}>

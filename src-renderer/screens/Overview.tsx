@@ -6,7 +6,7 @@ import { useApp } from '../store'
 import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
 import { AddSeatsButton, AddSeatsDialog } from './partner/Businesses'
-import { ACTIONS, TableHead } from '../components/TableHead'
+import { ACTIONS, EmptyRow, TableHead } from '../components/TableHead'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
 type PartnerData = Extract<OverviewData, { kind: 'partner' }>
@@ -377,11 +377,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
               />
               <tbody>
                 {data.withoutSeats.length === 0 ? (
-                  <tr>
-                    <td colSpan={4} className="muted empty-cell">
-                      Every business you referred has seats.
-                    </td>
-                  </tr>
+                  <EmptyRow span={4}>Every business you referred has seats.</EmptyRow>
                 ) : (
                   data.withoutSeats.map((r) => (
                     <tr key={r.uuid}>
@@ -433,11 +429,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
             />
             <tbody>
               {data.grants.length === 0 ? (
-                <tr>
-                  <td colSpan={5} className="muted empty-cell">
-                    No seats or credits were granted from Bookdrop in {name}.
-                  </td>
-                </tr>
+                <EmptyRow span={5}>No seats or credits were granted from Bookdrop in {name}.</EmptyRow>
               ) : (
                 data.grants.map((g) => (
                   <tr key={g.id}>

@@ -2,7 +2,7 @@ import { Fragment, useEffect, useMemo, useState } from 'react'
 import type { ReferredBusinessRow } from '../../../contract/api'
 import { addCreditsSchema, addSeatsSchema, issuesByField } from '../../../contract/api'
 import { ActionDialog, Dialog } from '../../components/Dialog'
-import { Field, FormError, Options, SearchField } from '../../components/Field'
+import { Field, FormError, Options, SearchField, TextField } from '../../components/Field'
 import { Pager } from '../../components/Pager'
 import { RowMenu, Truncate } from '../../components/RowMenu'
 import { Screen } from '../../components/Screen'
@@ -11,6 +11,7 @@ import { explainGrantError, quoteSeats } from '../../lib/grants'
 import type { Res } from '../../lib/types'
 import { useApp } from '../../store'
 import { useSubmit } from '../../lib/useSubmit'
+import { EmptyRow } from '../../components/TableHead'
 
 type Key = keyof ReferredBusinessRow
 /**
@@ -168,15 +169,13 @@ export function Businesses() {
           </thead>
           <tbody>
             {rows.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length + 1} className="muted empty-cell">
-                  {referred.loading
-                    ? 'Loading…'
-                    : search
-                      ? 'No business on this page matches.'
-                      : 'No referred businesses yet.'}
-                </td>
-              </tr>
+              <EmptyRow span={COLUMNS.length + 1}>
+                {referred.loading
+                  ? 'Loading…'
+                  : search
+                    ? 'No business on this page matches.'
+                    : 'No referred businesses yet.'}
+              </EmptyRow>
             ) : (
               rows.map((r) => {
                 const b = billing[r.uuid]
@@ -362,18 +361,14 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
       disabled={!parsed.success}
     >
       <div className="form form--grid">
-        <Field label="Seats" error={fields.seats}>
-          {(p) => (
-            <input
-              {...p}
-              inputMode="numeric"
-              value={seats}
-              onChange={(e) => setSeats(e.target.value)}
-              data-autofocus
-            />
-          )}
-        </Field>
-        <Field
+        <TextField
+          label="Seats"
+          error={fields.seats}
+          value={seats}
+          onChange={setSeats}
+          input={{ inputMode: 'numeric', 'data-autofocus': true }}
+        />
+        <TextField
           label="Months"
           error={fields.months}
           hint={
@@ -381,11 +376,10 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
               ? 'A later grant joins the running period: months do not extend it.'
               : undefined
           }
-        >
-          {(p) => (
-            <input {...p} inputMode="numeric" value={months} onChange={(e) => setMonths(e.target.value)} />
-          )}
-        </Field>
+          value={months}
+          onChange={setMonths}
+          input={{ inputMode: 'numeric' }}
+        />
       </div>
       {quote ? (
         <div className="quote" aria-live="polite">
@@ -454,17 +448,13 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
         Credits move from your partner holding to the business’s AI credit balance (now{' '}
         {formatNumber(row.credit_balance)}).
       </p>
-      <Field label="Credits" error={fieldError}>
-        {(p) => (
-          <input
-            {...p}
-            inputMode="decimal"
-            value={credits}
-            onChange={(e) => setCredits(e.target.value)}
-            data-autofocus
-          />
-        )}
-      </Field>
+      <TextField
+        label="Credits"
+        error={fieldError}
+        value={credits}
+        onChange={setCredits}
+        input={{ inputMode: 'decimal', 'data-autofocus': true }}
+      />
       <div className="quote" aria-live="polite">
         <HoldingRows holding={holding} after={after} />
       </div>

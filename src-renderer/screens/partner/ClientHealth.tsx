@@ -5,7 +5,7 @@ import { Screen } from '../../components/Screen'
 import { formatNumber, formatRelative, formatDateTime } from '../../lib/format'
 import { FOLDER_STATE_LABELS } from '../../lib/labels'
 import { useApp } from '../../store'
-import { TableHead } from '../../components/TableHead'
+import { EmptyRow, TableHead } from '../../components/TableHead'
 
 /** For each business the partner also holds a key for on this machine: is it healthy? */
 export function ClientHealth() {
@@ -45,13 +45,11 @@ export function ClientHealth() {
           />
           <tbody>
             {health.rows.length === 0 ? (
-              <tr>
-                <td colSpan={7} className="muted empty-cell">
-                  {health.loading
-                    ? 'Checking…'
-                    : 'No business profile on this computer yet. Register a business with admin access and save it as a profile, or add its key in Settings.'}
-                </td>
-              </tr>
+              <EmptyRow span={7}>
+                {health.loading
+                  ? 'Checking…'
+                  : 'No business profile on this computer yet. Register a business with admin access and save it as a profile, or add its key in Settings.'}
+              </EmptyRow>
             ) : (
               health.rows.map((h) => (
                 <tr key={h.profileId}>
