@@ -7,6 +7,11 @@ export interface HeadCell {
   width?: string
 }
 
+/** A header over numbers (aligned right), with more classes where given. */
+export function numeric(label: ReactNode, className?: string): HeadCell {
+  return { label, className: className ? `num ${className}` : 'num' }
+}
+
 /** The words of an actions column: read out, not shown. */
 export const ACTIONS = <span className="sr-only">Actions</span>
 

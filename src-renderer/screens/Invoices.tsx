@@ -8,7 +8,7 @@ import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 import type { Invoice } from '../store/records'
-import { EmptyRow, TableHead } from '../components/TableHead'
+import { EmptyRow, TableHead, numeric } from '../components/TableHead'
 
 const COLUMNS: Column[] = [
   { key: 'date', label: 'Date', nowrap: true, width: '104px' },
@@ -183,13 +183,7 @@ function InvoiceView({
             <table className="table table--fit table--wrap">
               <caption className="sr-only">Invoice items</caption>
               <TableHead
-                cells={[
-                  'Item',
-                  { label: 'Quantity', className: 'num' },
-                  { label: 'Price', className: 'num' },
-                  { label: 'Tax %', className: 'num' },
-                  { label: 'Amount', className: 'num' },
-                ]}
+                cells={['Item', numeric('Quantity'), numeric('Price'), numeric('Tax %'), numeric('Amount')]}
               />
               <tbody>
                 {data.record_items.length === 0 ? (
@@ -217,7 +211,7 @@ function InvoiceView({
             <div className="table-wrap">
               <table className="table table--fit table--wrap">
                 <caption className="sr-only">Payments</caption>
-                <TableHead cells={['Date', 'Method', { label: 'Amount', className: 'num' }]} />
+                <TableHead cells={['Date', 'Method', numeric('Amount')]} />
                 <tbody>
                   {data.payments.map((p, i) => (
                     <tr key={p.uuid ?? `#${i}`}>

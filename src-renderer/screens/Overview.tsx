@@ -6,7 +6,7 @@ import { useApp } from '../store'
 import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
 import { AddSeatsButton, AddSeatsDialog } from './partner/Businesses'
-import { ACTIONS, EmptyRow, TableHead } from '../components/TableHead'
+import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
 type PartnerData = Extract<OverviewData, { kind: 'partner' }>
@@ -259,14 +259,7 @@ export function DayChart({ days, month }: { days: DayFigures[]; month: string })
         <summary>Show as a table</summary>
         <table className="table">
           <caption className="sr-only">Files per day, {month}</caption>
-          <TableHead
-            cells={[
-              'Day',
-              { label: 'Sent', className: 'num' },
-              { label: 'Records', className: 'num' },
-              { label: 'Failed', className: 'num' },
-            ]}
-          />
+          <TableHead cells={['Day', numeric('Sent'), numeric('Records'), numeric('Failed')]} />
           <tbody>
             {days
               .filter((d) => d.sent > 0 || d.failed > 0)
@@ -423,8 +416,8 @@ function PartnerOverview({ data }: { data: PartnerData }) {
                 { label: 'When', className: 'overview-table__when' },
                 'Business',
                 'Grant',
-                { label: 'Charged', className: 'num overview-table__num' },
-                { label: 'Holding after', className: 'num overview-table__num overview-table__wide' },
+                numeric('Charged', 'overview-table__num'),
+                numeric('Holding after', 'overview-table__num overview-table__wide'),
               ]}
             />
             <tbody>
