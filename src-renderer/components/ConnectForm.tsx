@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import type { Req } from '../lib/types'
-import { Field, FormError } from './Field'
+import { Choice, Field, FormActions, FormError, SecretField, TextField } from './Field'
 
 type Env = Req<'addProfile'>['environment']
 type Kind = 'business' | 'partner'
@@ -68,43 +68,28 @@ export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
-      <Field
+      <TextField
         label="Profile name"
         error={fieldError('name')}
         hint="Shown in the status bar, e.g. the business name."
-      >
-        {(p) => (
-          <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            autoComplete="off"
-          />
-        )}
-      </Field>
-      <fieldset className="field">
-        <legend className="field__label">Kind of key</legend>
-        <div className="segmented">
-          {(['business', 'partner'] as const).map((k) => (
-            <label key={k} className="segmented__item">
-              <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => setKind(k)} />
-              {k === 'business' ? 'Business' : 'Partner (accountant or distributor)'}
-            </label>
-          ))}
-        </div>
-        {fieldError('kind') ? <div className="field__error">{fieldError('kind')}</div> : null}
-      </fieldset>
+        value={name}
+        onChange={setName}
+        input={{ autoComplete: 'off' }}
+      />
+      <Choice
+        legend="Kind of key"
+        name="kind"
+        choices={[
+          ['business', 'Business'],
+          ['partner', 'Partner (accountant or distributor)'],
+        ]}
+        value={kind}
+        onChange={setKind}
+        error={fieldError('kind')}
+      />
       <Field label="Environment" error={fieldError('environment')}>
         {(p) => (
-          <select
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={environment}
-            onChange={(e) => setEnvironment(e.target.value as Env)}
-          >
+          <select {...p} value={environment} onChange={(e) => setEnvironment(e.target.value as Env)}>
             <option value="production">Production</option>
             <option value="sandbox">Sandbox</option>
             <option value="custom">Custom base URL</option>
@@ -112,48 +97,26 @@ export function ConnectForm({ onDone, activate = true, submitLabel = 'Connect' }
         )}
       </Field>
       {environment === 'custom' ? (
-        <Field
+        <TextField
           label="Base URL"
           error={fieldError('baseUrl')}
           hint="https://…/v1 (http is allowed only on this computer, e.g. http://127.0.0.1:4010/v1)."
-        >
-          {(p) => (
-            <input
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
-              type="url"
-              value={baseUrl}
-              onChange={(e) => setBaseUrl(e.target.value)}
-              placeholder="https://api.example.com/v1"
-            />
-          )}
-        </Field>
+          value={baseUrl}
+          onChange={setBaseUrl}
+          input={{ type: 'url', placeholder: 'https://api.example.com/v1' }}
+        />
       ) : null}
-      <Field
+      <SecretField
         label="Secret key"
         error={fieldError('secret')}
         hint={`${KEY_HINT[kind]} It is checked with the server, then kept in the system keychain only.`}
-      >
-        {(p) => (
-          <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            type="password"
-            value={secret}
-            onChange={(e) => setSecret(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-          />
-        )}
-      </Field>
+        value={secret}
+        onChange={setSecret}
+      />
       <FormError message={error} />
-      <div className="form__actions">
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? 'Checking the key…' : submitLabel}
-        </button>
-      </div>
+      <FormActions busy={busy} busyLabel="Checking the key…">
+        {submitLabel}
+      </FormActions>
     </form>
   )
 }

@@ -138,19 +138,14 @@ export function ConfirmDialog({
       alert
       describedBy={msgId}
       footer={
-        <>
-          <button type="button" className="btn" onClick={onCancel} data-autofocus>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className={`btn ${danger ? 'btn--danger' : 'btn--primary'}`}
-            onClick={onConfirm}
-            disabled={busy}
-          >
-            {busy ? 'Working…' : confirmLabel}
-          </button>
-        </>
+        <DialogActions
+          onCancel={onCancel}
+          cancelFirst
+          onAction={onConfirm}
+          label={confirmLabel}
+          busy={busy}
+          danger={danger}
+        />
       }
     >
       <div id={msgId}>{message}</div>
@@ -159,6 +154,73 @@ export function ConfirmDialog({
           {error}
         </p>
       ) : null}
+    </Dialog>
+  )
+}
+
+interface ActionsProps {
+  onCancel: () => void
+  /** Focus starts on Cancel (a confirmation), not on the dialog's first field. */
+  cancelFirst?: boolean
+  onAction: () => void
+  /** The action's words, and its words while it runs. */
+  label: string
+  busyLabel?: string
+  busy?: boolean | undefined
+  /** Not yet possible (the form does not pass its check). */
+  disabled?: boolean
+  danger?: boolean | undefined
+}
+
+/** A dialog's footer: Cancel, then the dialog's one action. */
+export function DialogActions({
+  onCancel,
+  cancelFirst,
+  onAction,
+  label,
+  busyLabel = 'Working…',
+  busy,
+  disabled,
+  danger,
+}: ActionsProps) {
+  return (
+    <>
+      <button type="button" className="btn" onClick={onCancel} data-autofocus={cancelFirst || undefined}>
+        Cancel
+      </button>
+      <button
+        type="button"
+        className={`btn ${danger ? 'btn--danger' : 'btn--primary'}`}
+        onClick={onAction}
+        disabled={busy || disabled}
+      >
+        {busy ? busyLabel : label}
+      </button>
+    </>
+  )
+}
+
+/** A dialog whose footer is Cancel (which closes it) and one action. */
+export function ActionDialog({
+  title,
+  onClose,
+  wide,
+  children,
+  ...action
+}: Omit<ActionsProps, 'onCancel' | 'cancelFirst'> & {
+  title: string
+  onClose: () => void
+  wide?: boolean
+  children: ReactNode
+}) {
+  return (
+    <Dialog
+      title={title}
+      onClose={onClose}
+      wide={wide}
+      footer={<DialogActions onCancel={onClose} {...action} />}
+    >
+      {children}
     </Dialog>
   )
 }

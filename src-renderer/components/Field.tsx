@@ -1,12 +1,20 @@
-import { type ReactNode, useId } from 'react'
+import { type InputHTMLAttributes, type ReactNode, useId } from 'react'
+import { TARGETS, TARGET_LABELS } from '../lib/labels'
+
+/** The attributes a field's control takes from its Field: its id, what describes it and whether it is invalid. */
+export interface FieldControl {
+  id: string
+  'aria-describedby': string | undefined
+  'aria-invalid': boolean
+}
 
 interface FieldProps {
   label: ReactNode
   /** Shown under the input; linked with aria-describedby. */
   hint?: ReactNode
   error?: string | null | undefined
-  /** Renders the control with the ids it needs. */
-  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode
+  /** Renders the control: spread `control` onto it (<input {...control} />) for its id and ARIA wiring. */
+  children: (control: FieldControl) => ReactNode
   className?: string
   required?: boolean
 }
@@ -23,7 +31,7 @@ export function Field({ label, hint, error, children, className, required }: Fie
         {label}
         {required ? <span className="field__req"> (required)</span> : null}
       </label>
-      {children({ id, describedBy, invalid: Boolean(error) })}
+      {children({ id, 'aria-describedby': describedBy, 'aria-invalid': Boolean(error) })}
       {hint ? (
         <div id={hintId} className="field__hint">
           {hint}
@@ -74,5 +82,194 @@ export function FormError({ message }: { message: string | null | undefined }) {
     <p className="form-error" role="alert">
       {message}
     </p>
+  )
+}
+
+interface SubmitProps {
+  busy: boolean
+  /** The button's words while the form sends. */
+  busyLabel: string
+  children: ReactNode
+}
+
+/** A form's send button: disabled, with its busy words, while the form sends. */
+export function SubmitButton({ busy, busyLabel, children }: SubmitProps) {
+  return (
+    <button type="submit" className="btn btn--primary" disabled={busy}>
+      {busy ? busyLabel : children}
+    </button>
+  )
+}
+
+/** A form's row of buttons: Cancel where the form can be left without sending, then send. */
+export function FormActions({ onCancel, ...submit }: SubmitProps & { onCancel?: (() => void) | undefined }) {
+  return (
+    <div className="form__actions">
+      {onCancel ? (
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+      ) : null}
+      <SubmitButton {...submit} />
+    </div>
+  )
+}
+
+/** What a field shows around its control: Field's props but the control. */
+type FieldFrame = Omit<FieldProps, 'children'>
+
+/** A text control's value, and what to do with the text when it changes. */
+interface TextValue {
+  value: string
+  onChange: (value: string) => void
+}
+
+/** The input's own attributes (its type, limits, handlers, data-*): all but those TextField sets. */
+type InputAttributes = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'> & {
+  [data: `data-${string}`]: string | boolean | undefined
+}
+
+interface TextFieldProps extends FieldFrame, TextValue {
+  input?: InputAttributes
+}
+
+/** A one-line field: a label, an input of the text in `value`, its hint and its error. */
+export function TextField({ value, onChange, input, ...field }: TextFieldProps) {
+  return (
+    <Field {...field}>
+      {(p) => <input {...p} {...input} value={value} onChange={(e) => onChange(e.target.value)} />}
+    </Field>
+  )
+}
+
+interface SecretProps extends FieldFrame, TextValue {
+  /** Enter in the field (a dialog with no form of its own). */
+  onEnter?: () => void
+  autoFocus?: boolean
+}
+
+/** A secret key's field: hidden as typed, not remembered nor spell-checked. */
+export function SecretField({ onEnter, autoFocus, ...field }: SecretProps) {
+  const input: InputAttributes = {
+    type: 'password',
+    autoComplete: 'off',
+    spellCheck: false,
+    'data-autofocus': autoFocus || undefined,
+  }
+  if (onEnter)
+    input.onKeyDown = (e) => {
+      if (e.key === 'Enter') onEnter()
+    }
+  return <TextField {...field} input={input} />
+}
+
+interface TextAreaProps extends FieldFrame, TextValue {
+  rows: number
+  maxLength?: number
+  placeholder?: string
+}
+
+/** A field of a few lines of text (instructions, a description). */
+export function TextAreaField({ value, onChange, rows, maxLength, placeholder, ...field }: TextAreaProps) {
+  return (
+    <Field {...field}>
+      {(p) => (
+        <textarea
+          {...p}
+          aria-required={field.required ? 'true' : undefined}
+          rows={rows}
+          maxLength={maxLength}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          placeholder={placeholder}
+        />
+      )}
+    </Field>
+  )
+}
+
+interface SearchProps extends FieldFrame, TextValue {
+  placeholder?: string
+  /** Says the "/" shortcut (which focuses this field) to screen readers. */
+  sayShortcut?: boolean
+}
+
+/** A screen's search box: the one "/" focuses (App's shortcut looks for data-shortcut="search"). */
+export function SearchField({ placeholder, sayShortcut, ...field }: SearchProps) {
+  const input: InputAttributes = {
+    type: 'search',
+    'data-shortcut': 'search',
+    'aria-keyshortcuts': sayShortcut ? '/' : undefined,
+    placeholder,
+  }
+  return <TextField {...field} input={input} />
+}
+
+interface DateProps extends FieldFrame, TextValue {
+  /** The earliest and latest dates it takes ("" or none: no limit). */
+  min?: string
+  max?: string
+}
+
+/** A date, as the browser's date picker gives it (yyyy-mm-dd). */
+export function DateField({ min, max, ...field }: DateProps) {
+  return <TextField {...field} input={{ type: 'date', min: min || undefined, max: max || undefined }} />
+}
+
+/** A select's options: one per value, shown as `label` gives it (the value itself by default). */
+export function Options<V extends string | number>({
+  values,
+  label = String,
+}: {
+  values: readonly V[]
+  label?: (value: V) => ReactNode
+}) {
+  return values.map((v) => (
+    <option key={v} value={v}>
+      {label(v)}
+    </option>
+  ))
+}
+
+/** The options of a "Send as" select: every target, by its name. */
+export function TargetOptions() {
+  return <Options values={TARGETS} label={(t) => TARGET_LABELS[t]} />
+}
+
+interface ChoiceProps<V extends string> {
+  legend: string
+  /** The radio group's name. */
+  name: string
+  /** Each choice: its value and its words. */
+  choices: readonly (readonly [V, ReactNode])[]
+  value: V
+  onChange: (value: V) => void
+  error?: string | null | undefined
+  className?: string
+}
+
+/** One of a few choices, as a row of radio buttons under a legend. */
+export function Choice<V extends string>({
+  legend,
+  name,
+  choices,
+  value,
+  onChange,
+  error,
+  className,
+}: ChoiceProps<V>) {
+  return (
+    <fieldset className={`field${className ? ` ${className}` : ''}`}>
+      <legend className="field__label">{legend}</legend>
+      <div className="segmented">
+        {choices.map(([v, words]) => (
+          <label key={v} className="segmented__item">
+            <input type="radio" name={name} value={v} checked={value === v} onChange={() => onChange(v)} />
+            {words}
+          </label>
+        ))}
+      </div>
+      {error ? <div className="field__error">{error}</div> : null}
+    </fieldset>
   )
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { formatMoney } from '../lib/format'
 import type { RecordRow } from '../lib/types'
 import { Truncate } from './RowMenu'
+import { ACTIONS, EmptyRow, TableHead } from './TableHead'
 
 export interface Column {
   key: string
@@ -43,7 +44,11 @@ export const COMMON_COLUMNS: Column[] = [
 /** The CSS classes of a column's cells. */
 function cellClass(c: Column): string | undefined {
   return (
-    [c.numeric ? 'num' : '', c.nowrap ? 'nowrap' : '', c.priority && c.priority > 1 ? `col-p${c.priority}` : '']
+    [
+      c.numeric ? 'num' : '',
+      c.nowrap ? 'nowrap' : '',
+      c.priority && c.priority > 1 ? `col-p${c.priority}` : '',
+    ]
       .join(' ')
       .trim() || undefined
   )
@@ -87,27 +92,15 @@ export function RecordTable({
     <div className="table-wrap">
       <table className="table table--fit" aria-busy={loading}>
         <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c.key} scope="col" className={cellClass(c)} style={c.width ? { width: c.width } : undefined}>
-                {c.label}
-              </th>
-            ))}
-            {actions ? (
-              <th scope="col" className="actions-cell" style={{ width: actionsWidth }}>
-                <span className="sr-only">Actions</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
+        <TableHead
+          cells={[
+            ...columns.map((c) => ({ label: c.label, className: cellClass(c), width: c.width })),
+            ...(actions ? [{ label: ACTIONS, className: 'actions-cell', width: actionsWidth }] : []),
+          ]}
+        />
         <tbody>
           {rows.length === 0 ? (
-            <tr>
-              <td colSpan={columns.length + (actions ? 1 : 0)} className="muted empty-cell">
-                {loading ? 'Loading…' : empty}
-              </td>
-            </tr>
+            <EmptyRow span={columns.length + (actions ? 1 : 0)}>{loading ? 'Loading…' : empty}</EmptyRow>
           ) : (
             rows.map((row) => {
               const extra = below?.(row)

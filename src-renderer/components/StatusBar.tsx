@@ -6,7 +6,7 @@ import type { ProfileState } from '../lib/types'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { activeProfile } from '../store/session'
-import { Field, FormError } from './Field'
+import { FormError, SecretField, SubmitButton } from './Field'
 
 const STATE_TONE: Record<ProfileState, string> = {
   active: 'good',
@@ -181,23 +181,10 @@ export function SessionBanner() {
           working key is entered; nothing is lost.
         </p>
         <form className="inline-form" onSubmit={submit} noValidate>
-          <Field label="Enter a new key" error={fields.secret}>
-            {(p) => (
-              <input
-                id={p.id}
-                type="password"
-                aria-describedby={p.describedBy}
-                aria-invalid={p.invalid}
-                value={secret}
-                onChange={(e) => setSecret(e.target.value)}
-                autoComplete="off"
-                spellCheck={false}
-              />
-            )}
-          </Field>
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? 'Checking…' : 'Save key and resume'}
-          </button>
+          <SecretField label="Enter a new key" error={fields.secret} value={secret} onChange={setSecret} />
+          <SubmitButton busy={busy} busyLabel="Checking…">
+            Save key and resume
+          </SubmitButton>
         </form>
         <FormError message={error} />
       </section>

@@ -37,14 +37,8 @@ export const STATUS_TONE: Record<UploadStatus, 'neutral' | 'busy' | 'good' | 'wa
 }
 
 export const ACTIVE: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
-export const TERMINAL: readonly UploadStatus[] = [
-  'completed',
-  'failed',
-  'duplicate',
-  'skipped',
-  'cancelled',
-  'superseded',
-]
+/** Every status past ACTIVE: the upload has finished, one way or another. */
+export const TERMINAL: readonly UploadStatus[] = UPLOAD_STATUS_LIST.filter((s) => !ACTIVE.includes(s))
 export const ATTENTION: readonly UploadStatus[] = ['failed', 'skipped', 'duplicate']
 /** Statuses the engine lets a person cancel. */
 export const CANCELLABLE: readonly UploadStatus[] = [

@@ -5,13 +5,13 @@ import { StatusBadge } from '../components/Badge'
 import { ConfirmDialog } from '../components/Dialog'
 import { uploadReason } from '../components/UploadRow'
 import { DropZone } from '../components/DropZone'
-import { Field, FormError } from '../components/Field'
+import { FormError, SubmitButton, TextAreaField } from '../components/Field'
 import { type Column } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { fileToBase64 } from '../lib/base64'
 import { MAX_FILE_BYTES_ON_BRIDGE } from '../lib/files'
 import { formatBytes, formatMoney } from '../lib/format'
-import type { RecordRow } from '../lib/types'
+import type { RecordRow, Result } from '../lib/types'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
@@ -101,62 +101,60 @@ function StatementUpload() {
   const upload = useApp((s) => s.uploadBankStatement)
   const [files, setFiles] = useState<File[]>([])
   const [prompt, setPrompt] = useState('')
-  const [errors, setErrors] = useState<{ files?: string; prompt?: string }>({})
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, fields, submit: send, refuse } = useSubmit()
   const [done, setDone] = useState<string | null>(null)
 
   const pick = (list: File[]) => {
     const bad = list.filter((f) => !(BANK_UPLOAD_KINDS as readonly string[]).includes(fileKind(f.name)))
     const big = list.filter((f) => f.size > MAX_FILE_BYTES_ON_BRIDGE)
-    setErrors((e) => ({
-      ...e,
-      files: bad.length
-        ? `${bad.map((f) => f.name).join(', ')}: not a statement file. Allowed: ${BANK_UPLOAD_KINDS.join(', ')}.`
-        : big.length
-          ? `${big.map((f) => f.name).join(', ')}: larger than ${formatBytes(MAX_FILE_BYTES_ON_BRIDGE)}.`
-          : undefined,
-    }))
+    const { files: _before, ...others } = fields
+    const refused = bad.length
+      ? `${bad.map((f) => f.name).join(', ')}: not a statement file. Allowed: ${BANK_UPLOAD_KINDS.join(', ')}.`
+      : big.length
+        ? `${big.map((f) => f.name).join(', ')}: larger than ${formatBytes(MAX_FILE_BYTES_ON_BRIDGE)}.`
+        : null
+    refuse(error, refused ? { ...others, files: refused } : others)
     setFiles(list.filter((f) => !bad.includes(f) && !big.includes(f)).slice(0, 10))
+  }
+
+  /** The chosen files' contents; a file that cannot be read is this form's error. */
+  const read = async (): Promise<Result<{ name: string; base64: string }[]>> => {
+    try {
+      const value = await Promise.all(
+        files.map(async (f) => ({ name: f.name, base64: await fileToBase64(f) })),
+      )
+      return { ok: true, value }
+    } catch (err) {
+      const message = `The file could not be read: ${err instanceof Error ? err.message : String(err)}`
+      return { ok: false, error: { code: 'unreadable', message } }
+    }
   }
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault()
     setDone(null)
-    setError(null)
-    const problems: typeof errors = {}
+    const problems: Record<string, string> = {}
     if (files.length === 0) problems.files = 'Choose at least one statement file.'
     // The same rule, and the same words, main applies to this call.
     const promptCheck = CALLS.uploadBankStatement.shape.prompt.safeParse(prompt)
     if (!promptCheck.success)
       problems.prompt = promptCheck.error.issues[0]?.message ?? 'the prompt is required'
-    setErrors(problems)
+    refuse(null, problems)
     if (problems.files || problems.prompt) return
-    setBusy(true)
-    try {
-      const contents = await Promise.all(
-        files.map(async (f) => ({ name: f.name, base64: await fileToBase64(f) })),
-      )
-      const r = await upload({ files: contents, prompt: prompt.trim() })
-      if (r.ok) {
-        const taken = r.value.filter((o) => o.kind === 'queued').length
-        const other = r.value.length - taken
-        setDone(
-          `${taken ? `${taken} statement${taken === 1 ? '' : 's'} queued: the transactions appear here when processing finishes.` : ''}${
-            other ? ` ${other} not sent (already uploaded or skipped): see below.` : ''
-          }`.trim(),
-        )
-        setFiles([])
-        setPrompt('')
-      } else {
-        setError(r.error.message)
-        if (r.error.fields?.prompt) setErrors({ prompt: r.error.fields.prompt })
-      }
-    } catch (err) {
-      setError(`The file could not be read: ${err instanceof Error ? err.message : String(err)}`)
-    } finally {
-      setBusy(false)
-    }
+    const outcomes = await send(async () => {
+      const contents = await read()
+      return contents.ok ? upload({ files: contents.value, prompt: prompt.trim() }) : contents
+    })
+    if (!outcomes) return
+    const taken = outcomes.filter((o) => o.kind === 'queued').length
+    const other = outcomes.length - taken
+    setDone(
+      `${taken ? `${taken} statement${taken === 1 ? '' : 's'} queued: the transactions appear here when processing finishes.` : ''}${
+        other ? ` ${other} not sent (already uploaded or skipped): see below.` : ''
+      }`.trim(),
+    )
+    setFiles([])
+    setPrompt('')
   }
 
   return (
@@ -180,30 +178,21 @@ function StatementUpload() {
             ))}
           </ul>
         ) : null}
-        {errors.files ? <div className="field__error">{errors.files}</div> : null}
-        <Field
+        {fields.files ? <div className="field__error">{fields.files}</div> : null}
+        <TextAreaField
           label="Instructions"
           required
-          error={errors.prompt}
+          error={fields.prompt}
           hint="Required for every statement upload: e.g. “Import the March 2026 statement of the GTBank current account”."
-        >
-          {(p) => (
-            <textarea
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
-              aria-required="true"
-              rows={3}
-              maxLength={4000}
-              value={prompt}
-              onChange={(e) => setPrompt(e.target.value)}
-            />
-          )}
-        </Field>
+          rows={3}
+          maxLength={4000}
+          value={prompt}
+          onChange={setPrompt}
+        />
         <FormError message={error} />
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? 'Uploading…' : 'Upload statement'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Uploading…">
+          Upload statement
+        </SubmitButton>
         {done ? (
           <p className="success" role="status">
             {done}

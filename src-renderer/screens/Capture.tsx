@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { DropZone, type DropZoneHandle } from '../components/DropZone'
-import { Field } from '../components/Field'
+import { Field, TargetOptions, TextAreaField } from '../components/Field'
 import { MOD } from '../components/Nav'
 import { ProgressBar } from '../components/Progress'
 import { Screen } from '../components/Screen'
 import { LiveUploadRow, UploadActions, uploadReason } from '../components/UploadRow'
 import { StatusBadge } from '../components/Badge'
 import { formatBytes, formatDateTime, formatNumber, plural } from '../lib/format'
-import { ACTIVE, TARGETS, TARGET_LABELS, TERMINAL } from '../lib/labels'
+import { ACTIVE, TARGET_LABELS, TERMINAL } from '../lib/labels'
 import type { AiTarget } from '../lib/types'
 import { useApp } from '../store'
 import { activeProfile } from '../store/session'
@@ -78,20 +78,15 @@ export function Capture() {
         <Field label="Send as" hint="What the files should become in your books.">
           {(p) => (
             <select
-              id={p.id}
-              aria-describedby={p.describedBy}
+              {...p}
               value={target}
               onChange={(e) => setCapture({ captureTarget: e.target.value as AiTarget })}
             >
-              {TARGETS.map((t) => (
-                <option key={t} value={t}>
-                  {TARGET_LABELS[t]}
-                </option>
-              ))}
+              <TargetOptions />
             </select>
           )}
         </Field>
-        <Field
+        <TextAreaField
           label="Instructions (optional)"
           className="capture__prompt"
           hint={
@@ -99,19 +94,12 @@ export function Capture() {
               ? 'A bank statement always needs instructions; empty uses the default for statements.'
               : 'Empty uses the default instructions for this kind of record.'
           }
-        >
-          {(p) => (
-            <textarea
-              id={p.id}
-              aria-describedby={p.describedBy}
-              rows={2}
-              value={prompt}
-              maxLength={4000}
-              onChange={(e) => setCapture({ capturePrompt: e.target.value })}
-              placeholder="e.g. Office supplies, paid by card"
-            />
-          )}
-        </Field>
+          rows={2}
+          value={prompt}
+          maxLength={4000}
+          onChange={(capturePrompt) => setCapture({ capturePrompt })}
+          placeholder="e.g. Office supplies, paid by card"
+        />
       </div>
 
       <DropZone

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { recordPatchSchema, recordPutSchema, issuesByField } from '../../contract/api'
-import { Dialog } from '../components/Dialog'
-import { Field, FormError } from '../components/Field'
+import { ActionDialog } from '../components/Dialog'
+import { DateField, Field, FormError, SearchField, TextField } from '../components/Field'
 import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import type { RecordRow } from '../lib/types'
@@ -77,17 +77,7 @@ function RecordList({ kind }: { kind: Kind }) {
             void load(key, { search, page: 1 })
           }}
         >
-          <Field label={`Search ${kind}`}>
-            {(p) => (
-              <input
-                id={p.id}
-                type="search"
-                data-shortcut="search"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-              />
-            )}
-          </Field>
+          <SearchField label={`Search ${kind}`} value={search} onChange={setSearch} />
           <button type="submit" className="btn">
             Search
           </button>
@@ -162,9 +152,7 @@ function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; on
         {(p) => (
           <input
             ref={input}
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
+            {...p}
             value={value}
             onChange={(e) => setValue(e.target.value)}
             className="input--wide"
@@ -201,46 +189,25 @@ function ReplaceBillDialog({ row, onClose }: { row: RecordRow; onClose: () => vo
     onClose()
   }
   return (
-    <Dialog
+    <ActionDialog
       title="Replace bill"
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={busy}>
-            {busy ? 'Saving…' : 'Replace'}
-          </button>
-        </>
-      }
+      onAction={() => void save()}
+      label="Replace"
+      busyLabel="Saving…"
+      busy={busy}
     >
       <p className="muted">A replace (PUT) sends the bill’s narration and date together.</p>
-      <Field label="Narration" required error={fields.narration}>
-        {(p) => (
-          <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={narration}
-            onChange={(e) => setNarration(e.target.value)}
-            data-autofocus
-          />
-        )}
-      </Field>
-      <Field label="Date" required error={fields.date}>
-        {(p) => (
-          <input
-            id={p.id}
-            type="date"
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Narration"
+        required
+        error={fields.narration}
+        value={narration}
+        onChange={setNarration}
+        input={{ 'data-autofocus': true }}
+      />
+      <DateField label="Date" required error={fields.date} value={date} onChange={setDate} />
       <FormError message={error} />
-    </Dialog>
+    </ActionDialog>
   )
 }

@@ -1,11 +1,20 @@
 import { useState } from 'react'
 import { Badge } from '../components/Badge'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
-import { Check, Field, FormError } from '../components/Field'
+import {
+  Check,
+  Choice,
+  Field,
+  FormActions,
+  FormError,
+  TargetOptions,
+  TextAreaField,
+  TextField,
+} from '../components/Field'
 import { Screen } from '../components/Screen'
 import { bookdrop } from '../lib/bridge'
 import { formatDateTime } from '../lib/format'
-import { FOLDER_STATE_LABELS, TARGETS, TARGET_LABELS } from '../lib/labels'
+import { FOLDER_STATE_LABELS, TARGET_LABELS } from '../lib/labels'
 import { settle } from '../lib/result'
 import type { AiTarget, FolderState, FolderView, Req, Result } from '../lib/types'
 import { useSubmit } from '../lib/useSubmit'
@@ -111,14 +120,7 @@ function FolderForm({
       >
         {(p) => (
           <div className="input-row">
-            <input
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
-              value={v.path}
-              onChange={(e) => set('path', e.target.value)}
-              spellCheck={false}
-            />
+            <input {...p} value={v.path} onChange={(e) => set('path', e.target.value)} spellCheck={false} />
             <button type="button" className="btn" onClick={() => void pathPicker.browse()}>
               Browse…
             </button>
@@ -127,37 +129,20 @@ function FolderForm({
       </Field>
       <Field label="Send as" error={fe('target')}>
         {(p) => (
-          <select
-            id={p.id}
-            aria-describedby={p.describedBy}
-            value={v.target}
-            onChange={(e) => set('target', e.target.value as AiTarget)}
-          >
-            {TARGETS.map((t) => (
-              <option key={t} value={t}>
-                {TARGET_LABELS[t]}
-              </option>
-            ))}
+          <select {...p} value={v.target} onChange={(e) => set('target', e.target.value as AiTarget)}>
+            <TargetOptions />
           </select>
         )}
       </Field>
-      <Field
+      <TextField
         label="File kinds"
         error={fe('acceptedKinds')}
         hint="Extensions separated by commas, e.g. pdf, jpg, png. Empty takes the usual kinds for this target."
-      >
-        {(p) => (
-          <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={v.acceptedKinds}
-            onChange={(e) => set('acceptedKinds', e.target.value)}
-            spellCheck={false}
-          />
-        )}
-      </Field>
-      <Field
+        value={v.acceptedKinds}
+        onChange={(kinds) => set('acceptedKinds', kinds)}
+        input={{ spellCheck: false }}
+      />
+      <TextAreaField
         label="Instructions sent with each file"
         className="span-2"
         error={fe('promptTemplate')}
@@ -167,50 +152,29 @@ function FolderForm({
             <code>{'{date}'}</code> today’s date. Empty uses the default for the target.
           </>
         }
-      >
-        {(p) => (
-          <textarea
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            rows={2}
-            value={v.promptTemplate}
-            onChange={(e) => set('promptTemplate', e.target.value)}
-            placeholder="Record an expense from the receipt {filename} (saved in {folder} on {date})."
-          />
-        )}
-      </Field>
-      <fieldset className="field span-2">
-        <legend className="field__label">After a file is uploaded</legend>
-        <div className="segmented">
-          {(
-            [
-              ['leave', 'Leave it where it is'],
-              ['move', 'Move it to an “Uploaded” folder inside'],
-              ['archive', 'Move it to an archive folder'],
-            ] as const
-          ).map(([value, label]) => (
-            <label key={value} className="segmented__item">
-              <input
-                type="radio"
-                name={`after-${initial.path || 'new'}`}
-                value={value}
-                checked={v.afterUpload === value}
-                onChange={() => set('afterUpload', value)}
-              />
-              {label}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+        rows={2}
+        value={v.promptTemplate}
+        onChange={(text) => set('promptTemplate', text)}
+        placeholder="Record an expense from the receipt {filename} (saved in {folder} on {date})."
+      />
+      <Choice
+        legend="After a file is uploaded"
+        className="span-2"
+        name={`after-${initial.path || 'new'}`}
+        choices={[
+          ['leave', 'Leave it where it is'],
+          ['move', 'Move it to an “Uploaded” folder inside'],
+          ['archive', 'Move it to an archive folder'],
+        ]}
+        value={v.afterUpload}
+        onChange={(after) => set('afterUpload', after)}
+      />
       {v.afterUpload === 'archive' ? (
         <Field label="Archive folder" className="span-2" required error={fe('archiveDir')}>
           {(p) => (
             <div className="input-row">
               <input
-                id={p.id}
-                aria-describedby={p.describedBy}
-                aria-invalid={p.invalid}
+                {...p}
                 value={v.archiveDir}
                 onChange={(e) => set('archiveDir', e.target.value)}
                 spellCheck={false}
@@ -239,16 +203,9 @@ function FolderForm({
       </div>
       <div className="span-2">
         <FormError message={error} />
-        <div className="form__actions">
-          {onCancel ? (
-            <button type="button" className="btn" onClick={onCancel}>
-              Cancel
-            </button>
-          ) : null}
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? 'Saving…' : submitLabel}
-          </button>
-        </div>
+        <FormActions onCancel={onCancel} busy={busy} busyLabel="Saving…">
+          {submitLabel}
+        </FormActions>
       </div>
     </form>
   )

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useRef, useState } from 'react'
 import { StatusBadge } from '../components/Badge'
-import { Check, Field } from '../components/Field'
+import { Check, DateField, Field, SearchField, TargetOptions } from '../components/Field'
 import { RowMenu, type RowMenuItem } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { uploadReason } from '../components/UploadRow'
@@ -11,7 +11,6 @@ import {
   CANCELLABLE,
   RETRYABLE,
   STATUS_LABELS,
-  TARGETS,
   TARGET_LABELS,
   UPLOAD_STATUS_LIST,
   retryLabel,
@@ -130,60 +129,36 @@ export function History() {
       actions={<ExportButton />}
     >
       <div className="filters" role="search" aria-label="Filter the upload history">
-        <Field label="Search file names" className="filters__search">
-          {(p) => (
-            <input
-              id={p.id}
-              type="search"
-              data-shortcut="search"
-              aria-keyshortcuts="/"
-              placeholder="Search… ( / )"
-              value={search}
-              onChange={(e) => {
-                setSearch(e.target.value)
-                searchFor(e.target.value)
-              }}
-            />
-          )}
-        </Field>
+        <SearchField
+          label="Search file names"
+          className="filters__search"
+          sayShortcut
+          placeholder="Search… ( / )"
+          value={search}
+          onChange={(text) => {
+            setSearch(text)
+            searchFor(text)
+          }}
+        />
         <Field label="Target">
           {(p) => (
             <select
-              id={p.id}
+              {...p}
               value={filter.target}
               onChange={(e) => setFilter({ target: e.target.value as AiTarget | '' })}
             >
               <option value="">All targets</option>
-              {TARGETS.map((t) => (
-                <option key={t} value={t}>
-                  {TARGET_LABELS[t]}
-                </option>
-              ))}
+              <TargetOptions />
             </select>
           )}
         </Field>
-        <Field label="From">
-          {(p) => (
-            <input
-              id={p.id}
-              type="date"
-              value={filter.from}
-              max={filter.to || undefined}
-              onChange={(e) => setFilter({ from: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label="To">
-          {(p) => (
-            <input
-              id={p.id}
-              type="date"
-              value={filter.to}
-              min={filter.from || undefined}
-              onChange={(e) => setFilter({ to: e.target.value })}
-            />
-          )}
-        </Field>
+        <DateField
+          label="From"
+          value={filter.from}
+          max={filter.to}
+          onChange={(from) => setFilter({ from })}
+        />
+        <DateField label="To" value={filter.to} min={filter.from} onChange={(to) => setFilter({ to })} />
         <Check
           label="All profiles"
           checked={filter.allProfiles}
@@ -298,17 +273,17 @@ const HistoryRow = memo(function HistoryRow({
   tabbable: boolean
   onFocusRow: (i: number) => void
 }) {
-  const style = { transform: `translateY(${start}px)`, height: ROW_HEIGHT }
+  // A row's place in the table, whether it is loaded yet or not.
+  const place = {
+    role: 'row',
+    'aria-rowindex': index + 2,
+    style: { transform: `translateY(${start}px)`, height: ROW_HEIGHT },
+    'data-row': index,
+    tabIndex: tabbable ? 0 : -1,
+  }
   if (!row) {
     return (
-      <div
-        role="row"
-        aria-rowindex={index + 2}
-        className="vtable__row vtable__row--loading"
-        style={style}
-        data-row={index}
-        tabIndex={tabbable ? 0 : -1}
-      >
+      <div {...place} className="vtable__row vtable__row--loading">
         <div role="cell" className="vtable__cell muted">
           Loading…
         </div>
@@ -318,12 +293,8 @@ const HistoryRow = memo(function HistoryRow({
   const reason = row.status === 'completed' ? null : uploadReason(row)
   return (
     <div
-      role="row"
-      aria-rowindex={index + 2}
+      {...place}
       className="vtable__row"
-      style={style}
-      data-row={index}
-      tabIndex={tabbable ? 0 : -1}
       onFocus={(e) => {
         if (e.target === e.currentTarget) onFocusRow(index)
       }}
@@ -449,7 +420,9 @@ function RowActions({ row }: { row: Upload }) {
 
 function isInvoiceRecord(row: Upload): boolean {
   return (
-    row.recordType === 'invoice' || row.recordType === 'invoices' || (!row.recordType && row.target === 'invoices')
+    row.recordType === 'invoice' ||
+    row.recordType === 'invoices' ||
+    (!row.recordType && row.target === 'invoices')
   )
 }
 

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { DropZone } from '../components/DropZone'
-import { Field, FormError } from '../components/Field'
+import { Field, FormError, SubmitButton, TextAreaField } from '../components/Field'
 import { type Column, str } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatMoney } from '../lib/format'
@@ -8,6 +8,7 @@ import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 import type { Invoice } from '../store/records'
+import { EmptyRow, TableHead, numeric } from '../components/TableHead'
 
 const COLUMNS: Column[] = [
   { key: 'date', label: 'Date', nowrap: true, width: '104px' },
@@ -54,7 +55,7 @@ export function Invoices() {
             <Field label="Open by uuid or source_uuid">
               {(p) => (
                 <input
-                  id={p.id}
+                  {...p}
                   data-shortcut="search"
                   value={ref}
                   onChange={(e) => setRef(e.target.value)}
@@ -181,30 +182,14 @@ function InvoiceView({
           <div className="table-wrap">
             <table className="table table--fit table--wrap">
               <caption className="sr-only">Invoice items</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Item</th>
-                  <th scope="col" className="num">
-                    Quantity
-                  </th>
-                  <th scope="col" className="num">
-                    Price
-                  </th>
-                  <th scope="col" className="num">
-                    Tax %
-                  </th>
-                  <th scope="col" className="num">
-                    Amount
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                cells={['Item', numeric('Quantity'), numeric('Price'), numeric('Tax %'), numeric('Amount')]}
+              />
               <tbody>
                 {data.record_items.length === 0 ? (
-                  <tr>
-                    <td colSpan={5} className="muted">
-                      No items.
-                    </td>
-                  </tr>
+                  <EmptyRow span={5} className="muted">
+                    No items.
+                  </EmptyRow>
                 ) : (
                   data.record_items.map((it, i) => (
                     <tr key={i}>
@@ -226,15 +211,7 @@ function InvoiceView({
             <div className="table-wrap">
               <table className="table table--fit table--wrap">
                 <caption className="sr-only">Payments</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">Method</th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead cells={['Date', 'Method', numeric('Amount')]} />
                 <tbody>
                   {data.payments.map((p, i) => (
                     <tr key={p.uuid ?? `#${i}`}>
@@ -288,27 +265,19 @@ function CreateInvoice() {
         onFiles={(files) => void sendFiles(files, 'invoices', '')}
       />
       <form className="form" onSubmit={submit} noValidate>
-        <Field
+        <TextAreaField
           label="Or from a description"
           error={fields.prompt}
           hint="e.g. Invoice Ada Stores for 3 bags of rice at 45,000 each, due in 14 days."
-        >
-          {(p) => (
-            <textarea
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
-              rows={4}
-              maxLength={4000}
-              value={prompt}
-              onChange={(e) => setPrompt(e.target.value)}
-            />
-          )}
-        </Field>
+          rows={4}
+          maxLength={4000}
+          value={prompt}
+          onChange={setPrompt}
+        />
         <FormError message={error} />
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          {busy ? 'Sending…' : 'Create from description'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Sending…">
+          Create from description
+        </SubmitButton>
       </form>
       {done ? (
         <div className="success" role="status">

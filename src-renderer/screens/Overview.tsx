@@ -5,7 +5,8 @@ import { formatDateTime, formatNumber, plural } from '../lib/format'
 import { useApp } from '../store'
 import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
-import { AddSeatsDialog } from './partner/Businesses'
+import { AddSeatsButton, AddSeatsDialog } from './partner/Businesses'
+import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
 type PartnerData = Extract<OverviewData, { kind: 'partner' }>
@@ -258,20 +259,7 @@ export function DayChart({ days, month }: { days: DayFigures[]; month: string })
         <summary>Show as a table</summary>
         <table className="table">
           <caption className="sr-only">Files per day, {month}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col" className="num">
-                Sent
-              </th>
-              <th scope="col" className="num">
-                Records
-              </th>
-              <th scope="col" className="num">
-                Failed
-              </th>
-            </tr>
-          </thead>
+          <TableHead cells={['Day', numeric('Sent'), numeric('Records'), numeric('Failed')]} />
           <tbody>
             {days
               .filter((d) => d.sent > 0 || d.failed > 0)
@@ -372,27 +360,17 @@ function PartnerOverview({ data }: { data: PartnerData }) {
           <div className="table-wrap">
             <table className="table overview-table">
               <caption className="sr-only">Businesses without seats</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Business</th>
-                  <th scope="col" className="overview-table__wide">
-                    Email
-                  </th>
-                  <th scope="col" className="overview-table__plan">
-                    Plan
-                  </th>
-                  <th scope="col" className="overview-table__action">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                cells={[
+                  'Business',
+                  { label: 'Email', className: 'overview-table__wide' },
+                  { label: 'Plan', className: 'overview-table__plan' },
+                  { label: ACTIONS, className: 'overview-table__action' },
+                ]}
+              />
               <tbody>
                 {data.withoutSeats.length === 0 ? (
-                  <tr>
-                    <td colSpan={4} className="muted empty-cell">
-                      Every business you referred has seats.
-                    </td>
-                  </tr>
+                  <EmptyRow span={4}>Every business you referred has seats.</EmptyRow>
                 ) : (
                   data.withoutSeats.map((r) => (
                     <tr key={r.uuid}>
@@ -414,14 +392,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
                             AI paid by you
                           </span>
                         ) : (
-                          <button
-                            type="button"
-                            className="btn btn--small"
-                            onClick={() => setSeatsFor(r)}
-                            aria-label={`Add seats for ${r.name}`}
-                          >
-                            Add seats…
-                          </button>
+                          <AddSeatsButton row={r} onClick={() => setSeatsFor(r)} />
                         )}
                       </td>
                     </tr>
@@ -440,28 +411,18 @@ function PartnerOverview({ data }: { data: PartnerData }) {
         <div className="table-wrap">
           <table className="table overview-table">
             <caption className="sr-only">Grants made from Bookdrop in {name}</caption>
-            <thead>
-              <tr>
-                <th scope="col" className="overview-table__when">
-                  When
-                </th>
-                <th scope="col">Business</th>
-                <th scope="col">Grant</th>
-                <th scope="col" className="num overview-table__num">
-                  Charged
-                </th>
-                <th scope="col" className="num overview-table__num overview-table__wide">
-                  Holding after
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              cells={[
+                { label: 'When', className: 'overview-table__when' },
+                'Business',
+                'Grant',
+                numeric('Charged', 'overview-table__num'),
+                numeric('Holding after', 'overview-table__num overview-table__wide'),
+              ]}
+            />
             <tbody>
               {data.grants.length === 0 ? (
-                <tr>
-                  <td colSpan={5} className="muted empty-cell">
-                    No seats or credits were granted from Bookdrop in {name}.
-                  </td>
-                </tr>
+                <EmptyRow span={5}>No seats or credits were granted from Bookdrop in {name}.</EmptyRow>
               ) : (
                 data.grants.map((g) => (
                   <tr key={g.id}>

@@ -8,7 +8,7 @@ import {
   lineAmounts,
   purchaseOrderSchema,
 } from '../../contract/api'
-import { Check, Field, FormError } from '../components/Field'
+import { Check, Field, FormActions, FormError } from '../components/Field'
 import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatMoney, isoDate, numberField } from '../lib/format'
@@ -241,9 +241,7 @@ export function PurchaseOrderForm({
       <Field label={label} error={err(path)} hint={opts.hint} required={opts.required}>
         {(p) => (
           <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
+            {...p}
             type={opts.type ?? 'text'}
             value={header[k]}
             onChange={(e) => setH(k, e.target.value)}
@@ -270,9 +268,7 @@ export function PurchaseOrderForm({
         >
           {(p) => (
             <input
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
+              {...p}
               value={header.currency}
               maxLength={3}
               onChange={(e) => setH('currency', e.target.value.toUpperCase())}
@@ -334,16 +330,9 @@ export function PurchaseOrderForm({
               : null
         }
       />
-      <div className="form__actions">
-        {onCancel ? (
-          <button type="button" className="btn" onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-        <button type="submit" className="btn btn--primary" disabled={sent.busy}>
-          {sent.busy ? 'Creating…' : 'Create purchase order'}
-        </button>
-      </div>
+      <FormActions onCancel={onCancel} busy={sent.busy} busyLabel="Creating…">
+        Create purchase order
+      </FormActions>
     </form>
   )
 }
@@ -376,9 +365,7 @@ function LineEditor({
     <Field label={label} error={err(p(f))} hint={opts.hint} required={opts.required}>
       {(ids) => (
         <input
-          id={ids.id}
-          aria-describedby={ids.describedBy}
-          aria-invalid={ids.invalid}
+          {...ids}
           inputMode={opts.numeric ? 'decimal' : undefined}
           value={String(line[f])}
           onChange={(e) => onChange({ [f]: e.target.value } as Partial<LineForm>)}
@@ -411,9 +398,7 @@ function LineEditor({
         <Field label="Discount type" error={err(p('discount_type'))}>
           {(ids) => (
             <select
-              id={ids.id}
-              aria-describedby={ids.describedBy}
-              aria-invalid={ids.invalid}
+              {...ids}
               value={line.discount_type}
               onChange={(e) => onChange({ discount_type: e.target.value as LineForm['discount_type'] })}
               onBlur={() => touch(p('discount_type'))}

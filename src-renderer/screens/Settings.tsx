@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react'
 import { Badge } from '../components/Badge'
 import { ConnectForm } from '../components/ConnectForm'
-import { ConfirmDialog, Dialog } from '../components/Dialog'
-import { Check, Field, FormError } from '../components/Field'
+import { ActionDialog, ConfirmDialog, Dialog } from '../components/Dialog'
+import { Check, Choice, FormError, SecretField, TextField } from '../components/Field'
 import { RowMenu, Truncate } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { formatDateTime } from '../lib/format'
@@ -10,6 +10,7 @@ import { PROFILE_KIND_LABELS, businessLabel } from '../lib/labels'
 import type { Profile, Settings as SettingsT } from '../lib/types'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
+import { ACTIONS, TableHead } from '../components/TableHead'
 
 export function Settings() {
   return (
@@ -29,7 +30,7 @@ function Profiles() {
   const [rotating, setRotating] = useState<Profile | null>(null)
   const [renaming, setRenaming] = useState<Profile | null>(null)
   const [removing, setRemoving] = useState<Profile | null>(null)
-  const [busy, setBusy] = useState(false)
+  const removal = useSubmit()
 
   return (
     <section className="section" aria-labelledby="profiles-title">
@@ -44,24 +45,16 @@ function Profiles() {
       <div className="table-wrap">
         <table className="table table--fit">
           <caption className="sr-only">Profiles</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" className="col-p3" style={{ width: '84px' }}>
-                Kind
-              </th>
-              <th scope="col" className="col-p2">
-                Environment
-              </th>
-              <th scope="col">Business</th>
-              <th scope="col" className="col-p3" style={{ width: '120px' }}>
-                Key checked
-              </th>
-              <th scope="col" className="actions-cell" style={{ width: '120px' }}>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            cells={[
+              'Name',
+              { label: 'Kind', className: 'col-p3', width: '84px' },
+              { label: 'Environment', className: 'col-p2' },
+              'Business',
+              { label: 'Key checked', className: 'col-p3', width: '120px' },
+              { label: ACTIONS, className: 'actions-cell', width: '120px' },
+            ]}
+          />
           <tbody>
             {profiles.map((p) => (
               <tr key={p.id} aria-current={p.id === activeId ? 'true' : undefined}>
@@ -125,13 +118,11 @@ function Profiles() {
           }
           confirmLabel="Remove profile"
           danger
-          busy={busy}
+          busy={removal.busy}
           onCancel={() => setRemoving(null)}
           onConfirm={async () => {
-            setBusy(true)
-            const r = await removeProfile(removing.id)
-            setBusy(false)
-            if (r.ok) setRemoving(null)
+            // A refusal is told in a toast (the store's removeProfile).
+            if (await removal.submit(() => removeProfile(removing.id))) setRemoving(null)
           }}
         />
       ) : null}
@@ -154,87 +145,61 @@ function RotateKeyDialog({ profile, onClose }: { profile: Profile; onClose: () =
     onClose()
   }
   return (
-    <Dialog
+    <ActionDialog
       title={`Rotate the key of “${profile.name}”`}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={busy}>
-            {busy ? 'Checking…' : 'Check and save'}
-          </button>
-        </>
-      }
+      onAction={() => void save()}
+      label="Check and save"
+      busyLabel="Checking…"
+      busy={busy}
     >
       <p className="muted">The new key is checked with the server and must belong to the same business.</p>
-      <Field label="New secret key" error={fields.secret}>
-        {(p) => (
-          <input
-            id={p.id}
-            type="password"
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={secret}
-            onChange={(e) => setSecret(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') void save()
-            }}
-            autoComplete="off"
-            data-autofocus
-          />
-        )}
-      </Field>
+      <SecretField
+        label="New secret key"
+        error={fields.secret}
+        value={secret}
+        onChange={setSecret}
+        onEnter={() => void save()}
+        autoFocus
+      />
       <FormError message={error} />
-    </Dialog>
+    </ActionDialog>
   )
 }
 
 function RenameDialog({ profile, onClose }: { profile: Profile; onClose: () => void }) {
   const rename = useApp((s) => s.renameProfile)
   const [name, setName] = useState(profile.name)
-  const [error, setError] = useState<string | null>(null)
+  const { error, submit, refuse } = useSubmit()
   const save = async () => {
     if (!name.trim()) {
-      setError('A profile needs a name.')
+      refuse('A profile needs a name.')
       return
     }
-    const r = await rename(profile.id, name.trim())
-    if (r.ok) onClose()
-    else setError(r.error.fields?.name ?? r.error.message)
+    // The name's own message if the server gives one, else its message: shown under the field.
+    if (
+      await submit(
+        () => rename(profile.id, name.trim()),
+        (e) => e.fields?.name ?? e.message,
+      )
+    )
+      onClose()
   }
   return (
-    <Dialog
-      title="Rename profile"
-      onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn--primary" onClick={() => void save()}>
-            Save
-          </button>
-        </>
-      }
-    >
-      <Field label="Name" error={error}>
-        {(p) => (
-          <input
-            id={p.id}
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') void save()
-            }}
-            data-autofocus
-          />
-        )}
-      </Field>
-    </Dialog>
+    <ActionDialog title="Rename profile" onClose={onClose} onAction={() => void save()} label="Save">
+      <TextField
+        label="Name"
+        error={error}
+        value={name}
+        onChange={setName}
+        input={{
+          onKeyDown: (e) => {
+            if (e.key === 'Enter') void save()
+          },
+          'data-autofocus': true,
+        }}
+      />
+    </ActionDialog>
   )
 }
 
@@ -285,22 +250,17 @@ function Preferences() {
           max={200}
           onCommit={(mb) => set({ maxFileBytes: mb * 1024 * 1024 })}
         />
-        <fieldset className="field">
-          <legend className="field__label">Theme</legend>
-          <div className="segmented">
-            {(['system', 'light', 'dark'] as const).map((t) => (
-              <label key={t} className="segmented__item">
-                <input
-                  type="radio"
-                  name="theme"
-                  checked={settings.theme === t}
-                  onChange={() => set({ theme: t })}
-                />
-                {t === 'system' ? 'Follow the system' : t === 'light' ? 'Light' : 'Dark'}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <Choice
+          legend="Theme"
+          name="theme"
+          choices={[
+            ['system', 'Follow the system'],
+            ['light', 'Light'],
+            ['dark', 'Dark'],
+          ]}
+          value={settings.theme}
+          onChange={(theme) => set({ theme })}
+        />
         <div className="checks">
           <Check
             label="Notifications"
@@ -341,36 +301,34 @@ function NumberSetting({
   onCommit: (n: number) => void
 }) {
   const [text, setText] = useState(String(value))
-  const [error, setError] = useState<string | null>(null)
+  const { error, refuse, reset } = useSubmit()
   useEffect(() => setText(String(value)), [value])
   const commit = () => {
     const n = Number(text)
     if (!Number.isInteger(n) || n < min || n > max) {
-      setError(`Enter a whole number from ${min} to ${max}.`)
+      refuse(`Enter a whole number from ${min} to ${max}.`)
       return
     }
-    setError(null)
+    reset()
     if (n !== value) onCommit(n)
   }
   return (
-    <Field label={label} hint={hint} error={error}>
-      {(p) => (
-        <input
-          id={p.id}
-          type="number"
-          inputMode="numeric"
-          min={min}
-          max={max}
-          aria-describedby={p.describedBy}
-          aria-invalid={p.invalid}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onBlur={commit}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') commit()
-          }}
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      hint={hint}
+      error={error}
+      value={text}
+      onChange={setText}
+      input={{
+        type: 'number',
+        inputMode: 'numeric',
+        min,
+        max,
+        onBlur: commit,
+        onKeyDown: (e) => {
+          if (e.key === 'Enter') commit()
+        },
+      }}
+    />
   )
 }

@@ -120,6 +120,28 @@ export function historyAfterUploads(
   return { ...(pages ? { historyPages: pages } : {}), ...(fresh ? { historyNew: s.historyNew + fresh } : {}) }
 }
 
+/** A history with nothing loaded: no total, no pages, nothing loading, new or failed. */
+function nothingLoaded(): Pick<
+  HistorySlice,
+  | 'historyTotal'
+  | 'historyPages'
+  | 'historyStale'
+  | 'historyLoading'
+  | 'historyIndex'
+  | 'historyNew'
+  | 'historyError'
+> {
+  return {
+    historyTotal: null,
+    historyPages: {},
+    historyStale: false,
+    historyLoading: {},
+    historyIndex: {},
+    historyNew: 0,
+    historyError: null,
+  }
+}
+
 export const createHistorySlice: SliceCreator<HistorySlice> = (set, get) => {
   const loadPage = async (page: number, gen: number) => {
     set((s) => ({ historyLoading: { ...s.historyLoading, [page]: true } }))
@@ -150,13 +172,7 @@ export const createHistorySlice: SliceCreator<HistorySlice> = (set, get) => {
   return {
     historyFilter: emptyHistoryFilter(),
     historyGen: 0,
-    historyTotal: null,
-    historyPages: {},
-    historyStale: false,
-    historyLoading: {},
-    historyIndex: {},
-    historyNew: 0,
-    historyError: null,
+    ...nothingLoaded(),
 
     historyRequest: () => historyRequestOf(get().historyFilter, get().activeId),
 
@@ -178,17 +194,7 @@ export const createHistorySlice: SliceCreator<HistorySlice> = (set, get) => {
       void loadPage(0, gen)
     },
 
-    resetHistory: () =>
-      set((s) => ({
-        historyGen: s.historyGen + 1,
-        historyTotal: null,
-        historyPages: {},
-        historyStale: false,
-        historyLoading: {},
-        historyIndex: {},
-        historyNew: 0,
-        historyError: null,
-      })),
+    resetHistory: () => set((s) => ({ historyGen: s.historyGen + 1, ...nothingLoaded() })),
 
     ensureHistoryRows: (first, last) => {
       const s = get()

@@ -13,7 +13,7 @@ import type {
 } from '../lib/types'
 import { UPLOAD_STATUS_LIST } from '../lib/labels'
 import type { AppState, SliceCreator } from './types'
-import { type Screen, openingScreen } from './ui'
+import { SCREENS, type Screen, openingScreen } from './ui'
 
 export interface SessionSlice {
   appInfo: AppInfo | null
@@ -53,6 +53,16 @@ export function activeProfile(s: Pick<AppState, 'profiles' | 'activeId'>): Profi
 /** Partner profiles see the partner console; business and OAuth profiles see the business screens. */
 export function isPartner(s: Pick<AppState, 'profiles' | 'activeId'>): boolean {
   return activeProfile(s)?.kind === 'partner'
+}
+
+/** Puts the server's copy of a changed profile (renamed, new key) in the list; returns the call's result. */
+function keepProfile(
+  set: Parameters<SliceCreator<SessionSlice>>[0],
+  id: string,
+  r: Result<Profile>,
+): Result<Profile> {
+  if (r.ok) set((s) => ({ profiles: s.profiles.map((p) => (p.id === id ? r.value : p)) }))
+  return r
 }
 
 export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
@@ -131,11 +141,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     return r
   },
 
-  renameProfile: async (id, name) => {
-    const r = await settle(bookdrop.renameProfile({ id, name }))
-    if (r.ok) set((s) => ({ profiles: s.profiles.map((p) => (p.id === id ? r.value : p)) }))
-    return r
-  },
+  renameProfile: async (id, name) => keepProfile(set, id, await settle(bookdrop.renameProfile({ id, name }))),
 
   removeProfile: async (id) => {
     const r = await settle(bookdrop.removeProfile({ id }))
@@ -144,11 +150,8 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     return r
   },
 
-  rotateKey: async (id, secret) => {
-    const r = await settle(bookdrop.rotateProfileKey({ id, secret }))
-    if (r.ok) set((s) => ({ profiles: s.profiles.map((p) => (p.id === id ? r.value : p)) }))
-    return r
-  },
+  rotateKey: async (id, secret) =>
+    keepProfile(set, id, await settle(bookdrop.rotateProfileKey({ id, secret }))),
 
   startDemo: async () => {
     const r = await settle(bookdrop.startDemo({}))
@@ -197,21 +200,10 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
   },
 })
 
-export const BUSINESS_SCREENS = [
-  'overview',
-  'capture',
-  'folders',
-  'history',
-  'purchaseOrders',
-  'invoices',
-  'expensesBills',
-  'bank',
-  'settings',
-] as const satisfies readonly AppState['screen'][]
-export const PARTNER_SCREENS = [
-  'overview',
-  'partnerBusinesses',
-  'partnerRegister',
-  'partnerHealth',
-  'settings',
-] as const satisfies readonly AppState['screen'][]
+const partnerOnly = (screen: Screen) => screen.startsWith('partner')
+/** A business profile's screens, in the navigation's order: all but the partner's own. */
+export const BUSINESS_SCREENS: readonly Screen[] = SCREENS.filter((screen) => !partnerOnly(screen))
+/** A partner profile's: the overview, the partner's own screens and settings. */
+export const PARTNER_SCREENS: readonly Screen[] = SCREENS.filter(
+  (screen) => screen === 'overview' || screen === 'settings' || partnerOnly(screen),
+)

@@ -68,6 +68,22 @@ export interface UploadsSlice {
 
 let rejectSeq = 0
 
+/** A profile's uploads before any is known: none live, none needing attention. */
+function noProfileUploads(): Pick<
+  UploadsSlice,
+  'live' | 'liveOrder' | 'batch' | 'progress' | 'attention' | 'attentionTotal' | 'attentionLoaded'
+> {
+  return {
+    live: {},
+    liveOrder: [],
+    batch: [],
+    progress: {},
+    attention: [],
+    attentionTotal: 0,
+    attentionLoaded: false,
+  }
+}
+
 export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
   /**
    * What main did with files given to it: rows arrive as upload events, and the outcomes say what
@@ -111,13 +127,7 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
   }
 
   return {
-    live: {},
-    liveOrder: [],
-    batch: [],
-    progress: {},
-    attention: [],
-    attentionTotal: 0,
-    attentionLoaded: false,
+    ...noProfileUploads(),
     localRejects: [],
     sending: 0,
 
@@ -302,16 +312,7 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
 
     dismissReject: (key) => set((s) => ({ localRejects: s.localRejects.filter((r) => r.key !== key) })),
 
-    resetUploadsForProfile: () =>
-      set({
-        live: {},
-        liveOrder: [],
-        batch: [],
-        progress: {},
-        attention: [],
-        attentionTotal: 0,
-        attentionLoaded: false,
-      }),
+    resetUploadsForProfile: () => set(noProfileUploads()),
   }
 }
 

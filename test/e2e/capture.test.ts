@@ -37,9 +37,7 @@ describeE2E('capture', (t) => {
   it(
     'three files added with the picker and three dropped on the drop zone all reach completed',
     async () => {
-      const app = await t.app({ fixtures, profiles })
-      const page = t.page
-      await page.goto(app.host.url)
+      const { app, page } = await t.open({ fixtures, profiles })
       await onScreen(page, 'Capture')
       await t.a11y('the capture screen')
 
@@ -123,9 +121,7 @@ describeE2E('capture', (t) => {
   it(
     'a 429 burst visibly pauses the uploads, which then recover and complete',
     async () => {
-      const app = await t.app({ fixtures, profiles })
-      const page = t.page
-      await page.goto(app.host.url)
+      const { app, page } = await t.open({ fixtures, profiles })
       await onScreen(page, 'Capture')
       const status = page.getByRole('contentinfo', { name: 'Status' })
       await until(() => status.textContent()).toContain('Connected')

@@ -17,9 +17,7 @@ describeE2E('first run', (t) => {
   it(
     'first run: a bad key is refused in plain words, then a good key lands on the app',
     async () => {
-      const app = await t.app({ fixtures, autoDemo: false })
-      const page = t.page
-      await page.goto(app.host.url)
+      const { app, page } = await t.open({ fixtures, autoDemo: false })
 
       await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Welcome to Bookdrop')
       await expect(page.getByRole('button', { name: 'Try demo' }).isVisible()).resolves.toBe(true)
@@ -69,9 +67,7 @@ describeE2E('first run', (t) => {
   it(
     'demo mode: "Try demo" opens the app on the embedded emulator with sample data',
     async () => {
-      const app = await t.app({ autoDemo: false })
-      const page = t.page
-      await page.goto(app.host.url)
+      const { app, page } = await t.open({ autoDemo: false })
       await page.getByRole('button', { name: 'Try demo' }).click()
 
       await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Capture')

@@ -133,6 +133,12 @@ const figures = async (p: Page) => {
   await until(() => p.locator('main dl.kpis').count()).toBeGreaterThanOrEqual(1)
 }
 
+/** Two business profiles, the first with a long name (it must still fit). */
+const BUSINESSES = [
+  { name: 'Adebayo Bakery (main account used for the wholesale side)', kind: 'business', key: KEY },
+  { name: 'Second Street Pharmacy', kind: 'business', key: SECOND_KEY },
+] as const
+
 describeE2E('screens fit a laptop', (t) => {
   it(
     'business screens at 1280×800 and 1024×700, light and dark: no sideways scroll, every row action in view',
@@ -140,8 +146,7 @@ describeE2E('screens fit a laptop', (t) => {
       const app = await t.app({
         fixtures,
         profiles: [
-          { name: 'Adebayo Bakery (main account used for the wholesale side)', kind: 'business', key: KEY },
-          { name: 'Second Street Pharmacy', kind: 'business', key: SECOND_KEY },
+          ...BUSINESSES,
           { name: 'Ledger Partners', kind: 'partner', key: PARTNER_KEY },
         ],
         seed: (dataDir, profiles) => void seedHistory(dataDir, profiles[0]!.id, 400),
@@ -170,8 +175,7 @@ describeE2E('screens fit a laptop', (t) => {
         fixtures,
         profiles: [
           { name: 'Ledger Partners (Lagos office)', kind: 'partner', key: PARTNER_KEY },
-          { name: 'Adebayo Bakery (main account used for the wholesale side)', kind: 'business', key: KEY },
-          { name: 'Second Street Pharmacy', kind: 'business', key: SECOND_KEY },
+          ...BUSINESSES,
         ],
       })
       const problems = await everyLook(t, app.host.url, [

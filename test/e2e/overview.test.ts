@@ -92,9 +92,7 @@ describeE2E('overview and demo', (t) => {
   it(
     'Try demo offers the sample receipts; dropped, they become expenses with their vendors and totals, and the overview counts them',
     async () => {
-      const app = await t.app({ autoDemo: false })
-      const page = t.page
-      await page.goto(app.host.url)
+      const { app, page } = await t.open({ autoDemo: false })
       await page.getByRole('button', { name: 'Try demo' }).click()
       await onScreen(page, 'Capture')
       const offer = page.getByRole('region', { name: 'Try it with sample receipts' })

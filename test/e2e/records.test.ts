@@ -50,9 +50,7 @@ describeE2E('records', (t) => {
     it(
       'a purchase order is refused for a missing line item, with the server’s message, then created with its number',
       async () => {
-        const app = await t.app({ fixtures, profiles, variant })
-        const page = t.page
-        await page.goto(app.host.url)
+        const { app, page } = await t.open({ fixtures, profiles, variant })
         await onScreen(page, 'Capture')
         await t.a11y('the capture screen')
         await goTo(page, /Purchase orders/, 'Purchase orders')
@@ -117,9 +115,7 @@ describeE2E('records', (t) => {
     it(
       'an invoice opens by uuid and by source_uuid, with amount paid and balance',
       async () => {
-        const app = await t.app({ fixtures, profiles, variant })
-        const page = t.page
-        await page.goto(app.host.url)
+        const { page } = await t.open({ fixtures, profiles, variant })
         await onScreen(page, 'Capture')
         await t.a11y('the capture screen')
         await goTo(page, /Invoices/, 'Invoices')

@@ -51,6 +51,8 @@ export interface E2E {
   readonly browser: Browser
   /** Starts the web host (and our emulator if fixtures are given); stopped after the test. */
   app(opts?: AppOptions): Promise<RunningApp>
+  /** Starts the web host as `app` does and opens it in the test's page. */
+  open(opts?: AppOptions): Promise<{ app: RunningApp; page: Page }>
   /** Opens another fresh context (e.g. dark colour scheme); closed after the test. */
   openPage(opts?: Parameters<typeof openPage>[1]): Promise<Page>
   /** axe on the current screen: no serious or critical violation. */
@@ -85,6 +87,11 @@ export function describeE2E(title: string, body: (t: E2E) => void): void {
         const a = await startApp(opts)
         apps.push(a)
         return a
+      },
+      async open(opts) {
+        const app = await t.app(opts)
+        await t.page.goto(app.host.url)
+        return { app, page: t.page }
       },
       async openPage(opts) {
         const o = await openPage(t.browser, opts)

@@ -1,25 +1,11 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, within } from '@testing-library/react'
+import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fake, profile } from './fake-bridge'
+import { bootApp, freshEachTest, useApp } from './harness'
 
-vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
-
-const { useApp, resetStores } = await import('../../src-renderer/store')
-const { App } = await import('../../src-renderer/App')
-const { startApp } = await import('../../src-renderer/store/start')
-
-beforeEach(() => {
-  fake.reset()
-  resetStores()
-})
-afterEach(() => cleanup())
-
-async function boot() {
-  await startApp()
-  render(<App />)
-}
+freshEachTest()
 
 describe('app shell', () => {
   it('first run: connects with a key and shows the error and field message plainly', async () => {
@@ -38,7 +24,7 @@ describe('app shell', () => {
       fake.state.activeId = 'p1'
       return { profiles: fake.state.profiles, activeId: 'p1' }
     }
-    await boot()
+    await bootApp()
     const user = userEvent.setup()
     expect(await screen.findByRole('heading', { name: 'Welcome to Bookdrop' })).toBeTruthy()
     await user.type(screen.getByLabelText('Profile name'), 'Bakery')
@@ -62,7 +48,7 @@ describe('app shell', () => {
   })
 
   it('shows business screens for a business profile, partner screens for a partner, and switches with Ctrl+digits', async () => {
-    await boot()
+    await bootApp()
     const user = userEvent.setup()
     const nav = await screen.findByRole('navigation', { name: 'Screens' })
     expect(within(nav).getByRole('button', { name: /Purchase orders/ })).toBeTruthy()
@@ -90,7 +76,7 @@ describe('app shell', () => {
       message: 'The key was rejected (401).',
     }
     fake.handlers.rotateProfileKey = () => profile()
-    await boot()
+    await bootApp()
     const user = userEvent.setup()
     const input = await screen.findByLabelText('Enter a new key')
     await user.type(input, 'svc_sk_new_key')
@@ -101,7 +87,7 @@ describe('app shell', () => {
 
   it('a 403 explains the Developer API subscription rule', async () => {
     fake.state.session = { ...fake.state.session, state: 'forbidden', message: null }
-    await boot()
+    await bootApp()
     expect(
       (
         await screen.findByText(
@@ -112,7 +98,7 @@ describe('app shell', () => {
   })
 
   it('one pause control: in the status bar while running; paused, a banner with the reason and Resume', async () => {
-    await boot()
+    await bootApp()
     const user = userEvent.setup()
     expect(screen.getAllByRole('button', { name: 'Pause uploads' })).toHaveLength(1)
     expect(screen.queryByRole('button', { name: 'Resume uploads' })).toBeNull()
@@ -129,10 +115,13 @@ describe('app shell', () => {
   })
 
   it('a full disk is told at the top of the screen, with the reason, and goes when storage works again', async () => {
-    await boot()
-    const problem = 'The disk is full: Bookdrop cannot record uploads, so it has paused them. Free some space; uploads resume by themselves.'
+    await bootApp()
+    const problem =
+      'The disk is full: Bookdrop cannot record uploads, so it has paused them. Free some space; uploads resume by themselves.'
     act(() => fake.emit('session', { ...fake.state.session, storage: problem }))
-    const title = await screen.findByRole('heading', { name: 'Uploads are paused: Bookdrop cannot write to its data folder' })
+    const title = await screen.findByRole('heading', {
+      name: 'Uploads are paused: Bookdrop cannot write to its data folder',
+    })
     const banner = title.closest('section')!
     expect(banner.getAttribute('role')).toBe('alert')
     expect(banner.textContent).toContain('Uploads are paused: Bookdrop cannot write to its data folder')
@@ -148,7 +137,7 @@ describe('app shell', () => {
       message:
         'insufficient AI credits: an AI create costs 1 credit and this business has 0 credits left. Ask your referral partner for an AI credit grant, or buy AI credits in the application; then resume uploads.',
     }
-    await boot()
+    await bootApp()
     const user = userEvent.setup()
     const banner = await screen.findByRole('alert', { name: /has run out of AI credits/ })
     expect(banner.textContent).toContain('this business has 0 credits left')
@@ -164,7 +153,7 @@ describe('app shell', () => {
     fake.state.profiles = [
       profile({ name: 'Acme', business: { uuid: null, name: null, currency: null, country: null } }),
     ]
-    await boot()
+    await bootApp()
     const nav = await screen.findByRole('navigation', { name: 'Screens' })
     expect(nav.textContent).toContain('Acme')
     expect(screen.getByRole('contentinfo', { name: 'Status' }).textContent).toContain('Acme')
@@ -176,7 +165,7 @@ describe('app shell', () => {
       rateLimit: { limit: 600, remaining: 42, resetAt: null, pausedUntil: null },
       counts: { ...fake.state.session.counts, queued: 3, uploading: 1, processing: 2, completed: 10 },
     }
-    await boot()
+    await bootApp()
     const bar = await screen.findByRole('contentinfo', { name: 'Status' })
     expect(bar.textContent).toContain('Bakery')
     expect(bar.textContent).toContain('API 42/600 left')
@@ -185,7 +174,7 @@ describe('app shell', () => {
   })
 
   it('Ctrl+O opens the file picker on the capture screen', async () => {
-    await boot()
+    await bootApp()
     const user = userEvent.setup()
     await user.keyboard('{Control>}3{/Control}')
     await screen.findByRole('heading', { level: 1, name: 'Watched folders' })

@@ -1,22 +1,15 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fake, upload } from './fake-bridge'
+import { freshEachTest, startApp, useApp } from './harness'
 
-vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
-
-const { useApp, resetStores } = await import('../../src-renderer/store')
 const { Capture } = await import('../../src-renderer/screens/Capture')
 const { flushEvents } = await import('../../src-renderer/store/events')
-const { startApp } = await import('../../src-renderer/store/start')
 const { bytesToBase64 } = await import('../../src-renderer/lib/base64')
 
-beforeEach(() => {
-  fake.reset()
-  resetStores()
-})
-afterEach(() => cleanup())
+freshEachTest()
 
 describe('capture', () => {
   it('lists files needing attention with their reasons, and one click retries or sends anyway', async () => {

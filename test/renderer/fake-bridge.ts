@@ -7,7 +7,7 @@
  * with the same schema, so the messages match.
  */
 import { vi } from 'vitest'
-import { issuesByField, purchaseOrderSchema } from '../../schemas'
+import { type ReferredBusinessRow, issuesByField, purchaseOrderSchema } from '../../schemas'
 import {
   type BookdropApi,
   CALL_NAMES,
@@ -20,6 +20,7 @@ import {
   type Result,
   type SessionState,
   type Settings,
+  UPLOAD_STATUSES,
 } from '../../contract'
 
 export type Upload = Res<'history'>['rows'][number]
@@ -28,20 +29,9 @@ type Handler<K extends CallName> = (
   req: Req<K>,
 ) => Res<K> | Promise<Res<K>> | Result<Res<K>> | Promise<Result<Res<K>>>
 
-export const STATUSES = [
-  'queued',
-  'uploading',
-  'waiting_retry',
-  'processing',
-  'completed',
-  'failed',
-  'duplicate',
-  'skipped',
-  'cancelled',
-] as const
-
+/** The session's counts: none of any status, but for `over`. */
 export function counts(over: Partial<SessionState['counts']> = {}): SessionState['counts'] {
-  return { ...(Object.fromEntries(STATUSES.map((s) => [s, 0])) as SessionState['counts']), ...over }
+  return { ...(Object.fromEntries(UPLOAD_STATUSES.map((s) => [s, 0])) as SessionState['counts']), ...over }
 }
 
 export function profile(over: Partial<Profile> = {}): Profile {
@@ -54,6 +44,27 @@ export function profile(over: Partial<Profile> = {}): Profile {
     validatedAt: '2026-01-01T00:00:00.000Z',
     business: { uuid: 'b1', name: 'Bakery Ltd', currency: 'NGN', country: 'NG' },
     demo: false,
+    ...over,
+  }
+}
+
+/** A business of a partner's list, as the API gives it. */
+export function referredBusiness(over: Partial<ReferredBusinessRow> = {}): ReferredBusinessRow {
+  return {
+    uuid: 'b1',
+    name: 'Bakery',
+    email: 'owner@bakery.test',
+    currency: 'NGN',
+    country: 'NG',
+    credit_from_referral_partner: false,
+    is_subscribed_to_svc: false,
+    billing_currency: 'NGN',
+    subscription_status: 'inactive',
+    available_seats: 0,
+    subscription_plan: 'free',
+    credit_balance: 0,
+    subscription_expires_at: null,
+    gateway: 'none',
     ...over,
   }
 }

@@ -1,15 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { type Upload, fake } from './fake-bridge'
+import { freshEachTest, startApp, useApp } from './harness'
 
-vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
-
-const { useApp, resetStores } = await import('../../src-renderer/store')
 const { History, ROW_HEIGHT } = await import('../../src-renderer/screens/History')
 const { HISTORY_PAGE } = await import('../../src-renderer/store/history')
-const { startApp } = await import('../../src-renderer/store/start')
 
 // jsdom lays nothing out: give every element a viewport-sized box so the virtualizer has a window.
 const VIEW = 600
@@ -25,13 +22,10 @@ beforeAll(() => {
 })
 afterAll(() => restore())
 
-beforeEach(async () => {
-  fake.reset()
-  resetStores()
+freshEachTest(async () => {
   fake.state.syntheticTotal = 100_000
   await startApp()
 })
-afterEach(() => cleanup())
 
 const historyCalls = () =>
   fake.calls.history.mock.calls

@@ -4,30 +4,17 @@
  * and the demo's sample receipts. Layout (what fits at 1280 × 800 and 1024 × 700) is checked in
  * Chromium by test/e2e/overview.test.ts.
  */
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Res } from '../../contract'
-import { counts, fake, profile, upload } from './fake-bridge'
+import { counts, fake, profile, referredBusiness, upload } from './fake-bridge'
+import { bootApp, freshEachTest, resetStores, useApp } from './harness'
 
-vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
-
-const { useApp, resetStores } = await import('../../src-renderer/store')
-const { App } = await import('../../src-renderer/App')
-const { startApp } = await import('../../src-renderer/store/start')
-
-beforeEach(() => {
-  fake.reset()
-  resetStores()
+freshEachTest(() => {
   localStorage.clear()
   window.location.hash = ''
 })
-afterEach(() => cleanup())
-
-async function boot() {
-  await startApp()
-  render(<App />)
-}
 
 function month(): string {
   const d = new Date()
@@ -63,7 +50,7 @@ describe('the screen the app opens on', () => {
   it('a business that has sent something opens on the overview, with this month at a glance', async () => {
     fake.state.session = { ...fake.state.session, counts: counts({ completed: 6, failed: 1 }) }
     fake.handlers.getOverview = () => businessOverview()
-    await boot()
+    await bootApp()
     expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeTruthy()
     const kpis = await screen.findByLabelText(/^Figures for /)
     const read = (label: string) =>
@@ -88,7 +75,7 @@ describe('the screen the app opens on', () => {
 
   it('a business that has sent nothing opens on Capture; the address or the last screen wins over both', async () => {
     fake.handlers.getOverview = () => businessOverview()
-    await boot()
+    await bootApp()
     expect(await screen.findByRole('heading', { level: 1, name: 'Capture' })).toBeTruthy()
     cleanup()
 
@@ -96,7 +83,7 @@ describe('the screen the app opens on', () => {
     fake.state.session = { ...fake.state.session, counts: counts({ completed: 6 }) }
     resetStores()
     useApp.setState({ screen: 'history', screenDefaulted: false })
-    await boot()
+    await bootApp()
     expect(await screen.findByRole('heading', { level: 1, name: 'Upload history' })).toBeTruthy()
   })
 
@@ -129,27 +116,10 @@ describe('the screen the app opens on', () => {
         },
       ],
       businesses: 4,
-      withoutSeats: [
-        {
-          uuid: 'b2',
-          name: 'Atelier Nine',
-          email: 'hi@atelier.test',
-          currency: 'NGN',
-          country: 'NG',
-          credit_from_referral_partner: false,
-          is_subscribed_to_svc: false,
-          billing_currency: 'NGN',
-          subscription_status: 'inactive',
-          available_seats: 0,
-          subscription_plan: 'free',
-          credit_balance: 0,
-          subscription_expires_at: null,
-          gateway: 'none',
-        },
-      ],
+      withoutSeats: [referredBusiness({ uuid: 'b2', name: 'Atelier Nine', email: 'hi@atelier.test' })],
       error: null,
     })
-    await boot()
+    await bootApp()
     expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeTruthy()
     const kpis = await screen.findByLabelText(/^Figures for /)
     expect(kpis.textContent).toContain('9,170')
@@ -167,7 +137,7 @@ describe('the screen the app opens on', () => {
   it('the month can be stepped back and forth; the next month of the current one is not offered', async () => {
     fake.state.session = { ...fake.state.session, counts: counts({ completed: 1 }) }
     fake.handlers.getOverview = (req) => businessOverview(req.month ? { month: req.month, filesSent: 0 } : {})
-    await boot()
+    await bootApp()
     const user = userEvent.setup()
     await screen.findByRole('heading', { level: 1, name: 'Overview' })
     expect((screen.getByRole('button', { name: /^Next month/ }) as HTMLButtonElement).disabled).toBe(true)
@@ -190,7 +160,7 @@ describe('the demo', () => {
         kind: 'queued' as const,
         upload: upload({ id: 100 + i, name, path: `/data/dropped/${name}` }),
       }))
-    await boot()
+    await bootApp()
     const user = userEvent.setup()
     const offer = await screen.findByRole('region', { name: 'Try it with sample receipts' })
     await user.click(within(offer).getByRole('button', { name: 'Drop the sample receipts' }))
@@ -201,7 +171,7 @@ describe('the demo', () => {
   })
 
   it('is not offered with a real profile', async () => {
-    await boot()
+    await bootApp()
     await screen.findByRole('heading', { level: 1, name: 'Capture' })
     expect(screen.queryByRole('region', { name: 'Try it with sample receipts' })).toBeNull()
   })

@@ -1,46 +1,20 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { render, screen, within } from '@testing-library/react'
+import userEvent, { type UserEvent } from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
 import type { ReferredBusinessRow } from '../../schemas'
-import { fake, profile } from './fake-bridge'
+import { fake, profile, referredBusiness } from './fake-bridge'
+import { freshEachTest, startApp, useApp } from './harness'
 
-vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
-
-const { useApp, resetStores } = await import('../../src-renderer/store')
 const { Businesses } = await import('../../src-renderer/screens/partner/Businesses')
-const { startApp } = await import('../../src-renderer/store/start')
 
 const DAY = 86_400_000
 
-function row(over: Partial<ReferredBusinessRow> = {}): ReferredBusinessRow {
-  return {
-    uuid: 'b1',
-    name: 'Bakery',
-    email: 'owner@bakery.test',
-    currency: 'NGN',
-    country: 'NG',
-    credit_from_referral_partner: false,
-    is_subscribed_to_svc: false,
-    billing_currency: 'NGN',
-    subscription_status: 'inactive',
-    available_seats: 0,
-    subscription_plan: 'free',
-    credit_balance: 0,
-    subscription_expires_at: null,
-    gateway: 'none',
-    ...over,
-  }
-}
-
-beforeEach(async () => {
-  fake.reset()
-  resetStores()
+freshEachTest(async () => {
   fake.state.profiles = [profile({ id: 'pp', kind: 'partner', name: 'Ledger', business: undefined })]
   fake.state.activeId = 'pp'
   await startApp()
 })
-afterEach(() => cleanup())
 
 function serve(rows: ReferredBusinessRow[]) {
   fake.handlers.listReferredBusinesses = (req) => ({
@@ -51,9 +25,21 @@ function serve(rows: ReferredBusinessRow[]) {
   })
 }
 
+/** Renders the list and opens Add seats for Bakery: the dialog. */
+async function openAddSeats(user: UserEvent): Promise<HTMLElement> {
+  render(<Businesses />)
+  await user.click(await screen.findByRole('button', { name: 'Add seats for Bakery' }))
+  return screen.getByRole('dialog', { name: 'Add seats for Bakery' })
+}
+
+async function retype(user: UserEvent, input: HTMLElement, text: string): Promise<void> {
+  await user.clear(input)
+  await user.type(input, text)
+}
+
 describe('partner console', () => {
   it('shows every field of a referred business and sorts the loaded page', async () => {
-    serve([row(), row({ uuid: 'b2', name: 'Atelier', email: 'a@atelier.test', credit_balance: 50 })])
+    serve([referredBusiness(), referredBusiness({ uuid: 'b2', name: 'Atelier', email: 'a@atelier.test', credit_balance: 50 })])
     const user = userEvent.setup()
     render(<Businesses />)
     const table = await screen.findByRole('table')
@@ -63,7 +49,9 @@ describe('partner console', () => {
       .map((h) => h.textContent)
     // The table keeps the columns a row is told apart and acted on by; every other field is in the
     // row's details, one menu choice away.
-    expect(headers).toEqual(expect.arrayContaining(['Name', 'Email', 'Plan', 'Status', 'Seats', 'Expires', 'Credits']))
+    expect(headers).toEqual(
+      expect.arrayContaining(['Name', 'Email', 'Plan', 'Status', 'Seats', 'Expires', 'Credits']),
+    )
     await user.click(within(table).getByRole('button', { name: 'More for Bakery' }))
     await user.click(screen.getByRole('menuitem', { name: 'Details and billing' }))
     const details = await screen.findByLabelText('Details of Bakery')
@@ -95,7 +83,7 @@ describe('partner console', () => {
   })
 
   it('previews a first seat grant at 150 × seats × months and explains a shortfall in credits', async () => {
-    serve([row()])
+    serve([referredBusiness()])
     fake.handlers.addSeats = () => ({
       ok: false,
       error: {
@@ -106,13 +94,9 @@ describe('partner console', () => {
       },
     })
     const user = userEvent.setup()
-    render(<Businesses />)
-    await user.click(await screen.findByRole('button', { name: 'Add seats for Bakery' }))
-    const dialog = screen.getByRole('dialog', { name: 'Add seats for Bakery' })
-    await user.clear(within(dialog).getByLabelText('Seats'))
-    await user.type(within(dialog).getByLabelText('Seats'), '2')
-    await user.clear(within(dialog).getByLabelText('Months'))
-    await user.type(within(dialog).getByLabelText('Months'), '3')
+    const dialog = await openAddSeats(user)
+    await retype(user, within(dialog).getByLabelText('Seats'), '2')
+    await retype(user, within(dialog).getByLabelText('Months'), '3')
     expect(dialog.textContent).toContain('900 credits')
     expect(dialog.textContent).toContain('150 × 2 seats × 3 months')
     expect(dialog.textContent).not.toContain('estimate')
@@ -126,7 +110,7 @@ describe('partner console', () => {
   it('labels a later grant as a prorated estimate, and shows the result from the response', async () => {
     const expires = new Date(Date.now() + 15 * DAY).toISOString().replace('Z', '000Z')
     serve([
-      row({
+      referredBusiness({
         subscription_status: 'active',
         subscription_plan: 'plus',
         gateway: 'referral_partner',
@@ -154,11 +138,8 @@ describe('partner console', () => {
       transaction_credits_granted: 0,
     })
     const user = userEvent.setup()
-    render(<Businesses />)
-    await user.click(await screen.findByRole('button', { name: 'Add seats for Bakery' }))
-    const dialog = screen.getByRole('dialog', { name: 'Add seats for Bakery' })
-    await user.clear(within(dialog).getByLabelText('Seats'))
-    await user.type(within(dialog).getByLabelText('Seats'), '2')
+    const dialog = await openAddSeats(user)
+    await retype(user, within(dialog).getByLabelText('Seats'), '2')
     // ceil(150 × 2 × 15 / 30) = 150, give or take the seconds since `expires` was made.
     expect(within(dialog).getByText('Cost (estimate)')).toBeTruthy()
     expect(dialog.textContent).toMatch(/15\.00 remaining days|14\.99 remaining days/)
@@ -170,7 +151,7 @@ describe('partner console', () => {
   })
 
   it('dialogs keep focus inside and close with Escape, returning focus', async () => {
-    serve([row()])
+    serve([referredBusiness()])
     const user = userEvent.setup()
     render(<Businesses />)
     // Add credits is in the row's menu: the menu button is where focus returns.

@@ -1,19 +1,13 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fake } from './fake-bridge'
+import { freshEachTest } from './harness'
 
-vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
-
-const { resetStores } = await import('../../src-renderer/store')
 const { PurchaseOrderForm } = await import('../../src-renderer/screens/PurchaseOrders')
 
-beforeEach(() => {
-  fake.reset()
-  resetStores()
-})
-afterEach(() => cleanup())
+freshEachTest()
 
 describe('purchase order form', () => {
   it('shows the server’s message for a missing line item, and sends nothing', async () => {

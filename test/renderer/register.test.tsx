@@ -1,19 +1,13 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react'
+import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fake } from './fake-bridge'
+import { freshEachTest } from './harness'
 
-vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
-
-const { resetStores } = await import('../../src-renderer/store')
 const { RegisterForm } = await import('../../src-renderer/screens/partner/Register')
 
-beforeEach(() => {
-  fake.reset()
-  resetStores()
-})
-afterEach(() => cleanup())
+freshEachTest()
 
 function ticks(): Record<string, boolean> {
   const list = screen.getByRole('list', { name: 'Password rules' })

@@ -1,34 +1,20 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fake, upload } from './fake-bridge'
-import type { FolderView } from '../../contract'
+import { freshEachTest, resetStores, startApp, useApp } from './harness'
+import { EVENT_NAMES, type FolderView } from '../../contract'
 
-vi.mock('../../src-renderer/lib/bridge', async () => ({ bookdrop: (await import('./fake-bridge')).fake.api }))
-
-const { useApp, resetStores } = await import('../../src-renderer/store')
 const { flushEvents } = await import('../../src-renderer/store/events')
-const { startApp } = await import('../../src-renderer/store/start')
 
-beforeEach(() => {
-  fake.reset()
-  resetStores()
-})
+freshEachTest()
 afterEach(() => resetStores())
 
 describe('store', () => {
   it('subscribes to every event once and loads the first state through the bridge', async () => {
     await startApp()
     await startApp()
-    for (const name of [
-      'upload',
-      'progress',
-      'folder',
-      'rateLimit',
-      'profile',
-      'notice',
-      'session',
-      'profiles',
-    ] as const) {
+    // The events the store listens to: all but storage and settings.
+    for (const name of EVENT_NAMES.filter((n) => n !== 'storage' && n !== 'settings')) {
       expect(fake.listenerCount(name)).toBe(1)
     }
     const s = useApp.getState()

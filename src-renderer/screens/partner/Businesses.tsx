@@ -1,8 +1,8 @@
 import { Fragment, useEffect, useMemo, useState } from 'react'
 import type { ReferredBusinessRow } from '../../../contract/api'
 import { addCreditsSchema, addSeatsSchema, issuesByField } from '../../../contract/api'
-import { Dialog } from '../../components/Dialog'
-import { Field, FormError } from '../../components/Field'
+import { ActionDialog, Dialog } from '../../components/Dialog'
+import { Field, FormError, Options, SearchField, TextField } from '../../components/Field'
 import { Pager } from '../../components/Pager'
 import { RowMenu, Truncate } from '../../components/RowMenu'
 import { Screen } from '../../components/Screen'
@@ -11,6 +11,7 @@ import { explainGrantError, quoteSeats } from '../../lib/grants'
 import type { Res } from '../../lib/types'
 import { useApp } from '../../store'
 import { useSubmit } from '../../lib/useSubmit'
+import { EmptyRow } from '../../components/TableHead'
 
 type Key = keyof ReferredBusinessRow
 /**
@@ -109,30 +110,20 @@ export function Businesses() {
       }
     >
       <div className="filters">
-        <Field label="Search this page">
-          {(p) => (
-            <input
-              id={p.id}
-              type="search"
-              data-shortcut="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              placeholder="Name, email, uuid…"
-            />
-          )}
-        </Field>
+        <SearchField
+          label="Search this page"
+          value={search}
+          onChange={setSearch}
+          placeholder="Name, email, uuid…"
+        />
         <Field label="Rows per page">
           {(p) => (
             <select
-              id={p.id}
+              {...p}
               value={referred.limit}
               onChange={(e) => void load({ limit: Number(e.target.value), page: 1 })}
             >
-              {PAGE_SIZES.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
+              <Options values={PAGE_SIZES} />
             </select>
           )}
         </Field>
@@ -154,7 +145,10 @@ export function Businesses() {
                 <th
                   key={c.key}
                   scope="col"
-                  className={[c.numeric ? 'num' : '', c.priority ? `col-p${c.priority}` : ''].join(' ').trim() || undefined}
+                  className={
+                    [c.numeric ? 'num' : '', c.priority ? `col-p${c.priority}` : ''].join(' ').trim() ||
+                    undefined
+                  }
                   style={c.width ? { width: c.width } : undefined}
                   aria-sort={
                     sort?.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined
@@ -175,15 +169,13 @@ export function Businesses() {
           </thead>
           <tbody>
             {rows.length === 0 ? (
-              <tr>
-                <td colSpan={COLUMNS.length + 1} className="muted empty-cell">
-                  {referred.loading
-                    ? 'Loading…'
-                    : search
-                      ? 'No business on this page matches.'
-                      : 'No referred businesses yet.'}
-                </td>
-              </tr>
+              <EmptyRow span={COLUMNS.length + 1}>
+                {referred.loading
+                  ? 'Loading…'
+                  : search
+                    ? 'No business on this page matches.'
+                    : 'No referred businesses yet.'}
+              </EmptyRow>
             ) : (
               rows.map((r) => {
                 const b = billing[r.uuid]
@@ -193,26 +185,29 @@ export function Businesses() {
                       {COLUMNS.map((c) => (
                         <td
                           key={c.key}
-                          className={[c.numeric ? 'num' : '', c.priority ? `col-p${c.priority}` : ''].join(' ').trim() || undefined}
+                          className={
+                            [c.numeric ? 'num' : '', c.priority ? `col-p${c.priority}` : '']
+                              .join(' ')
+                              .trim() || undefined
+                          }
                         >
-                          {c.numeric ? cell(r, c.key) : <Truncate text={cell(r, c.key)} focusable={c.key === 'name'} />}
+                          {c.numeric ? (
+                            cell(r, c.key)
+                          ) : (
+                            <Truncate text={cell(r, c.key)} focusable={c.key === 'name'} />
+                          )}
                         </td>
                       ))}
                       <td className="actions-cell">
                         <span className="row-actions">
-                          <button
-                            type="button"
-                            className="btn btn--small"
-                            onClick={() => setSeatsFor(r)}
-                            aria-label={`Add seats for ${r.name}`}
-                          >
-                            Add seats…
-                          </button>
+                          <AddSeatsButton row={r} onClick={() => setSeatsFor(r)} />
                           <RowMenu
                             label={`More for ${r.name}`}
                             items={[
                               {
-                                label: openBilling[r.uuid] ? 'Hide details and billing' : 'Details and billing',
+                                label: openBilling[r.uuid]
+                                  ? 'Hide details and billing'
+                                  : 'Details and billing',
                                 onSelect: () => {
                                   const open = !openBilling[r.uuid]
                                   setOpenBilling((o) => ({ ...o, [r.uuid]: open }))
@@ -232,7 +227,9 @@ export function Businesses() {
                             {DETAIL_KEYS.map((d) => (
                               <div key={d.key}>
                                 <dt>{d.label}</dt>
-                                <dd className={d.key === 'uuid' ? 'mono small' : undefined}>{cell(r, d.key)}</dd>
+                                <dd className={d.key === 'uuid' ? 'mono small' : undefined}>
+                                  {cell(r, d.key)}
+                                </dd>
                               </div>
                             ))}
                           </dl>
@@ -281,6 +278,20 @@ export function Businesses() {
       {seatsFor ? <AddSeatsDialog row={seatsFor} onClose={() => setSeatsFor(null)} /> : null}
       {creditsFor ? <AddCreditsDialog row={creditsFor} onClose={() => setCreditsFor(null)} /> : null}
     </Screen>
+  )
+}
+
+/** A business's row action that opens the add-seats dialog (here and on the partner's overview). */
+export function AddSeatsButton({ row, onClick }: { row: { name: string }; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="btn btn--small"
+      onClick={onClick}
+      aria-label={`Add seats for ${row.name}`}
+    >
+      Add seats…
+    </button>
   )
 }
 
@@ -340,40 +351,24 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
   }
 
   return (
-    <Dialog
+    <ActionDialog
       title={`Add seats for ${row.name}`}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn--primary"
-            onClick={() => void submit()}
-            disabled={busy || !parsed.success}
-          >
-            {busy ? 'Granting…' : quote ? `Grant for ${formatNumber(quote.cost)} credits` : 'Grant'}
-          </button>
-        </>
-      }
+      onAction={() => void submit()}
+      label={quote ? `Grant for ${formatNumber(quote.cost)} credits` : 'Grant'}
+      busyLabel="Granting…"
+      busy={busy}
+      disabled={!parsed.success}
     >
       <div className="form form--grid">
-        <Field label="Seats" error={fields.seats}>
-          {(p) => (
-            <input
-              id={p.id}
-              inputMode="numeric"
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
-              value={seats}
-              onChange={(e) => setSeats(e.target.value)}
-              data-autofocus
-            />
-          )}
-        </Field>
-        <Field
+        <TextField
+          label="Seats"
+          error={fields.seats}
+          value={seats}
+          onChange={setSeats}
+          input={{ inputMode: 'numeric', 'data-autofocus': true }}
+        />
+        <TextField
           label="Months"
           error={fields.months}
           hint={
@@ -381,18 +376,10 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
               ? 'A later grant joins the running period: months do not extend it.'
               : undefined
           }
-        >
-          {(p) => (
-            <input
-              id={p.id}
-              inputMode="numeric"
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
-              value={months}
-              onChange={(e) => setMonths(e.target.value)}
-            />
-          )}
-        </Field>
+          value={months}
+          onChange={setMonths}
+          input={{ inputMode: 'numeric' }}
+        />
       </div>
       {quote ? (
         <div className="quote" aria-live="polite">
@@ -406,25 +393,12 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
               ? ', rounded up. A new period starts today.'
               : `. The current period ends ${formatDateTime(quote.expiresAt)}; the server works out the exact amount when it grants.`}
           </div>
-          <div className="quote__row">
-            <span>Holding before</span>
-            <span>{holding === null ? 'not known yet' : `${formatNumber(holding)} credits`}</span>
-          </div>
-          <div className="quote__row">
-            <span>Holding after</span>
-            <span className={after !== null && after < 0 ? 'text-bad' : undefined}>
-              {after === null
-                ? '—'
-                : after < 0
-                  ? `${formatNumber(-after)} credits short`
-                  : `${formatNumber(after)} credits`}
-            </span>
-          </div>
+          <HoldingRows holding={holding} after={after} />
         </div>
       ) : null}
       {refusal ? <p className="note note--warn">{refusal}</p> : null}
       <FormError message={error} />
-    </Dialog>
+    </ActionDialog>
   )
 }
 
@@ -461,60 +435,53 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
   }
   const after = parsed.success && holding !== null ? holding - parsed.data.credits : null
   return (
-    <Dialog
+    <ActionDialog
       title={`Add AI credits for ${row.name}`}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn--primary"
-            onClick={() => void submit()}
-            disabled={busy || !parsed.success}
-          >
-            {busy ? 'Granting…' : 'Grant credits'}
-          </button>
-        </>
-      }
+      onAction={() => void submit()}
+      label="Grant credits"
+      busyLabel="Granting…"
+      busy={busy}
+      disabled={!parsed.success}
     >
       <p className="muted">
         Credits move from your partner holding to the business’s AI credit balance (now{' '}
         {formatNumber(row.credit_balance)}).
       </p>
-      <Field label="Credits" error={fieldError}>
-        {(p) => (
-          <input
-            id={p.id}
-            inputMode="decimal"
-            aria-describedby={p.describedBy}
-            aria-invalid={p.invalid}
-            value={credits}
-            onChange={(e) => setCredits(e.target.value)}
-            data-autofocus
-          />
-        )}
-      </Field>
+      <TextField
+        label="Credits"
+        error={fieldError}
+        value={credits}
+        onChange={setCredits}
+        input={{ inputMode: 'decimal', 'data-autofocus': true }}
+      />
       <div className="quote" aria-live="polite">
-        <div className="quote__row">
-          <span>Holding before</span>
-          <span>{holding === null ? 'not known yet' : `${formatNumber(holding)} credits`}</span>
-        </div>
-        <div className="quote__row">
-          <span>Holding after</span>
-          <span className={after !== null && after < 0 ? 'text-bad' : undefined}>
-            {after === null
-              ? '—'
-              : after < 0
-                ? `${formatNumber(-after)} credits short`
-                : `${formatNumber(after)} credits`}
-          </span>
-        </div>
+        <HoldingRows holding={holding} after={after} />
       </div>
       <FormError message={error} />
-    </Dialog>
+    </ActionDialog>
+  )
+}
+
+/** A grant's quote rows: the partner's holding before it, and after it (or how much is short). */
+function HoldingRows({ holding, after }: { holding: number | null; after: number | null }) {
+  return (
+    <>
+      <div className="quote__row">
+        <span>Holding before</span>
+        <span>{holding === null ? 'not known yet' : `${formatNumber(holding)} credits`}</span>
+      </div>
+      <div className="quote__row">
+        <span>Holding after</span>
+        <span className={after !== null && after < 0 ? 'text-bad' : undefined}>
+          {after === null
+            ? '—'
+            : after < 0
+              ? `${formatNumber(-after)} credits short`
+              : `${formatNumber(after)} credits`}
+        </span>
+      </div>
+    </>
   )
 }
 

@@ -5,6 +5,7 @@ import { Screen } from '../../components/Screen'
 import { formatNumber, formatRelative, formatDateTime } from '../../lib/format'
 import { FOLDER_STATE_LABELS } from '../../lib/labels'
 import { useApp } from '../../store'
+import { EmptyRow, TableHead } from '../../components/TableHead'
 
 /** For each business the partner also holds a key for on this machine: is it healthy? */
 export function ClientHealth() {
@@ -31,36 +32,24 @@ export function ClientHealth() {
       <div className="table-wrap">
         <table className="table table--fit table--wrap" aria-busy={health.loading}>
           <caption className="sr-only">Client health</caption>
-          <thead>
-            <tr>
-              <th scope="col">Business</th>
-              <th scope="col" className="col-p2">
-                Watched folders
-              </th>
-              <th scope="col" className="col-p3" style={{ width: '120px' }}>
-                Last successful upload
-              </th>
-              <th scope="col" className="num" style={{ width: '72px' }}>
-                Stuck over 1 h
-              </th>
-              <th scope="col" className="num" style={{ width: '64px' }}>
-                Failed
-              </th>
-              <th scope="col" className="num" style={{ width: '84px' }}>
-                Credit balance
-              </th>
-              <th scope="col">Problem</th>
-            </tr>
-          </thead>
+          <TableHead
+            cells={[
+              'Business',
+              { label: 'Watched folders', className: 'col-p2' },
+              { label: 'Last successful upload', className: 'col-p3', width: '120px' },
+              { label: 'Stuck over 1 h', className: 'num', width: '72px' },
+              { label: 'Failed', className: 'num', width: '64px' },
+              { label: 'Credit balance', className: 'num', width: '84px' },
+              'Problem',
+            ]}
+          />
           <tbody>
             {health.rows.length === 0 ? (
-              <tr>
-                <td colSpan={7} className="muted empty-cell">
-                  {health.loading
-                    ? 'Checking…'
-                    : 'No business profile on this computer yet. Register a business with admin access and save it as a profile, or add its key in Settings.'}
-                </td>
-              </tr>
+              <EmptyRow span={7}>
+                {health.loading
+                  ? 'Checking…'
+                  : 'No business profile on this computer yet. Register a business with admin access and save it as a profile, or add its key in Settings.'}
+              </EmptyRow>
             ) : (
               health.rows.map((h) => (
                 <tr key={h.profileId}>
@@ -93,7 +82,10 @@ export function ClientHealth() {
                       </ul>
                     )}
                   </td>
-                  <td className="col-p3" title={h.lastSuccessAt ? formatDateTime(h.lastSuccessAt) : undefined}>
+                  <td
+                    className="col-p3"
+                    title={h.lastSuccessAt ? formatDateTime(h.lastSuccessAt) : undefined}
+                  >
                     {formatRelative(h.lastSuccessAt)}
                   </td>
                   <td className={`num${h.stuckJobs ? ' text-bad' : ''}`}>{formatNumber(h.stuckJobs)}</td>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { GRANT_ACCESS, PASSWORD_RULES, issuesByField, registerBusinessSchema } from '../../../contract/api'
-import { Check, Field, FormError } from '../../components/Field'
+import { Check, Field, FormError, Options, SubmitButton, TextField } from '../../components/Field'
 import { Screen } from '../../components/Screen'
 import { countryOptions, currencyOptions, localTimeZone, timeZones } from '../../lib/iso'
 import type { Res } from '../../lib/types'
@@ -108,26 +108,50 @@ export function RegisterForm() {
     setTouched({})
   }
 
+  /** An ISO code typed in capitals, with the known codes offered as the user types. */
+  const code = (
+    k: 'country' | 'currency',
+    label: string,
+    hint: string,
+    length: number,
+    known: readonly { code: string; name: string }[],
+  ) => (
+    <Field label={label} error={err(k)} required hint={hint}>
+      {(p) => (
+        <>
+          <input
+            {...p}
+            list={`${k}-codes`}
+            className="input--code"
+            value={f[k]}
+            maxLength={length}
+            onChange={(e) => set(k, e.target.value.toUpperCase())}
+            onBlur={() => touch(k)}
+          />
+          <datalist id={`${k}-codes`}>
+            {known.map((c) => (
+              <option key={c.code} value={c.code} label={c.name} />
+            ))}
+          </datalist>
+        </>
+      )}
+    </Field>
+  )
+
   const text = (
     k: 'email' | 'firstname' | 'lastname' | 'business_name',
     label: string,
     type = 'text',
     autoComplete = 'off',
   ) => (
-    <Field label={label} error={err(k)} required>
-      {(p) => (
-        <input
-          id={p.id}
-          type={type}
-          aria-describedby={p.describedBy}
-          aria-invalid={p.invalid}
-          value={f[k]}
-          autoComplete={autoComplete}
-          onChange={(e) => set(k, e.target.value)}
-          onBlur={() => touch(k)}
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      error={err(k)}
+      required
+      value={f[k]}
+      onChange={(text) => set(k, text)}
+      input={{ type, autoComplete, onBlur: () => touch(k) }}
+    />
   )
 
   if (result) return <Registered result={result} onAnother={() => setResult(null)} />
@@ -149,10 +173,8 @@ export function RegisterForm() {
           {(p) => (
             <div className="input-row">
               <input
-                id={p.id}
+                {...p}
                 type={showPassword ? 'text' : 'password'}
-                aria-describedby={p.describedBy}
-                aria-invalid={p.invalid}
                 value={f.password}
                 autoComplete="new-password"
                 onChange={(e) => set('password', e.target.value)}
@@ -169,64 +191,12 @@ export function RegisterForm() {
             </div>
           )}
         </Field>
-        <Field label="Country" error={err('country')} required hint="Two-letter ISO code, e.g. NG.">
-          {(p) => (
-            <>
-              <input
-                id={p.id}
-                list="country-codes"
-                className="input--code"
-                aria-describedby={p.describedBy}
-                aria-invalid={p.invalid}
-                value={f.country}
-                maxLength={2}
-                onChange={(e) => set('country', e.target.value.toUpperCase())}
-                onBlur={() => touch('country')}
-              />
-              <datalist id="country-codes">
-                {countries.map((c) => (
-                  <option key={c.code} value={c.code} label={c.name} />
-                ))}
-              </datalist>
-            </>
-          )}
-        </Field>
-        <Field label="Currency" error={err('currency')} required hint="Three-letter ISO code, e.g. NGN.">
-          {(p) => (
-            <>
-              <input
-                id={p.id}
-                list="currency-codes"
-                className="input--code"
-                aria-describedby={p.describedBy}
-                aria-invalid={p.invalid}
-                value={f.currency}
-                maxLength={3}
-                onChange={(e) => set('currency', e.target.value.toUpperCase())}
-                onBlur={() => touch('currency')}
-              />
-              <datalist id="currency-codes">
-                {currencies.map((c) => (
-                  <option key={c.code} value={c.code} label={c.name} />
-                ))}
-              </datalist>
-            </>
-          )}
-        </Field>
+        {code('country', 'Country', 'Two-letter ISO code, e.g. NG.', 2, countries)}
+        {code('currency', 'Currency', 'Three-letter ISO code, e.g. NGN.', 3, currencies)}
         <Field label="Time zone" error={err('timezone')} required>
           {(p) => (
-            <select
-              id={p.id}
-              aria-describedby={p.describedBy}
-              aria-invalid={p.invalid}
-              value={f.timezone}
-              onChange={(e) => set('timezone', e.target.value)}
-            >
-              {zones.map((z) => (
-                <option key={z} value={z}>
-                  {z}
-                </option>
-              ))}
+            <select {...p} value={f.timezone} onChange={(e) => set('timezone', e.target.value)}>
+              <Options values={zones} />
             </select>
           )}
         </Field>
@@ -267,9 +237,9 @@ export function RegisterForm() {
         }
       />
       <div className="form__actions">
-        <button type="submit" className="btn btn--primary" disabled={server.busy}>
-          {server.busy ? 'Registering…' : 'Register business'}
-        </button>
+        <SubmitButton busy={server.busy} busyLabel="Registering…">
+          Register business
+        </SubmitButton>
       </div>
     </form>
   )
@@ -341,11 +311,11 @@ function Registered({ result, onAnother }: { result: Res<'registerBusiness'>; on
             shown in full.
           </p>
           <Field label="Profile name">
-            {(p) => <input id={p.id} value={name} onChange={(e) => setName(e.target.value)} />}
+            {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
           </Field>
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save as a profile'}
-          </button>
+          <SubmitButton busy={busy} busyLabel="Saving…">
+            Save as a profile
+          </SubmitButton>
           <button type="button" className="btn" onClick={() => void discard()}>
             Discard the keys
           </button>

@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react'
+
+/** One column header: its words, and its class and width where it has them. */
+export interface HeadCell {
+  label: ReactNode
+  className?: string
+  width?: string
+}
+
+/** A header over numbers (aligned right), with more classes where given. */
+export function numeric(label: ReactNode, className?: string): HeadCell {
+  return { label, className: className ? `num ${className}` : 'num' }
+}
+
+/** The words of an actions column: read out, not shown. */
+export const ACTIONS = <span className="sr-only">Actions</span>
+
+/** A table's head: one row of column headers (a string is a plain header). */
+export function TableHead({ cells }: { cells: readonly (string | HeadCell)[] }) {
+  return (
+    <thead>
+      <tr>
+        {cells.map((c, i) => {
+          const cell = typeof c === 'string' ? { label: c } : c
+          return (
+            <th
+              key={i}
+              scope="col"
+              className={cell.className}
+              style={cell.width ? { width: cell.width } : undefined}
+            >
+              {cell.label}
+            </th>
+          )
+        })}
+      </tr>
+    </thead>
+  )
+}
+
+/** A table's one row when it has nothing to list: its words across every column. */
+export function EmptyRow({
+  span,
+  className = 'muted empty-cell',
+  children,
+}: {
+  span: number
+  className?: string
+  children: ReactNode
+}) {
+  return (
+    <tr>
+      <td colSpan={span} className={className}>
+        {children}
+      </td>
+    </tr>
+  )
+}
