@@ -23,6 +23,12 @@ export const UPLOAD_STATUSES = [
 ] as const
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number]
 
+/** Statuses of a row still on its way to the server. */
+export const ACTIVE_STATUSES: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
+
+/** Every status past ACTIVE_STATUSES: nothing more happens to the row unless a person acts (or the file changes). */
+export const TERMINAL_STATUSES: readonly UploadStatus[] = UPLOAD_STATUSES.filter((s) => !ACTIVE_STATUSES.includes(s))
+
 export const SKIP_REASONS = [
   'unsupported_kind',
   'too_large',

@@ -4,18 +4,8 @@
  * API schemas (issue 14: the headless engine idle). schemas/api.ts re-exports them.
  */
 
-export const BANK_UPLOAD_KINDS = [
-  'pdf',
-  'csv',
-  'xlsx',
-  'xls',
-  'jpg',
-  'jpeg',
-  'png',
-  'webp',
-  'gif',
-  'bmp',
-] as const
+// prettier-ignore
+export const BANK_UPLOAD_KINDS = ['pdf', 'csv', 'xlsx', 'xls', 'jpg', 'jpeg', 'png', 'webp', 'gif', 'bmp'] as const
 
 /** The file kind of an attachment name, by extension, lower case ("" when it has none). */
 export function fileKind(name: string | undefined): string {

@@ -5,28 +5,15 @@
  * refuses anything this table does not list; no other code writes a status. README's "life of a
  * receipt" table is generated from TRANSITIONS (`lifecycleMarkdown`) and a test keeps them equal.
  */
-import { UPLOAD_STATUSES, type UploadStatus } from '../../contract/types'
+import { ACTIVE_STATUSES, TERMINAL_STATUSES, UPLOAD_STATUSES, type UploadStatus } from '../../contract/types'
 
-export { UPLOAD_STATUSES, type UploadStatus }
+export { ACTIVE_STATUSES, TERMINAL_STATUSES, UPLOAD_STATUSES, type UploadStatus }
 
 /** A row being inserted: intake commits it in one of the statuses `from: 'new'` leads to. */
 export type FromStatus = UploadStatus | 'new'
 
 /** Statuses whose rows the scheduler picks up at `next_attempt_at`. */
 export const SCHEDULED_STATUSES: readonly UploadStatus[] = ['queued', 'waiting_retry', 'processing']
-
-/** Statuses of a row still on its way to the server. */
-export const ACTIVE_STATUSES: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
-
-/** Statuses after which nothing more happens to a row unless a person acts (or the file changes). */
-export const TERMINAL_STATUSES: readonly UploadStatus[] = [
-  'completed',
-  'failed',
-  'duplicate',
-  'skipped',
-  'cancelled',
-  'superseded',
-]
 
 /** Skip reasons whose cause can go away by itself: such rows are looked at again (re-take). */
 export const RETAKE_REASONS = ['unreadable', 'too_large', 'empty'] as const

@@ -36,9 +36,8 @@ export const STATUS_TONE: Record<UploadStatus, 'neutral' | 'busy' | 'good' | 'wa
   superseded: 'neutral',
 }
 
-export const ACTIVE: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
-/** Every status past ACTIVE: the upload has finished, one way or another. */
-export const TERMINAL: readonly UploadStatus[] = UPLOAD_STATUS_LIST.filter((s) => !ACTIVE.includes(s))
+/** The contract's lists: still on its way to the server; finished, one way or another. */
+export { ACTIVE_STATUSES as ACTIVE, TERMINAL_STATUSES as TERMINAL } from '../../contract/types'
 export const ATTENTION: readonly UploadStatus[] = ['failed', 'skipped', 'duplicate']
 /** Statuses the engine lets a person cancel. */
 export const CANCELLABLE: readonly UploadStatus[] = [

@@ -29,16 +29,6 @@ import {
 import { clientSettings } from './credentials'
 import { Transport } from './transport'
 
-export {
-  DEFAULT_MAX_FILE_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  type AuthMode,
-  type ClientAuth,
-  type ClientOptions,
-  type ReadOptions,
-  type ResponseInfo,
-  type WriteOptions,
-} from './client-types'
 
 
 export abstract class ClientBase {
