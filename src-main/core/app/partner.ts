@@ -47,9 +47,15 @@ export function partnerRoom(ctx: AppContext): PartnerRoom {
     return ctx.pending.delete(registrationId)
   }
   /** Notes a grant the server made, for the partner overview. Never fails the grant itself. */
-  const noteGrant = (grant: NewGrant): void => {
+  /** Notes a grant for the overview; the grant was made either way, so a failure is only a notice. */
+  const noteGrant = (
+    profileId: string,
+    businessUuid: string,
+    what: Omit<NewGrant, 'profileId' | 'businessUuid' | 'holdingAfter'>,
+    holdingAfter: NewGrant['holdingAfter'],
+  ): void => {
     try {
-      ctx.engine.grants.record(grant)
+      ctx.engine.grants.record({ profileId, businessUuid, ...what, holdingAfter })
     } catch (e) {
       ctx.emit('notice', {
         level: 'warning',
@@ -93,7 +99,9 @@ export function partnerRoom(ctx: AppContext): PartnerRoom {
     },
 
     /** Saves a registration's key as a business profile (validated by the server), then forgets it here. */
-    async saveRegisteredBusiness(req: ParsedReq<'saveRegisteredBusiness'>): Promise<Calls['saveRegisteredBusiness']> {
+    async saveRegisteredBusiness(
+      req: ParsedReq<'saveRegisteredBusiness'>,
+    ): Promise<Calls['saveRegisteredBusiness']> {
       const reg = ctx.pending.get(req.registrationId)
       if (!reg) {
         throw new AppError(
@@ -107,7 +115,8 @@ export function partnerRoom(ctx: AppContext): PartnerRoom {
         })
       }
       const manager = reg.demo ? ctx.demo?.manager : ctx.real
-      if (!manager) throw new AppError('registration_expired', 'The demo that registered this business has stopped.')
+      if (!manager)
+        throw new AppError('registration_expired', 'The demo that registered this business has stopped.')
       const profile = await ctx.addTo(manager, {
         name: req.name,
         environment: reg.environment,
@@ -127,35 +136,28 @@ export function partnerRoom(ctx: AppContext): PartnerRoom {
     async addSeats(req): Promise<Calls['addSeats']> {
       const { client, entry } = await ctx.partnerClient()
       const res = await client.addSeats(req.businessUuid, req.grant)
-      noteGrant({
-        profileId: entry.profile.id,
-        businessUuid: req.businessUuid,
-        kind: 'seats',
-        seats: res.allocation.seats,
-        months: res.allocation.months,
-        credits: 0,
-        holdingCharged: res.holding_credits_charged,
-        holdingAfter: res.partner_holding_balance,
-        prorated: res.allocation.prorated,
-      })
+      const { seats, months, prorated } = res.allocation
+      const charged = res.holding_credits_charged
+      noteGrant(
+        entry.profile.id,
+        req.businessUuid,
+        { kind: 'seats', seats, months, credits: 0, holdingCharged: charged, prorated },
+        res.partner_holding_balance,
+      )
       return res
     },
 
     async addCredits(req): Promise<Calls['addCredits']> {
       const { client, entry } = await ctx.partnerClient()
       const res = await client.addCredits(req.businessUuid, req.grant)
-      noteGrant({
-        profileId: entry.profile.id,
-        businessUuid: req.businessUuid,
-        kind: 'credits',
-        seats: 0,
-        months: 0,
-        // The answer's fields are not shown by the spec: what was asked for stands in.
-        credits: res.credits_granted ?? req.grant.credits,
-        holdingCharged: res.credits_granted ?? req.grant.credits,
-        holdingAfter: res.partner_holding_balance,
-        prorated: false,
-      })
+      // The answer's fields are not shown by the spec: what was asked for stands in.
+      const credits = res.credits_granted ?? req.grant.credits
+      noteGrant(
+        entry.profile.id,
+        req.businessUuid,
+        { kind: 'credits', seats: 0, months: 0, credits, holdingCharged: credits, prorated: false },
+        res.partner_holding_balance,
+      )
       return res
     },
 

@@ -44,14 +44,11 @@ const FILE_SKIP: Record<string, Upload['reason']> = {
   file_too_large: 'too_large',
 }
 
+/** What a row does after a failed request: decided from the row, the failure, the options and the profile's gates. */
+type FailureRule = (row: Upload, f: ClientFailure, opts: QueueOptions, gates: ProfileGates, now: number) => Outcome
+
 /** A create that failed: skipped, superseded, retried later (same key) or failed for good. */
-export function afterUploadFailure(
-  row: Upload,
-  f: ClientFailure,
-  opts: QueueOptions,
-  gates: ProfileGates,
-  now: number,
-): Outcome {
+export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
   const base = { lastError: f.message, errorCode: f.errorCode, httpStatus: f.status || null }
   // The file is not the version that was recorded: nothing was created from it.
   if (f.errorCode === 'file_superseded') {
@@ -104,13 +101,7 @@ export function afterJobAnswer(row: Upload, job: JobRead, opts: QueueOptions): O
  * again with backoff until the job deadline; so is a 404 for a job younger than
  * jobNotFoundGraceMs (a server may not list a job at once). 401/403/no key hold the profile.
  */
-export function afterPollFailure(
-  row: Upload,
-  f: ClientFailure,
-  opts: QueueOptions,
-  gates: ProfileGates,
-  now: number,
-): Outcome {
+export const afterPollFailure: FailureRule = (row, f, opts, gates, now) => {
   const age = now - (row.acceptedAt ?? row.createdAt)
   const youngUnknown = f.status === 404 && age < opts.jobNotFoundGraceMs
   const transient =

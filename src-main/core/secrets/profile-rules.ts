@@ -248,35 +248,31 @@ export function keyToUse(kind: ProfileKind): string {
 /** Refuses public keys and keys whose prefix says they are of the wrong kind. Unknown prefixes go to the server. */
 export function checkKeyPrefix(kind: ProfileKind, secret: string): void {
   const claimed = keyKind(secret)
+  const refuse = (code: ProfileErrorCode, message: string): never => {
+    throw new ProfileError(code, message, { field: 'secret' })
+  }
+  const business = `${KEY_PREFIX.businessSecret}...`
+  const partner = `${KEY_PREFIX.partnerSecret}...`
   if (claimed === 'public') {
-    throw new ProfileError(
+    refuse(
       'public_key',
       `This is a public key (${KEY_PREFIX.businessPublic}...), which is not a secret and cannot be used here: use ${keyToUse(kind)}.`,
-      { field: 'secret' },
     )
   }
   if (kind === 'partner' && claimed === 'business') {
-    throw new ProfileError(
+    refuse(
       'wrong_key_kind',
-      `This is a business key (${KEY_PREFIX.businessSecret}...), but this is a partner profile: use ${keyToUse('partner')}, ` +
-        'or choose the business profile kind for this key.',
-      { field: 'secret' },
+      `This is a business key (${business}), but this is a partner profile: use ${keyToUse('partner')}, or choose the business profile kind for this key.`,
     )
   }
   if (kind === 'business' && claimed === 'partner') {
-    throw new ProfileError(
+    refuse(
       'wrong_key_kind',
-      `This is a partner key (${KEY_PREFIX.partnerSecret}...), but this is a business profile: use ${keyToUse('business')}, ` +
-        'or choose the partner profile kind for this key.',
-      { field: 'secret' },
+      `This is a partner key (${partner}), but this is a business profile: use ${keyToUse('business')}, or choose the partner profile kind for this key.`,
     )
   }
   if (kind === 'oauth' && claimed === 'partner') {
-    throw new ProfileError(
-      'wrong_key_kind',
-      `This is a partner key (${KEY_PREFIX.partnerSecret}...); an OAuth profile needs ${keyToUse('oauth')}.`,
-      { field: 'secret' },
-    )
+    refuse('wrong_key_kind', `This is a partner key (${partner}); an OAuth profile needs ${keyToUse('oauth')}.`)
   }
 }
 
