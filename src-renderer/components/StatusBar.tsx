@@ -7,6 +7,7 @@ import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { activeProfile } from '../store/session'
 import { FormError, SecretField, SubmitButton } from './Field'
+import { useShallow } from 'zustand/react/shallow'
 
 const STATE_TONE: Record<ProfileState, string> = {
   active: 'good',
@@ -34,10 +35,8 @@ function useNowUntil(until: number | null | undefined): number {
 /** Always visible: who we act for, whether the connection works, rate limits and the queue. */
 export function StatusBar() {
   const profile = useApp(activeProfile)
-  const session = useApp((s) => s.session)
-  const attentionTotal = useApp((s) => s.attentionTotal)
-  const pause = useApp((s) => s.pauseUploads)
-  const setScreen = useApp((s) => s.setScreen)
+  const [session, attentionTotal] = useApp(useShallow((s) => [s.session, s.attentionTotal] as const))
+  const [pause, setScreen] = useApp(useShallow((s) => [s.pauseUploads, s.setScreen] as const))
   const rl = session?.rateLimit ?? null
   const now = useNowUntil(rl?.pausedUntil)
 
@@ -121,10 +120,8 @@ export function StatusBar() {
  */
 export function SessionBanner() {
   const profile = useApp(activeProfile)
-  const session = useApp((s) => s.session)
-  const rotateKey = useApp((s) => s.rotateKey)
-  const resume = useApp((s) => s.resumeUploads)
-  const toast = useApp((s) => s.toast)
+  const [session, rotateKey] = useApp(useShallow((s) => [s.session, s.rotateKey] as const))
+  const [resume, toast] = useApp(useShallow((s) => [s.resumeUploads, s.toast] as const))
   const [secret, setSecret] = useState('')
   const { busy, error, fields, submit: send, refuse } = useSubmit()
 

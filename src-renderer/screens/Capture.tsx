@@ -11,12 +11,11 @@ import { ACTIVE, TARGET_LABELS, TERMINAL } from '../lib/labels'
 import type { AiTarget } from '../lib/types'
 import { useApp } from '../store'
 import { activeProfile } from '../store/session'
+import { useShallow } from 'zustand/react/shallow'
 
 /** Bytes sent of the current batch and how many of its files are past sending. */
 function useBatchProgress() {
-  const batch = useApp((s) => s.batch)
-  const live = useApp((s) => s.live)
-  const progress = useApp((s) => s.progress)
+  const [batch, live, progress] = useApp(useShallow((s) => [s.batch, s.live, s.progress] as const))
   return useMemo(() => {
     let total = 0
     let sent = 0
@@ -46,13 +45,9 @@ function useBatchProgress() {
 }
 
 export function Capture() {
-  const target = useApp((s) => s.captureTarget)
-  const prompt = useApp((s) => s.capturePrompt)
-  const setCapture = useApp((s) => s.setCapture)
-  const sendFiles = useApp((s) => s.sendFiles)
-  const sending = useApp((s) => s.sending)
-  const liveOrder = useApp((s) => s.liveOrder)
-  const live = useApp((s) => s.live)
+  const [target, prompt] = useApp(useShallow((s) => [s.captureTarget, s.capturePrompt] as const))
+  const [setCapture, sendFiles] = useApp(useShallow((s) => [s.setCapture, s.sendFiles] as const))
+  const [sending, liveOrder, live] = useApp(useShallow((s) => [s.sending, s.liveOrder, s.live] as const))
   const progress = useApp((s) => s.progress)
   const state = useApp((s) => s.session?.state ?? 'active')
   const addFilesRequested = useApp((s) => s.addFilesRequested)
@@ -158,12 +153,9 @@ export function Capture() {
 
 /** Skipped, failed and duplicate files with their reasons and one-click actions. */
 export function NeedsAttention() {
-  const attention = useApp((s) => s.attention)
-  const total = useApp((s) => s.attentionTotal)
-  const rejects = useApp((s) => s.localRejects)
-  const dismiss = useApp((s) => s.dismissReject)
-  const retryAll = useApp((s) => s.retryAllFailed)
-  const setScreen = useApp((s) => s.setScreen)
+  const [attention, total] = useApp(useShallow((s) => [s.attention, s.attentionTotal] as const))
+  const [rejects, dismiss] = useApp(useShallow((s) => [s.localRejects, s.dismissReject] as const))
+  const [retryAll, setScreen] = useApp(useShallow((s) => [s.retryAllFailed, s.setScreen] as const))
   const setHistoryFilter = useApp((s) => s.setHistoryFilter)
   const failedShown = attention.some((u) => u.status === 'failed')
   if (attention.length === 0 && rejects.length === 0) return null

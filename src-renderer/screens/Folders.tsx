@@ -19,6 +19,7 @@ import { settle } from '../lib/result'
 import type { AiTarget, FolderState, FolderView, Req, Result } from '../lib/types'
 import { useSubmit } from '../lib/useSubmit'
 import { useApp } from '../store'
+import { useShallow } from 'zustand/react/shallow'
 
 type AfterUpload = 'leave' | 'move' | 'archive'
 
@@ -231,14 +232,10 @@ function toRequest(v: FormValues): Omit<Req<'addFolder'>, 'profileId'> {
 }
 
 export function Folders() {
-  const activeId = useApp((s) => s.activeId)
-  const folders = useApp((s) => s.folders)
-  const loaded = useApp((s) => s.foldersLoaded)
-  const loadError = useApp((s) => s.foldersError)
-  const addFolder = useApp((s) => s.addFolder)
-  const updateFolder = useApp((s) => s.updateFolder)
-  const removeFolder = useApp((s) => s.removeFolder)
-  const profiles = useApp((s) => s.profiles)
+  const [activeId, folders] = useApp(useShallow((s) => [s.activeId, s.folders] as const))
+  const [loaded, loadError] = useApp(useShallow((s) => [s.foldersLoaded, s.foldersError] as const))
+  const [addFolder, updateFolder] = useApp(useShallow((s) => [s.addFolder, s.updateFolder] as const))
+  const [removeFolder, profiles] = useApp(useShallow((s) => [s.removeFolder, s.profiles] as const))
   const toast = useApp((s) => s.toast)
   const [adding, setAdding] = useState(false)
   const [editing, setEditing] = useState<FolderView | null>(null)

@@ -20,6 +20,7 @@ import { useThrottled } from '../lib/useThrottled'
 import type { AiTarget, Upload } from '../lib/types'
 import { useApp } from '../store'
 import { historyRowAt } from '../store/history'
+import { useShallow } from 'zustand/react/shallow'
 
 export const ROW_HEIGHT = 40
 /**
@@ -39,14 +40,10 @@ const COLUMNS = [
 const colClass = (priority: number) => `vtable__cell${priority > 1 ? ` col-p${priority}` : ''}`
 
 export function History() {
-  const filter = useApp((s) => s.historyFilter)
-  const total = useApp((s) => s.historyTotal)
-  const pages = useApp((s) => s.historyPages)
-  const gen = useApp((s) => s.historyGen)
-  const newRows = useApp((s) => s.historyNew)
-  const error = useApp((s) => s.historyError)
-  const setFilter = useApp((s) => s.setHistoryFilter)
-  const reload = useApp((s) => s.reloadHistory)
+  const [filter, total] = useApp(useShallow((s) => [s.historyFilter, s.historyTotal] as const))
+  const [pages, gen] = useApp(useShallow((s) => [s.historyPages, s.historyGen] as const))
+  const [newRows, error] = useApp(useShallow((s) => [s.historyNew, s.historyError] as const))
+  const [setFilter, reload] = useApp(useShallow((s) => [s.setHistoryFilter, s.reloadHistory] as const))
   const ensure = useApp((s) => s.ensureHistoryRows)
 
   const [search, setSearch] = useState(filter.search)
@@ -326,8 +323,7 @@ const HistoryRow = memo(function HistoryRow({
 })
 
 function RecordLink({ row }: { row: Upload }) {
-  const openInvoice = useApp((s) => s.openInvoice)
-  const setScreen = useApp((s) => s.setScreen)
+  const [openInvoice, setScreen] = useApp(useShallow((s) => [s.openInvoice, s.setScreen] as const))
   const toast = useApp((s) => s.toast)
   if (!row.recordUuid) return <span className="muted">—</span>
   const uuid = row.recordUuid
@@ -365,10 +361,8 @@ function RecordLink({ row }: { row: Upload }) {
 }
 
 function RowActions({ row }: { row: Upload }) {
-  const retry = useApp((s) => s.retryUpload)
-  const cancel = useApp((s) => s.cancelUpload)
-  const openInvoice = useApp((s) => s.openInvoice)
-  const setScreen = useApp((s) => s.setScreen)
+  const [retry, cancel] = useApp(useShallow((s) => [s.retryUpload, s.cancelUpload] as const))
+  const [openInvoice, setScreen] = useApp(useShallow((s) => [s.openInvoice, s.setScreen] as const))
   const toast = useApp((s) => s.toast)
   const show = async () => {
     const r = await settle(bookdrop.showSourceFile({ id: row.id }))

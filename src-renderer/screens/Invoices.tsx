@@ -9,6 +9,7 @@ import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 import type { Invoice } from '../store/records'
 import { EmptyRow, TableHead, numeric } from '../components/TableHead'
+import { useShallow } from 'zustand/react/shallow'
 
 const COLUMNS: Column[] = [
   { key: 'date', label: 'Date', nowrap: true, width: '104px' },
@@ -34,8 +35,7 @@ const COLUMNS: Column[] = [
 ]
 
 export function Invoices() {
-  const invoice = useApp((s) => s.invoice)
-  const openInvoice = useApp((s) => s.openInvoice)
+  const [invoice, openInvoice] = useApp(useShallow((s) => [s.invoice, s.openInvoice] as const))
   const closeInvoice = useApp((s) => s.closeInvoice)
   const [ref, setRef] = useState('')
 
@@ -232,9 +232,8 @@ function InvoiceView({
 
 /** Create an invoice from a document (sent like any drop, target invoices) or from a sentence. */
 function CreateInvoice() {
-  const sendFiles = useApp((s) => s.sendFiles)
-  const sending = useApp((s) => s.sending)
-  const createFromPrompt = useApp((s) => s.createInvoiceFromPrompt)
+  const [sendFiles, sending] = useApp(useShallow((s) => [s.sendFiles, s.sending] as const))
+  const [createFromPrompt] = useApp(useShallow((s) => [s.createInvoiceFromPrompt] as const))
   const openInvoice = useApp((s) => s.openInvoice)
   const [prompt, setPrompt] = useState('')
   const { busy, error, fields, submit: send, refuse } = useSubmit()

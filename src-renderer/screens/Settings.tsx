@@ -11,6 +11,7 @@ import type { Profile, Settings as SettingsT } from '../lib/types'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { ACTIONS, TableHead } from '../components/TableHead'
+import { useShallow } from 'zustand/react/shallow'
 
 export function Settings() {
   return (
@@ -22,9 +23,8 @@ export function Settings() {
 }
 
 function Profiles() {
-  const profiles = useApp((s) => s.profiles)
-  const activeId = useApp((s) => s.activeId)
-  const switchProfile = useApp((s) => s.switchProfile)
+  const [profiles, activeId] = useApp(useShallow((s) => [s.profiles, s.activeId] as const))
+  const [switchProfile] = useApp(useShallow((s) => [s.switchProfile] as const))
   const removeProfile = useApp((s) => s.removeProfile)
   const [adding, setAdding] = useState(false)
   const [rotating, setRotating] = useState<Profile | null>(null)
@@ -204,8 +204,7 @@ function RenameDialog({ profile, onClose }: { profile: Profile; onClose: () => v
 }
 
 function Preferences() {
-  const settings = useApp((s) => s.settings)
-  const update = useApp((s) => s.updateSettings)
+  const [settings, update] = useApp(useShallow((s) => [s.settings, s.updateSettings] as const))
   const load = useApp((s) => s.loadSettings)
   useEffect(() => {
     if (!useApp.getState().settings) void load()

@@ -12,6 +12,7 @@ import type { Res } from '../../lib/types'
 import { useApp } from '../../store'
 import { useSubmit } from '../../lib/useSubmit'
 import { EmptyRow } from '../../components/TableHead'
+import { useShallow } from 'zustand/react/shallow'
 
 type Key = keyof ReferredBusinessRow
 /**
@@ -57,10 +58,8 @@ function cell(row: ReferredBusinessRow, key: Key): string {
 }
 
 export function Businesses() {
-  const referred = useApp((s) => s.referred)
-  const load = useApp((s) => s.loadReferred)
-  const billing = useApp((s) => s.billing)
-  const loadBilling = useApp((s) => s.loadBilling)
+  const [referred, load] = useApp(useShallow((s) => [s.referred, s.loadReferred] as const))
+  const [billing, loadBilling] = useApp(useShallow((s) => [s.billing, s.loadBilling] as const))
   const holding = useApp((s) => s.holdingBalance)
   const [search, setSearch] = useState('')
   const [sort, setSort] = useState<{ key: Key; dir: 'asc' | 'desc' } | null>(null)
