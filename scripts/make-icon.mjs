@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Draws build/icon.svg's shapes into PNGs with no dependencies (4x4 supersampling, zlib for PNG).
+// Draws build/icon.svg's shapes into PNGs with no dependencies (4x4 supersampling; the PNG encoder is
+// the tray icons' own, src-main/shell/tray-icons.ts).
 // Output: build/icon.png (512, mac/win, electron-builder converts), build/icons/<n>x<n>.png (linux)
 // and src-renderer/public/favicon.png (64, the page's icon).
-// Run after changing the icon: node scripts/make-icon.mjs
+// Run after changing the icon: npx tsx scripts/make-icon.mjs
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { deflateSync } from 'node:zlib'
+import { encodePng } from '../src-main/shell/tray-icons.ts'
 
 const buildDir = join(import.meta.dirname, '..', 'build')
 const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16))
@@ -48,9 +49,8 @@ function colourAt(x, y) {
 
 function render(size, samples = 4) {
   const scale = 512 / size
-  const rows = Buffer.alloc(size * (size * 4 + 1))
+  const rgba = Buffer.alloc(size * size * 4)
   for (let py = 0; py < size; py++) {
-    rows[py * (size * 4 + 1)] = 0 // filter: none
     for (let px = 0; px < size; px++) {
       let r = 0,
         g = 0,
@@ -66,47 +66,16 @@ function render(size, samples = 4) {
           a += 1
         }
       }
-      const o = py * (size * 4 + 1) + 1 + px * 4
+      const o = (py * size + px) * 4
       if (a > 0) {
-        rows[o] = Math.round(r / a)
-        rows[o + 1] = Math.round(g / a)
-        rows[o + 2] = Math.round(b / a)
+        rgba[o] = Math.round(r / a)
+        rgba[o + 1] = Math.round(g / a)
+        rgba[o + 2] = Math.round(b / a)
       }
-      rows[o + 3] = Math.round((255 * a) / (samples * samples))
+      rgba[o + 3] = Math.round((255 * a) / (samples * samples))
     }
   }
-  return png(size, rows)
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-function crc32(buf) {
-  let c = 0xffffffff
-  for (const byte of buf) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
-function chunk(type, data) {
-  const out = Buffer.alloc(12 + data.length)
-  out.writeUInt32BE(data.length, 0)
-  out.write(type, 4, 'ascii')
-  data.copy(out, 8)
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length)
-  return out
-}
-function png(size, rows) {
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(size, 0)
-  ihdr.writeUInt32BE(size, 4)
-  ihdr.set([8, 6, 0, 0, 0], 8) // 8-bit RGBA, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(rows, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
+  return encodePng(rgba, size, size)
 }
 
 mkdirSync(join(buildDir, 'icons'), { recursive: true })

@@ -4,7 +4,7 @@
  * none when idle, green when uploading, amber when paused, red when something needs attention.
  * Electron turns the PNG bytes into a nativeImage (src-main/electron/tray.ts); nothing to package.
  */
-import { deflateSync } from 'node:zlib'
+import { crc32, deflateSync } from 'node:zlib'
 import type { TrayKind } from './tray-state'
 
 type Rgb = readonly [number, number, number]
@@ -99,16 +99,6 @@ export function renderTrayIcon(kind: TrayKind, size: number, samples = 4): Buffe
   return out
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-function crc32(buf: Uint8Array): number {
-  let c = 0xffffffff
-  for (const byte of buf) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
 function chunk(type: string, data: Buffer): Buffer {
   const out = Buffer.alloc(12 + data.length)
   out.writeUInt32BE(data.length, 0)
