@@ -64,7 +64,6 @@ import {
   type ResourceRead,
   type UpdatedRecordRead,
 } from '../../../schemas/read'
-;
 import { CLIENT_ERROR_CODES } from './errors'
 import { type BodyFile, FileBodyError, streamedJsonBody, wholeJsonBody } from './stream-body'
 import { isRecord, sizeText } from '../util'
@@ -165,23 +164,15 @@ export class BookkeepingClient extends ClientBase {
 
   /** POST /register-business (partner key). With grant_access admin the result carries the business's keys. */
   async registerBusiness(input: RegisterBusinessInput, opts?: WriteOptions): Promise<RegisteredBusiness> {
-    const path = '/register-business'
-    const body = this.checked(
-      'POST',
-      path,
-      'partner',
+    const refusal = 'The business was not registered'
+    return this.#partnerPost(
+      '/register-business',
       registerBusinessSchema,
       input,
-      'The business was not registered',
-    )
-    return this.mutate(
-      'POST',
-      path,
-      'partner',
-      body,
-      anyEnvelope().extend({ data: registeredBusinessData }),
+      refusal,
+      registeredBusinessData,
       opts,
-    ).then((e) => e.data)
+    )
   }
 
   /** GET /referred-businesses?page&limit (partner key). */
@@ -223,15 +214,7 @@ export class BookkeepingClient extends ClientBase {
   /** POST /referred-businesses/{uuid}/add-seats (partner key): grants Plus seats from the partner holding. */
   async addSeats(businessUuid: string, input: AddSeatsInput, opts?: WriteOptions): Promise<AddSeatsResult> {
     const path = `/referred-businesses/${this.pathId('POST', 'partner', 'business_uuid', businessUuid)}/add-seats`
-    const body = this.checked('POST', path, 'partner', addSeatsSchema, input, 'No seats were granted')
-    return this.mutate(
-      'POST',
-      path,
-      'partner',
-      body,
-      anyEnvelope().extend({ data: addSeatsData }),
-      opts,
-    ).then((e) => e.data)
+    return this.#partnerPost(path, addSeatsSchema, input, 'No seats were granted', addSeatsData, opts)
   }
 
   /** POST /referred-businesses/{uuid}/add-credits (partner key): grants AI credits from the partner holding. */
@@ -241,9 +224,24 @@ export class BookkeepingClient extends ClientBase {
     opts?: WriteOptions,
   ): Promise<AddCreditsRead> {
     const path = `/referred-businesses/${this.pathId('POST', 'partner', 'business_uuid', businessUuid)}/add-credits`
-    const body = this.checked('POST', path, 'partner', addCreditsSchema, input, 'No credits were granted')
-    return this.mutate('POST', path, 'partner', body, anyEnvelope(), opts).then((e) =>
-      readAddCredits(e.data),
+    const refusal = 'No credits were granted'
+    return this.#partnerPost(path, addCreditsSchema, input, refusal, z.unknown(), opts).then(readAddCredits)
+  }
+
+  /** A partner POST: the body checked against `schema` (else `refusal`), the answer's `data` read by `data`. */
+  #partnerPost<S extends z.ZodType, D extends z.ZodType>(
+    path: string,
+    schema: S,
+    input: unknown,
+    refusal: string,
+    data: D,
+    opts: WriteOptions | undefined,
+  ): Promise<z.output<D>> {
+    const body = this.checked('POST', path, 'partner', schema, input, refusal)
+    const envelope = anyEnvelope().extend({ data })
+    // The envelope's data is `data`'s output; zod's types do not follow a generic through extend().
+    return this.mutate('POST', path, 'partner', body, envelope, opts).then(
+      (e) => (e as { data: z.output<D> }).data,
     )
   }
 
@@ -387,7 +385,8 @@ export class BookkeepingClient extends ClientBase {
       try {
         text = await wholeJsonBody(fields, files)
       } catch (e) {
-        if (e instanceof FileBodyError) throw this.transport.fileBodyError(e, { method: 'POST', path, idempotencyKey })
+        if (e instanceof FileBodyError)
+          throw this.transport.fileBodyError(e, { method: 'POST', path, idempotencyKey })
         throw e
       }
       envelope = await this.send({
@@ -540,7 +539,4 @@ export class BookkeepingClient extends ClientBase {
     }
     return resource
   }
-
-
-
 }
