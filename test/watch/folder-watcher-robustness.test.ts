@@ -10,7 +10,16 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SETTLE_MS, cleanup, isRoot, leakableResources, makeWatcher, sleep, tempDir } from './helpers'
+import {
+  SETTLE_MS,
+  cleanup,
+  isRoot,
+  leakableResources,
+  makeWatcher,
+  sleep,
+  tempDir,
+  watchedWith,
+} from './helpers'
 import type { WatchCandidate, WatchStatus } from '../../src-main/core/watch'
 
 afterEach(cleanup)
@@ -355,11 +364,7 @@ describe('FolderWatcher: robustness', () => {
   })
 
   it('can be started again after stop() and does not repeat what it reported', async () => {
-    const dir = await tempDir()
-    await fs.writeFile(path.join(dir, 'a.pdf'), 'x')
-    const { w, rec } = makeWatcher(dir)
-    await w.start()
-    await rec.waitFor(() => rec.candidates.length === 1, 'a.pdf')
+    const { dir, w, rec } = await watchedWith({ 'a.pdf': 'x' })
     await w.stop()
     await w.start()
     await fs.writeFile(path.join(dir, 'b.pdf'), 'y')

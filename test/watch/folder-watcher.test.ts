@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SETTLE_MS, cleanup, makeWatcher, sleep, tempDir, writeSlowly } from './helpers'
+import { SETTLE_MS, cleanup, makeWatcher, sleep, tempDir, watchedWith, writeSlowly } from './helpers'
 
 afterEach(cleanup)
 
@@ -218,12 +218,8 @@ describe('FolderWatcher: detection', () => {
   })
 
   it('reports a changed file again (a new version), and an unchanged one never', async () => {
-    const dir = await tempDir()
+    const { dir, w, rec } = await watchedWith({ 'a.csv': 'one' })
     const file = path.join(dir, 'a.csv')
-    await fs.writeFile(file, 'one')
-    const { w, rec } = makeWatcher(dir)
-    await w.start()
-    await rec.waitFor(() => rec.candidates.length === 1, 'first version')
     await fs.chmod(file, 0o600) // metadata only: not a new version
     await w.rescan()
     await sleep(SETTLE_MS)
@@ -234,12 +230,8 @@ describe('FolderWatcher: detection', () => {
   })
 
   it('reports a renamed file at its new path, and not again at the old one', async () => {
-    const dir = await tempDir()
+    const { dir, w, rec } = await watchedWith({ 'a.pdf': 'content' })
     const a = path.join(dir, 'a.pdf')
-    await fs.writeFile(a, 'content')
-    const { w, rec } = makeWatcher(dir)
-    await w.start()
-    await rec.waitFor(() => rec.candidates.length === 1, 'a.pdf')
     await fs.rename(a, path.join(dir, 'b.pdf'))
     await rec.waitFor(() => rec.candidates.length === 2, 'b.pdf')
     await w.rescan()

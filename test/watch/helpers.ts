@@ -113,6 +113,23 @@ export function makeWatcher(
 }
 
 /**
+ * A temp folder holding `files` (name → content), watched and started; resolves once each file was
+ * reported (the usual opening of a test about what happens next).
+ */
+export async function watchedWith(
+  files: Record<string, string>,
+  overrides: Partial<FolderWatcherConfig> = {},
+): Promise<{ dir: string; w: FolderWatcher; rec: Recorder }> {
+  const dir = await tempDir()
+  for (const [name, content] of Object.entries(files)) await fs.writeFile(path.join(dir, name), content)
+  const { w, rec } = makeWatcher(dir, overrides)
+  await w.start()
+  const n = Object.keys(files).length
+  await rec.waitFor(() => rec.candidates.length === n, `the ${n} file(s) already there`)
+  return { dir, w, rec }
+}
+
+/**
  * Writes `chunks` chunks of `chunkSize` bytes to `file`, one every `everyMs`, from a separate
  * process (so a busy test process can't make the writer look paused). Resolves with the time the
  * file was closed.
