@@ -3,7 +3,7 @@
  * delete, isolation between businesses, idempotency, rate limits and faults.
  * AI creates and jobs are in jobs-ai-create.test.ts; the extraction rules in extract-rules.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
@@ -17,7 +17,6 @@ import {
   recordSchema,
   updatedRecordData,
 } from '../../schemas'
-import type { Sandbox } from '../../sandbox/index'
 import {
   K1,
   K2,
@@ -35,16 +34,11 @@ import {
   metaOf,
   setFaults,
   start,
+  useSandbox,
   waitForJob,
 } from './business-helpers'
 
-let sb: Sandbox
-beforeAll(async () => {
-  sb = await start()
-})
-afterAll(async () => {
-  await sb.stop()
-})
+const sb = useSandbox(() => start())
 
 const item = (over: Record<string, unknown> = {}) => ({
   item_name: 'Flour',
@@ -453,13 +447,7 @@ describe('rate limits', () => {
 
 // ---------------------------------------------------------------------------------------------
 describe('faults', () => {
-  let f: Sandbox
-  beforeAll(async () => {
-    f = await start()
-  })
-  afterAll(async () => {
-    await f.stop()
-  })
+  const f = useSandbox(() => start())
 
   it('faults: fail_next → 5xx envelope', async () => {
     await setFaults(f, { fail_next: 1, error_statuses: [503] })

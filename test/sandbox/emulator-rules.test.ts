@@ -28,6 +28,7 @@ import {
   failureOf,
   metaOf,
   start,
+  useSandbox,
   waitForJob,
 } from './business-helpers'
 
@@ -35,9 +36,8 @@ const rows = z.array(z.object({ uuid: z.string() }).loose())
 const uuids = (res: Awaited<ReturnType<typeof as1>>) => dataOf(rows, res).map((r) => r.uuid)
 
 describe("2.11: a business's own source_uuid resolves even when another business has that uuid", () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(
+  const sb = useSandbox(() =>
+    start(
       businessFixtures({
         bank_transactions: [
           { uuid: 'shared-id', business: 'b2', date: '2026-01-05', amount: 5, narration: 'b2 own line' },
@@ -68,9 +68,8 @@ describe("2.11: a business's own source_uuid resolves even when another business
           },
         ],
       }),
-    )
-  })
-  afterAll(() => sb.stop())
+    ),
+  )
 
   it('GET, PATCH and DELETE by that source_uuid reach the own record; the other business keeps its own', async () => {
     expect(dataOf(anyRecord, await as1(sb, 'GET', '/bank-transactions/shared-id')).uuid).toBe('t_mine')
@@ -85,9 +84,8 @@ describe("2.11: a business's own source_uuid resolves even when another business
 })
 
 describe('list filters bank and schema are applied', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(
+  const sb = useSandbox(() =>
+    start(
       businessFixtures({
         bank_transactions: [
           {
@@ -122,9 +120,8 @@ describe('list filters bank and schema are applied', () => {
           { uuid: 'acc-loan', business: 'b1', name: 'Bank loan', code: '2200', class: 'liability' },
         ],
       }),
-    )
-  })
-  afterAll(() => sb.stop())
+    ),
+  )
 
   it('bank: only the transactions of that bank account, with the total counting only them', async () => {
     const res = await as1(sb, 'GET', '/bank-transactions?bank=acc-gtbank&date_order=asc')
@@ -154,11 +151,7 @@ describe('list filters bank and schema are applied', () => {
 })
 
 describe('PUT /expenses/{uuid} is not in the spec', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start()
-  })
-  afterAll(() => sb.stop())
+  const sb = useSandbox(() => start())
 
   it('answers 405 naming the methods it has, and changes nothing', async () => {
     const created = dataOf(
@@ -187,9 +180,8 @@ describe('PUT /expenses/{uuid} is not in the spec', () => {
 })
 
 describe('Part 7 rule 1: chart-of-accounts delete', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(
+  const sb = useSandbox(() =>
+    start(
       businessFixtures({
         accounts: [
           { uuid: 'acc-sales', business: 'b1', name: 'Sales', code: '4000', class: 'income', default: true },
@@ -223,9 +215,8 @@ describe('Part 7 rule 1: chart-of-accounts delete', () => {
           },
         ],
       }),
-    )
-  })
-  afterAll(() => sb.stop())
+    ),
+  )
 
   it('a default account → 400 saying so', async () => {
     const f = failureOf(await as1(sb, 'DELETE', '/accounts/acc-sales'), 400)
@@ -383,9 +374,8 @@ describe('2.6: AI credit usage', () => {
 })
 
 describe('Part 7 rule 4: the sixth add-seats failure can occur', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(
+  const sb = useSandbox(() =>
+    start(
       businessFixtures({
         partners: [
           {
@@ -397,9 +387,8 @@ describe('Part 7 rule 4: the sixth add-seats failure can occur', () => {
         ],
         businesses: [{ uuid: 'b1', name: 'Bakery One', key: K1, referred_by: PARTNER }],
       }),
-    )
-  })
-  afterAll(() => sb.stop())
+    ),
+  )
 
   it('a partner whose own subscription has ended → 403 partner_subscription_expired, nothing debited (add-seats and add-credits)', async () => {
     const seats = await call(sb, 'POST', '/referred-businesses/b1/add-seats', {

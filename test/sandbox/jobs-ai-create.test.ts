@@ -27,16 +27,11 @@ import {
   metaOf,
   sha256,
   start,
+  useSandbox,
   waitForJob,
 } from './business-helpers'
 
-let sb: Sandbox
-beforeAll(async () => {
-  sb = await start()
-})
-afterAll(async () => {
-  await sb.stop()
-})
+const sb = useSandbox(() => start())
 
 const today = () => new Date().toISOString().slice(0, 10)
 /** Bytes no reader takes for text (NUL, invalid UTF-8), like a real PDF. */

@@ -1,7 +1,7 @@
 /**
  * POST /referred-businesses/{business_uuid}/add-credits (Part 4, Part 5 rule 8, design.md §3).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ERROR_CODES, addCreditsData, billingStatusSchema } from '../../schemas'
 import type { Sandbox } from '../../sandbox/index'
 import { PARTNER_CREATE_ROUTES } from '../../sandbox/routes/partner'
@@ -15,6 +15,7 @@ import {
   holdingOf,
   partnerFixtures,
   start,
+  useSandbox,
 } from './partner-helpers'
 
 const CREDITS_ROUTE = PARTNER_CREATE_ROUTES.addCredits
@@ -22,11 +23,7 @@ const addCredits = (sb: Sandbox, uuid: string, body: unknown, key = P1, idem?: s
   call(sb, 'POST', `/referred-businesses/${uuid}/add-credits`, { key, body, idem })
 
 describe('POST /referred-businesses/{business_uuid}/add-credits', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures({ p1Holding: 5000, p2Holding: 900 }))
-  })
-  afterAll(() => sb.stop())
+  const sb = useSandbox(() => start(partnerFixtures({ p1Holding: 5000, p2Holding: 900 })))
 
   async function expectNoMove(run: () => Promise<void>): Promise<void> {
     const h1 = holdingOf(sb, P1)

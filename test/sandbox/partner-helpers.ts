@@ -1,10 +1,13 @@
 /**
  * Shared fixtures and HTTP helpers for the partner route tests (test/sandbox/partner*.test.ts).
- * Every call goes over real HTTP to an emulator started in process on a free port.
+ * Every call goes over real HTTP (./http.ts) to an emulator started in process on a free port.
  */
-import { z } from 'zod'
-import { failureEnvelope, successEnvelope } from '../../schemas'
+import type { z } from 'zod'
+import { failureEnvelope } from '../../schemas'
 import { type Fixtures, type Sandbox, startSandbox } from '../../sandbox/index'
+import type { Res } from './http'
+
+export { type Res, call, dataOf, useSandbox } from './http'
 
 export const P1 = 'svc_partner_sk_p1'
 export const P2 = 'svc_partner_sk_p2'
@@ -53,45 +56,6 @@ export function partnerFixtures(opts: { p1Holding?: number; p2Holding?: number }
 
 export function start(fixtures: Fixtures = partnerFixtures()): Promise<Sandbox> {
   return startSandbox({ fixtures, port: 0 })
-}
-
-export interface Res {
-  status: number
-  headers: Headers
-  text: string
-  body: unknown
-}
-
-export async function call(
-  sb: Sandbox,
-  method: 'GET' | 'POST',
-  path: string,
-  opts: { key?: string; body?: unknown; idem?: string; keyHeader?: string } = {},
-): Promise<Res> {
-  const headers: Record<string, string> = {}
-  if (opts.key !== undefined) headers[opts.keyHeader ?? 'X-API-Key'] = opts.key
-  if (opts.idem !== undefined) headers['Idempotency-Key'] = opts.idem
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
-  const res = await fetch(`${sb.url}${path}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  })
-  const text = await res.text()
-  let body: unknown = undefined
-  try {
-    body = JSON.parse(text)
-  } catch {
-    body = text
-  }
-  return { status: res.status, headers: res.headers, text, body }
-}
-
-/** The `data` of a 200 success envelope, checked against the shared schema. */
-export function dataOf<T extends z.ZodType>(schema: T, res: Res): z.output<T> {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${res.text}`)
-  const envelope = successEnvelope(z.unknown()).parse(res.body)
-  return schema.parse(envelope.data)
 }
 
 /** A failure envelope, checked against the shared schema. */

@@ -2,7 +2,7 @@
  * GET /referred-businesses (2.7, Part 8 paging bounds) and
  * GET /referred-businesses/{business_uuid}/billing-status (design.md §3: the list row's billing fields).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   ERROR_CODES,
   MICRO_TIMESTAMP_RE,
@@ -12,7 +12,7 @@ import {
   type ReferredBusinessRow,
 } from '../../schemas'
 import type { Sandbox } from '../../sandbox/index'
-import { P1, P2, call, dataOf, failureOf, partnerFixtures, start } from './partner-helpers'
+import { P1, P2, call, dataOf, failureOf, partnerFixtures, start, useSandbox } from './partner-helpers'
 
 const ROW_FIELDS = [
   'uuid',
@@ -37,16 +37,18 @@ const billing = (sb: Sandbox, uuid: string, key = P1) =>
   call(sb, 'GET', `/referred-businesses/${uuid}/billing-status`, { key })
 
 describe('GET /referred-businesses', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures())
+  const sb = useSandbox(async () => {
+    const started = await start(partnerFixtures())
     // b1 gets a partner grant so one row carries an expiry.
     dataOf(
       addSeatsData,
-      await call(sb, 'POST', '/referred-businesses/b1/add-seats', { key: P1, body: { seats: 2, months: 1 } }),
+      await call(started, 'POST', '/referred-businesses/b1/add-seats', {
+        key: P1,
+        body: { seats: 2, months: 1 },
+      }),
     )
+    return started
   })
-  afterAll(() => sb.stop())
 
   it('data is an object {current_page, data, per_page, total}, not an array', async () => {
     const res = await list(sb)
@@ -157,13 +159,18 @@ describe('GET /referred-businesses', () => {
 })
 
 describe('GET /referred-businesses/{business_uuid}/billing-status', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures())
-    await call(sb, 'POST', '/referred-businesses/b1/add-seats', { key: P1, body: { seats: 3, months: 2 } })
-    await call(sb, 'POST', '/referred-businesses/b_credit/add-credits', { key: P1, body: { credits: 40 } })
+  const sb = useSandbox(async () => {
+    const started = await start(partnerFixtures())
+    await call(started, 'POST', '/referred-businesses/b1/add-seats', {
+      key: P1,
+      body: { seats: 3, months: 2 },
+    })
+    await call(started, 'POST', '/referred-businesses/b_credit/add-credits', {
+      key: P1,
+      body: { credits: 40 },
+    })
+    return started
   })
-  afterAll(() => sb.stop())
 
   it('equals the list row’s billing fields for every referred business', async () => {
     const page = dataOf(referredBusinessPage, await list(sb))

@@ -2,7 +2,7 @@
  * POST /referred-businesses/{business_uuid}/add-seats: Part 3's state table, Part 7 rules 2 to 4,
  * Part 8's seat cost, design.md §3's later-grant prorating, and idempotent replays.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   ADD_SEATS_FAILURE_STATUS,
   DAYS_PER_MONTH,
@@ -27,6 +27,7 @@ import {
   parseMicro,
   partnerFixtures,
   start,
+  useSandbox,
 } from './partner-helpers'
 
 const SEATS_ROUTE = PARTNER_CREATE_ROUTES.addSeats
@@ -36,13 +37,9 @@ const billing = async (sb: Sandbox, uuid: string, key = P1) =>
   dataOf(billingStatusSchema, await call(sb, 'GET', `/referred-businesses/${uuid}/billing-status`, { key }))
 
 describe('Part 3: partner-granted subscription state table', () => {
-  let sb: Sandbox
   let firstExpiry = ''
   let firstReference = ''
-  beforeAll(async () => {
-    sb = await start(partnerFixtures({ p1Holding: 5000 }))
-  })
-  afterAll(() => sb.stop())
+  const sb = useSandbox(() => start(partnerFixtures({ p1Holding: 5000 })))
 
   it('starts without a partner-granted Plus subscription (plan free, status inactive)', async () => {
     const s = await billing(sb, 'b1')
@@ -170,11 +167,7 @@ describe('Part 3: partner-granted subscription state table', () => {
 })
 
 describe('Part 7 rules 2 to 4: add-seats failures (failure envelope, error_code, nothing debited)', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures({ p1Holding: 5000, p2Holding: 900 }))
-  })
-  afterAll(() => sb.stop())
+  const sb = useSandbox(() => start(partnerFixtures({ p1Holding: 5000, p2Holding: 900 })))
 
   /** Asserts a failure with status and code, and that no holding moved and nothing was created. */
   async function expectFailure(
@@ -298,11 +291,7 @@ describe('Part 7 rules 2 to 4: add-seats failures (failure envelope, error_code,
 })
 
 describe('Idempotency-Key on add-seats', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures({ p1Holding: 5000 }))
-  })
-  afterAll(() => sb.stop())
+  const sb = useSandbox(() => start(partnerFixtures({ p1Holding: 5000 })))
 
   it('a repeated add-seats with the same key debits once and returns the same body', async () => {
     const first = await addSeats(sb, 'b1', { seats: 2, months: 2 }, P1, 'idem-seat-1')

@@ -4,7 +4,7 @@
  * fields, attachments on every AI create target, PATCH and PUT by source_uuid, and OAuth with a
  * token of another app, for a business without the Developer API, and on a partner route.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   AI_CREATE_ROUTES,
@@ -16,7 +16,6 @@ import {
   WRONG_KEY_KIND_STATUS,
   purchaseOrderRecord,
 } from '../../schemas'
-import type { Sandbox } from '../../sandbox/index'
 import {
   K1,
   K2,
@@ -30,13 +29,12 @@ import {
   dataOf,
   failureOf,
   start,
+  useSandbox,
   waitForJob,
 } from './business-helpers'
 
-let sb: Sandbox
-
-beforeAll(async () => {
-  sb = await start(
+const sb = useSandbox(() =>
+  start(
     businessFixtures({
       records: [
         { resource: 'expenses', uuid: 'e1', source_uuid: 'my-exp-1', business: 'b1', date: '2026-03-01', narration: 'Taxi', amount: 2500 },
@@ -47,9 +45,8 @@ beforeAll(async () => {
         { token: 'tok_noapi', app_key: K1, business: 'b3' },
       ],
     }),
-  )
-})
-afterAll(() => sb.stop())
+  ),
+)
 
 /** A statement file: a CSV with one row (a CSV without rows fails its job), else any bytes. */
 const statement = (name: string) => ({
