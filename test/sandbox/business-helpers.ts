@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { type JobStatus, failureEnvelope, jobSchema, successEnvelope } from '../../schemas'
 import { type Fixtures, type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index'
 import type { CreateLogEntry } from '../../sandbox/state'
-import { type CallOptions, type Method, type Res, call, dataOf } from './http'
+import { type CallOptions, type Method, type Res, call, dataOf, useSandbox } from './http'
 
 export { type CallOptions, type Res, call, dataOf, useSandbox } from './http'
 
@@ -65,6 +65,11 @@ export function businessFixtures(overrides: Partial<Fixtures> = {}): Fixtures {
 
 export function start(fixtures: Fixtures = businessFixtures(), opts: Omit<SandboxOptions, 'fixtures'> = {}) {
   return startSandbox({ fixtures, port: 0, ...opts })
+}
+
+/** An emulator with businessFixtures(overrides) for the calling file or describe block (useSandbox). */
+export function businessSandbox(overrides: Partial<Fixtures> = {}): Sandbox {
+  return useSandbox(() => start(businessFixtures(overrides)))
 }
 
 /** Calls as business b1 (key K1) unless another key is given. */

@@ -26,6 +26,7 @@ import {
   anyRecord,
   as1,
   businessFixtures,
+  businessSandbox,
   call,
   createAndWait,
   creates,
@@ -34,11 +35,10 @@ import {
   metaOf,
   setFaults,
   start,
-  useSandbox,
   waitForJob,
 } from './business-helpers'
 
-const sb = useSandbox(() => start())
+const sb = businessSandbox()
 
 const item = (over: Record<string, unknown> = {}) => ({
   item_name: 'Flour',
@@ -447,7 +447,7 @@ describe('rate limits', () => {
 
 // ---------------------------------------------------------------------------------------------
 describe('faults', () => {
-  const f = useSandbox(() => start())
+  const f = businessSandbox()
 
   it('faults: fail_next → 5xx envelope', async () => {
     await setFaults(f, { fail_next: 1, error_statuses: [503] })

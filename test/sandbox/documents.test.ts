@@ -13,9 +13,9 @@ import { findMoney, findVendor } from '../../sandbox/extract'
 import { SAMPLE_RECEIPTS } from '../../sandbox/sample-receipts'
 import { SAMPLES_FILE, render } from '../../scripts/make-samples'
 import { DEFAULT_PROMPTS, renderPrompt } from '../../src-main/core/folders'
-import { as1, b64, businessFixtures, createAndWait, dataOf, start, useSandbox } from './business-helpers'
+import { as1, b64, businessSandbox, createAndWait, dataOf } from './business-helpers'
 
-const sb = useSandbox(() => start(businessFixtures()))
+const sb = businessSandbox()
 
 /** The prompt the app sends with a dropped receipt (the default expense prompt). */
 function dropPrompt(name: string): string {

@@ -19,6 +19,7 @@ import {
   asyncData,
   b64,
   businessFixtures,
+  businessSandbox,
   createAndWait,
   creates,
   dataOf,
@@ -27,11 +28,10 @@ import {
   metaOf,
   sha256,
   start,
-  useSandbox,
   waitForJob,
 } from './business-helpers'
 
-const sb = useSandbox(() => start())
+const sb = businessSandbox()
 
 const today = () => new Date().toISOString().slice(0, 10)
 /** Bytes no reader takes for text (NUL, invalid UTF-8), like a real PDF. */

@@ -19,10 +19,8 @@ import {
   dataOf,
   failureOf,
   holdingOf,
-  partnerFixtures,
+  partnerSandbox,
   registration,
-  start,
-  useSandbox,
 } from './partner-helpers'
 
 const PARTNER_ROUTES: { method: 'GET' | 'POST'; path: string; body?: unknown }[] = [
@@ -34,7 +32,7 @@ const PARTNER_ROUTES: { method: 'GET' | 'POST'; path: string; body?: unknown }[]
 ]
 
 describe('partner route authentication', () => {
-  const sb = useSandbox(() => start(partnerFixtures()))
+  const sb = partnerSandbox()
 
   for (const r of PARTNER_ROUTES) {
     it(`a business key on ${r.method} ${r.path} → 403 telling the caller to use the distributor partner secret`, async () => {

@@ -5,25 +5,14 @@ import { describe, expect, it } from 'vitest'
 import { ERROR_CODES, addCreditsData, billingStatusSchema } from '../../schemas'
 import type { Sandbox } from '../../sandbox/index'
 import { PARTNER_CREATE_ROUTES } from '../../sandbox/routes/partner'
-import {
-  P1,
-  P2,
-  call,
-  createsOn,
-  dataOf,
-  failureOf,
-  holdingOf,
-  partnerFixtures,
-  start,
-  useSandbox,
-} from './partner-helpers'
+import { P1, P2, call, createsOn, dataOf, failureOf, holdingOf, partnerSandbox } from './partner-helpers'
 
 const CREDITS_ROUTE = PARTNER_CREATE_ROUTES.addCredits
 const addCredits = (sb: Sandbox, uuid: string, body: unknown, key = P1, idem?: string) =>
   call(sb, 'POST', `/referred-businesses/${uuid}/add-credits`, { key, body, idem })
 
 describe('POST /referred-businesses/{business_uuid}/add-credits', () => {
-  const sb = useSandbox(() => start(partnerFixtures({ p1Holding: 5000, p2Holding: 900 })))
+  const sb = partnerSandbox({ p1Holding: 5000, p2Holding: 900 })
 
   async function expectNoMove(run: () => Promise<void>): Promise<void> {
     const h1 = holdingOf(sb, P1)

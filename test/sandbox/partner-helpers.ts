@@ -5,7 +5,7 @@
 import type { z } from 'zod'
 import { failureEnvelope } from '../../schemas'
 import { type Fixtures, type Sandbox, startSandbox } from '../../sandbox/index'
-import type { Res } from './http'
+import { type Res, useSandbox } from './http'
 
 export { type Res, call, dataOf, useSandbox } from './http'
 
@@ -56,6 +56,21 @@ export function partnerFixtures(opts: { p1Holding?: number; p2Holding?: number }
 
 export function start(fixtures: Fixtures = partnerFixtures()): Promise<Sandbox> {
   return startSandbox({ fixtures, port: 0 })
+}
+
+/**
+ * An emulator with partnerFixtures(opts) for the calling describe block (useSandbox); `setup` runs
+ * once it is up, before the block's tests.
+ */
+export function partnerSandbox(
+  opts: Parameters<typeof partnerFixtures>[0] = {},
+  setup: (sb: Sandbox) => Promise<void> = async () => {},
+): Sandbox {
+  return useSandbox(async () => {
+    const sb = await start(partnerFixtures(opts))
+    await setup(sb)
+    return sb
+  })
 }
 
 /** A failure envelope, checked against the shared schema. */

@@ -12,7 +12,7 @@ import {
   type ReferredBusinessRow,
 } from '../../schemas'
 import type { Sandbox } from '../../sandbox/index'
-import { P1, P2, call, dataOf, failureOf, partnerFixtures, start, useSandbox } from './partner-helpers'
+import { P1, P2, call, dataOf, failureOf, partnerSandbox } from './partner-helpers'
 
 const ROW_FIELDS = [
   'uuid',
@@ -37,9 +37,8 @@ const billing = (sb: Sandbox, uuid: string, key = P1) =>
   call(sb, 'GET', `/referred-businesses/${uuid}/billing-status`, { key })
 
 describe('GET /referred-businesses', () => {
-  const sb = useSandbox(async () => {
-    const started = await start(partnerFixtures())
-    // b1 gets a partner grant so one row carries an expiry.
+  // b1 gets a partner grant so one row carries an expiry.
+  const sb = partnerSandbox({}, async (started) => {
     dataOf(
       addSeatsData,
       await call(started, 'POST', '/referred-businesses/b1/add-seats', {
@@ -47,7 +46,6 @@ describe('GET /referred-businesses', () => {
         body: { seats: 2, months: 1 },
       }),
     )
-    return started
   })
 
   it('data is an object {current_page, data, per_page, total}, not an array', async () => {
@@ -159,8 +157,7 @@ describe('GET /referred-businesses', () => {
 })
 
 describe('GET /referred-businesses/{business_uuid}/billing-status', () => {
-  const sb = useSandbox(async () => {
-    const started = await start(partnerFixtures())
+  const sb = partnerSandbox({}, async (started) => {
     await call(started, 'POST', '/referred-businesses/b1/add-seats', {
       key: P1,
       body: { seats: 3, months: 2 },
@@ -169,7 +166,6 @@ describe('GET /referred-businesses/{business_uuid}/billing-status', () => {
       key: P1,
       body: { credits: 40 },
     })
-    return started
   })
 
   it('equals the list row’s billing fields for every referred business', async () => {

@@ -19,10 +19,8 @@ import {
   createsOn,
   dataOf,
   failureOf,
-  partnerFixtures,
+  partnerSandbox,
   registration,
-  start,
-  useSandbox,
 } from './partner-helpers'
 
 const register = (sb: Sandbox, body: unknown, key = P1) =>
@@ -39,7 +37,7 @@ async function expect400(sb: Sandbox, body: unknown, re: RegExp): Promise<void> 
 }
 
 describe('POST /register-business', () => {
-  const sb = useSandbox(() => start(partnerFixtures()))
+  const sb = partnerSandbox()
 
   it('grant_access admin returns business_uuid, name, currency, country and svc_pk_/svc_sk_ keys', async () => {
     const body = registration({

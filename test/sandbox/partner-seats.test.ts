@@ -26,8 +26,8 @@ import {
   holdingOf,
   parseMicro,
   partnerFixtures,
+  partnerSandbox,
   start,
-  useSandbox,
 } from './partner-helpers'
 
 const SEATS_ROUTE = PARTNER_CREATE_ROUTES.addSeats
@@ -39,7 +39,7 @@ const billing = async (sb: Sandbox, uuid: string, key = P1) =>
 describe('Part 3: partner-granted subscription state table', () => {
   let firstExpiry = ''
   let firstReference = ''
-  const sb = useSandbox(() => start(partnerFixtures({ p1Holding: 5000 })))
+  const sb = partnerSandbox({ p1Holding: 5000 })
 
   it('starts without a partner-granted Plus subscription (plan free, status inactive)', async () => {
     const s = await billing(sb, 'b1')
@@ -167,7 +167,7 @@ describe('Part 3: partner-granted subscription state table', () => {
 })
 
 describe('Part 7 rules 2 to 4: add-seats failures (failure envelope, error_code, nothing debited)', () => {
-  const sb = useSandbox(() => start(partnerFixtures({ p1Holding: 5000, p2Holding: 900 })))
+  const sb = partnerSandbox({ p1Holding: 5000, p2Holding: 900 })
 
   /** Asserts a failure with status and code, and that no holding moved and nothing was created. */
   async function expectFailure(
@@ -291,7 +291,7 @@ describe('Part 7 rules 2 to 4: add-seats failures (failure envelope, error_code,
 })
 
 describe('Idempotency-Key on add-seats', () => {
-  const sb = useSandbox(() => start(partnerFixtures({ p1Holding: 5000 })))
+  const sb = partnerSandbox({ p1Holding: 5000 })
 
   it('a repeated add-seats with the same key debits once and returns the same body', async () => {
     const first = await addSeats(sb, 'b1', { seats: 2, months: 2 }, P1, 'idem-seat-1')

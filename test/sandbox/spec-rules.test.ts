@@ -24,29 +24,23 @@ import {
   as1,
   asyncData,
   b64,
-  businessFixtures,
+  businessSandbox,
   call,
   dataOf,
   failureOf,
-  start,
-  useSandbox,
   waitForJob,
 } from './business-helpers'
 
-const sb = useSandbox(() =>
-  start(
-    businessFixtures({
-      records: [
-        { resource: 'expenses', uuid: 'e1', source_uuid: 'my-exp-1', business: 'b1', date: '2026-03-01', narration: 'Taxi', amount: 2500 },
-        { resource: 'bills', uuid: 'bl1', source_uuid: 'my-bill-1', business: 'b1', date: '2026-03-02', narration: 'Power', amount: 9000 },
-      ],
-      oauth_tokens: [
-        { token: 'tok_b1', app_key: K1, business: 'b1' },
-        { token: 'tok_noapi', app_key: K1, business: 'b3' },
-      ],
-    }),
-  ),
-)
+const sb = businessSandbox({
+  records: [
+    { resource: 'expenses', uuid: 'e1', source_uuid: 'my-exp-1', business: 'b1', date: '2026-03-01', narration: 'Taxi', amount: 2500 },
+    { resource: 'bills', uuid: 'bl1', source_uuid: 'my-bill-1', business: 'b1', date: '2026-03-02', narration: 'Power', amount: 9000 },
+  ],
+  oauth_tokens: [
+    { token: 'tok_b1', app_key: K1, business: 'b1' },
+    { token: 'tok_noapi', app_key: K1, business: 'b3' },
+  ],
+})
 
 /** A statement file: a CSV with one row (a CSV without rows fails its job), else any bytes. */
 const statement = (name: string) => ({
