@@ -2,10 +2,11 @@
  * Shared fixtures and HTTP helpers for the partner route tests (test/sandbox/partner*.test.ts).
  * Every call goes over real HTTP (./http.ts) to an emulator started in process on a free port.
  */
+import { expect } from 'vitest'
 import type { z } from 'zod'
 import { failureEnvelope } from '../../schemas'
 import { type Fixtures, type Sandbox, startSandbox } from '../../sandbox/index'
-import { type Res, useSandbox } from './http'
+import { type Res, call, useSandbox } from './http'
 
 export { type Res, call, dataOf, useSandbox } from './http'
 
@@ -77,6 +78,40 @@ export function partnerSandbox(
 export function failureOf(res: Res): z.output<typeof failureEnvelope> {
   return failureEnvelope.parse(res.body)
 }
+
+/** POST /referred-businesses/{uuid}/<action> as partner P1, unless another key is given. */
+function grantTo(action: 'add-seats' | 'add-credits') {
+  return (sb: Sandbox, uuid: string, body: unknown, key = P1, idem?: string) =>
+    call(sb, 'POST', `/referred-businesses/${uuid}/${action}`, { key, body, idem })
+}
+export const addSeats = grantTo('add-seats')
+export const addCredits = grantTo('add-credits')
+
+/**
+ * Runs `run` and asserts it moved nothing: neither partner's holding, no business's credit balance,
+ * and no create logged on `route`. Returns what `run` returns.
+ */
+export async function expectNothingMoved<T>(sb: Sandbox, route: string, run: () => Promise<T>): Promise<T> {
+  const h1 = holdingOf(sb, P1)
+  const h2 = holdingOf(sb, P2)
+  const balances = () => [...sb.state.businesses.values()].map((b) => b.credit_balance)
+  const before = balances()
+  const creates = (await createsOn(sb, route)).length
+  const out = await run()
+  expect(holdingOf(sb, P1)).toBe(h1)
+  expect(holdingOf(sb, P2)).toBe(h2)
+  expect(balances()).toEqual(before)
+  expect(await createsOn(sb, route)).toHaveLength(creates)
+  return out
+}
+
+/** [business uuid, partner key] pairs where that partner did not refer that business, or it is unknown. */
+export const NOT_REFERRED: readonly (readonly [uuid: string, partnerKey: string])[] = [
+  ['b_other', P1],
+  ['b1', P2],
+  ['b_orphan', P1],
+  ['no-such-business', P1],
+]
 
 /** Moves the emulator clock; returns the emulator's "now" (epoch ms) as it reports it. */
 export async function advanceClock(sb: Sandbox, ms: number): Promise<number> {

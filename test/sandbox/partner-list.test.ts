@@ -12,7 +12,7 @@ import {
   type ReferredBusinessRow,
 } from '../../schemas'
 import type { Sandbox } from '../../sandbox/index'
-import { P1, P2, call, dataOf, failureOf, partnerSandbox } from './partner-helpers'
+import { NOT_REFERRED, P1, P2, call, dataOf, failureOf, partnerSandbox } from './partner-helpers'
 
 const ROW_FIELDS = [
   'uuid',
@@ -87,39 +87,45 @@ describe('GET /referred-businesses', () => {
     expect(page.data.find((r) => r.uuid === 'b_credit')?.subscription_expires_at).toBeNull()
   })
 
-  it('billing snapshot: partner grant → plus, active, referral_partner, grant seats', async () => {
+  it.each([
+    {
+      name: 'billing snapshot: partner grant → plus, active, referral_partner, grant seats',
+      uuid: 'b1',
+      row: {
+        subscription_plan: 'plus',
+        subscription_status: 'active',
+        gateway: 'referral_partner',
+        available_seats: 2,
+        is_subscribed_to_svc: true,
+      },
+    },
+    {
+      name: 'billing snapshot (our choice): own Plus → plus, active, direct, 1 seat, no expiry',
+      uuid: 'b_plus',
+      row: {
+        subscription_plan: 'plus',
+        subscription_status: 'active',
+        gateway: 'direct',
+        available_seats: 1,
+        is_subscribed_to_svc: true,
+        subscription_expires_at: null,
+      },
+    },
+    {
+      name: 'billing snapshot (our choice): no subscription → free, inactive, none, 0 seats',
+      uuid: 'b_credit',
+      row: {
+        subscription_plan: 'free',
+        subscription_status: 'inactive',
+        gateway: 'none',
+        available_seats: 0,
+        is_subscribed_to_svc: false,
+        credit_from_referral_partner: true,
+      },
+    },
+  ])('$name', async ({ uuid, row }) => {
     const page = dataOf(referredBusinessPage, await list(sb))
-    expect(page.data.find((r) => r.uuid === 'b1')).toMatchObject({
-      subscription_plan: 'plus',
-      subscription_status: 'active',
-      gateway: 'referral_partner',
-      available_seats: 2,
-      is_subscribed_to_svc: true,
-    })
-  })
-
-  it('billing snapshot (our choice): own Plus → plus, active, direct, 1 seat, no expiry', async () => {
-    const page = dataOf(referredBusinessPage, await list(sb))
-    expect(page.data.find((r) => r.uuid === 'b_plus')).toMatchObject({
-      subscription_plan: 'plus',
-      subscription_status: 'active',
-      gateway: 'direct',
-      available_seats: 1,
-      is_subscribed_to_svc: true,
-      subscription_expires_at: null,
-    })
-  })
-
-  it('billing snapshot (our choice): no subscription → free, inactive, none, 0 seats', async () => {
-    const page = dataOf(referredBusinessPage, await list(sb))
-    expect(page.data.find((r) => r.uuid === 'b_credit')).toMatchObject({
-      subscription_plan: 'free',
-      subscription_status: 'inactive',
-      gateway: 'none',
-      available_seats: 0,
-      is_subscribed_to_svc: false,
-      credit_from_referral_partner: true,
-    })
+    expect(page.data.find((r) => r.uuid === uuid)).toMatchObject(row)
   })
 
   it('page and limit select a slice; total counts all of this partner’s referrals', async () => {
@@ -193,12 +199,7 @@ describe('GET /referred-businesses/{business_uuid}/billing-status', () => {
   })
 
   it('a business not referred by this partner, or unknown → 404', async () => {
-    for (const [uuid, key] of [
-      ['b_other', P1],
-      ['b1', P2],
-      ['b_orphan', P1],
-      ['no-such-business', P1],
-    ] as const) {
+    for (const [uuid, key] of NOT_REFERRED) {
       const res = await billing(sb, uuid, key)
       expect(res.status, uuid).toBe(404)
       expect(failureOf(res).error_code).toBe(ERROR_CODES.businessNotReferred)
