@@ -132,17 +132,29 @@ describe('lists', () => {
 })
 
 describe('invoice single read (2.9)', () => {
-  /** The other server's answer for invoice `uuid`: dated 2026-01-05, due 2026-02-05, in NGN. */
-  const invoice = (uuid: string, fields: Record<string, unknown>) =>
-    ok({ uuid, date: '2026-01-05', due_date: '2026-02-05', currency: 'NGN', ...fields })
+  /** The other server's answer for an invoice dated 2026-01-05, due 2026-02-05, in NGN, with its lines. */
+  const invoice = (
+    uuid: string,
+    narration: string,
+    total: number,
+    paid: number,
+    lines: Record<string, unknown>,
+  ) =>
+    ok({
+      uuid,
+      date: '2026-01-05',
+      due_date: '2026-02-05',
+      narration,
+      total_amount: total,
+      amount_paid: paid,
+      balance: total - paid,
+      currency: 'NGN',
+      ...lines,
+    })
 
   it('reads an invoice without source_uuid whose items and payments use other field names', async () => {
     other.answer = () =>
-      invoice('i1', {
-        narration: 'Cake',
-        total_amount: 100,
-        amount_paid: 40,
-        balance: 60,
+      invoice('i1', 'Cake', 100, 40, {
         record_items: [{ description: 'Cake', qty: 2, unit_price: 50, line_total: 100, colour: 'red' }],
         payments: [{ id: 'p1', paid_on: '2026-01-06', value: 40, channel: 'card' }],
       })
@@ -156,11 +168,7 @@ describe('invoice single read (2.9)', () => {
 
   it('element fields it cannot recognise become empty, never a failure', async () => {
     other.answer = () =>
-      invoice('i2', {
-        narration: 'n',
-        total_amount: 10,
-        amount_paid: 0,
-        balance: 10,
+      invoice('i2', 'n', 10, 0, {
         record_items: [{ sku: 'A-1' }, 'not an object'],
         payments: [{ ref: 'x' }],
       })
