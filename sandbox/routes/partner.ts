@@ -64,53 +64,28 @@ export const PARTNER_CREATE_ROUTES = {
  * - nothing: free / inactive / none / 0 seats, no expiry (our choice).
  */
 export function billingSnapshot(b: Business, now: number): BillingStatus {
-  const base = {
+  const snapshot = (
+    plan: 'plus' | 'free',
+    status: 'active' | 'expired' | 'inactive',
+    gateway: 'referral_partner' | 'direct' | 'none',
+    seats: number,
+    expiresAt: number | null,
+  ): BillingStatus => ({
     credit_from_referral_partner: b.credit_from_referral_partner,
     billing_currency: b.currency,
     credit_balance: b.credit_balance,
-  }
-  if (b.grant && b.grant.expires_at > now) {
-    return {
-      ...base,
-      is_subscribed_to_svc: true,
-      subscription_status: 'active',
-      available_seats: b.grant.seats,
-      subscription_plan: 'plus',
-      subscription_expires_at: microTimestamp(b.grant.expires_at),
-      gateway: 'referral_partner',
-    }
-  }
-  if (b.plus_subscription) {
-    return {
-      ...base,
-      is_subscribed_to_svc: true,
-      subscription_status: 'active',
-      available_seats: 1,
-      subscription_plan: 'plus',
-      subscription_expires_at: null,
-      gateway: 'direct',
-    }
-  }
-  if (b.grant) {
-    return {
-      ...base,
-      is_subscribed_to_svc: false,
-      subscription_status: 'expired',
-      available_seats: 0,
-      subscription_plan: 'plus',
-      subscription_expires_at: microTimestamp(b.grant.expires_at),
-      gateway: 'referral_partner',
-    }
-  }
-  return {
-    ...base,
-    is_subscribed_to_svc: false,
-    subscription_status: 'inactive',
-    available_seats: 0,
-    subscription_plan: 'free',
-    subscription_expires_at: null,
-    gateway: 'none',
-  }
+    is_subscribed_to_svc: status === 'active',
+    subscription_status: status,
+    available_seats: seats,
+    subscription_plan: plan,
+    subscription_expires_at: expiresAt === null ? null : microTimestamp(expiresAt),
+    gateway,
+  })
+  if (b.grant && b.grant.expires_at > now)
+    return snapshot('plus', 'active', 'referral_partner', b.grant.seats, b.grant.expires_at)
+  if (b.plus_subscription) return snapshot('plus', 'active', 'direct', 1, null)
+  if (b.grant) return snapshot('plus', 'expired', 'referral_partner', 0, b.grant.expires_at)
+  return snapshot('free', 'inactive', 'none', 0, null)
 }
 
 export function referredRow(b: Business, now: number): ReferredBusinessRow {
