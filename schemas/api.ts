@@ -590,11 +590,8 @@ export const registerBusinessSchema = z.object({
 })
 export type RegisterBusinessInput = z.input<typeof registerBusinessSchema>
 
-export const registeredBusinessData = z.object({
-  business_uuid: z.string(),
-  name: z.string(),
-  currency: z.string(),
-  country: z.string(),
+/** The new business as auth/validate describes one, plus its keys when the answer carries them. */
+export const registeredBusinessData = authValidateData.extend({
   api_public_key: z.string().startsWith('svc_pk_').optional(),
   api_secret_key: z.string().startsWith('svc_sk_').optional(),
 })

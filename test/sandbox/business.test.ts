@@ -8,6 +8,7 @@ import { z } from 'zod'
 import {
   BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
   DEVELOPER_API_403_MESSAGE,
+  LIST_RESOURCES,
   authValidateData,
   emptySuccessEnvelope,
   invoiceSchema,
@@ -242,17 +243,7 @@ describe('reads and lists', () => {
   })
 
   it('every list of design.md §3 answers an array with page meta', async () => {
-    for (const r of [
-      'purchase-orders',
-      'invoices',
-      'expenses',
-      'bills',
-      'income',
-      'journals',
-      'contacts',
-      'bank-transactions',
-      'accounts',
-    ]) {
+    for (const r of [...LIST_RESOURCES, 'accounts']) {
       const res = await as1(sb, 'GET', `/${r}`)
       expect(Array.isArray(dataOf(z.array(z.unknown()), res)), r).toBe(true)
       pageMeta.parse(metaOf(res))
