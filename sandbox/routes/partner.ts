@@ -126,6 +126,38 @@ function checkPartnerSubscription(state: SandboxState, partner: Partner): void {
   )
 }
 
+/**
+ * The partner granting (add-seats, add-credits) and the business it grants to, checked in the order
+ * both routes answer: 403 when the partner's own subscription has ended, then 404.
+ */
+function grantParties(
+  state: SandboxState,
+  req: FastifyRequest<BusinessParams>,
+): { partner: Partner; business: Business } {
+  const partner = requirePartner(req)
+  checkPartnerSubscription(state, partner)
+  return { partner, business: referredBusiness(state, partner, req.params.business_uuid) }
+}
+
+/** Logs a grant as the create it is (the /_sandbox/creates log); returns its uuid. */
+function logGrant(
+  state: SandboxState,
+  req: FastifyRequest,
+  grant: { route: string; resource_type: string; business: Business; partner: Partner },
+): string {
+  const uuid = randomUUID()
+  state.logCreate({
+    route: grant.route,
+    business: grant.business.uuid,
+    partner: grant.partner.id,
+    idempotency_key: idempotencyKeyOf(req),
+    resource_type: grant.resource_type,
+    uuid,
+    attachments: [],
+  })
+  return uuid
+}
+
 function insufficientHolding(partner: Partner, needed: number, what: string): ApiFailure {
   return new ApiFailure(
     ADD_SEATS_FAILURE_STATUS.insufficientHolding,
@@ -233,11 +265,9 @@ export function registerPartnerRoutes(app: FastifyInstance, state: SandboxState,
     '/referred-businesses/:business_uuid/add-seats',
     partnerOnly,
     async (req, reply) => {
-      const partner = requirePartner(req)
       // Check order: 403 partner subscription ended, 404, 400 invalid, 409 own Plus, 409 partner-paid
       // credit, 400 insufficient holding.
-      checkPartnerSubscription(state, partner)
-      const business = referredBusiness(state, partner, req.params.business_uuid)
+      const { partner, business } = grantParties(state, req)
       if (req.body === undefined || req.body === null) {
         throw new ApiFailure(
           ADD_SEATS_FAILURE_STATUS.invalidSeatRequest,
@@ -296,15 +326,11 @@ export function registerPartnerRoutes(app: FastifyInstance, state: SandboxState,
       business.grant = grant
       business.credit_balance = roundMoney(business.credit_balance + TRANSACTION_CREDITS_PER_SEAT_GRANT)
       const expires = microTimestamp(grant.expires_at)
-      const allocationUuid = randomUUID()
-      state.logCreate({
+      const allocationUuid = logGrant(state, req, {
         route: PARTNER_CREATE_ROUTES.addSeats,
-        business: business.uuid,
-        partner: partner.id,
-        idempotency_key: idempotencyKeyOf(req),
         resource_type: 'seat_allocation',
-        uuid: allocationUuid,
-        attachments: [],
+        business,
+        partner,
       })
       const data: AddSeatsResult = {
         allocation: {
@@ -337,22 +363,17 @@ export function registerPartnerRoutes(app: FastifyInstance, state: SandboxState,
     '/referred-businesses/:business_uuid/add-credits',
     partnerOnly,
     async (req, reply) => {
-      const partner = requirePartner(req)
-      checkPartnerSubscription(state, partner)
-      const business = referredBusiness(state, partner, req.params.business_uuid)
+      const { partner, business } = grantParties(state, req)
       const { credits } = parse(addCreditsSchema, req.body)
       if (partner.holding_credits < credits)
         throw insufficientHolding(partner, credits, `granting ${credits} credits`)
       partner.holding_credits = roundMoney(partner.holding_credits - credits)
       business.credit_balance = roundMoney(business.credit_balance + credits)
-      state.logCreate({
+      logGrant(state, req, {
         route: PARTNER_CREATE_ROUTES.addCredits,
-        business: business.uuid,
-        partner: partner.id,
-        idempotency_key: idempotencyKeyOf(req),
         resource_type: 'credit_allocation',
-        uuid: randomUUID(),
-        attachments: [],
+        business,
+        partner,
       })
       const data: AddCreditsResult = {
         credits_granted: credits,
