@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { type Job, type PurchaseOrderRecord } from '../schemas'
+import { AI_TARGETS, type AiTarget } from '../schemas/routes'
 import { type AccountClass, type ParsedFixtures, fixturesSchema } from './fixtures'
 
 /** `default`: our full shapes (design.md §3). `spec-minimal`: only what api-spec.md names (#11). */
@@ -197,17 +198,9 @@ export type FaultsInput = z.input<typeof faultsSchema>
 // The world
 // ---------------------------------------------------------------------------------------------
 
-export const RECORD_RESOURCES = [
-  'expenses',
-  'bills',
-  'journals',
-  'invoices',
-  'income',
-  'contacts',
-  'accounts',
-  'bank-transactions',
-] as const
-export type RecordResource = (typeof RECORD_RESOURCES)[number]
+/** The resources the emulator keeps records of: every AI create target (2.5), in its order. */
+export const RECORD_RESOURCES: readonly AiTarget[] = AI_TARGETS
+export type RecordResource = AiTarget
 
 /** `resource_type` of each resource's records (singular). */
 export const RECORD_RESOURCE_TYPES: Record<RecordResource, string> = {

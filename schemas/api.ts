@@ -367,8 +367,6 @@ export const asyncJobData = z.object({
 })
 export type AsyncJobData = z.infer<typeof asyncJobData>
 
-/** Routes that take an AI create body (2.5), keyed by the resource they create. */
-
 /** Resources with list and single reads (design.md §3). */
 export const LIST_RESOURCES = [
   'purchase-orders',
