@@ -4,20 +4,7 @@
  * `npx tsx scripts/make-samples.ts --check` says whether this file is current). Kept as Base64
  * in code, so the emulator's demo has them wherever it runs (tests, the web host, the packaged app).
  */
-export interface SampleReceipt {
-  /** File name, as it is dropped. */
-  name: string
-  /** Who issued it, as the emulator reads it (the record's contact). */
-  vendor: string
-  /** ISO code of the total. */
-  currency: string
-  /** The receipt's date, YYYY-MM-DD. */
-  date: string
-  /** The amount paid or due. */
-  total: number
-  /** The PDF file. */
-  base64: string
-}
+import type { SampleReceipt } from './sample-receipt'
 
 export const SAMPLE_RECEIPTS: readonly SampleReceipt[] = [
   {

@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { type Job, type PurchaseOrderRecord } from '../schemas'
+import { AI_TARGETS, type AiTarget } from '../schemas/routes'
 import { type AccountClass, type ParsedFixtures, fixturesSchema } from './fixtures'
 
 /** `default`: our full shapes (design.md §3). `spec-minimal`: only what api-spec.md names (#11). */
@@ -197,17 +198,9 @@ export type FaultsInput = z.input<typeof faultsSchema>
 // The world
 // ---------------------------------------------------------------------------------------------
 
-export const RECORD_RESOURCES = [
-  'expenses',
-  'bills',
-  'journals',
-  'invoices',
-  'income',
-  'contacts',
-  'accounts',
-  'bank-transactions',
-] as const
-export type RecordResource = (typeof RECORD_RESOURCES)[number]
+/** The resources the emulator keeps records of: every AI create target (2.5), in its order. */
+export const RECORD_RESOURCES: readonly AiTarget[] = AI_TARGETS
+export type RecordResource = AiTarget
 
 /** `resource_type` of each resource's records (singular). */
 export const RECORD_RESOURCE_TYPES: Record<RecordResource, string> = {
@@ -308,105 +301,101 @@ export class SandboxState {
     }
     for (const t of fixtures.oauth_tokens)
       this.oauthTokens.set(t.token, { app_key: t.app_key, business: t.business })
-    for (const inv of fixtures.invoices) {
-      const biz = this.businesses.get(inv.business)
-      const t = this.now()
-      this.putRecord('invoices', {
-        uuid: inv.uuid ?? randomUUID(),
-        source_uuid: inv.source_uuid,
-        business: inv.business,
-        resource_type: 'invoice',
-        date: inv.date,
-        due_date: inv.due_date ?? inv.date,
-        narration: inv.narration,
-        amount: inv.total_amount,
-        amount_paid: inv.amount_paid,
-        currency: inv.currency ?? biz?.currency ?? 'NGN',
-        contact: null,
-        memo: null,
-        attachment_name: null,
-        status:
-          inv.amount_paid >= inv.total_amount ? 'paid' : inv.amount_paid > 0 ? 'partially_paid' : 'unpaid',
-        created_at: t,
-        updated_at: t,
-        record_items: [
-          {
-            item_name: inv.narration || 'Item',
-            quantity: 1,
-            selling_price: inv.total_amount,
-            tax: null,
-            amount: inv.total_amount,
-          },
-        ],
-        payments:
-          inv.amount_paid > 0
-            ? [{ uuid: randomUUID(), date: inv.date, amount: inv.amount_paid, method: 'bank_transfer' }]
-            : [],
-      })
-    }
-    for (const tx of fixtures.bank_transactions) {
-      const biz = this.businesses.get(tx.business)
-      const t = this.now()
-      this.putRecord('bank-transactions', {
-        uuid: tx.uuid ?? randomUUID(),
-        source_uuid: tx.source_uuid,
-        business: tx.business,
-        resource_type: 'bank_transaction',
-        date: tx.date,
-        narration: tx.narration,
-        amount: tx.amount,
-        currency: biz?.currency ?? 'NGN',
-        contact: null,
-        memo: null,
-        attachment_name: null,
-        status: 'posted',
-        created_at: t,
-        updated_at: t,
-        bank: tx.bank,
-        account: tx.account,
-      })
-    }
-    for (const r of fixtures.records) {
-      const biz = this.businesses.get(r.business)
-      const t = this.now()
-      this.putRecord(r.resource, {
-        uuid: r.uuid ?? randomUUID(),
-        source_uuid: r.source_uuid,
-        business: r.business,
-        resource_type: RECORD_RESOURCE_TYPES[r.resource],
-        date: r.date,
-        narration: r.narration,
-        amount: r.amount,
-        currency: biz?.currency ?? 'NGN',
-        contact: r.contact,
-        memo: null,
-        attachment_name: null,
-        status: INITIAL_STATUS[r.resource],
-        created_at: t,
-        updated_at: t,
-        account: r.account,
-      })
-    }
+    for (const inv of fixtures.invoices)
+      this.putRecord(
+        'invoices',
+        this.fixtureRecord(inv, {
+          resource_type: 'invoice',
+          date: inv.date,
+          due_date: inv.due_date ?? inv.date,
+          narration: inv.narration,
+          amount: inv.total_amount,
+          amount_paid: inv.amount_paid,
+          ...(inv.currency === undefined ? {} : { currency: inv.currency }),
+          status:
+            inv.amount_paid >= inv.total_amount ? 'paid' : inv.amount_paid > 0 ? 'partially_paid' : 'unpaid',
+          record_items: [
+            {
+              item_name: inv.narration || 'Item',
+              quantity: 1,
+              selling_price: inv.total_amount,
+              tax: null,
+              amount: inv.total_amount,
+            },
+          ],
+          payments:
+            inv.amount_paid > 0
+              ? [{ uuid: randomUUID(), date: inv.date, amount: inv.amount_paid, method: 'bank_transfer' }]
+              : [],
+        }),
+      )
+    for (const tx of fixtures.bank_transactions)
+      this.putRecord(
+        'bank-transactions',
+        this.fixtureRecord(tx, {
+          resource_type: 'bank_transaction',
+          date: tx.date,
+          narration: tx.narration,
+          amount: tx.amount,
+          status: 'posted',
+          bank: tx.bank,
+          account: tx.account,
+        }),
+      )
+    for (const r of fixtures.records)
+      this.putRecord(
+        r.resource,
+        this.fixtureRecord(r, {
+          resource_type: RECORD_RESOURCE_TYPES[r.resource],
+          date: r.date,
+          narration: r.narration,
+          amount: r.amount,
+          contact: r.contact,
+          status: INITIAL_STATUS[r.resource],
+          account: r.account,
+        }),
+      )
     for (const a of fixtures.accounts) {
-      const biz = this.businesses.get(a.business)
       const t = this.now()
-      this.putRecord('accounts', {
-        uuid: a.uuid ?? randomUUID(),
-        source_uuid: a.source_uuid,
-        business: a.business,
-        resource_type: 'account',
-        date: new Date(t).toISOString().slice(0, 10),
-        narration: a.name,
-        amount: 0,
-        currency: biz?.currency ?? 'NGN',
-        contact: null,
-        memo: null,
-        attachment_name: null,
-        status: 'active',
-        created_at: t,
-        updated_at: t,
-        chart: { code: a.code, class: a.class, default: a.default, cashbook: a.cashbook },
-      })
+      this.putRecord(
+        'accounts',
+        this.fixtureRecord(
+          a,
+          {
+            resource_type: 'account',
+            date: new Date(t).toISOString().slice(0, 10),
+            narration: a.name,
+            amount: 0,
+            status: 'active',
+            chart: { code: a.code, class: a.class, default: a.default, cashbook: a.cashbook },
+          },
+          t,
+        ),
+      )
+    }
+  }
+
+  /**
+   * A record loaded from fixtures: its uuid (made up when missing), owner and source_uuid, the
+   * business's currency, no contact, memo or attachment, created and updated at `t`; then `fields`.
+   */
+  private fixtureRecord(
+    f: { uuid?: string; source_uuid: string | null; business: string },
+    fields: Pick<StoredRecord, 'resource_type' | 'date' | 'narration' | 'amount' | 'status'> &
+      Partial<StoredRecord>,
+    t = this.now(),
+  ): StoredRecord {
+    return {
+      uuid: f.uuid ?? randomUUID(),
+      source_uuid: f.source_uuid,
+      business: f.business,
+      currency: this.businesses.get(f.business)?.currency ?? 'NGN',
+      contact: null,
+      memo: null,
+      attachment_name: null,
+      created_at: t,
+      updated_at: t,
+      ...fields,
     }
   }
 

@@ -367,8 +367,6 @@ export const asyncJobData = z.object({
 })
 export type AsyncJobData = z.infer<typeof asyncJobData>
 
-/** Routes that take an AI create body (2.5), keyed by the resource they create. */
-
 /** Resources with list and single reads (design.md §3). */
 export const LIST_RESOURCES = [
   'purchase-orders',
@@ -590,11 +588,8 @@ export const registerBusinessSchema = z.object({
 })
 export type RegisterBusinessInput = z.input<typeof registerBusinessSchema>
 
-export const registeredBusinessData = z.object({
-  business_uuid: z.string(),
-  name: z.string(),
-  currency: z.string(),
-  country: z.string(),
+/** The new business as auth/validate describes one, plus its keys when the answer carries them. */
+export const registeredBusinessData = authValidateData.extend({
   api_public_key: z.string().startsWith('svc_pk_').optional(),
   api_secret_key: z.string().startsWith('svc_sk_').optional(),
 })

@@ -313,16 +313,15 @@ export const RESOURCE_READERS = {
 } as const satisfies Record<ListResource, z.ZodType>
 export type ResourceRead<R extends ListResource> = z.output<(typeof RESOURCE_READERS)[R]>
 
-/** What a direct AI create's resource is read as, per target (chart of accounts: a generic record). */
+const { 'purchase-orders': _purchaseOrders, ...RECORD_READERS } = RESOURCE_READERS
+
+/**
+ * What a direct AI create's resource is read as, per target: as its list rows are (chart of
+ * accounts, which has no list: a generic record).
+ */
 export const DIRECT_READERS = {
-  expenses: recordRead,
-  bills: recordRead,
-  journals: recordRead,
-  invoices: invoiceRead,
-  income: recordRead,
-  contacts: recordRead,
+  ...RECORD_READERS,
   accounts: recordRead,
-  'bank-transactions': bankTransactionRead,
 } as const satisfies Record<AiTarget, z.ZodType>
 export type DirectRead<T extends AiTarget> = z.output<(typeof DIRECT_READERS)[T]>
 

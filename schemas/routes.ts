@@ -14,6 +14,7 @@ export function fileKind(name: string | undefined): string {
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : ''
 }
 
+/** Routes that take an AI create body (2.5), keyed by the resource they create. */
 export const AI_CREATE_ROUTES = {
   expenses: '/expenses',
   bills: '/bills',

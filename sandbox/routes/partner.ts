@@ -64,53 +64,28 @@ export const PARTNER_CREATE_ROUTES = {
  * - nothing: free / inactive / none / 0 seats, no expiry (our choice).
  */
 export function billingSnapshot(b: Business, now: number): BillingStatus {
-  const base = {
+  const snapshot = (
+    plan: 'plus' | 'free',
+    status: 'active' | 'expired' | 'inactive',
+    gateway: 'referral_partner' | 'direct' | 'none',
+    seats: number,
+    expiresAt: number | null,
+  ): BillingStatus => ({
     credit_from_referral_partner: b.credit_from_referral_partner,
     billing_currency: b.currency,
     credit_balance: b.credit_balance,
-  }
-  if (b.grant && b.grant.expires_at > now) {
-    return {
-      ...base,
-      is_subscribed_to_svc: true,
-      subscription_status: 'active',
-      available_seats: b.grant.seats,
-      subscription_plan: 'plus',
-      subscription_expires_at: microTimestamp(b.grant.expires_at),
-      gateway: 'referral_partner',
-    }
-  }
-  if (b.plus_subscription) {
-    return {
-      ...base,
-      is_subscribed_to_svc: true,
-      subscription_status: 'active',
-      available_seats: 1,
-      subscription_plan: 'plus',
-      subscription_expires_at: null,
-      gateway: 'direct',
-    }
-  }
-  if (b.grant) {
-    return {
-      ...base,
-      is_subscribed_to_svc: false,
-      subscription_status: 'expired',
-      available_seats: 0,
-      subscription_plan: 'plus',
-      subscription_expires_at: microTimestamp(b.grant.expires_at),
-      gateway: 'referral_partner',
-    }
-  }
-  return {
-    ...base,
-    is_subscribed_to_svc: false,
-    subscription_status: 'inactive',
-    available_seats: 0,
-    subscription_plan: 'free',
-    subscription_expires_at: null,
-    gateway: 'none',
-  }
+    is_subscribed_to_svc: status === 'active',
+    subscription_status: status,
+    available_seats: seats,
+    subscription_plan: plan,
+    subscription_expires_at: expiresAt === null ? null : microTimestamp(expiresAt),
+    gateway,
+  })
+  if (b.grant && b.grant.expires_at > now)
+    return snapshot('plus', 'active', 'referral_partner', b.grant.seats, b.grant.expires_at)
+  if (b.plus_subscription) return snapshot('plus', 'active', 'direct', 1, null)
+  if (b.grant) return snapshot('plus', 'expired', 'referral_partner', 0, b.grant.expires_at)
+  return snapshot('free', 'inactive', 'none', 0, null)
 }
 
 export function referredRow(b: Business, now: number): ReferredBusinessRow {
@@ -149,6 +124,38 @@ function checkPartnerSubscription(state: SandboxState, partner: Partner): void {
     `your partner subscription ended on ${new Date(end).toISOString().slice(0, 10)}: renew it to grant seats or credits`,
     ERROR_CODES.subscriptionExpired,
   )
+}
+
+/**
+ * The partner granting (add-seats, add-credits) and the business it grants to, checked in the order
+ * both routes answer: 403 when the partner's own subscription has ended, then 404.
+ */
+function grantParties(
+  state: SandboxState,
+  req: FastifyRequest<BusinessParams>,
+): { partner: Partner; business: Business } {
+  const partner = requirePartner(req)
+  checkPartnerSubscription(state, partner)
+  return { partner, business: referredBusiness(state, partner, req.params.business_uuid) }
+}
+
+/** Logs a grant as the create it is (the /_sandbox/creates log); returns its uuid. */
+function logGrant(
+  state: SandboxState,
+  req: FastifyRequest,
+  grant: { route: string; resource_type: string; business: Business; partner: Partner },
+): string {
+  const uuid = randomUUID()
+  state.logCreate({
+    route: grant.route,
+    business: grant.business.uuid,
+    partner: grant.partner.id,
+    idempotency_key: idempotencyKeyOf(req),
+    resource_type: grant.resource_type,
+    uuid,
+    attachments: [],
+  })
+  return uuid
 }
 
 function insufficientHolding(partner: Partner, needed: number, what: string): ApiFailure {
@@ -258,11 +265,9 @@ export function registerPartnerRoutes(app: FastifyInstance, state: SandboxState,
     '/referred-businesses/:business_uuid/add-seats',
     partnerOnly,
     async (req, reply) => {
-      const partner = requirePartner(req)
       // Check order: 403 partner subscription ended, 404, 400 invalid, 409 own Plus, 409 partner-paid
       // credit, 400 insufficient holding.
-      checkPartnerSubscription(state, partner)
-      const business = referredBusiness(state, partner, req.params.business_uuid)
+      const { partner, business } = grantParties(state, req)
       if (req.body === undefined || req.body === null) {
         throw new ApiFailure(
           ADD_SEATS_FAILURE_STATUS.invalidSeatRequest,
@@ -321,15 +326,11 @@ export function registerPartnerRoutes(app: FastifyInstance, state: SandboxState,
       business.grant = grant
       business.credit_balance = roundMoney(business.credit_balance + TRANSACTION_CREDITS_PER_SEAT_GRANT)
       const expires = microTimestamp(grant.expires_at)
-      const allocationUuid = randomUUID()
-      state.logCreate({
+      const allocationUuid = logGrant(state, req, {
         route: PARTNER_CREATE_ROUTES.addSeats,
-        business: business.uuid,
-        partner: partner.id,
-        idempotency_key: idempotencyKeyOf(req),
         resource_type: 'seat_allocation',
-        uuid: allocationUuid,
-        attachments: [],
+        business,
+        partner,
       })
       const data: AddSeatsResult = {
         allocation: {
@@ -362,22 +363,17 @@ export function registerPartnerRoutes(app: FastifyInstance, state: SandboxState,
     '/referred-businesses/:business_uuid/add-credits',
     partnerOnly,
     async (req, reply) => {
-      const partner = requirePartner(req)
-      checkPartnerSubscription(state, partner)
-      const business = referredBusiness(state, partner, req.params.business_uuid)
+      const { partner, business } = grantParties(state, req)
       const { credits } = parse(addCreditsSchema, req.body)
       if (partner.holding_credits < credits)
         throw insufficientHolding(partner, credits, `granting ${credits} credits`)
       partner.holding_credits = roundMoney(partner.holding_credits - credits)
       business.credit_balance = roundMoney(business.credit_balance + credits)
-      state.logCreate({
+      logGrant(state, req, {
         route: PARTNER_CREATE_ROUTES.addCredits,
-        business: business.uuid,
-        partner: partner.id,
-        idempotency_key: idempotencyKeyOf(req),
         resource_type: 'credit_allocation',
-        uuid: randomUUID(),
-        attachments: [],
+        business,
+        partner,
       })
       const data: AddCreditsResult = {
         credits_granted: credits,

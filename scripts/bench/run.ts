@@ -224,26 +224,15 @@ async function main(): Promise<void> {
         maxBodyBytes: 200 * MB,
       })
       try {
+        /** `npm run headless` watching `folder` (expenses) against the emulator, its data in work/<data>. */
+        const headless = (folder: string, data: string, ...more: string[]) => [
+          ...['run', '--silent', 'headless', '--', '--watch', folder, '--target', 'expenses'],
+          ...['--base-url', psb.url, '--data-dir', join(work, data), ...more],
+        ]
         const engineRun = (round: number) =>
           timed(
             'npm',
-            [
-              'run',
-              '--silent',
-              'headless',
-              '--',
-              '--watch',
-              inbox,
-              '--target',
-              'expenses',
-              '--once',
-              '--base-url',
-              psb.url,
-              '--data-dir',
-              join(work, `data-process-${round}`),
-              '--concurrency',
-              String(CONCURRENCY),
-            ],
+            headless(inbox, `data-process-${round}`, '--once', '--concurrency', String(CONCURRENCY)),
             { BOOKDROP_API_KEY: KEY },
           )
         const bareRun = () =>
@@ -315,28 +304,11 @@ async function main(): Promise<void> {
         // Idle: the engine watching an empty folder, after it settled.
         const empty = join(work, 'idle')
         await mkdir(empty)
-        const idle = spawn(
-          'npm',
-          [
-            'run',
-            '--silent',
-            'headless',
-            '--',
-            '--watch',
-            empty,
-            '--target',
-            'expenses',
-            '--base-url',
-            psb.url,
-            '--data-dir',
-            join(work, 'data-idle'),
-          ],
-          {
-            cwd: ROOT,
-            env: { ...process.env, BOOKDROP_API_KEY: KEY },
-            stdio: ['ignore', 'pipe', 'inherit'],
-          },
-        )
+        const idle = spawn('npm', headless(empty, 'data-idle'), {
+          cwd: ROOT,
+          env: { ...process.env, BOOKDROP_API_KEY: KEY },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        })
         let idleOut = ''
         idle.stdout.on('data', (d: Buffer) => (idleOut += d.toString()))
         const until = Date.now() + 30_000

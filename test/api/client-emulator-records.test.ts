@@ -8,14 +8,13 @@
  * `ours(value, fallback)` says what the client reads from each: the value, or the fallback (null).
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { closeSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '../../schemas'
 import { SANDBOX_VARIANTS } from '../../sandbox/index'
 import { BookkeepingClient, type ResponseInfo } from '../../src-main/core/api'
 import { BUSINESS_KEY, fixtures, useEmulator } from './emulator-rig'
+import { useTempDir } from './temp-dir'
 
 describe.each(SANDBOX_VARIANTS)(
   'the client against the %s emulator: AI creates, reads, updates, limits',
@@ -28,13 +27,7 @@ describe.each(SANDBOX_VARIANTS)(
     // ---------------------------------------------------------------------------------------------
 
     describe('AI creates', () => {
-      let dir: string
-      beforeAll(() => {
-        dir = mkdtempSync(join(tmpdir(), 'bookdrop-e2e-'))
-      })
-      afterAll(() => {
-        rmSync(dir, { recursive: true, force: true })
-      })
+      const tmp = useTempDir('bookdrop-e2e-')
 
       it('async: a job reference, a job that completes, and the record it made', async () => {
         const c = business()
@@ -97,7 +90,7 @@ describe.each(SANDBOX_VARIANTS)(
       it('streams files from disk: the server receives exactly their bytes', async () => {
         const c = business()
         const scan = randomBytes(300_001)
-        const path = join(dir, 'bill-scan.pdf')
+        const path = tmp.join('bill-scan.pdf')
         writeFileSync(path, scan)
         const res = await c.aiCreateFromFiles(
           'bills',
@@ -122,7 +115,7 @@ describe.each(SANDBOX_VARIANTS)(
 
       it('uploads a CSV bank statement from disk: one transaction per row', async () => {
         const c = business()
-        const path = join(dir, 'january.csv')
+        const path = tmp.join('january.csv')
         writeFileSync(
           path,
           'Date,Description,Amount\n2026-01-10,Coffee beans,-1500\n2026-01-11,Transfer from Cafe Lumen,20000\n',
@@ -142,7 +135,7 @@ describe.each(SANDBOX_VARIANTS)(
       it('the bytes sent are the bytes hashed: a change while streaming aborts the body before it is complete', async () => {
         const c = business()
         const original = randomBytes(3 * 1024 * 1024)
-        const path = join(dir, 'changing.pdf')
+        const path = tmp.join('changing.pdf')
         writeFileSync(path, original)
         const sha256 = createHash('sha256').update(original).digest('hex')
         const { mtimeMs } = statSync(path)
@@ -180,7 +173,7 @@ describe.each(SANDBOX_VARIANTS)(
       })
 
       it('a file whose size or mtime is not the recorded one is not sent at all', async () => {
-        const path = join(dir, 'replaced.pdf')
+        const path = tmp.join('replaced.pdf')
         writeFileSync(path, randomBytes(1000))
         const { mtimeMs } = statSync(path)
         const seen: ResponseInfo[] = []
@@ -202,7 +195,7 @@ describe.each(SANDBOX_VARIANTS)(
       })
 
       it('a file over maxFileBytes is refused with the limit and how to change it, nothing sent', async () => {
-        const path = join(dir, 'big.pdf')
+        const path = tmp.join('big.pdf')
         writeFileSync(path, randomBytes(2048))
         const c = new BookkeepingClient({
           environment: 'custom',

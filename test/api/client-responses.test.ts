@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { inspect } from 'node:util'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type {
   ApiError} from '../../src-main/core/api';
 import {
@@ -36,6 +36,7 @@ import {
   ok,
   record,
 } from './client-unit'
+import { useTempDir } from './temp-dir'
 
 describe('responses', () => {
   it('tells an async job from a direct record', async () => {
@@ -312,16 +313,10 @@ describe('streamed Base64', () => {
 })
 
 describe('streamed JSON body and aiCreateFromFiles', () => {
-  let dir: string
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'bookdrop-client-'))
-  })
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true })
-  })
+  const tmp = useTempDir('bookdrop-client-')
 
   function file(name: string, bytes: Buffer): string {
-    const p = join(dir, name)
+    const p = tmp.join(name)
     writeFileSync(p, bytes)
     return p
   }
@@ -424,7 +419,7 @@ describe('streamed JSON body and aiCreateFromFiles', () => {
 
   it('streams a 100 MB file without holding it in memory', async () => {
     const size = 100 * 1024 * 1024
-    const p = join(dir, 'huge.pdf')
+    const p = tmp.join('huge.pdf')
     const fd = openSync(p, 'w')
     ftruncateSync(fd, size) // sparse: 100 MB of zero bytes, instant to create
     closeSync(fd)
@@ -476,16 +471,16 @@ describe('streamed JSON body and aiCreateFromFiles', () => {
   it('refuses missing files, folders, empty files and files over the limit, sending nothing', async () => {
     const c = client({ key: BUSINESS_KEY }, { maxFileBytes: 10 })
     const missing = await failure(
-      c.aiCreateFromFiles('expenses', { prompt: 'p', files: [{ path: join(dir, 'nope.pdf') }] }),
+      c.aiCreateFromFiles('expenses', { prompt: 'p', files: [{ path: tmp.join('nope.pdf') }] }),
     )
     expect(missing).toMatchObject({ status: 0, errorCode: 'file_not_found', retryable: false })
     expect(missing.message).toContain('nope.pdf')
 
-    mkdirSync(join(dir, 'folder.pdf'))
+    mkdirSync(tmp.join('folder.pdf'))
     expect(
       (
         await failure(
-          c.aiCreateFromFiles('expenses', { prompt: 'p', files: [{ path: join(dir, 'folder.pdf') }] }),
+          c.aiCreateFromFiles('expenses', { prompt: 'p', files: [{ path: tmp.join('folder.pdf') }] }),
         )
       ).errorCode,
     ).toBe('not_a_file')

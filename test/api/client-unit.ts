@@ -5,9 +5,11 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, expect } from 'vitest'
-import { ApiError, BookkeepingClient, type ClientAuth, type ResponseInfo } from '../../src-main/core/api'
+import { afterAll, afterEach, beforeAll } from 'vitest'
+import { BookkeepingClient, type ClientAuth, type ResponseInfo } from '../../src-main/core/api'
 import { type PurchaseOrderInput } from '../../schemas'
+
+export { failure } from './failure'
 
 export const BUSINESS_KEY = 'svc_sk_unit_business_5ecret_0123456789'
 export const PARTNER_KEY = 'svc_partner_sk_unit_partner_5ecret_987'
@@ -96,17 +98,6 @@ export function client(
 
 export const partner = () => client({ key: PARTNER_KEY })
 export const oauth = () => client({ mode: 'oauth', appKey: BUSINESS_KEY, accessToken: OAUTH_TOKEN })
-
-/** The ApiError a promise (or a function) rejects with; fails the test if it resolves. */
-export async function failure(p: Promise<unknown> | (() => unknown)): Promise<ApiError> {
-  try {
-    await (typeof p === 'function' ? p() : p)
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError)
-    return e as ApiError
-  }
-  throw new Error('expected an ApiError, but the call succeeded')
-}
 
 export function ok(data: unknown, meta?: Record<string, unknown>): Reply {
   return { body: { status: 'success', message: 'ok', data, ...(meta ? { meta } : {}) } }

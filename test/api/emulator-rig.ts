@@ -3,11 +3,12 @@
  * keys, and `useEmulator(variant)`, which starts a fresh emulator of that variant before each test
  * (and stops it after) and gives the clients and helpers the tests use.
  */
-import { afterEach, beforeEach, expect } from 'vitest'
+import { afterEach, beforeEach } from 'vitest'
 import { type JobRead, type PurchaseOrderInput } from '../../schemas'
 import { startSandbox, type Fixtures, type Sandbox } from '../../sandbox/index'
-import { ApiError, BookkeepingClient, type ClientAuth, type ResponseInfo } from '../../src-main/core/api'
+import { BookkeepingClient, type ClientAuth, type ResponseInfo } from '../../src-main/core/api'
 import type { SandboxVariant } from '../../sandbox/index'
+import { failure } from './failure'
 
 export const BUSINESS_KEY = 'svc_sk_x'
 export const PARTNER_KEY = 'svc_partner_sk_x'
@@ -83,16 +84,6 @@ export function useEmulator(variant: SandboxVariant) {
 
   const business = () => client()
   const partner = () => client({ key: PARTNER_KEY })
-
-  async function failure(p: Promise<unknown>): Promise<ApiError> {
-    try {
-      await p
-    } catch (e) {
-      expect(e).toBeInstanceOf(ApiError)
-      return e as ApiError
-    }
-    throw new Error('expected an ApiError, but the call succeeded')
-  }
 
   /** Polls a job until it is completed or failed (the emulator finishes after job_delay_ms). */
   async function settle(c: BookkeepingClient, ref: string): Promise<JobRead> {

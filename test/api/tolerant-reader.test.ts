@@ -3,14 +3,13 @@
  * "not shown" or "optional" (issue #11): responses carry only what the spec names, with other field
  * names and unknown extras. A tiny node:http server plays that server; what it answers is the test.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError, BookkeepingClient } from '../../src-main/core/api'
+import { BookkeepingClient } from '../../src-main/core/api'
 import { MemorySecretStore, ProfileManager } from '../../src-main/core/secrets'
+import { failure } from './failure'
+import { useTempDir } from './temp-dir'
 
 const KEY = 'svc_sk_other_server_0123456789'
 
@@ -54,28 +53,12 @@ const ok = (data: unknown, extra: Record<string, unknown> = {}): Answer => ({
 
 const client = () => new BookkeepingClient({ environment: 'custom', baseUrl: other.url, auth: { key: KEY } })
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError)
-    return e as ApiError
-  }
-  throw new Error('expected an ApiError, but the call succeeded')
-}
-
 describe('auth/validate: a 200 means the key works', () => {
-  let dir: string
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bookdrop-tolerant-'))
-  })
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true })
-  })
+  const tmp = useTempDir('bookdrop-tolerant-')
 
   it('a profile is added when the answer has no business fields we know; the user named it', async () => {
     other.answer = () => ok({ valid: true, scopes: ['read', 'write'] })
-    const pm = await ProfileManager.open({ dataDir: join(dir, 'a'), store: new MemorySecretStore() })
+    const pm = await ProfileManager.open({ dataDir: tmp.join('a'), store: new MemorySecretStore() })
     const p = await pm.add({
       name: 'Acme Ltd',
       environment: 'custom',
@@ -149,17 +132,29 @@ describe('lists', () => {
 })
 
 describe('invoice single read (2.9)', () => {
+  /** The other server's answer for an invoice dated 2026-01-05, due 2026-02-05, in NGN, with its lines. */
+  const invoice = (
+    uuid: string,
+    narration: string,
+    total: number,
+    paid: number,
+    lines: Record<string, unknown>,
+  ) =>
+    ok({
+      uuid,
+      date: '2026-01-05',
+      due_date: '2026-02-05',
+      narration,
+      total_amount: total,
+      amount_paid: paid,
+      balance: total - paid,
+      currency: 'NGN',
+      ...lines,
+    })
+
   it('reads an invoice without source_uuid whose items and payments use other field names', async () => {
     other.answer = () =>
-      ok({
-        uuid: 'i1',
-        date: '2026-01-05',
-        due_date: '2026-02-05',
-        narration: 'Cake',
-        total_amount: 100,
-        amount_paid: 40,
-        balance: 60,
-        currency: 'NGN',
+      invoice('i1', 'Cake', 100, 40, {
         record_items: [{ description: 'Cake', qty: 2, unit_price: 50, line_total: 100, colour: 'red' }],
         payments: [{ id: 'p1', paid_on: '2026-01-06', value: 40, channel: 'card' }],
       })
@@ -173,15 +168,7 @@ describe('invoice single read (2.9)', () => {
 
   it('element fields it cannot recognise become empty, never a failure', async () => {
     other.answer = () =>
-      ok({
-        uuid: 'i2',
-        date: '2026-01-05',
-        due_date: '2026-02-05',
-        narration: 'n',
-        total_amount: 10,
-        amount_paid: 0,
-        balance: 10,
-        currency: 'NGN',
+      invoice('i2', 'n', 10, 0, {
         record_items: [{ sku: 'A-1' }, 'not an object'],
         payments: [{ ref: 'x' }],
       })

@@ -13,6 +13,9 @@ import { AppService, type AppServiceOptions, type ShellPort } from '../../src-ma
 import { dispatch } from '../../src-main/core/bridge'
 import { MemorySecretStore } from '../../src-main/core/secrets'
 import { sandboxDemo } from '../../src-main/demo-launcher'
+import { type WebHost, startWebHost } from '../../src-main/web-host'
+
+export { waitFor } from '../engine/helpers'
 
 export const BUSINESS_KEY = 'svc_sk_app_business_key_0001'
 export const OTHER_BUSINESS_KEY = 'svc_sk_app_business_key_0002'
@@ -59,9 +62,44 @@ export function fixtures(over: Partial<Fixtures> = {}): Fixtures {
   }
 }
 
+/** The fixtures' two profiles, as addProfile takes them (profileInput adds the emulator's URL). */
+export const PROFILES = {
+  business: { name: 'Bakery', kind: 'business', secret: BUSINESS_KEY },
+  partner: { name: 'Ledger Partners', kind: 'partner', secret: PARTNER_KEY },
+} as const
+
+/** An addProfile request for one of PROFILES on the rig's emulator, with `over` changed. */
+export function profileInput(
+  r: AppRig,
+  kind: keyof typeof PROFILES = 'business',
+  over: Partial<Req<'addProfile'>> = {},
+): Req<'addProfile'> {
+  return { ...PROFILES[kind], environment: 'custom', baseUrl: r.sb!.url, ...over }
+}
+
+/** Adds one of PROFILES (see profileInput); returns its id. */
+export async function addProfile(
+  r: AppRig,
+  kind: keyof typeof PROFILES = 'business',
+  over: Partial<Req<'addProfile'>> = {},
+): Promise<string> {
+  return (await r.ok('addProfile', profileInput(r, kind, over))).id
+}
+
 export const FAST_ENGINE: AppServiceOptions['engine'] = {
   queue: { retry: { baseMs: 20, capMs: 200 }, poll: { firstMs: 30, maxMs: 200, factor: 1.5 } },
   watch: { stabilityMs: 120, rescanIntervalMs: 60_000 },
+}
+
+/** The web host in demo mode on a free port, its data in `<dir>/data`, keys in memory, the fast engine. */
+export function startDemoWebHost(dir: string): Promise<WebHost> {
+  return startWebHost({
+    port: 0,
+    dataDir: join(dir, 'data'),
+    demo: true,
+    secretStore: new MemorySecretStore(),
+    engine: FAST_ENGINE,
+  })
 }
 
 export interface Recorded {
@@ -138,20 +176,6 @@ export async function appRig(
     },
   }
   return r
-}
-
-export async function waitFor<T>(
-  what: string,
-  fn: () => T | undefined | false | null | Promise<T | undefined | false | null>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (v) return v
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
 }
 
 export function b64(text: string): string {

@@ -14,9 +14,8 @@ import { monthOf } from '../../src-main/core/store/overview'
 import type { NewUpload } from '../../src-main/core/store/uploads'
 import {
   type AppRig,
-  BUSINESS_KEY,
   FAST_ENGINE,
-  PARTNER_KEY,
+  addProfile,
   appRig,
   b64,
   receiptText,
@@ -31,17 +30,6 @@ afterEach(async () => {
   await rig?.close()
   rig = null
 })
-
-async function addProfile(r: AppRig, kind: 'business' | 'partner'): Promise<string> {
-  const p = await r.ok('addProfile', {
-    name: kind === 'business' ? 'Bakery' : 'Ledger Partners',
-    environment: 'custom',
-    baseUrl: r.sb!.url,
-    kind,
-    secret: kind === 'business' ? BUSINESS_KEY : PARTNER_KEY,
-  })
-  return p.id
-}
 
 const DAY = 86_400_000
 

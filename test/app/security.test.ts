@@ -12,25 +12,21 @@ const ROOT = join(import.meta.dirname, '..', '..')
 describe('isTrustedSender', () => {
   const FILE_APP = 'file:///opt/Bookdrop/resources/app.asar/out/renderer/index.html'
   const DEV_APP = 'http://localhost:5173/'
+  /** isTrustedSender(url, app) is `trusted` for each of `urls`. */
+  const trusts = (app: string, trusted: boolean, urls: string[]) => {
+    for (const url of urls) expect(isTrustedSender(url, app), url).toBe(trusted)
+  }
 
   it('accepts the app page itself, built or from the dev server, whatever the hash or query', () => {
-    expect(isTrustedSender(FILE_APP, FILE_APP)).toBe(true)
-    expect(isTrustedSender(`${FILE_APP}#/history`, FILE_APP)).toBe(true)
-    expect(isTrustedSender(`${FILE_APP}?x=1`, FILE_APP)).toBe(true)
-    expect(isTrustedSender('http://localhost:5173/', DEV_APP)).toBe(true)
-    expect(isTrustedSender('http://localhost:5173/settings?tab=2#k', DEV_APP)).toBe(true)
+    trusts(FILE_APP, true, [FILE_APP, `${FILE_APP}#/history`, `${FILE_APP}?x=1`])
+    trusts(DEV_APP, true, ['http://localhost:5173/', 'http://localhost:5173/settings?tab=2#k'])
   })
 
   it('on the app:// scheme, accepts its own host (any path, as the scheme serves only the renderer) and nothing else', () => {
     const APP = 'app://bookdrop/index.html'
-    expect(isTrustedSender(APP, APP)).toBe(true)
-    expect(isTrustedSender('app://bookdrop/index.html#history', APP)).toBe(true)
-    expect(isTrustedSender('app://bookdrop/', APP)).toBe(true)
-    expect(isTrustedSender('app://other/index.html', APP)).toBe(false)
-    expect(isTrustedSender('app://user:pw@bookdrop/index.html', APP)).toBe(false)
-    expect(isTrustedSender('file:///opt/Bookdrop/resources/app.asar/out/renderer/index.html', APP)).toBe(false)
-    expect(isTrustedSender('https://bookdrop/index.html', APP)).toBe(false)
-    expect(isTrustedSender('about:blank', APP)).toBe(false)
+    trusts(APP, true, [APP, 'app://bookdrop/index.html#history', 'app://bookdrop/'])
+    trusts(APP, false, ['app://other/index.html', 'app://user:pw@bookdrop/index.html', FILE_APP])
+    trusts(APP, false, ['https://bookdrop/index.html', 'about:blank'])
   })
 
   it('refuses any other local file, even next to the app', () => {
@@ -44,13 +40,13 @@ describe('isTrustedSender', () => {
   })
 
   it('refuses other origins: scheme, host or port differ, or credentials in the URL', () => {
-    expect(isTrustedSender('http://localhost:5174/', DEV_APP)).toBe(false)
-    expect(isTrustedSender('https://localhost:5173/', DEV_APP)).toBe(false)
-    expect(isTrustedSender('http://127.0.0.1:5173/', DEV_APP)).toBe(false)
-    expect(isTrustedSender('http://localhost.evil.example:5173/', DEV_APP)).toBe(false)
-    expect(isTrustedSender('http://user:pw@localhost:5173/', DEV_APP)).toBe(false)
-    expect(isTrustedSender('https://evil.example/', FILE_APP)).toBe(false)
-    expect(isTrustedSender(FILE_APP, DEV_APP)).toBe(false)
+    trusts(DEV_APP, false, ['http://localhost:5174/', 'https://localhost:5173/', 'http://127.0.0.1:5173/'])
+    trusts(DEV_APP, false, [
+      'http://localhost.evil.example:5173/',
+      'http://user:pw@localhost:5173/',
+      FILE_APP,
+    ])
+    trusts(FILE_APP, false, ['https://evil.example/'])
   })
 
   it('refuses pseudo pages and garbage', () => {

@@ -11,11 +11,13 @@ import { sanitizeFileName } from '../../src-main/core/app-service'
 import type { Upload } from '../../src-main/core/store/uploads'
 import {
   type AppRig,
-  BUSINESS_KEY,
+  OTHER_BUSINESS_KEY,
   PARTNER_KEY,
   SECRET_SHAPE,
+  addProfile,
   appRig,
   b64,
+  profileInput,
   receiptText,
   waitFor,
 } from './helpers'
@@ -28,26 +30,10 @@ afterEach(async () => {
 
 async function withBusiness(): Promise<{ r: AppRig; id: string }> {
   const r = (rig = await appRig())
-  const p = await r.ok('addProfile', {
-    name: 'Bakery',
-    environment: 'custom',
-    baseUrl: r.sb!.url,
-    kind: 'business',
-    secret: BUSINESS_KEY,
-  })
-  return { r, id: p.id }
+  return { r, id: await addProfile(r) }
 }
 
-async function addPartner(r: AppRig): Promise<string> {
-  const p = await r.ok('addProfile', {
-    name: 'Ledger Partners',
-    environment: 'custom',
-    baseUrl: r.sb!.url,
-    kind: 'partner',
-    secret: PARTNER_KEY,
-  })
-  return p.id
-}
+const addPartner = (r: AppRig) => addProfile(r, 'partner')
 
 /** Every file under dir, recursively, with its content. */
 async function filesUnder(dir: string): Promise<{ path: string; text: string }[]> {
@@ -64,13 +50,7 @@ describe('profiles', () => {
   it('a bad key is refused in words, nothing is saved; then a good one is saved and becomes active', async () => {
     const r = (rig = await appRig())
     const bad = 'svc_sk_not_a_real_key_9999'
-    const res = await r.call('addProfile', {
-      name: 'Bakery',
-      environment: 'custom',
-      baseUrl: r.sb!.url,
-      kind: 'business',
-      secret: bad,
-    })
+    const res = await r.call('addProfile', profileInput(r, 'business', { secret: bad }))
     expect(res.ok).toBe(false)
     if (res.ok) return
     expect(res.error.code).toBe('invalid_key')
@@ -84,23 +64,11 @@ describe('profiles', () => {
     if (existsSync(file)) expect(JSON.parse(await readFile(file, 'utf8')).profiles).toEqual([])
 
     // A partner key given as a business key: said plainly, with the field.
-    const wrong = await r.call('addProfile', {
-      name: 'Bakery',
-      environment: 'custom',
-      baseUrl: r.sb!.url,
-      kind: 'business',
-      secret: PARTNER_KEY,
-    })
+    const wrong = await r.call('addProfile', profileInput(r, 'business', { secret: PARTNER_KEY }))
     expect(wrong.ok || wrong.error.code).toBe('wrong_key_kind')
     expect(JSON.stringify(wrong)).not.toContain(PARTNER_KEY)
 
-    const good = await r.ok('addProfile', {
-      name: 'Bakery',
-      environment: 'custom',
-      baseUrl: r.sb!.url,
-      kind: 'business',
-      secret: BUSINESS_KEY,
-    })
+    const good = await r.ok('addProfile', profileInput(r))
     expect(good).toMatchObject({
       name: 'Bakery',
       kind: 'business',
@@ -112,13 +80,7 @@ describe('profiles', () => {
     expect((await r.ok('getSession', {})).profileId).toBe(good.id)
     expect(r.eventsOf('profiles').at(-1)?.activeId).toBe(good.id)
     // Names are unique (case-insensitive), said on the field.
-    const dup = await r.call('addProfile', {
-      name: 'BAKERY',
-      environment: 'custom',
-      baseUrl: r.sb!.url,
-      kind: 'partner',
-      secret: PARTNER_KEY,
-    })
+    const dup = await r.call('addProfile', profileInput(r, 'partner', { name: 'BAKERY' }))
     expect(dup.ok ? null : [dup.error.code, Object.keys(dup.error.fields ?? {})]).toEqual([
       'duplicate_name',
       ['name'],
@@ -216,12 +178,15 @@ describe('uploads', () => {
   })
 
   it('sanitizeFileName never yields a path, a dot-dot or a hidden file', () => {
-    expect(sanitizeFileName('../../etc/passwd')).toBe('_._etc_passwd')
-    expect(sanitizeFileName('..')).toBe('file')
-    expect(sanitizeFileName('.bashrc')).toBe('bashrc')
-    expect(sanitizeFileName('a\\b/c.pdf')).toBe('a_b_c.pdf')
-    expect(sanitizeFileName('CON.txt')).toBe('_CON.txt')
-    expect(sanitizeFileName('x\u0000y\n.pdf')).toBe('xy.pdf')
+    const cases: [name: string, safe: string][] = [
+      ['../../etc/passwd', '_._etc_passwd'],
+      ['..', 'file'],
+      ['.bashrc', 'bashrc'],
+      ['a\\b/c.pdf', 'a_b_c.pdf'],
+      ['CON.txt', '_CON.txt'],
+      ['x\u0000y\n.pdf', 'xy.pdf'],
+    ]
+    for (const [name, safe] of cases) expect(sanitizeFileName(name), JSON.stringify(name)).toBe(safe)
     expect(sanitizeFileName(`${'a'.repeat(300)}.pdf`)).toMatch(/^a{176}\.pdf$/)
     for (const n of ['../x', 'a/../../b', '....//....//x', '/abs/path.pdf', 'C:\\Windows\\x.ini']) {
       const s = sanitizeFileName(n)
@@ -503,13 +468,7 @@ describe('partner console', () => {
 
   it('client health: folders, last success, stuck jobs, failures, and the credit balance the partner sees', async () => {
     const { r, id } = await withBusiness()
-    const other = await r.ok('addProfile', {
-      name: 'Not Referred',
-      environment: 'custom',
-      baseUrl: r.sb!.url,
-      kind: 'business',
-      secret: 'svc_sk_app_business_key_0002',
-    })
+    const otherId = await addProfile(r, 'business', { name: 'Not Referred', secret: OTHER_BUSINESS_KEY })
     const inbox = join(r.dir, 'In')
     await mkdir(inbox)
     await r.ok('addFolder', { profileId: id, path: inbox, target: 'expenses' })
@@ -544,7 +503,7 @@ describe('partner console', () => {
     const asPartner = await r.ok('getClientHealth', {})
     // The fixture's 1,234 credits, less the one AI create the receipt above cost.
     expect(asPartner.find((h) => h.profileId === id)?.creditBalance).toBe(1234 - AI_CREDITS_PER_CREATE)
-    expect(asPartner.find((h) => h.profileId === other.id)).toMatchObject({
+    expect(asPartner.find((h) => h.profileId === otherId)).toMatchObject({
       creditBalance: null,
       stuckJobs: 0,
       failed: 0,

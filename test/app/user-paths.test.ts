@@ -17,7 +17,7 @@ import {
   checkWatchedFolder,
   watchedFolderRule,
 } from '../../src-main/core/user-paths'
-import { type AppRig, BUSINESS_KEY, appRig } from './helpers'
+import { type AppRig, addProfile, appRig } from './helpers'
 
 const dirs: string[] = []
 async function tmp(): Promise<string> {
@@ -190,9 +190,9 @@ describe('through the calls', () => {
 
   async function business(shellPick: string | null = null): Promise<{ r: AppRig; id: string }> {
     r = await appRig({ shell: { pickDirectory: async () => shellPick, showItemInFolder: async () => false } })
-    const p = await r.ok('addProfile', { name: 'Bakery', environment: 'custom', baseUrl: r.sb!.url, kind: 'business', secret: BUSINESS_KEY })
-    await r.ok('setActiveProfile', { id: p.id })
-    return { r, id: p.id }
+    const id = await addProfile(r)
+    await r.ok('setActiveProfile', { id })
+    return { r, id }
   }
 
   it('the web host never reads a path the page sends', async () => {

@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CALL_NAMES } from '../../contract'
-import { MemorySecretStore } from '../../src-main/core/secrets'
-import { type WebHost, buildRenderer, rendererBuilt, startWebHost } from '../../src-main/web-host'
-import { FAST_ENGINE } from './helpers'
+import { type WebHost, buildRenderer, rendererBuilt } from '../../src-main/web-host'
+import { startDemoWebHost } from './helpers'
 
 let host: WebHost
 let dir = ''
@@ -25,13 +24,7 @@ const real: Record<string, (req: unknown) => Promise<unknown>> = {}
 beforeAll(async () => {
   if (!rendererBuilt()) expect(buildRenderer()).toBe(true)
   dir = await mkdtemp(join(tmpdir(), 'bookdrop-probe-'))
-  host = await startWebHost({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    demo: true,
-    secretStore: new MemorySecretStore(),
-    engine: FAST_ENGINE,
-  })
+  host = await startDemoWebHost(dir)
   // Instrument the real service: every handler notes that it ran, then runs as usual.
   const service = host.service as unknown as Record<string, (req: unknown) => Promise<unknown>>
   for (const name of CALL_NAMES) {

@@ -8,16 +8,9 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { MemorySecretStore } from '../../src-main/core/secrets'
-import {
-  type WebHost,
-  WEB_HOST_CSP,
-  buildRenderer,
-  rendererBuilt,
-  startWebHost,
-} from '../../src-main/web-host'
+import { type WebHost, WEB_HOST_CSP, buildRenderer, rendererBuilt } from '../../src-main/web-host'
 import { createHttpBridge } from '../../src-renderer/lib/bridge'
-import { FAST_ENGINE, SECRET_SHAPE, b64, freePort, receiptText, waitFor } from './helpers'
+import { SECRET_SHAPE, b64, freePort, receiptText, startDemoWebHost, waitFor } from './helpers'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
@@ -37,13 +30,7 @@ afterEach(async () => {
 
 async function start(): Promise<WebHost> {
   dir = await mkdtemp(join(tmpdir(), 'bookdrop-web-'))
-  host = await startWebHost({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    demo: true,
-    secretStore: new MemorySecretStore(),
-    engine: FAST_ENGINE,
-  })
+  host = await startDemoWebHost(dir)
   return host
 }
 

@@ -4,18 +4,14 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { PROFILE, type Rig, createdBySha, receipt, rig, waitFor } from './helpers'
+import { describe, expect, it } from 'vitest'
+import { PROFILE, createdBySha, receipt, useRigs, waitFor } from './helpers'
 
-let r: Rig | undefined
-afterEach(async () => {
-  await r?.close()
-  r = undefined
-})
+const rig = useRigs()
 
 describe('watched folders', () => {
   it('a receipt saved into a watched folder is uploaded once, then moved into Uploaded/', async () => {
-    r = await rig()
+    const r = await rig()
     const folder = await r.engine.addFolder({
       profileId: PROFILE,
       path: r.inbox,
@@ -23,11 +19,11 @@ describe('watched folders', () => {
       afterUpload: 'move',
     })
     await waitFor('watching', () =>
-      r!.engine.listFolders().find((f) => f.id === folder.id && f.state === 'watching'),
+      r.engine.listFolders().find((f) => f.id === folder.id && f.state === 'watching'),
     )
     const f = await receipt(r.inbox, 'lunch.txt')
     const row = await waitFor('completed and moved', () => {
-      const x = r!.engine.history().rows[0]
+      const x = r.engine.history().rows[0]
       return x && x.status === 'completed' && x.movedTo ? x : undefined
     })
     expect(row.movedTo).toBe(join(r.inbox, 'Uploaded', 'lunch.txt'))
@@ -43,7 +39,7 @@ describe('watched folders', () => {
   })
 
   it('files already there are taken on first add only when asked; files added while closed are picked up after a restart', async () => {
-    r = await rig()
+    const r = await rig()
     await receipt(r.inbox, 'old.txt')
     // mtime in the past, so "already there" is unambiguous
     await new Promise((s) => setTimeout(s, 20))
@@ -55,7 +51,7 @@ describe('watched folders', () => {
     const added = await receipt(r.inbox, 'while-closed.txt')
     await r.reopen()
     await waitFor('the file added while closed', () =>
-      r!.engine.history().rows.find((x) => x.name === 'while-closed.txt' && x.status === 'completed'),
+      r.engine.history().rows.find((x) => x.name === 'while-closed.txt' && x.status === 'completed'),
     )
     await r.engine.whenIdle()
     expect(r.engine.history().rows.map((x) => x.name)).toEqual(['while-closed.txt'])
@@ -63,10 +59,10 @@ describe('watched folders', () => {
   })
 
   it('after a restart nothing already handled is uploaded again (left in place)', async () => {
-    r = await rig()
+    const r = await rig()
     await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    const files = await Promise.all(['a.txt', 'b.txt'].map((n) => receipt(r!.inbox, n)))
-    await waitFor('two completed', () => r!.engine.uploads.countByStatus().completed === 2)
+    const files = await Promise.all(['a.txt', 'b.txt'].map((n) => receipt(r.inbox, n)))
+    await waitFor('two completed', () => r.engine.uploads.countByStatus().completed === 2)
     await r.reopen()
     await r.engine.rescan()
     await r.engine.whenIdle()
@@ -76,45 +72,45 @@ describe('watched folders', () => {
   })
 
   it('renames and atomic saves upload once (same content is a duplicate, not a second create)', async () => {
-    r = await rig()
+    const r = await rig()
     await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await waitFor('watching', () => r!.engine.listFolders()[0]?.state === 'watching')
+    await waitFor('watching', () => r.engine.listFolders()[0]?.state === 'watching')
     // Atomic save: write a temp file, rename into place.
     const tmp = join(r.inbox, '.~invoice.txt.tmp')
     await writeFile(tmp, 'Invoice total 700.00\n')
     await rename(tmp, join(r.inbox, 'invoice.txt'))
-    await waitFor('uploaded', () => r!.engine.uploads.countByStatus().completed === 1)
+    await waitFor('uploaded', () => r.engine.uploads.countByStatus().completed === 1)
     // Rename the uploaded file: same bytes, new path.
     await rename(join(r.inbox, 'invoice.txt'), join(r.inbox, 'invoice-renamed.txt'))
-    await waitFor('seen as duplicate', () => r!.engine.uploads.countByStatus().duplicate === 1)
+    await waitFor('seen as duplicate', () => r.engine.uploads.countByStatus().duplicate === 1)
     await r.engine.whenIdle()
     const made = await createdBySha(r.sb)
     expect([...made.values()]).toEqual([1])
   })
 
   it('a watched folder removed and recreated shows an error, then watches again and picks up new files', async () => {
-    r = await rig({ engine: { watch: { recoverInitialMs: 100, recoverMaxMs: 300 } } })
+    const r = await rig({ engine: { watch: { recoverInitialMs: 100, recoverMaxMs: 300 } } })
     const folder = await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await waitFor('watching', () => r!.engine.listFolders()[0]?.state === 'watching')
+    await waitFor('watching', () => r.engine.listFolders()[0]?.state === 'watching')
     await rm(r.inbox, { recursive: true, force: true })
     const err = await waitFor('error status', () =>
-      r!.events.folder.find((e) => e.folderId === folder.id && e.state === 'error'),
+      r.events.folder.find((e) => e.folderId === folder.id && e.state === 'error'),
     )
     expect(err.message).toMatch(/not found|removed|unmounted/i)
     await mkdir(r.inbox)
-    await waitFor('watching again', () => r!.engine.listFolders()[0]?.state === 'watching', 10_000)
+    await waitFor('watching again', () => r.engine.listFolders()[0]?.state === 'watching', 10_000)
     await receipt(r.inbox, 'after.txt')
     await waitFor('new file uploaded', () =>
-      r!.engine.history().rows.find((x) => x.name === 'after.txt' && x.status === 'completed'),
+      r.engine.history().rows.find((x) => x.name === 'after.txt' && x.status === 'completed'),
     )
   })
 
   it('a file written slowly is uploaded once, only after it is complete', async () => {
     // Writes 100 ms apart: a window of 600 ms keeps a loaded CI machine's late timer from looking
     // like a finished file (the default test window, 120 ms, left 20 ms of margin).
-    r = await rig({ engine: { watch: { stabilityMs: 600 } } })
+    const r = await rig({ engine: { watch: { stabilityMs: 600 } } })
     await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await waitFor('watching', () => r!.engine.listFolders()[0]?.state === 'watching')
+    await waitFor('watching', () => r.engine.listFolders()[0]?.state === 'watching')
     const path = join(r.inbox, 'scan.pdf')
     const { open } = await import('node:fs/promises')
     const fh = await open(path, 'w')
@@ -127,7 +123,7 @@ describe('watched folders', () => {
     }
     await fh.close()
     const row = await waitFor('completed', () =>
-      r!.engine.history().rows.find((x) => x.status === 'completed'),
+      r.engine.history().rows.find((x) => x.status === 'completed'),
     )
     expect(row.size).toBe(100_000)
     await r.engine.whenIdle()
@@ -139,9 +135,9 @@ describe('watched folders', () => {
   })
 
   it('ignores hidden and temporary files', async () => {
-    r = await rig()
+    const r = await rig()
     await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await waitFor('watching', () => r!.engine.listFolders()[0]?.state === 'watching')
+    await waitFor('watching', () => r.engine.listFolders()[0]?.state === 'watching')
     for (const n of [
       '.DS_Store',
       '~$draft.xlsx',
@@ -153,7 +149,7 @@ describe('watched folders', () => {
       await writeFile(join(r.inbox, n), 'junk')
     }
     await receipt(r.inbox, 'real.txt')
-    await waitFor('real uploaded', () => r!.engine.uploads.countByStatus().completed === 1)
+    await waitFor('real uploaded', () => r.engine.uploads.countByStatus().completed === 1)
     await r.engine.rescan()
     await r.engine.whenIdle()
     expect(r.engine.history().rows.map((x) => x.name)).toEqual(['real.txt'])
@@ -161,7 +157,7 @@ describe('watched folders', () => {
   })
 
   it("a folder's initial scan is not held up for good by a big drop going through intake at the same time", async () => {
-    r = await rig()
+    const r = await rig()
     r.engine.pause(PROFILE) // this is about intake: files are queued, not sent
     const dropDir = join(r.dir, 'dropped')
     await mkdir(dropDir)
@@ -174,7 +170,7 @@ describe('watched folders', () => {
     await drop
     await waitFor(
       'every file of the folder queued',
-      () => r!.engine.history({ folderId: r!.engine.listFolders()[0]!.id }).total === 120,
+      () => r.engine.history({ folderId: r.engine.listFolders()[0]!.id }).total === 120,
       20_000,
     )
     expect(r.engine.history().total).toBe(240)

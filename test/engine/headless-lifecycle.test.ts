@@ -4,37 +4,24 @@
  * read, two processes on one data folder, and a file first unreadable, run as an unprivileged user
  * (root reads any file, so the CLI itself runs as nobody through setpriv).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Sandbox, startSandbox } from '../../sandbox'
-import { KEY, fixtures, receipt } from './helpers'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { type Run, HEADLESS_CLI, runCommand, useHeadlessRig } from './headless-helpers'
+import { KEY, receipt } from './helpers'
 
-const ROOT = resolve(import.meta.dirname, '../..')
-
-interface Run {
-  child: ChildProcess
-  out: () => string
-  exit: Promise<number | null>
-}
 
 function run(args: string[], opts: { asNobody?: boolean } = {}): Run {
-  const node = [process.execPath, '--import', 'tsx', 'src-main/headless.ts', ...args]
-  const [cmd, ...rest] = opts.asNobody
-    ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...node]
-    : node
-  const child = spawn(cmd!, rest, {
-    cwd: ROOT,
-    env: { ...process.env, BOOKDROP_API_KEY: KEY, HOME: opts.asNobody ? tmpdir() : process.env.HOME },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const command = opts.asNobody
+    ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...HEADLESS_CLI, ...args]
+    : [...HEADLESS_CLI, ...args]
+  return runCommand(command, {
+    ...process.env,
+    BOOKDROP_API_KEY: KEY,
+    HOME: opts.asNobody ? tmpdir() : process.env.HOME,
   })
-  let out = ''
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
-  return { child, out: () => out, exit }
 }
 
 async function until(what: string, fn: () => boolean, ms = 30_000): Promise<void> {
@@ -45,38 +32,23 @@ async function until(what: string, fn: () => boolean, ms = 30_000): Promise<void
   }
 }
 
-let sb: Sandbox
-let dir: string
-beforeAll(async () => {
-  sb = await startSandbox({ fixtures: fixtures({ job_delay_ms: 50 }), port: 0 })
-  dir = await mkdtemp(join(tmpdir(), 'bookdrop-headless-life-'))
-  await chmod(dir, 0o755)
-})
-afterAll(async () => {
-  await sb.stop()
-  await rm(dir, { recursive: true, force: true })
-})
+const rig = useHeadlessRig('bookdrop-headless-life-', { readableByAll: true })
+const folder = rig.folder
 
-async function folder(name: string): Promise<string> {
-  const d = join(dir, name)
-  await mkdir(d, { recursive: true })
-  return d
-}
-
-const base = (inbox: string, data: string) => ['--watch', inbox, '--target', 'expenses', '--base-url', sb.url, '--data-dir', data]
+const base = (inbox: string, data: string) => ['--watch', inbox, '--target', 'expenses', '--base-url', rig.sb.url, '--data-dir', data]
 
 describe('headless: the receipt lifecycle', () => {
   it('--once with a job that never finishes: gives up after --job-timeout, exits 1 naming the file', async () => {
     const inbox = await folder('stuck')
     const f = await receipt(inbox, 'slow-server.txt')
-    sb.setFaults({ stall_jobs: true })
+    rig.sb.setFaults({ stall_jobs: true })
     try {
-      const r = run([...base(inbox, join(dir, 'd-stuck')), '--once', '--job-timeout', '2'])
+      const r = run([...base(inbox, join(rig.dir, 'd-stuck')), '--once', '--job-timeout', '2'])
       expect(await r.exit, r.out()).toBe(1)
       expect(r.out()).toContain(`failed: ${f.path}: The server had not finished job`)
       expect(r.out()).toMatch(/after 2 seconds/)
     } finally {
-      sb.setFaults({ stall_jobs: false })
+      rig.sb.setFaults({ stall_jobs: false })
     }
   }, 60_000)
 
@@ -114,7 +86,7 @@ describe('headless: the receipt lifecycle', () => {
 
   it('a second process on the same data folder exits 4, naming the first', async () => {
     const inbox = await folder('twice')
-    const data = join(dir, 'd-twice')
+    const data = join(rig.dir, 'd-twice')
     const first = run(base(inbox, data))
     try {
       await until('the first one watching', () => /watching /.test(first.out()))

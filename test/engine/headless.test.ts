@@ -2,54 +2,21 @@
  * The headless CLI as a person runs it: a real child process, real folders, the emulator over HTTP,
  * the key from BOOKDROP_API_KEY, --demo, or a keychain profile.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Sandbox, startSandbox } from '../../sandbox'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
 import { ProfileManager, openSecretStore } from '../../src-main/core/secrets'
 import { keychainTitle, skipKeychain } from '../secrets/keychain-helpers'
-import { KEY, createdBySha, fixtures, receipt } from './helpers'
-
-const ROOT = resolve(__dirname, '../..')
-
-interface Run {
-  child: ChildProcess
-  out: () => string
-  exit: Promise<number | null>
-}
+import { type Run, HEADLESS_CLI, runCommand, useHeadlessRig } from './headless-helpers'
+import { KEY, createdBySha, receipt } from './helpers'
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/headless.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, BOOKDROP_API_KEY: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let out = ''
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
-  return { child, out: () => out, exit }
+  return runCommand([...HEADLESS_CLI, ...args], { ...process.env, BOOKDROP_API_KEY: '', ...env })
 }
 
-let sb: Sandbox
-let dir: string
-beforeAll(async () => {
-  sb = await startSandbox({ fixtures: fixtures({ job_delay_ms: 50 }), port: 0 })
-  dir = await mkdtemp(join(tmpdir(), 'bookdrop-headless-'))
-})
-afterAll(async () => {
-  await sb.stop()
-  await rm(dir, { recursive: true, force: true })
-})
-
-async function folder(name: string): Promise<string> {
-  const d = join(dir, name)
-  await mkdir(d, { recursive: true })
-  return d
-}
+const rig = useHeadlessRig('bookdrop-headless-')
+const folder = rig.folder
 
 describe('headless', () => {
   it('--once uploads what is in the folder, prints a line per file and a summary, exits 0', async () => {
@@ -64,9 +31,9 @@ describe('headless', () => {
         '--target',
         'expenses',
         '--base-url',
-        sb.url,
+        rig.sb.url,
         '--data-dir',
-        join(dir, 'd-once'),
+        join(rig.dir, 'd-once'),
         '--once',
         '--after-upload',
         'move',
@@ -80,7 +47,7 @@ describe('headless', () => {
     expect(r.out()).toMatch(/skipped\s+#\d+ setup\.exe: \.exe files are not sent/)
     expect(r.out()).toMatch(/summary: 2 completed, 0 failed, 1 skipped \(3 files\)/)
     expect(r.out()).not.toContain(KEY)
-    const made = await createdBySha(sb)
+    const made = await createdBySha(rig.sb)
     expect(made.get(a.sha256)).toBe(1)
     expect(made.get(b.sha256)).toBe(1)
     expect(existsSync(join(inbox, 'Uploaded', 'a.txt'))).toBe(true)
@@ -90,9 +57,12 @@ describe('headless', () => {
   it('--once exits 1 when a file failed, and says why', async () => {
     const inbox = await folder('fail')
     await receipt(inbox, 'bad.txt', 'Receipt [[sandbox:fail]] total 10\n')
-    const r = run(['--watch', inbox, '--base-url', sb.url, '--data-dir', join(dir, 'd-fail'), '--once'], {
-      BOOKDROP_API_KEY: KEY,
-    })
+    const r = run(
+      ['--watch', inbox, '--base-url', rig.sb.url, '--data-dir', join(rig.dir, 'd-fail'), '--once'],
+      {
+        BOOKDROP_API_KEY: KEY,
+      },
+    )
     expect(await r.exit, r.out()).toBe(1)
     expect(r.out()).toMatch(/FAILED\s+#\d+ bad\.txt: /)
     expect(r.out()).toMatch(/summary: 0 completed, 1 failed/)
@@ -100,10 +70,10 @@ describe('headless', () => {
 
   it('without a key it says how to give one and exits 2; a public key is refused before any upload', async () => {
     const inbox = await folder('nokey')
-    const r = run(['--watch', inbox, '--base-url', sb.url, '--data-dir', join(dir, 'd-nokey')])
+    const r = run(['--watch', inbox, '--base-url', rig.sb.url, '--data-dir', join(rig.dir, 'd-nokey')])
     expect(await r.exit).toBe(2)
     expect(r.out()).toMatch(/BOOKDROP_API_KEY|--profile|--demo/)
-    const p = run(['--watch', inbox, '--base-url', sb.url, '--data-dir', join(dir, 'd-nokey')], {
+    const p = run(['--watch', inbox, '--base-url', rig.sb.url, '--data-dir', join(rig.dir, 'd-nokey')], {
       BOOKDROP_API_KEY: 'svc_pk_public',
     })
     expect(await p.exit).toBe(2)
@@ -114,7 +84,7 @@ describe('headless', () => {
   it('--demo runs on the embedded emulator with its demo key', async () => {
     const inbox = await folder('demo')
     await receipt(inbox, 'demo.txt')
-    const r = run(['--watch', inbox, '--demo', '--data-dir', join(dir, 'd-demo'), '--once'])
+    const r = run(['--watch', inbox, '--demo', '--data-dir', join(rig.dir, 'd-demo'), '--once'])
     expect(await r.exit, r.out()).toBe(0)
     expect(r.out()).toMatch(/demo emulator at http:\/\/127\.0\.0\.1:\d+\/v1/)
     expect(r.out()).toMatch(/summary: 1 completed/)
@@ -123,7 +93,7 @@ describe('headless', () => {
   it('SIGTERM stops cleanly, and a restart resumes and finishes without sending anything twice', async () => {
     const inbox = await folder('resume')
     const files = await Promise.all(Array.from({ length: 20 }, (_, i) => receipt(inbox, `s${i}.txt`)))
-    const args = ['--watch', inbox, '--base-url', sb.url, '--data-dir', join(dir, 'd-resume')]
+    const args = ['--watch', inbox, '--base-url', rig.sb.url, '--data-dir', join(rig.dir, 'd-resume')]
     const first = run(args, { BOOKDROP_API_KEY: KEY })
     while (!/done|processing/.test(first.out())) await new Promise((s) => setTimeout(s, 20))
     first.child.kill('SIGTERM')
@@ -132,19 +102,19 @@ describe('headless', () => {
     expect(first.out()).toMatch(/summary: /)
     const second = run([...args, '--once'], { BOOKDROP_API_KEY: KEY })
     expect(await second.exit, second.out()).toBe(0)
-    const made = await createdBySha(sb)
+    const made = await createdBySha(rig.sb)
     for (const f of files) expect(made.get(f.sha256)).toBe(1)
   })
 
   it.skipIf(skipKeychain)(keychainTitle('--profile takes the key from the OS keychain'), async () => {
-    const dataDir = join(dir, 'd-profile')
+    const dataDir = join(rig.dir, 'd-profile')
     const { store, problem } = await openSecretStore()
     expect(problem).toBeNull()
     const manager = await ProfileManager.open({ dataDir, store })
     const profile = await manager.add({
       name: 'Headless Bakery',
       environment: 'custom',
-      baseUrl: sb.url,
+      baseUrl: rig.sb.url,
       kind: 'business',
       secret: KEY,
     })
@@ -154,7 +124,7 @@ describe('headless', () => {
       const r = run(['--watch', inbox, '--profile', 'Headless Bakery', '--data-dir', dataDir, '--once'])
       expect(await r.exit, r.out()).toBe(0)
       expect(r.out()).toMatch(/as profile "Headless Bakery"/)
-      expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+      expect((await createdBySha(rig.sb)).get(f.sha256)).toBe(1)
       const missing = run(['--watch', inbox, '--profile', 'Nobody', '--data-dir', dataDir, '--once'])
       expect(await missing.exit).toBe(2)
       expect(missing.out()).toMatch(/no profile named "Nobody"; profiles: Headless Bakery/)

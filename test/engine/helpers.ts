@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { afterEach } from 'vitest'
 import { BookkeepingClient, type ResponseInfo } from '../../src-main/core/api'
 import { Engine, type EngineOptions } from '../../src-main/core/engine'
 import type { EngineEvents } from '../../src-main/core/events'
@@ -71,6 +72,19 @@ export interface Rig {
   events: { [K in keyof EngineEvents]: EngineEvents[K][] }
   reopen(opts?: Partial<EngineOptions>): Promise<Engine>
   close(): Promise<void>
+}
+
+/** Opens rigs (as rig() does) and closes each one after the test of the calling file that opened it. */
+export function useRigs(): typeof rig {
+  const open: Rig[] = []
+  afterEach(async () => {
+    for (const r of open.splice(0)) await r.close()
+  })
+  return async (opts) => {
+    const r = await rig(opts)
+    open.push(r)
+    return r
+  }
 }
 
 export const FAST_QUEUE = {
@@ -172,7 +186,7 @@ export async function createdBySha(sb: Sandbox): Promise<Map<string, number>> {
 
 export async function waitFor<T>(
   what: string,
-  fn: () => T | undefined | false | Promise<T | undefined | false>,
+  fn: () => T | undefined | false | null | Promise<T | undefined | false | null>,
   timeoutMs = 15_000,
 ): Promise<T> {
   const until = Date.now() + timeoutMs

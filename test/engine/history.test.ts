@@ -4,25 +4,21 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Db } from '../../src-main/core/store/db'
 import { UploadStore } from '../../src-main/core/store/uploads'
-import { PROFILE, type Rig, receipt, rig } from './helpers'
+import { PROFILE, receipt, useRigs } from './helpers'
 
-let r: Rig | undefined
-afterEach(async () => {
-  await r?.close()
-  r = undefined
-})
+const rig = useRigs()
 
 describe('history', () => {
   it('filters by status and target, searches file names, pages, and counts every match', async () => {
-    r = await rig()
+    const r = await rig()
     const names = ['alpha-1.txt', 'alpha-2.txt', 'beta.txt', 'gamma.exe', 'statement.csv']
     for (const n of names.slice(0, 4)) await receipt(r.inbox, n)
     const csv = await receipt(r.inbox, 'statement.csv', 'Date,Description,Amount\n2026-01-05,Flour,-12.50\n')
     await r.engine.addFiles(
-      names.slice(0, 4).map((n) => join(r!.inbox, n)),
+      names.slice(0, 4).map((n) => join(r.inbox, n)),
       { profileId: PROFILE, target: 'expenses' },
     )
     await r.engine.addFiles([csv.path], {
@@ -59,7 +55,7 @@ describe('history', () => {
   })
 
   it('exports CSV with a header, one line per row, quoting, and formula-safe cells', async () => {
-    r = await rig()
+    const r = await rig()
     const a = await receipt(r.inbox, '=HYPERLINK("x").txt')
     const b = await receipt(r.inbox, 'comma, "quoted".txt')
     await r.engine.addFiles([a.path, b.path], { profileId: PROFILE, target: 'expenses' })

@@ -1,12 +1,16 @@
 /**
  * Fixtures and HTTP helpers for the business route tests (test/sandbox/business*.test.ts and
- * jobs*.test.ts). Every call goes over real HTTP to an emulator started in process on a free port.
+ * jobs*.test.ts). Every call goes over real HTTP (./http.ts) to an emulator started in process on a
+ * free port.
  */
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { type JobStatus, failureEnvelope, jobSchema, successEnvelope } from '../../schemas'
 import { type Fixtures, type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index'
 import type { CreateLogEntry } from '../../sandbox/state'
+import { type CallOptions, type Method, type Res, call, dataOf, useSandbox } from './http'
+
+export { type CallOptions, type Res, call, dataOf, useSandbox } from './http'
 
 export const K1 = 'svc_sk_b1' // b1: NGN, NG
 export const K2 = 'svc_sk_b2' // b2: another business
@@ -63,51 +67,14 @@ export function start(fixtures: Fixtures = businessFixtures(), opts: Omit<Sandbo
   return startSandbox({ fixtures, port: 0, ...opts })
 }
 
-export interface Res {
-  status: number
-  headers: Headers
-  text: string
-  body: unknown
-}
-
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
-
-export interface CallOptions {
-  key?: string
-  keyHeader?: string
-  body?: unknown
-  idem?: string
-}
-
-export async function call(sb: Sandbox, method: Method, path: string, opts: CallOptions = {}): Promise<Res> {
-  const headers: Record<string, string> = {}
-  if (opts.key !== undefined) headers[opts.keyHeader ?? 'X-API-Key'] = opts.key
-  if (opts.idem !== undefined) headers['Idempotency-Key'] = opts.idem
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
-  const res = await fetch(`${sb.url}${path}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  })
-  const text = await res.text()
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    body = text
-  }
-  return { status: res.status, headers: res.headers, text, body }
+/** An emulator with businessFixtures(overrides) for the calling file or describe block (useSandbox). */
+export function businessSandbox(overrides: Partial<Fixtures> = {}): Sandbox {
+  return useSandbox(() => start(businessFixtures(overrides)))
 }
 
 /** Calls as business b1 (key K1) unless another key is given. */
 export function as1(sb: Sandbox, method: Method, path: string, opts: CallOptions = {}): Promise<Res> {
   return call(sb, method, path, { key: K1, ...opts })
-}
-
-/** The `data` of a 200 success envelope, checked against a shared schema. */
-export function dataOf<T extends z.ZodType>(schema: T, res: Res): z.output<T> {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${res.text}`)
-  return schema.parse(successEnvelope(z.unknown()).parse(res.body).data)
 }
 
 export function metaOf(res: Res): Record<string, unknown> {

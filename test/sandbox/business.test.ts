@@ -3,11 +3,12 @@
  * delete, isolation between businesses, idempotency, rate limits and faults.
  * AI creates and jobs are in jobs-ai-create.test.ts; the extraction rules in extract-rules.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
   DEVELOPER_API_403_MESSAGE,
+  LIST_RESOURCES,
   authValidateData,
   emptySuccessEnvelope,
   invoiceSchema,
@@ -17,7 +18,6 @@ import {
   recordSchema,
   updatedRecordData,
 } from '../../schemas'
-import type { Sandbox } from '../../sandbox/index'
 import {
   K1,
   K2,
@@ -27,6 +27,7 @@ import {
   anyRecord,
   as1,
   businessFixtures,
+  businessSandbox,
   call,
   createAndWait,
   creates,
@@ -38,13 +39,7 @@ import {
   waitForJob,
 } from './business-helpers'
 
-let sb: Sandbox
-beforeAll(async () => {
-  sb = await start()
-})
-afterAll(async () => {
-  await sb.stop()
-})
+const sb = businessSandbox()
 
 const item = (over: Record<string, unknown> = {}) => ({
   item_name: 'Flour',
@@ -248,17 +243,7 @@ describe('reads and lists', () => {
   })
 
   it('every list of design.md §3 answers an array with page meta', async () => {
-    for (const r of [
-      'purchase-orders',
-      'invoices',
-      'expenses',
-      'bills',
-      'income',
-      'journals',
-      'contacts',
-      'bank-transactions',
-      'accounts',
-    ]) {
+    for (const r of [...LIST_RESOURCES, 'accounts']) {
       const res = await as1(sb, 'GET', `/${r}`)
       expect(Array.isArray(dataOf(z.array(z.unknown()), res)), r).toBe(true)
       pageMeta.parse(metaOf(res))
@@ -453,13 +438,7 @@ describe('rate limits', () => {
 
 // ---------------------------------------------------------------------------------------------
 describe('faults', () => {
-  let f: Sandbox
-  beforeAll(async () => {
-    f = await start()
-  })
-  afterAll(async () => {
-    await f.stop()
-  })
+  const f = businessSandbox()
 
   it('faults: fail_next → 5xx envelope', async () => {
     await setFaults(f, { fail_next: 1, error_statuses: [503] })

@@ -6,23 +6,16 @@
  */
 import { readFileSync } from 'node:fs'
 import { PDFDocument, rgb } from 'pdf-lib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { recordSchema } from '../../schemas'
-import type { Sandbox } from '../../sandbox/index'
 import { emlText, htmlText, pdfText } from '../../sandbox/documents'
 import { findMoney, findVendor } from '../../sandbox/extract'
 import { SAMPLE_RECEIPTS } from '../../sandbox/sample-receipts'
 import { SAMPLES_FILE, render } from '../../scripts/make-samples'
 import { DEFAULT_PROMPTS, renderPrompt } from '../../src-main/core/folders'
-import { as1, b64, businessFixtures, createAndWait, dataOf, start } from './business-helpers'
+import { as1, b64, businessSandbox, createAndWait, dataOf } from './business-helpers'
 
-let sb: Sandbox
-beforeAll(async () => {
-  sb = await start(businessFixtures())
-})
-afterAll(async () => {
-  await sb.stop()
-})
+const sb = businessSandbox()
 
 /** The prompt the app sends with a dropped receipt (the default expense prompt). */
 function dropPrompt(name: string): string {

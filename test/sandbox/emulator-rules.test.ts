@@ -4,7 +4,7 @@
  * the `bank` and `schema` list filters, PUT /expenses/{uuid} (not in the spec: 405), and the sixth
  * add-seats failure (Part 7 rule 4).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   ADD_SEATS_FAILURE_STATUS,
@@ -13,7 +13,6 @@ import {
   ERROR_CODES,
   billingStatusSchema,
 } from '../../schemas'
-import type { Sandbox } from '../../sandbox/index'
 import {
   K1,
   K2,
@@ -22,12 +21,11 @@ import {
   as1,
   asyncData,
   b64,
-  businessFixtures,
+  businessSandbox,
   call,
   dataOf,
   failureOf,
   metaOf,
-  start,
   waitForJob,
 } from './business-helpers'
 
@@ -35,42 +33,36 @@ const rows = z.array(z.object({ uuid: z.string() }).loose())
 const uuids = (res: Awaited<ReturnType<typeof as1>>) => dataOf(rows, res).map((r) => r.uuid)
 
 describe("2.11: a business's own source_uuid resolves even when another business has that uuid", () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(
-      businessFixtures({
-        bank_transactions: [
-          { uuid: 'shared-id', business: 'b2', date: '2026-01-05', amount: 5, narration: 'b2 own line' },
-          {
-            uuid: 't_mine',
-            source_uuid: 'shared-id',
-            business: 'b1',
-            date: '2026-01-05',
-            amount: -7,
-            narration: 'b1 line',
-          },
-        ],
-        records: [
-          {
-            resource: 'expenses',
-            uuid: 'exp-shared',
-            business: 'b2',
-            date: '2026-01-05',
-            narration: 'b2 expense',
-          },
-          {
-            resource: 'expenses',
-            uuid: 'e_mine',
-            source_uuid: 'exp-shared',
-            business: 'b1',
-            date: '2026-01-05',
-            narration: 'b1 expense',
-          },
-        ],
-      }),
-    )
+  const sb = businessSandbox({
+    bank_transactions: [
+      { uuid: 'shared-id', business: 'b2', date: '2026-01-05', amount: 5, narration: 'b2 own line' },
+      {
+        uuid: 't_mine',
+        source_uuid: 'shared-id',
+        business: 'b1',
+        date: '2026-01-05',
+        amount: -7,
+        narration: 'b1 line',
+      },
+    ],
+    records: [
+      {
+        resource: 'expenses',
+        uuid: 'exp-shared',
+        business: 'b2',
+        date: '2026-01-05',
+        narration: 'b2 expense',
+      },
+      {
+        resource: 'expenses',
+        uuid: 'e_mine',
+        source_uuid: 'exp-shared',
+        business: 'b1',
+        date: '2026-01-05',
+        narration: 'b1 expense',
+      },
+    ],
   })
-  afterAll(() => sb.stop())
 
   it('GET, PATCH and DELETE by that source_uuid reach the own record; the other business keeps its own', async () => {
     expect(dataOf(anyRecord, await as1(sb, 'GET', '/bank-transactions/shared-id')).uuid).toBe('t_mine')
@@ -85,46 +77,40 @@ describe("2.11: a business's own source_uuid resolves even when another business
 })
 
 describe('list filters bank and schema are applied', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(
-      businessFixtures({
-        bank_transactions: [
-          {
-            uuid: 'gt1',
-            business: 'b1',
-            date: '2026-01-05',
-            amount: -100,
-            narration: 'Flour',
-            bank: 'acc-gtbank',
-          },
-          {
-            uuid: 'gt2',
-            business: 'b1',
-            date: '2026-01-06',
-            amount: 2500,
-            narration: 'Sale',
-            bank: 'acc-gtbank',
-          },
-          {
-            uuid: 'zb1',
-            business: 'b1',
-            date: '2026-01-07',
-            amount: -40,
-            narration: 'Fuel',
-            bank: 'acc-zenith',
-          },
-          { uuid: 'nb1', business: 'b1', date: '2026-01-08', amount: 10, narration: 'Cash' },
-        ],
-        accounts: [
-          { uuid: 'acc-gtbank', business: 'b1', name: 'GTBank current', code: '1010', class: 'asset' },
-          { uuid: 'acc-rent', business: 'b1', name: 'Rent', code: '6100', class: 'expense' },
-          { uuid: 'acc-loan', business: 'b1', name: 'Bank loan', code: '2200', class: 'liability' },
-        ],
-      }),
-    )
+  const sb = businessSandbox({
+    bank_transactions: [
+      {
+        uuid: 'gt1',
+        business: 'b1',
+        date: '2026-01-05',
+        amount: -100,
+        narration: 'Flour',
+        bank: 'acc-gtbank',
+      },
+      {
+        uuid: 'gt2',
+        business: 'b1',
+        date: '2026-01-06',
+        amount: 2500,
+        narration: 'Sale',
+        bank: 'acc-gtbank',
+      },
+      {
+        uuid: 'zb1',
+        business: 'b1',
+        date: '2026-01-07',
+        amount: -40,
+        narration: 'Fuel',
+        bank: 'acc-zenith',
+      },
+      { uuid: 'nb1', business: 'b1', date: '2026-01-08', amount: 10, narration: 'Cash' },
+    ],
+    accounts: [
+      { uuid: 'acc-gtbank', business: 'b1', name: 'GTBank current', code: '1010', class: 'asset' },
+      { uuid: 'acc-rent', business: 'b1', name: 'Rent', code: '6100', class: 'expense' },
+      { uuid: 'acc-loan', business: 'b1', name: 'Bank loan', code: '2200', class: 'liability' },
+    ],
   })
-  afterAll(() => sb.stop())
 
   it('bank: only the transactions of that bank account, with the total counting only them', async () => {
     const res = await as1(sb, 'GET', '/bank-transactions?bank=acc-gtbank&date_order=asc')
@@ -154,11 +140,7 @@ describe('list filters bank and schema are applied', () => {
 })
 
 describe('PUT /expenses/{uuid} is not in the spec', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start()
-  })
-  afterAll(() => sb.stop())
+  const sb = businessSandbox()
 
   it('answers 405 naming the methods it has, and changes nothing', async () => {
     const created = dataOf(
@@ -187,45 +169,39 @@ describe('PUT /expenses/{uuid} is not in the spec', () => {
 })
 
 describe('Part 7 rule 1: chart-of-accounts delete', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(
-      businessFixtures({
-        accounts: [
-          { uuid: 'acc-sales', business: 'b1', name: 'Sales', code: '4000', class: 'income', default: true },
-          {
-            uuid: 'acc-cash',
-            business: 'b1',
-            name: 'Cash in till',
-            code: '1000',
-            class: 'asset',
-            cashbook: true,
-          },
-          { uuid: 'acc-fuel', business: 'b1', name: 'Fuel', code: '6200', class: 'expense' },
-          { uuid: 'acc-rent', business: 'b1', name: 'Rent', code: '6100', class: 'expense' },
-          {
-            uuid: 'acc-misc',
-            business: 'b1',
-            name: 'Sundries',
-            code: '6900',
-            class: 'expense',
-            source_uuid: 'legacy-69',
-          },
-          { uuid: 'acc-free', business: 'b1', name: 'Unused', code: '6999', class: 'expense' },
-        ],
-        records: [
-          {
-            resource: 'expenses',
-            business: 'b1',
-            date: '2026-01-05',
-            narration: 'Diesel',
-            account: 'acc-fuel',
-          },
-        ],
-      }),
-    )
+  const sb = businessSandbox({
+    accounts: [
+      { uuid: 'acc-sales', business: 'b1', name: 'Sales', code: '4000', class: 'income', default: true },
+      {
+        uuid: 'acc-cash',
+        business: 'b1',
+        name: 'Cash in till',
+        code: '1000',
+        class: 'asset',
+        cashbook: true,
+      },
+      { uuid: 'acc-fuel', business: 'b1', name: 'Fuel', code: '6200', class: 'expense' },
+      { uuid: 'acc-rent', business: 'b1', name: 'Rent', code: '6100', class: 'expense' },
+      {
+        uuid: 'acc-misc',
+        business: 'b1',
+        name: 'Sundries',
+        code: '6900',
+        class: 'expense',
+        source_uuid: 'legacy-69',
+      },
+      { uuid: 'acc-free', business: 'b1', name: 'Unused', code: '6999', class: 'expense' },
+    ],
+    records: [
+      {
+        resource: 'expenses',
+        business: 'b1',
+        date: '2026-01-05',
+        narration: 'Diesel',
+        account: 'acc-fuel',
+      },
+    ],
   })
-  afterAll(() => sb.stop())
 
   it('a default account → 400 saying so', async () => {
     const f = failureOf(await as1(sb, 'DELETE', '/accounts/acc-sales'), 400)
@@ -268,26 +244,20 @@ describe('Part 7 rule 1: chart-of-accounts delete', () => {
 })
 
 describe('2.6: AI credit usage', () => {
-  let sb: Sandbox
-  const fixtures = () =>
-    businessFixtures({
-      partners: [{ name: 'P', key: PARTNER, holding_credits: 2 }],
-      businesses: [
-        { uuid: 'b1', name: 'Bakery One', key: K1, credit_balance: 2, referred_by: PARTNER },
-        {
-          uuid: 'b2',
-          name: 'Paid by partner',
-          key: K2,
-          credit_balance: 50,
-          credit_from_referral_partner: true,
-          referred_by: PARTNER,
-        },
-      ],
-    })
-  beforeAll(async () => {
-    sb = await start(fixtures())
+  const sb = businessSandbox({
+    partners: [{ name: 'P', key: PARTNER, holding_credits: 2 }],
+    businesses: [
+      { uuid: 'b1', name: 'Bakery One', key: K1, credit_balance: 2, referred_by: PARTNER },
+      {
+        uuid: 'b2',
+        name: 'Paid by partner',
+        key: K2,
+        credit_balance: 50,
+        credit_from_referral_partner: true,
+        referred_by: PARTNER,
+      },
+    ],
   })
-  afterAll(() => sb.stop())
 
   const balance = async (uuid: string) =>
     dataOf(
@@ -383,23 +353,17 @@ describe('2.6: AI credit usage', () => {
 })
 
 describe('Part 7 rule 4: the sixth add-seats failure can occur', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(
-      businessFixtures({
-        partners: [
-          {
-            name: 'Lapsed',
-            key: PARTNER,
-            holding_credits: 100_000,
-            subscription_expires_at: '2020-01-01T00:00:00Z',
-          },
-        ],
-        businesses: [{ uuid: 'b1', name: 'Bakery One', key: K1, referred_by: PARTNER }],
-      }),
-    )
+  const sb = businessSandbox({
+    partners: [
+      {
+        name: 'Lapsed',
+        key: PARTNER,
+        holding_credits: 100_000,
+        subscription_expires_at: '2020-01-01T00:00:00Z',
+      },
+    ],
+    businesses: [{ uuid: 'b1', name: 'Bakery One', key: K1, referred_by: PARTNER }],
   })
-  afterAll(() => sb.stop())
 
   it('a partner whose own subscription has ended → 403 partner_subscription_expired, nothing debited (add-seats and add-credits)', async () => {
     const seats = await call(sb, 'POST', '/referred-businesses/b1/add-seats', {

@@ -19,6 +19,7 @@ import {
   asyncData,
   b64,
   businessFixtures,
+  businessSandbox,
   createAndWait,
   creates,
   dataOf,
@@ -30,13 +31,7 @@ import {
   waitForJob,
 } from './business-helpers'
 
-let sb: Sandbox
-beforeAll(async () => {
-  sb = await start()
-})
-afterAll(async () => {
-  await sb.stop()
-})
+const sb = businessSandbox()
 
 const today = () => new Date().toISOString().slice(0, 10)
 /** Bytes no reader takes for text (NUL, invalid UTF-8), like a real PDF. */

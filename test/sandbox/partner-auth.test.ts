@@ -2,7 +2,7 @@
  * Part 5 rules 4 and 7 on the partner routes: business keys are refused with the distributor
  * message; partner keys are refused on business routes; missing, unknown and public keys are 401.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   BUSINESS_ROUTE_PARTNER_KEY_MESSAGE,
   ERROR_CODES,
@@ -10,7 +10,6 @@ import {
   WRONG_KEY_KIND_STATUS,
   referredBusinessPage,
 } from '../../schemas'
-import type { Sandbox } from '../../sandbox/index'
 import { PARTNER_CREATE_ROUTES } from '../../sandbox/routes/partner'
 import {
   B1_KEY,
@@ -20,9 +19,8 @@ import {
   dataOf,
   failureOf,
   holdingOf,
-  partnerFixtures,
+  partnerSandbox,
   registration,
-  start,
 } from './partner-helpers'
 
 const PARTNER_ROUTES: { method: 'GET' | 'POST'; path: string; body?: unknown }[] = [
@@ -34,11 +32,7 @@ const PARTNER_ROUTES: { method: 'GET' | 'POST'; path: string; body?: unknown }[]
 ]
 
 describe('partner route authentication', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures())
-  })
-  afterAll(() => sb.stop())
+  const sb = partnerSandbox()
 
   for (const r of PARTNER_ROUTES) {
     it(`a business key on ${r.method} ${r.path} → 403 telling the caller to use the distributor partner secret`, async () => {

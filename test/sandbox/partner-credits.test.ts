@@ -1,44 +1,29 @@
 /**
  * POST /referred-businesses/{business_uuid}/add-credits (Part 4, Part 5 rule 8, design.md §3).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ERROR_CODES, addCreditsData, billingStatusSchema } from '../../schemas'
-import type { Sandbox } from '../../sandbox/index'
 import { PARTNER_CREATE_ROUTES } from '../../sandbox/routes/partner'
 import {
+  NOT_REFERRED,
   P1,
   P2,
+  addCredits,
   call,
   createsOn,
   dataOf,
+  expectNothingMoved,
   failureOf,
   holdingOf,
-  partnerFixtures,
-  start,
+  partnerSandbox,
 } from './partner-helpers'
 
 const CREDITS_ROUTE = PARTNER_CREATE_ROUTES.addCredits
-const addCredits = (sb: Sandbox, uuid: string, body: unknown, key = P1, idem?: string) =>
-  call(sb, 'POST', `/referred-businesses/${uuid}/add-credits`, { key, body, idem })
 
 describe('POST /referred-businesses/{business_uuid}/add-credits', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures({ p1Holding: 5000, p2Holding: 900 }))
-  })
-  afterAll(() => sb.stop())
+  const sb = partnerSandbox({ p1Holding: 5000, p2Holding: 900 })
 
-  async function expectNoMove(run: () => Promise<void>): Promise<void> {
-    const h1 = holdingOf(sb, P1)
-    const h2 = holdingOf(sb, P2)
-    const balances = [...sb.state.businesses.values()].map((b) => b.credit_balance)
-    const creates = (await createsOn(sb, CREDITS_ROUTE)).length
-    await run()
-    expect(holdingOf(sb, P1)).toBe(h1)
-    expect(holdingOf(sb, P2)).toBe(h2)
-    expect([...sb.state.businesses.values()].map((b) => b.credit_balance)).toEqual(balances)
-    expect(await createsOn(sb, CREDITS_ROUTE)).toHaveLength(creates)
-  }
+  const expectNoMove = (run: () => Promise<void>) => expectNothingMoved(sb, CREDITS_ROUTE, run)
 
   it('debits the partner holding and credits the business: {credits_granted, partner_holding_balance, credit_balance}', async () => {
     const d = dataOf(addCreditsData, await addCredits(sb, 'b1', { credits: 250 }))
@@ -101,12 +86,7 @@ describe('POST /referred-businesses/{business_uuid}/add-credits', () => {
   })
 
   it('a business not referred by this partner, or unknown → 404', async () => {
-    for (const [uuid, key] of [
-      ['b_other', P1],
-      ['b1', P2],
-      ['b_orphan', P1],
-      ['no-such-business', P1],
-    ] as const) {
+    for (const [uuid, key] of NOT_REFERRED) {
       await expectNoMove(async () => {
         const res = await addCredits(sb, uuid, { credits: 1 }, key)
         expect(res.status, uuid).toBe(404)

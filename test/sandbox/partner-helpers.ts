@@ -1,10 +1,14 @@
 /**
  * Shared fixtures and HTTP helpers for the partner route tests (test/sandbox/partner*.test.ts).
- * Every call goes over real HTTP to an emulator started in process on a free port.
+ * Every call goes over real HTTP (./http.ts) to an emulator started in process on a free port.
  */
-import { z } from 'zod'
-import { failureEnvelope, successEnvelope } from '../../schemas'
+import { expect } from 'vitest'
+import type { z } from 'zod'
+import { failureEnvelope } from '../../schemas'
 import { type Fixtures, type Sandbox, startSandbox } from '../../sandbox/index'
+import { type Res, call, useSandbox } from './http'
+
+export { type Res, call, dataOf, useSandbox } from './http'
 
 export const P1 = 'svc_partner_sk_p1'
 export const P2 = 'svc_partner_sk_p2'
@@ -55,49 +59,59 @@ export function start(fixtures: Fixtures = partnerFixtures()): Promise<Sandbox> 
   return startSandbox({ fixtures, port: 0 })
 }
 
-export interface Res {
-  status: number
-  headers: Headers
-  text: string
-  body: unknown
-}
-
-export async function call(
-  sb: Sandbox,
-  method: 'GET' | 'POST',
-  path: string,
-  opts: { key?: string; body?: unknown; idem?: string; keyHeader?: string } = {},
-): Promise<Res> {
-  const headers: Record<string, string> = {}
-  if (opts.key !== undefined) headers[opts.keyHeader ?? 'X-API-Key'] = opts.key
-  if (opts.idem !== undefined) headers['Idempotency-Key'] = opts.idem
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
-  const res = await fetch(`${sb.url}${path}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+/**
+ * An emulator with partnerFixtures(opts) for the calling describe block (useSandbox); `setup` runs
+ * once it is up, before the block's tests.
+ */
+export function partnerSandbox(
+  opts: Parameters<typeof partnerFixtures>[0] = {},
+  setup: (sb: Sandbox) => Promise<void> = async () => {},
+): Sandbox {
+  return useSandbox(async () => {
+    const sb = await start(partnerFixtures(opts))
+    await setup(sb)
+    return sb
   })
-  const text = await res.text()
-  let body: unknown = undefined
-  try {
-    body = JSON.parse(text)
-  } catch {
-    body = text
-  }
-  return { status: res.status, headers: res.headers, text, body }
-}
-
-/** The `data` of a 200 success envelope, checked against the shared schema. */
-export function dataOf<T extends z.ZodType>(schema: T, res: Res): z.output<T> {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${res.text}`)
-  const envelope = successEnvelope(z.unknown()).parse(res.body)
-  return schema.parse(envelope.data)
 }
 
 /** A failure envelope, checked against the shared schema. */
 export function failureOf(res: Res): z.output<typeof failureEnvelope> {
   return failureEnvelope.parse(res.body)
 }
+
+/** POST /referred-businesses/{uuid}/<action> as partner P1, unless another key is given. */
+function grantTo(action: 'add-seats' | 'add-credits') {
+  return (sb: Sandbox, uuid: string, body: unknown, key = P1, idem?: string) =>
+    call(sb, 'POST', `/referred-businesses/${uuid}/${action}`, { key, body, idem })
+}
+export const addSeats = grantTo('add-seats')
+export const addCredits = grantTo('add-credits')
+
+/**
+ * Runs `run` and asserts it moved nothing: neither partner's holding, no business's credit balance,
+ * and no create logged on `route`. Returns what `run` returns.
+ */
+export async function expectNothingMoved<T>(sb: Sandbox, route: string, run: () => Promise<T>): Promise<T> {
+  const h1 = holdingOf(sb, P1)
+  const h2 = holdingOf(sb, P2)
+  const balances = () => [...sb.state.businesses.values()].map((b) => b.credit_balance)
+  const before = balances()
+  const creates = (await createsOn(sb, route)).length
+  const out = await run()
+  expect(holdingOf(sb, P1)).toBe(h1)
+  expect(holdingOf(sb, P2)).toBe(h2)
+  expect(balances()).toEqual(before)
+  expect(await createsOn(sb, route)).toHaveLength(creates)
+  return out
+}
+
+/** [business uuid, partner key] pairs where that partner did not refer that business, or it is unknown. */
+export const NOT_REFERRED: readonly (readonly [uuid: string, partnerKey: string])[] = [
+  ['b_other', P1],
+  ['b1', P2],
+  ['b_orphan', P1],
+  ['no-such-business', P1],
+]
 
 /** Moves the emulator clock; returns the emulator's "now" (epoch ms) as it reports it. */
 export async function advanceClock(sb: Sandbox, ms: number): Promise<number> {

@@ -2,7 +2,7 @@
  * GET /referred-businesses (2.7, Part 8 paging bounds) and
  * GET /referred-businesses/{business_uuid}/billing-status (design.md §3: the list row's billing fields).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   ERROR_CODES,
   MICRO_TIMESTAMP_RE,
@@ -12,7 +12,7 @@ import {
   type ReferredBusinessRow,
 } from '../../schemas'
 import type { Sandbox } from '../../sandbox/index'
-import { P1, P2, call, dataOf, failureOf, partnerFixtures, start } from './partner-helpers'
+import { NOT_REFERRED, P1, P2, call, dataOf, failureOf, partnerSandbox } from './partner-helpers'
 
 const ROW_FIELDS = [
   'uuid',
@@ -37,16 +37,16 @@ const billing = (sb: Sandbox, uuid: string, key = P1) =>
   call(sb, 'GET', `/referred-businesses/${uuid}/billing-status`, { key })
 
 describe('GET /referred-businesses', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures())
-    // b1 gets a partner grant so one row carries an expiry.
+  // b1 gets a partner grant so one row carries an expiry.
+  const sb = partnerSandbox({}, async (started) => {
     dataOf(
       addSeatsData,
-      await call(sb, 'POST', '/referred-businesses/b1/add-seats', { key: P1, body: { seats: 2, months: 1 } }),
+      await call(started, 'POST', '/referred-businesses/b1/add-seats', {
+        key: P1,
+        body: { seats: 2, months: 1 },
+      }),
     )
   })
-  afterAll(() => sb.stop())
 
   it('data is an object {current_page, data, per_page, total}, not an array', async () => {
     const res = await list(sb)
@@ -87,39 +87,45 @@ describe('GET /referred-businesses', () => {
     expect(page.data.find((r) => r.uuid === 'b_credit')?.subscription_expires_at).toBeNull()
   })
 
-  it('billing snapshot: partner grant → plus, active, referral_partner, grant seats', async () => {
+  it.each([
+    {
+      name: 'billing snapshot: partner grant → plus, active, referral_partner, grant seats',
+      uuid: 'b1',
+      row: {
+        subscription_plan: 'plus',
+        subscription_status: 'active',
+        gateway: 'referral_partner',
+        available_seats: 2,
+        is_subscribed_to_svc: true,
+      },
+    },
+    {
+      name: 'billing snapshot (our choice): own Plus → plus, active, direct, 1 seat, no expiry',
+      uuid: 'b_plus',
+      row: {
+        subscription_plan: 'plus',
+        subscription_status: 'active',
+        gateway: 'direct',
+        available_seats: 1,
+        is_subscribed_to_svc: true,
+        subscription_expires_at: null,
+      },
+    },
+    {
+      name: 'billing snapshot (our choice): no subscription → free, inactive, none, 0 seats',
+      uuid: 'b_credit',
+      row: {
+        subscription_plan: 'free',
+        subscription_status: 'inactive',
+        gateway: 'none',
+        available_seats: 0,
+        is_subscribed_to_svc: false,
+        credit_from_referral_partner: true,
+      },
+    },
+  ])('$name', async ({ uuid, row }) => {
     const page = dataOf(referredBusinessPage, await list(sb))
-    expect(page.data.find((r) => r.uuid === 'b1')).toMatchObject({
-      subscription_plan: 'plus',
-      subscription_status: 'active',
-      gateway: 'referral_partner',
-      available_seats: 2,
-      is_subscribed_to_svc: true,
-    })
-  })
-
-  it('billing snapshot (our choice): own Plus → plus, active, direct, 1 seat, no expiry', async () => {
-    const page = dataOf(referredBusinessPage, await list(sb))
-    expect(page.data.find((r) => r.uuid === 'b_plus')).toMatchObject({
-      subscription_plan: 'plus',
-      subscription_status: 'active',
-      gateway: 'direct',
-      available_seats: 1,
-      is_subscribed_to_svc: true,
-      subscription_expires_at: null,
-    })
-  })
-
-  it('billing snapshot (our choice): no subscription → free, inactive, none, 0 seats', async () => {
-    const page = dataOf(referredBusinessPage, await list(sb))
-    expect(page.data.find((r) => r.uuid === 'b_credit')).toMatchObject({
-      subscription_plan: 'free',
-      subscription_status: 'inactive',
-      gateway: 'none',
-      available_seats: 0,
-      is_subscribed_to_svc: false,
-      credit_from_referral_partner: true,
-    })
+    expect(page.data.find((r) => r.uuid === uuid)).toMatchObject(row)
   })
 
   it('page and limit select a slice; total counts all of this partner’s referrals', async () => {
@@ -157,13 +163,16 @@ describe('GET /referred-businesses', () => {
 })
 
 describe('GET /referred-businesses/{business_uuid}/billing-status', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures())
-    await call(sb, 'POST', '/referred-businesses/b1/add-seats', { key: P1, body: { seats: 3, months: 2 } })
-    await call(sb, 'POST', '/referred-businesses/b_credit/add-credits', { key: P1, body: { credits: 40 } })
+  const sb = partnerSandbox({}, async (started) => {
+    await call(started, 'POST', '/referred-businesses/b1/add-seats', {
+      key: P1,
+      body: { seats: 3, months: 2 },
+    })
+    await call(started, 'POST', '/referred-businesses/b_credit/add-credits', {
+      key: P1,
+      body: { credits: 40 },
+    })
   })
-  afterAll(() => sb.stop())
 
   it('equals the list row’s billing fields for every referred business', async () => {
     const page = dataOf(referredBusinessPage, await list(sb))
@@ -190,12 +199,7 @@ describe('GET /referred-businesses/{business_uuid}/billing-status', () => {
   })
 
   it('a business not referred by this partner, or unknown → 404', async () => {
-    for (const [uuid, key] of [
-      ['b_other', P1],
-      ['b1', P2],
-      ['b_orphan', P1],
-      ['no-such-business', P1],
-    ] as const) {
+    for (const [uuid, key] of NOT_REFERRED) {
       const res = await billing(sb, uuid, key)
       expect(res.status, uuid).toBe(404)
       expect(failureOf(res).error_code).toBe(ERROR_CODES.businessNotReferred)

@@ -1,7 +1,7 @@
 /**
  * POST /register-business (api-spec.md 2.6, Part 5 rules 2 to 4, Part 8's password rule).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   ERROR_CODES,
   PARTNER_ROUTE_BUSINESS_KEY_MESSAGE,
@@ -19,9 +19,8 @@ import {
   createsOn,
   dataOf,
   failureOf,
-  partnerFixtures,
+  partnerSandbox,
   registration,
-  start,
 } from './partner-helpers'
 
 const register = (sb: Sandbox, body: unknown, key = P1) =>
@@ -38,11 +37,7 @@ async function expect400(sb: Sandbox, body: unknown, re: RegExp): Promise<void> 
 }
 
 describe('POST /register-business', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures())
-  })
-  afterAll(() => sb.stop())
+  const sb = partnerSandbox()
 
   it('grant_access admin returns business_uuid, name, currency, country and svc_pk_/svc_sk_ keys', async () => {
     const body = registration({

@@ -2,7 +2,7 @@
  * POST /referred-businesses/{business_uuid}/add-seats: Part 3's state table, Part 7 rules 2 to 4,
  * Part 8's seat cost, design.md §3's later-grant prorating, and idempotent replays.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   ADD_SEATS_FAILURE_STATUS,
   DAYS_PER_MONTH,
@@ -18,31 +18,28 @@ import {
   DAY_MS,
   P1,
   P2,
+  addSeats,
   advanceClock,
   call,
   createsOn,
   dataOf,
+  expectNothingMoved,
   failureOf,
   holdingOf,
   parseMicro,
   partnerFixtures,
+  partnerSandbox,
   start,
 } from './partner-helpers'
 
 const SEATS_ROUTE = PARTNER_CREATE_ROUTES.addSeats
-const addSeats = (sb: Sandbox, uuid: string, body: unknown, key = P1, idem?: string) =>
-  call(sb, 'POST', `/referred-businesses/${uuid}/add-seats`, { key, body, idem })
 const billing = async (sb: Sandbox, uuid: string, key = P1) =>
   dataOf(billingStatusSchema, await call(sb, 'GET', `/referred-businesses/${uuid}/billing-status`, { key }))
 
 describe('Part 3: partner-granted subscription state table', () => {
-  let sb: Sandbox
   let firstExpiry = ''
   let firstReference = ''
-  beforeAll(async () => {
-    sb = await start(partnerFixtures({ p1Holding: 5000 }))
-  })
-  afterAll(() => sb.stop())
+  const sb = partnerSandbox({ p1Holding: 5000 })
 
   it('starts without a partner-granted Plus subscription (plan free, status inactive)', async () => {
     const s = await billing(sb, 'b1')
@@ -170,13 +167,9 @@ describe('Part 3: partner-granted subscription state table', () => {
 })
 
 describe('Part 7 rules 2 to 4: add-seats failures (failure envelope, error_code, nothing debited)', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures({ p1Holding: 5000, p2Holding: 900 }))
-  })
-  afterAll(() => sb.stop())
+  const sb = partnerSandbox({ p1Holding: 5000, p2Holding: 900 })
 
-  /** Asserts a failure with status and code, and that no holding moved and nothing was created. */
+  /** Asserts a failure with status and code, and that nothing moved (no holding, no balance, no create). */
   async function expectFailure(
     uuid: string,
     body: unknown,
@@ -184,19 +177,15 @@ describe('Part 7 rules 2 to 4: add-seats failures (failure envelope, error_code,
     code: string,
     key = P1,
   ): Promise<string> {
-    const h1 = holdingOf(sb, P1)
-    const h2 = holdingOf(sb, P2)
-    const creates = (await createsOn(sb, SEATS_ROUTE)).length
-    const res = await addSeats(sb, uuid, body, key)
-    expect(res.status).toBe(status)
-    const f = failureOf(res)
-    expect(f.status).toBe('failed')
-    expect(f.error_code).toBe(code)
-    expect(f.message.length).toBeGreaterThan(0)
-    expect(holdingOf(sb, P1)).toBe(h1)
-    expect(holdingOf(sb, P2)).toBe(h2)
-    expect(await createsOn(sb, SEATS_ROUTE)).toHaveLength(creates)
-    return f.message
+    return expectNothingMoved(sb, SEATS_ROUTE, async () => {
+      const res = await addSeats(sb, uuid, body, key)
+      expect(res.status).toBe(status)
+      const f = failureOf(res)
+      expect(f.status).toBe('failed')
+      expect(f.error_code).toBe(code)
+      expect(f.message.length).toBeGreaterThan(0)
+      return f.message
+    })
   }
 
   it('rule 2: holding cannot cover 150 × seats × months → 400 insufficient_partner_credit_holding, saying needed and available', async () => {
@@ -223,26 +212,23 @@ describe('Part 7 rules 2 to 4: add-seats failures (failure envelope, error_code,
     await expectFailure('b_other', { seats: 1, months: 1 }, 400, ERROR_CODES.insufficientHolding, P2)
   })
 
-  it('rule 3: the business has its own active Plus subscription → 409 business_has_own_subscription', async () => {
-    expect(ADD_SEATS_FAILURE_STATUS.ownPlusSubscription).toBe(409)
-    const message = await expectFailure(
-      'b_plus',
-      { seats: 1, months: 1 },
-      409,
-      ERROR_CODES.ownPlusSubscription,
-    )
-    expect(message).toMatch(/own active Plus subscription/)
-  })
-
-  it('rule 3: the business was registered with credit_from_referral_partner true → 409 business_uses_partner_credit', async () => {
-    expect(ADD_SEATS_FAILURE_STATUS.partnerPaidCredits).toBe(409)
-    const message = await expectFailure(
-      'b_credit',
-      { seats: 1, months: 1 },
-      409,
-      ERROR_CODES.partnerPaidCredits,
-    )
-    expect(message).toMatch(/credit_from_referral_partner/)
+  it.each([
+    {
+      name: 'rule 3: the business has its own active Plus subscription → 409 business_has_own_subscription',
+      uuid: 'b_plus',
+      rule: 'ownPlusSubscription',
+      says: /own active Plus subscription/,
+    },
+    {
+      name: 'rule 3: the business was registered with credit_from_referral_partner true → 409 business_uses_partner_credit',
+      uuid: 'b_credit',
+      rule: 'partnerPaidCredits',
+      says: /credit_from_referral_partner/,
+    },
+  ] as const)('$name', async ({ uuid, rule, says }) => {
+    expect(ADD_SEATS_FAILURE_STATUS[rule]).toBe(409)
+    const message = await expectFailure(uuid, { seats: 1, months: 1 }, 409, ERROR_CODES[rule])
+    expect(message).toMatch(says)
   })
 
   it('not referred by this partner → 404 business_not_found', async () => {
@@ -298,11 +284,7 @@ describe('Part 7 rules 2 to 4: add-seats failures (failure envelope, error_code,
 })
 
 describe('Idempotency-Key on add-seats', () => {
-  let sb: Sandbox
-  beforeAll(async () => {
-    sb = await start(partnerFixtures({ p1Holding: 5000 }))
-  })
-  afterAll(() => sb.stop())
+  const sb = partnerSandbox({ p1Holding: 5000 })
 
   it('a repeated add-seats with the same key debits once and returns the same body', async () => {
     const first = await addSeats(sb, 'b1', { seats: 2, months: 2 }, P1, 'idem-seat-1')

@@ -4,7 +4,7 @@
  * fields, attachments on every AI create target, PATCH and PUT by source_uuid, and OAuth with a
  * token of another app, for a business without the Developer API, and on a partner route.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   AI_CREATE_ROUTES,
@@ -16,7 +16,6 @@ import {
   WRONG_KEY_KIND_STATUS,
   purchaseOrderRecord,
 } from '../../schemas'
-import type { Sandbox } from '../../sandbox/index'
 import {
   K1,
   K2,
@@ -25,31 +24,23 @@ import {
   as1,
   asyncData,
   b64,
-  businessFixtures,
+  businessSandbox,
   call,
   dataOf,
   failureOf,
-  start,
   waitForJob,
 } from './business-helpers'
 
-let sb: Sandbox
-
-beforeAll(async () => {
-  sb = await start(
-    businessFixtures({
-      records: [
-        { resource: 'expenses', uuid: 'e1', source_uuid: 'my-exp-1', business: 'b1', date: '2026-03-01', narration: 'Taxi', amount: 2500 },
-        { resource: 'bills', uuid: 'bl1', source_uuid: 'my-bill-1', business: 'b1', date: '2026-03-02', narration: 'Power', amount: 9000 },
-      ],
-      oauth_tokens: [
-        { token: 'tok_b1', app_key: K1, business: 'b1' },
-        { token: 'tok_noapi', app_key: K1, business: 'b3' },
-      ],
-    }),
-  )
+const sb = businessSandbox({
+  records: [
+    { resource: 'expenses', uuid: 'e1', source_uuid: 'my-exp-1', business: 'b1', date: '2026-03-01', narration: 'Taxi', amount: 2500 },
+    { resource: 'bills', uuid: 'bl1', source_uuid: 'my-bill-1', business: 'b1', date: '2026-03-02', narration: 'Power', amount: 9000 },
+  ],
+  oauth_tokens: [
+    { token: 'tok_b1', app_key: K1, business: 'b1' },
+    { token: 'tok_noapi', app_key: K1, business: 'b3' },
+  ],
 })
-afterAll(() => sb.stop())
 
 /** A statement file: a CSV with one row (a CSV without rows fails its job), else any bytes. */
 const statement = (name: string) => ({
@@ -104,25 +95,21 @@ describe('purchase orders (2.2): discounts and optional fields', () => {
     expect(read.exchange_rate).toBe(1)
     expect(read).toMatchObject({ delivery_date: null, branch_uuid: null, department_uuid: null, project_uuid: null })
 
-    const full = await create({
-      date: '2026-03-01',
+    const optional = {
       delivery_date: '2026-03-15',
       exchange_rate: 1530.5,
       currency: 'USD',
       branch_uuid: 'br-lagos',
       department_uuid: 'dep-bakery',
       project_uuid: 'prj-easter',
+    }
+    const full = await create({
+      date: '2026-03-01',
+      ...optional,
       items: [{ ...line, withholding_tax: 5, withholding_tax_uuid: 'wht-5' }],
     })
     const back = dataOf(purchaseOrderRecord, await as1(sb, 'GET', `/purchase-orders/${full.uuid}`))
-    expect(back).toMatchObject({
-      delivery_date: '2026-03-15',
-      exchange_rate: 1530.5,
-      currency: 'USD',
-      branch_uuid: 'br-lagos',
-      department_uuid: 'dep-bakery',
-      project_uuid: 'prj-easter',
-    })
+    expect(back).toMatchObject(optional)
     expect(back.items[0]).toMatchObject({ withholding_tax: 5, withholding_tax_uuid: 'wht-5' })
     // Withholding is shown apart: it does not change the amount.
     expect(back.amount).toBe(200)

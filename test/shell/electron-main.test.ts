@@ -4,46 +4,28 @@
  * the security checklist, IPC, tray and window life cycle, since this machine cannot run Electron.
  */
 import { once } from 'node:events'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { CALL_NAMES, EVENT_CHANNEL, GRANT_FILE_CHANNEL, callChannel } from '../../contract'
 import { APP_ENTRY_URL } from '../../src-main/shell/app-protocol'
 import { contentSecurityPolicy } from '../../src-main/shell/csp'
 import { FakeBrowserWindow, FakeNotification, FakeTray, FakeWebContents, fake, fakeEvent } from './fake-electron'
+import { useDesktop } from './desktop'
 
 vi.mock('electron', async () => (await import('./fake-electron')).electronModule())
-vi.mock(import('../../src-main/core/secrets'), async (importOriginal) => {
-  const real = await importOriginal()
-  return { ...real, openSecretStore: async () => ({ store: new real.MemorySecretStore(), problem: null }) }
-})
+vi.mock(import('../../src-main/core/secrets'), async (real) =>
+  (await import('./desktop')).withMemoryKeychain(await real()),
+)
 
-let dataDir: string
 let win: FakeBrowserWindow
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'bookdrop-shell-'))
-  fake.app.userData = dataDir
-  vi.stubEnv('ELECTRON_RENDERER_URL', '')
-  // Without a key the app would open on the embedded emulator; these tests start from "not connected".
-  process.argv.push('--no-demo')
-  await import('../../src-main/electron/main')
-  fake.app.makeReady()
-  await vi.waitFor(
-    () => {
-      expect(FakeBrowserWindow.all).toHaveLength(1)
-      expect(FakeBrowserWindow.all[0]!.visible).toBe(true)
-    },
-    { timeout: 20_000, interval: 20 },
-  )
-  win = FakeBrowserWindow.all[0]!
-})
-
-afterAll(async () => {
-  process.argv.splice(process.argv.indexOf('--no-demo'), 1)
-  vi.unstubAllEnvs()
-  await rm(dataDir, { recursive: true, force: true })
+const desktop = useDesktop({
+  prefix: 'bookdrop-shell-',
+  ready: () => {
+    expect(FakeBrowserWindow.all).toHaveLength(1)
+    expect(FakeBrowserWindow.all[0]!.visible).toBe(true)
+    win = FakeBrowserWindow.all[0]!
+  },
 })
 
 describe('the main window', () => {
@@ -224,7 +206,7 @@ describe('closing and quitting', () => {
 
   it('remembers the window bounds', async () => {
     await vi.waitFor(async () => {
-      const saved = JSON.parse(await readFile(join(dataDir, 'window-state.json'), 'utf8')) as Record<string, unknown>
+      const saved = JSON.parse(await readFile(join(desktop.dataDir, 'window-state.json'), 'utf8')) as Record<string, unknown>
       expect(saved).toMatchObject({ width: 1100, height: 760, maximized: false })
     })
   })
