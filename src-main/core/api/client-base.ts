@@ -14,7 +14,7 @@ import {
   PARTNER_ROUTE_BUSINESS_KEY_MESSAGE,
   type Environment,
 } from '../../../schemas/assumptions'
-import type { ApiError} from './errors';
+import type { ApiError } from './errors'
 import { CLIENT_ERROR_CODES } from './errors'
 import { errnoCode, sizeText } from '../util'
 import {
@@ -28,8 +28,6 @@ import {
 } from './client-types'
 import { clientSettings } from './credentials'
 import { Transport } from './transport'
-
-
 
 export abstract class ClientBase {
   readonly environment: Environment
