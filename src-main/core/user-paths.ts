@@ -149,9 +149,8 @@ function pathApi(platform: NodeJS.Platform) {
  * (issue 14: idle memory).
  */
 function within(child: string, parent: string, platform: NodeJS.Platform): boolean {
-  const fold = (s: string) => (platform === 'win32' || platform === 'darwin' ? s.toLowerCase() : s)
-  const c = fold(child)
-  const a = fold(parent)
+  const c = fold(child, platform)
+  const a = fold(parent, platform)
   if (c === a) return true
   const sep = platform === 'win32' ? '\\' : '/'
   return c.startsWith(a.endsWith(sep) ? a : a + sep)
@@ -170,7 +169,12 @@ function same(a: string, b: string, platform: NodeJS.Platform): boolean {
 
 /** Two resolved paths name the same folder (case-insensitive on Windows and macOS). */
 function equal(a: string, b: string, platform: NodeJS.Platform): boolean {
-  return platform === 'win32' || platform === 'darwin' ? a.toLowerCase() === b.toLowerCase() : a === b
+  return fold(a, platform) === fold(b, platform)
+}
+
+/** A path as the platform compares it: Windows and macOS file systems ignore case. */
+function fold(s: string, platform: NodeJS.Platform): string {
+  return platform === 'win32' || platform === 'darwin' ? s.toLowerCase() : s
 }
 
 /** The real path when it exists (symlinks resolved), else the resolved path. */
@@ -193,7 +197,7 @@ export function watchedFolderRule(
   path = p.resolve(path)
   const home = p.resolve(ctx.home)
   const dataDir = p.resolve(ctx.dataDir)
-  if (p.parse(path).root === path || p.resolve(path) === p.parse(p.resolve(path)).root) {
+  if (p.parse(path).root === path) {
     return { rule: 'filesystem_root', message: `${shown} is the root of a drive: choose a folder on it instead.`, hint: 'a drive root cannot be watched' }
   }
   const kind = platform === 'win32' ? 'win32' : platform === 'darwin' ? 'darwin' : 'posix'

@@ -116,14 +116,7 @@ export class FolderWalker {
   /** Backpressure: waits while SCAN_MAX_PENDING files are pending, then for the consumer's gate. */
   private async roomToWalk(signal: AbortSignal): Promise<void> {
     while (!signal.aborted && this.sampler.pendingCount >= SCAN_MAX_PENDING) {
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          signal.removeEventListener('abort', wake)
-          resolve()
-        }
-        signal.addEventListener('abort', wake)
-        this.roomWaiters.push(wake)
-      })
+      await settledOrAborted(new Promise<void>((resolve) => this.roomWaiters.push(resolve)), signal)
     }
     const gate = signal.aborted ? undefined : this.scanGate?.()
     if (gate) await settledOrAborted(gate, signal)
