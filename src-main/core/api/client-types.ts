@@ -68,8 +68,8 @@ export interface SendRequest<S extends z.ZodType> {
   query?: Record<string, string | number | undefined>
   json?: unknown
   stream?: StreamedJsonBody
-  /** A JSON body already serialised (aiCreateFromFiles with small files). */
-  text?: string
+  /** A JSON body already serialised to bytes (aiCreateFromFiles with small files). */
+  bytes?: Uint8Array
   /** Idempotency-Key already chosen by the caller of #send (mutations). */
   idempotencyKey?: string
   envelope: S
@@ -114,4 +114,3 @@ export function positiveOption(
   }
   return value
 }
-

@@ -381,9 +381,9 @@ export class BookkeepingClient extends ClientBase {
     if (totalBytes <= WHOLE_BODY_MAX_BYTES) {
       // Receipt-sized files: the body is built whole after each file was read and checked, so a file
       // that changed sends nothing at all.
-      let text: string
+      let body: Buffer
       try {
-        text = await wholeJsonBody(fields, files)
+        body = await wholeJsonBody(fields, files)
       } catch (e) {
         if (e instanceof FileBodyError)
           throw this.transport.fileBodyError(e, { method: 'POST', path, idempotencyKey })
@@ -393,12 +393,12 @@ export class BookkeepingClient extends ClientBase {
         method: 'POST',
         path,
         auth: 'business',
-        text,
+        bytes: body,
         idempotencyKey,
         envelope: anyEnvelope(),
         opts,
       })
-      opts?.onProgress?.(Buffer.byteLength(text), Buffer.byteLength(text))
+      opts?.onProgress?.(body.length, body.length)
     } else {
       // Larger files stream in 256 KiB chunks: memory stays flat whatever their size.
       const stream = streamedJsonBody(fields, files, 256 * 1024, opts?.onProgress, 1024 * 1024)

@@ -66,45 +66,80 @@ export class FileBodyError extends Error {
  * The same JSON body as streamedJsonBody, built whole in memory, for files of at most a few MiB in
  * all: each file is read once, checked against its measured size and (when given) its sha256, and
  * only then does the body exist; a file that changed is a FileBodyError and nothing is sent. Cheaper
- * than a stream for receipts-sized files (no stream machinery, no Base64 copy into a Buffer).
+ * than a stream for receipts-sized files (no stream machinery).
+ *
+ * The body is bytes, written once into a buffer of its exact length: fetch sends them as they are,
+ * where a string would be measured and UTF-8 encoded again (three passes over the Base64).
  */
 export async function wholeJsonBody(
   fields: Record<string, unknown>,
   files: readonly BodyFile[],
-): Promise<string> {
-  const head = JSON.stringify(fields)
-  let body = head === '{}' ? '{"attachments":[' : `${head.slice(0, -1)},"attachments":[`
-  for (const [i, f] of files.entries()) {
-    let bytes: Buffer
-    try {
-      bytes = await readFile(f.path)
-    } catch (e) {
-      throw new FileBodyError(
-        'read',
-        f,
-        `Could not read "${f.name}" (${f.path}) while uploading: ${(e as Error).message}`,
-        {
-          cause: e,
-        },
-      )
-    }
-    if (bytes.length !== f.size) {
-      throw new FileBodyError(
-        'changed',
-        f,
-        `"${f.name}" (${f.path}) changed while it was being uploaded (${f.size} bytes measured, ${bytes.length} read); try again once the file is complete.`,
-      )
-    }
-    if (f.sha256 !== undefined && createHash('sha256').update(bytes).digest('hex') !== f.sha256) {
-      throw new FileBodyError(
-        'superseded',
-        f,
-        `"${f.name}" (${f.path}) changed on disk after it was queued: the bytes read are not the ones recorded; nothing was sent.`,
-      )
-    }
-    body += `${i > 0 ? ',' : ''}{"type":"base64","name":${JSON.stringify(f.name)},"file":"${bytes.toString('base64')}"}`
+): Promise<Buffer> {
+  const { prefix, opens, close, suffix } = bodyParts(fields, files)
+  const contents: Buffer[] = []
+  for (const f of files) contents.push(await readChecked(f))
+  let length = Buffer.byteLength(prefix) + Buffer.byteLength(suffix)
+  files.forEach((f, i) => {
+    length += Buffer.byteLength(opens[i] ?? '') + base64Length(f.size) + close.length
+  })
+  const body = Buffer.allocUnsafe(length)
+  let at = body.write(prefix, 0, 'utf8')
+  for (const [i, bytes] of contents.entries()) {
+    at += body.write(opens[i] ?? '', at, 'utf8')
+    at += body.write(bytes.toString('base64'), at, 'latin1')
+    at += body.write(close, at, 'latin1')
   }
-  return `${body}]}`
+  at += body.write(suffix, at, 'latin1')
+  if (at !== length) throw new Error(`internal: body of ${at} bytes, ${length} expected`)
+  return body
+}
+
+/** A file's bytes, read once and checked against its measured size and (when given) its sha256. */
+async function readChecked(f: BodyFile): Promise<Buffer> {
+  let bytes: Buffer
+  try {
+    bytes = await readFile(f.path)
+  } catch (e) {
+    throw new FileBodyError(
+      'read',
+      f,
+      `Could not read "${f.name}" (${f.path}) while uploading: ${(e as Error).message}`,
+      {
+        cause: e,
+      },
+    )
+  }
+  if (bytes.length !== f.size) {
+    throw new FileBodyError(
+      'changed',
+      f,
+      `"${f.name}" (${f.path}) changed while it was being uploaded (${f.size} bytes measured, ${bytes.length} read); try again once the file is complete.`,
+    )
+  }
+  if (f.sha256 !== undefined && createHash('sha256').update(bytes).digest('hex') !== f.sha256) {
+    throw new FileBodyError(
+      'superseded',
+      f,
+      `"${f.name}" (${f.path}) changed on disk after it was queued: the bytes read are not the ones recorded; nothing was sent.`,
+    )
+  }
+  return bytes
+}
+
+/** The JSON around the Base64 of each file: `prefix`, then per file `opens[i]` Base64 `close`, then `suffix`. */
+function bodyParts(
+  fields: Record<string, unknown>,
+  files: readonly BodyFile[],
+): { prefix: string; opens: string[]; close: string; suffix: string } {
+  const head = JSON.stringify(fields)
+  return {
+    prefix: head === '{}' ? '{"attachments":[' : `${head.slice(0, -1)},"attachments":[`,
+    opens: files.map(
+      (f, i) => `${i > 0 ? ',' : ''}{"type":"base64","name":${JSON.stringify(f.name)},"file":"`,
+    ),
+    close: '"}',
+    suffix: ']}',
+  }
 }
 
 export interface StreamedJsonBody {
@@ -129,13 +164,7 @@ export function streamedJsonBody(
   onProgress?: (sent: number, total: number) => void,
   wholeReadBytes = readChunkBytes,
 ): StreamedJsonBody {
-  const head = JSON.stringify(fields)
-  const prefix = head === '{}' ? '{"attachments":[' : `${head.slice(0, -1)},"attachments":[`
-  const opens = files.map(
-    (f, i) => `${i > 0 ? ',' : ''}{"type":"base64","name":${JSON.stringify(f.name)},"file":"`,
-  )
-  const close = '"}'
-  const suffix = ']}'
+  const { prefix, opens, close, suffix } = bodyParts(fields, files)
 
   let contentLength = Buffer.byteLength(prefix) + Buffer.byteLength(suffix)
   files.forEach((f, i) => {

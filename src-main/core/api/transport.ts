@@ -7,6 +7,7 @@
 import type { z } from 'zod'
 import { failureEnvelope, describeIssues } from '../../../schemas'
 import { ApiError, type ApiErrorInit, CLIENT_ERROR_CODES } from './errors'
+import { HttpAborted, type HttpResponse, HttpTimeout, httpRequest } from './http'
 import { parseRateLimit, retryAfterMs } from './ratelimit'
 import type { FileBodyError } from './stream-body'
 import type { Method, ResponseInfo, SendRequest } from './client-types'
@@ -46,32 +47,27 @@ export class Transport {
     if (this.#c.accessToken !== undefined) headers.Authorization = `Bearer ${this.#c.accessToken}`
     if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey
 
-    const timeout = AbortSignal.timeout(timeoutMs)
-    const signal = req.opts?.signal ? AbortSignal.any([timeout, req.opts.signal]) : timeout
-    // `duplex` is needed by undici for a stream body; the DOM RequestInit type does not know it yet.
-    // Redirects are never followed: X-API-Key would go along to wherever they point.
-    const init: RequestInit & { duplex?: 'half' } = { method, headers, signal, redirect: 'manual' }
+    // Redirects are never followed (http.ts): X-API-Key would go along to wherever they point.
+    let payload: Uint8Array | ReadableStream<Uint8Array> | undefined
     if (req.stream) {
       headers['Content-Type'] = 'application/json'
       headers['Content-Length'] = String(req.stream.contentLength)
-      init.body = req.stream.stream
-      init.duplex = 'half'
-      // Any mode but 'error' makes undici clone the request, which tees the body stream and keeps
-      // every chunk alive in the unread branch: the whole upload would sit in memory.
-      init.redirect = 'error'
-    } else if (req.text !== undefined) {
-      headers['Content-Type'] = 'application/json'
-      init.body = req.text
+      payload = req.stream.stream
+    } else if (req.bytes !== undefined) {
+      payload = req.bytes
     } else if (req.json !== undefined) {
+      payload = Buffer.from(JSON.stringify(req.json))
+    }
+    if (payload !== undefined && !(payload instanceof ReadableStream)) {
       headers['Content-Type'] = 'application/json'
-      init.body = JSON.stringify(req.json)
+      headers['Content-Length'] = String(payload.byteLength)
     }
 
     const base = { method, path, idempotencyKey }
     const transportError = (e: unknown): ApiError => {
       const fileFailure = req.stream?.failure()
       if (fileFailure) return this.fileBodyError(fileFailure, base)
-      if (timeout.aborted) {
+      if (e instanceof HttpTimeout) {
         return this.error({
           ...base,
           status: 0,
@@ -80,7 +76,7 @@ export class Transport {
           retryable: true,
         })
       }
-      if (req.opts?.signal?.aborted) {
+      if (e instanceof HttpAborted) {
         return this.error({
           ...base,
           status: 0,
@@ -89,18 +85,8 @@ export class Transport {
           retryable: false,
         })
       }
-      const cause = (e as { cause?: unknown } | null)?.cause ?? e
-      if (req.stream && cause instanceof Error && cause.message === 'unexpected redirect') {
-        return this.error({
-          ...base,
-          status: 0,
-          errorCode: CLIENT_ERROR_CODES.redirect,
-          message: `${method} ${path} was redirected. Redirects are not followed, so the key is never sent elsewhere: check the base URL.`,
-          retryable: false,
-        })
-      }
-      const code = errnoCode(cause)
-      const detail = code ?? (cause instanceof Error ? cause.message : String(cause))
+      const code = errnoCode(e)
+      const detail = code ?? (e instanceof Error ? e.message : String(e))
       return this.error({
         ...base,
         status: 0,
@@ -108,14 +94,23 @@ export class Transport {
         message: `Could not reach ${url.host} (${detail}); check the connection and the base URL.`,
         retryable: true,
         cause: new Error(
-          this.redact(`${code ? `${code}: ` : ''}${cause instanceof Error ? cause.message : String(cause)}`),
+          this.redact(`${code ? `${code}: ` : ''}${e instanceof Error ? e.message : String(e)}`),
         ),
       })
     }
 
-    let res: Response
+    let res: HttpResponse
     try {
-      res = await fetch(url, init)
+      res = await httpRequest({
+        method,
+        url,
+        headers,
+        body: payload,
+        timeoutMs,
+        signal: req.opts?.signal,
+        // A read, or a write the server answers once per key: safe to send again.
+        replayable: method === 'GET' || idempotencyKey !== undefined,
+      })
     } catch (e) {
       throw transportError(e)
     }
@@ -130,12 +125,7 @@ export class Transport {
       }
     }
 
-    let text: string
-    try {
-      text = await res.text()
-    } catch (e) {
-      throw transportError(e)
-    }
+    const text = res.text
     let body: unknown
     try {
       body = text === '' ? undefined : JSON.parse(text)
@@ -155,7 +145,8 @@ export class Transport {
         retryable: false,
       })
     }
-    if (!res.ok || (isRecord(body) && body.status === 'failed')) {
+    const ok = res.status >= 200 && res.status < 300
+    if (!ok || (isRecord(body) && body.status === 'failed')) {
       const failure = failureEnvelope.safeParse(body)
       throw this.error({
         ...withResponse,
@@ -166,7 +157,7 @@ export class Transport {
           failure.success && failure.data.message.trim() !== ''
             ? failure.data.message
             : `${method} ${path} failed: the server answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}.`,
-        retryable: res.ok ? false : undefined,
+        retryable: ok ? false : undefined,
       })
     }
     if (body === undefined) {
