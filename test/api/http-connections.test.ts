@@ -166,6 +166,13 @@ describe('connections', () => {
     expect(await c.getJob('job_1')).toMatchObject({ status: 'completed' }) // the next request is fine
   })
 
+  it('a call cancelled before it starts sends nothing and says it was cancelled', async () => {
+    const e = await failure(client().getJob('job_1', { signal: AbortSignal.abort() }))
+    expect(e).toMatchObject({ status: 0, errorCode: 'aborted', retryable: false })
+    await new Promise((r) => setTimeout(r, 50))
+    expect(hits).toHaveLength(0)
+  })
+
   it('an answer cut off midway is a retryable network error', async () => {
     handle = (req, res) => {
       req.resume()

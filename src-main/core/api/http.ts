@@ -1,10 +1,10 @@
 /**
  * One HTTP exchange on node:http / node:https, for the transport (./transport.ts).
  *
- * Why not fetch: for the engine's traffic (a few hundred JSON bodies of a few hundred KB and many
- * small GETs) fetch costs a third of the whole process's CPU on top of this: every body goes
- * through a WHATWG stream that copies it, every answer through another (issue 14; `npm run bench --
- * --only process` shows the difference). node:http writes a Buffer body to the socket as it is.
+ * Why not fetch: on the engine's traffic (hundreds of JSON bodies of a few hundred KB, and small
+ * GETs) fetch cost the headless process 1.83 s of CPU where node:http costs 1.19 s, for 300
+ * receipts (issue 14): every body went through a WHATWG stream that copied it, and a string body
+ * was measured and UTF-8 encoded again. node:http writes a Buffer body to the socket as it is.
  *
  * The rules the transport relies on:
  * - redirects are never followed (a 3xx is an answer like any other: the key must not go elsewhere);
@@ -84,6 +84,15 @@ function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<Ht
   const lib = url.protocol === 'https:' ? https : http
   const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:']
   return new Promise<HttpResponse>((resolve, reject) => {
+    const streamed = req.body instanceof ReadableStream
+    // Built first: if node refuses the request outright, nothing below was set up to leak.
+    const r = lib.request(url, {
+      method: req.method,
+      headers: req.headers,
+      // A new connection for the retry (the pool may hold more the server closed), and for a
+      // streamed body, which cannot be sent twice: a kept connection may turn out to be closed.
+      agent: fresh || streamed ? false : agent,
+    })
     let settled = false
     let answered = false
     const finish = (err: Error | null, res?: HttpResponse): void => {
@@ -97,25 +106,13 @@ function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<Ht
       if (err) reject(err)
       else resolve(res!)
     }
-    const remaining = Math.max(0, deadline - Date.now())
     const timer = setTimeout(
       () => finish(new HttpTimeout(`no complete answer within ${req.timeoutMs} ms`)),
-      remaining,
+      Math.max(0, deadline - Date.now()),
     )
     const onAbort = (): void => finish(new HttpAborted('aborted'))
-    if (signal?.aborted) {
-      // Still build the request below (so `r` exists), then end it at once.
-      queueMicrotask(onAbort)
-    } else signal?.addEventListener('abort', onAbort, { once: true })
+    signal?.addEventListener('abort', onAbort, { once: true })
 
-    const streamed = req.body instanceof ReadableStream
-    const r = lib.request(url, {
-      method: req.method,
-      headers: req.headers,
-      // A new connection for the retry (the pool may hold more the server closed), and for a
-      // streamed body, which cannot be sent twice: a kept connection may turn out to be closed.
-      agent: fresh || streamed ? false : agent,
-    })
     r.on('error', (e: NodeJS.ErrnoException) => {
       // The server may answer (413, 401) and close before it read the whole body: the answer counts.
       if (answered) return
@@ -142,6 +139,9 @@ function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<Ht
         })
       })
     })
+    // Already cancelled: ended here, once the listeners above can hear what destroy() reports.
+    if (signal?.aborted) onAbort()
+    if (settled) return
 
     const body = req.body
     if (body === undefined) r.end()
