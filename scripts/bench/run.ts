@@ -235,16 +235,19 @@ async function main(): Promise<void> {
             headless(inbox, `data-process-${round}`, '--once', '--concurrency', String(CONCURRENCY)),
             { BOOKDROP_API_KEY: KEY },
           )
-        const bareRun = () =>
+        const bareRun = (http = false) =>
           timed(process.execPath, [
             'scripts/bench/bare-client.mjs',
-            JSON.stringify({ baseUrl: psb.url, key: KEY, dir: inbox, concurrency: CONCURRENCY }),
+            JSON.stringify({ baseUrl: psb.url, key: KEY, dir: inbox, concurrency: CONCURRENCY, http }),
           ])
         await bareRun() // warm the emulator and the page cache
         const engines: Timed[] = []
         const bares: Timed[] = []
+        /** The same bare client on node:http, for reference (no target). */
+        const httpBares: Timed[] = []
         for (let round = 0; round < 3; round++) {
           bares.push(await bareRun())
+          httpBares.push(await bareRun(true))
           engines.push(await engineRun(round))
           if (engines.at(-1)!.code !== 0)
             throw new Error(
@@ -286,6 +289,13 @@ async function main(): Promise<void> {
         rows.push({
           what: '  peak RSS, bare client (median)',
           figure: mb(median(bares.map((b) => b.peakRss))),
+          target: '',
+          ok: null,
+        })
+        const httpCpu = median(engines.map((e, i) => e.cpuMs / httpBares[i]!.cpuMs))
+        rows.push({
+          what: `  for reference, the bare client on node:http (the engine's HTTP): CPU ${(median(httpBares.map((b) => b.cpuMs)) / 1000).toFixed(2)} s, peak RSS ${mb(median(httpBares.map((b) => b.peakRss)))}; CPU ratio`,
+          figure: httpCpu.toFixed(2),
           target: '',
           ok: null,
         })
