@@ -68,8 +68,8 @@ export class FileBodyError extends Error {
  * only then does the body exist; a file that changed is a FileBodyError and nothing is sent. Cheaper
  * than a stream for receipts-sized files (no stream machinery).
  *
- * The body is bytes, written once into a buffer of its exact length: fetch sends them as they are,
- * where a string would be measured and UTF-8 encoded again (three passes over the Base64).
+ * The body is bytes, written once into a buffer of its exact length, which the transport hands to
+ * the socket as they are (a string body was measured and UTF-8 encoded again: three more passes).
  */
 export async function wholeJsonBody(
   fields: Record<string, unknown>,
