@@ -6,14 +6,13 @@
  * retryable network error.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BookkeepingClient } from '../../src-main/core/api'
 import { failure } from './failure'
+import { useTempDir } from './temp-dir'
 
 const KEY = 'svc_sk_unit_connections_0123456789'
 const JOB = { status: 'success', message: 'ok', data: { job_reference: 'job_1', status: 'completed' } }
@@ -34,7 +33,7 @@ interface Hit {
 
 let srv: Server
 let base = ''
-let dir = ''
+const tmp = useTempDir('bookdrop-conn-')
 const hits: Hit[] = []
 let connections = 0
 /** What the server does with a request; the default answers JSON once the body is read. */
@@ -69,13 +68,11 @@ beforeAll(async () => {
   })
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r))
   base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`
-  dir = mkdtempSync(join(tmpdir(), 'bookdrop-conn-'))
 })
 
 afterAll(async () => {
   srv.closeAllConnections()
   await new Promise<void>((r) => srv.close(() => r()))
-  rmSync(dir, { recursive: true, force: true })
 })
 
 afterEach(() => {
@@ -88,7 +85,7 @@ const client = () =>
   new BookkeepingClient({ environment: 'custom', baseUrl: base, auth: { key: KEY }, timeoutMs: 5000 })
 
 function receipt(name: string, bytes: number): string {
-  const p = join(dir, name)
+  const p = tmp.join(name)
   writeFileSync(p, randomBytes(bytes))
   return p
 }

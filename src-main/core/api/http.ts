@@ -74,8 +74,8 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
 
 /** Thrown by `exchange` when a reused connection turned out to be closed: the request never got there. */
 class StaleSocket extends Error {
-  constructor(readonly original: Error) {
-    super(original.message, { cause: original })
+  constructor(cause: Error) {
+    super(cause.message, { cause })
   }
 }
 
