@@ -6,13 +6,19 @@ import react from '@vitejs/plugin-react'
 const root = import.meta.dirname
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }
 const appVersion = { __BOOKDROP_VERSION__: JSON.stringify(pkg.version) }
+/** The worker entries (workers/entries.json), built next to main as workers/<name>.js (workers/locate.ts). */
+const workerEntries = Object.fromEntries(
+  Object.entries(JSON.parse(readFileSync(resolve(root, 'workers/entries.json'), 'utf8')) as Record<string, string>).map(
+    ([name, source]) => [`workers/${name}`, resolve(root, source)],
+  ),
+)
 
 export default defineConfig({
   main: {
     build: {
       outDir: resolve(root, 'out/main'),
       // package.json is "type": "module", so out/main/index.js is an ES module (Electron >= 28).
-      rolldownOptions: { input: { index: resolve(root, 'src-main/electron/main.ts') } },
+      rolldownOptions: { input: { index: resolve(root, 'src-main/electron/main.ts'), ...workerEntries } },
     },
   },
   preload: {

@@ -18,7 +18,7 @@ export default tseslint.config(
   },
   {
     // Layers by folder: schemas ← contract ← core ← shell ← hosts; renderer and preload see the contract.
-    files: ['schemas/**', 'contract/**', 'sandbox/**', 'src-main/**', 'src-preload/**', 'src-renderer/**'],
+    files: ['schemas/**', 'workers/**', 'contract/**', 'sandbox/**', 'src-main/**', 'src-preload/**', 'src-renderer/**'],
     plugins: { bookdrop },
     rules: { 'bookdrop/layers': 'error' },
   },
@@ -30,7 +30,7 @@ export default tseslint.config(
   },
   {
     // core/** is plain Node: it runs in tests, headless mode and the app. Never Electron.
-    files: ['src-main/core/**', 'src-main/shell/**', 'contract/**', 'schemas/**', 'sandbox/**'],
+    files: ['src-main/core/**', 'src-main/shell/**', 'contract/**', 'schemas/**', 'sandbox/**', 'workers/**'],
     rules: {
       'no-restricted-imports': [
         'error',

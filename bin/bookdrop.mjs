@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url'
 const ROOT = join(import.meta.dirname, '..')
 const OUT = join(ROOT, 'out', 'node')
 const COMMANDS = { headless: 'headless.js', web: 'web-host.js', sandbox: 'sandbox.js' }
-const SOURCES = ['src-main', 'src-preload', 'contract', 'schemas', 'sandbox']
+const SOURCES = ['src-main', 'src-preload', 'contract', 'schemas', 'sandbox', 'workers']
 const USAGE = `usage: bookdrop <${Object.keys(COMMANDS).join('|')}> [options]   (bookdrop <command> --help)`
 
 function mtime(path) {

@@ -7,6 +7,7 @@
  *   schemas  ←  contract  ←  src-main/core  ←  src-main/shell  ←  hosts (src-main/electron,
  *                                                                 web-host.ts, headless.ts)
  *   sandbox (the emulator) sees only schemas; the hosts start it (the demo) and pass it to core.
+ *   workers (the limited worker pool for documents) sees nothing; the emulator and main use it.
  *   src-preload and src-renderer see only the contract (which re-exports what they need of schemas).
  *
  * Tests, scripts, build files and configs are outside the layers.
@@ -18,11 +19,13 @@ const ROOT = resolve(import.meta.dirname, '..')
 /** Most specific first: a file belongs to the first layer whose folder holds it. */
 export const LAYERS = [
   { name: 'schemas', dir: 'schemas/', may: [] },
+  // The worker pool for untrusted documents (design.md §1): the emulator and core both run tasks there.
+  { name: 'workers', dir: 'workers/', may: [] },
   { name: 'contract', dir: 'contract/', may: ['schemas'] },
-  { name: 'sandbox', dir: 'sandbox/', may: ['schemas'] },
-  { name: 'core', dir: 'src-main/core/', may: ['schemas', 'contract'] },
-  { name: 'shell', dir: 'src-main/shell/', may: ['schemas', 'contract', 'core'] },
-  { name: 'hosts', dir: 'src-main/', may: ['schemas', 'contract', 'core', 'shell', 'sandbox'] },
+  { name: 'sandbox', dir: 'sandbox/', may: ['schemas', 'workers'] },
+  { name: 'core', dir: 'src-main/core/', may: ['schemas', 'contract', 'workers'] },
+  { name: 'shell', dir: 'src-main/shell/', may: ['schemas', 'contract', 'core', 'workers'] },
+  { name: 'hosts', dir: 'src-main/', may: ['schemas', 'contract', 'core', 'shell', 'sandbox', 'workers'] },
   { name: 'preload', dir: 'src-preload/', may: ['contract'] },
   { name: 'renderer', dir: 'src-renderer/', may: ['contract'] },
 ]

@@ -5,11 +5,12 @@
 import { createHash } from 'node:crypto'
 import https from 'node:https'
 import { type Attachment, LIMITS } from '../schemas'
-import { withDocumentText } from './documents'
+import { AttachmentError } from './attachment-error'
+import { type DocumentTasks, withDocumentText } from './documents'
 import type { SourceFile } from './extract'
+import type { TaskPool } from '../workers/pool'
 
-/** A problem with one attachment; its message is the reason given to the caller. */
-export class AttachmentError extends Error {}
+export { AttachmentError } from './attachment-error'
 
 /** An attachment as accepted: bytes already decoded, or a URL still to fetch. */
 export type PendingFile = { name: string | null; bytes: Buffer } | { name: string | null; url: string }
@@ -113,11 +114,15 @@ export function fetchOnce(url: string, opts: FetchOptions): Promise<Buffer> {
  * Fetches every URL attachment (once each) and returns all files with their bytes, and the text of
  * the documents among them (PDF, e-mail: documents.ts).
  */
-export async function resolveFiles(pending: PendingFile[], opts: FetchOptions): Promise<SourceFile[]> {
+export async function resolveFiles(
+  pending: PendingFile[],
+  opts: FetchOptions,
+  documents: TaskPool<DocumentTasks>,
+): Promise<SourceFile[]> {
   const files = await Promise.all(
     pending.map(async (p) => ('url' in p ? { name: p.name, bytes: await fetchOnce(p.url, opts) } : p)),
   )
-  return withDocumentText(files)
+  return withDocumentText(files, documents)
 }
 
 export function digest(file: SourceFile): { name: string | null; sha256: string; bytes: number } {

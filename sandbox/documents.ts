@@ -5,9 +5,13 @@
  *
  * A document that cannot be read (a scanned PDF with no text layer, a damaged file, an image) gives
  * null: extraction then falls back to the prompt, as the real service would with an unreadable scan.
- * Nothing here throws for bad input.
+ * Nothing here throws for bad input. The parsing runs in the documents worker (documents-worker.ts,
+ * withDocumentText), never on the thread that answers HTTP.
  */
+import { availableParallelism } from 'node:os'
 import { fileKind } from '../schemas'
+import { TaskPool, WorkerLimitError } from '../workers/pool'
+import { AttachmentError } from './attachment-error'
 import { BINARY_KINDS, REFUSED_KINDS, type SourceFile, TEXT_KINDS } from './extract'
 
 /** Pages read from one PDF: a receipt's total is on its first pages, and a huge PDF must not stall a job. */
@@ -125,13 +129,49 @@ export async function documentText(file: SourceFile): Promise<string | null | un
   return undefined
 }
 
-/** The files with `text` set for the documents among them (PDF, e-mail). */
-export async function withDocumentText(files: SourceFile[]): Promise<SourceFile[]> {
+/** What the documents worker (documents-worker.ts) offers. */
+export type DocumentTasks = {
+  documentText(file: { name: string | null; bytes: Uint8Array }): Promise<string | null | undefined>
+}
+
+/**
+ * The documents worker's limits (workers/pool.ts). A receipt's PDF is read in tens of ms; a hostile
+ * one (a content stream that inflates to a gigabyte, a text layer built to be slow) meets one of
+ * these instead of stopping the process that answers the API (in the demo: the app's own).
+ */
+export const DOCUMENT_LIMITS: { timeoutMs: number; maxHeapMb: number } = { timeoutMs: 10_000, maxHeapMb: 256 }
+
+/** A pool of document readers, one per emulator (closed by its stop()). */
+export function documentPool(
+  maxInputBytes: number,
+  limits: Partial<typeof DOCUMENT_LIMITS> = {},
+): TaskPool<DocumentTasks> {
+  return new TaskPool<DocumentTasks>('documents', {
+    limits: { ...DOCUMENT_LIMITS, ...limits, maxInputBytes },
+    size: Math.min(2, availableParallelism()),
+  })
+}
+
+/**
+ * The files with `text` set for the documents among them (PDF, e-mail), each read in the documents
+ * worker. A document that passes a limit of the reader is an AttachmentError naming the file and the
+ * limit (the job fails with it; `direct` answers 400), never a stalled server.
+ */
+export async function withDocumentText(files: SourceFile[], pool: TaskPool<DocumentTasks>): Promise<SourceFile[]> {
   const out: SourceFile[] = []
-  // One at a time: a PDF is parsed on the main thread, and a job rarely has more than one.
   for (const f of files) {
-    const text = await documentText(f)
-    out.push(text === undefined ? f : { ...f, text })
+    if (!isEml(f) && !isPdf(f)) {
+      out.push(f)
+      continue
+    }
+    try {
+      const text = await pool.run('documentText', { name: f.name, bytes: f.bytes })
+      out.push(text === undefined ? f : { ...f, text })
+    } catch (e) {
+      if (e instanceof WorkerLimitError && e.kind !== 'stopped')
+        throw new AttachmentError(`${f.name ?? 'the attachment'} could not be read: ${e.message}`)
+      throw e
+    }
   }
   return out
 }

@@ -9,6 +9,8 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { LIMITS } from '../schemas'
+import type { TaskPool } from '../workers/pool'
+import { DOCUMENT_LIMITS, type DocumentTasks, documentPool } from './documents'
 import { registerBusinessRoutes } from './routes/business'
 import { registerPartnerRoutes } from './routes/partner'
 import { BASE_PATH, buildServer } from './server'
@@ -35,6 +37,8 @@ export interface SandboxOptions {
   /** Fetch timeout for `url` attachments, ms. */
   urlFetchTimeoutMs?: number
   logger?: boolean
+  /** The documents worker's limits (sandbox/documents.ts DOCUMENT_LIMITS); tests lower them. */
+  documentLimits?: Partial<typeof DOCUMENT_LIMITS>
   /** Raise the body and attachment limits (benchmarks send a 100 MB file). */
   maxBodyBytes?: number
   maxAttachmentBytes?: number
@@ -69,6 +73,8 @@ export interface RouteContext {
   maxAttachmentBytes: number
   /** Timers owned by the emulator (job progress); cleared on stop. */
   timers: Set<NodeJS.Timeout>
+  /** Where documents are read (a worker with limits); closed on stop. */
+  documents: TaskPool<DocumentTasks>
 }
 
 export function demoFixtures(): { fixtures: Fixtures; demo: DemoKeys } {
@@ -183,6 +189,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     urlFetchTimeoutMs: opts.urlFetchTimeoutMs,
     maxAttachmentBytes: opts.maxAttachmentBytes ?? LIMITS.maxAttachmentBytes,
     timers: new Set(),
+    documents: documentPool(opts.maxAttachmentBytes ?? LIMITS.maxAttachmentBytes, opts.documentLimits),
   }
   await app.register(
     async (v1) => {
@@ -213,7 +220,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       for (const t of ctx.timers) clearTimeout(t)
       ctx.timers.clear()
       app.server.closeAllConnections?.()
-      await app.close()
+      await Promise.all([app.close(), ctx.documents.close()])
     },
   }
 }

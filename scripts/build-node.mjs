@@ -25,6 +25,12 @@ function externals() {
   return names.filter((n) => !BUNDLED.includes(n)).flatMap((n) => [n, `${n}/*`])
 }
 
+/** The worker entries (workers/entries.json: name → source), built as workers/<name>.js. */
+export function workerEntries() {
+  const entries = JSON.parse(readFileSync(join(ROOT, 'workers', 'entries.json'), 'utf8'))
+  return Object.fromEntries(Object.entries(entries).map(([name, source]) => [`workers/${name}`, source]))
+}
+
 export async function buildNode({ quiet = false } = {}) {
   const started = performance.now()
   await build({
@@ -33,6 +39,7 @@ export async function buildNode({ quiet = false } = {}) {
       headless: 'src-main/headless.ts',
       'web-host': 'src-main/web-host.ts',
       sandbox: 'sandbox/cli.ts',
+      ...workerEntries(),
     },
     outdir: OUT,
     bundle: true,
@@ -47,7 +54,7 @@ export async function buildNode({ quiet = false } = {}) {
     logLevel: 'warning',
   })
   writeFileSync(STAMP, `${new Date().toISOString()}\n`)
-  if (!quiet) console.error(`built out/node (headless, web-host, sandbox) in ${Math.round(performance.now() - started)} ms`)
+  if (!quiet) console.error(`built out/node (headless, web-host, sandbox, workers) in ${Math.round(performance.now() - started)} ms`)
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {

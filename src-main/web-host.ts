@@ -109,7 +109,7 @@ function queryToken(req: FastifyRequest): string | undefined {
 }
 
 /** What electron-vite builds out/ from (a checkout has them; an installed package does not). */
-const BUILD_SOURCES = ['src-main', 'src-preload', 'src-renderer', 'contract', 'schemas', 'sandbox']
+const BUILD_SOURCES = ['src-main', 'src-preload', 'src-renderer', 'contract', 'schemas', 'sandbox', 'workers']
 
 function mtimeOf(path: string): number {
   try {

@@ -221,7 +221,7 @@ function fetchOptions(ctx: RouteContext) {
 async function createDirect(state: SandboxState, ctx: RouteContext, ai: AiRequest, reply: FastifyReply) {
   let files: SourceFile[]
   try {
-    files = await resolveFiles(ai.pending, fetchOptions(ctx))
+    files = await resolveFiles(ai.pending, fetchOptions(ctx), ctx.documents)
   } catch (e) {
     if (e instanceof AttachmentError) throw new ApiFailure(400, e.message, ERROR_CODES.validation)
     throw e
@@ -252,7 +252,7 @@ function createAsync(
   const work = async (): Promise<JobOutcome> => {
     let files: SourceFile[]
     try {
-      files = await resolveFiles(ai.pending, fetchOptions(ctx))
+      files = await resolveFiles(ai.pending, fetchOptions(ctx), ctx.documents)
     } catch (e) {
       if (e instanceof AttachmentError) return { ok: false, reason: e.message }
       throw e

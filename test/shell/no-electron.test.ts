@@ -23,7 +23,7 @@ const ELECTRON_IMPORT =
   /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"`])electron(?:\/[^'"`]*)?\1/
 
 describe('plain-Node code never imports electron', () => {
-  for (const dir of ['src-main/core', 'sandbox', 'schemas']) {
+  for (const dir of ['src-main/core', 'sandbox', 'schemas', 'workers']) {
     it(`${dir}/**`, () => {
       const files = sources(join(root, dir))
       expect(files.length).toBeGreaterThan(0)
