@@ -222,10 +222,10 @@ describe('3. a renamed receipt follows its row', () => {
   })
 })
 
-/** Runs the scanner child process (fixtures/page-writer.mjs) and resolves when it exits. */
+/** Runs the scanner child process (scripts/bench/page-writer.mjs) and resolves when it exits. */
 function scanner(path: string, mode: 'keep-open' | 'append', pauses: number[]): Promise<string> {
   return new Promise((res, rej) => {
-    const p = spawn(process.execPath, [resolve(import.meta.dirname, 'fixtures/page-writer.mjs'), path, mode, pauses.join(',')], {
+    const p = spawn(process.execPath, [resolve(import.meta.dirname, '../../scripts/bench/page-writer.mjs'), path, mode, pauses.join(',')], {
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     let out = ''
