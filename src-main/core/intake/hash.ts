@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs'
 import { type FileHandle, readFile } from 'node:fs/promises'
 
 /** Files up to this size are read in one call (cheaper than a stream); larger ones are streamed. */
-const WHOLE_READ_BYTES = 1024 * 1024
+export const WHOLE_READ_BYTES = 1024 * 1024
 
 /** sha256 of a file; streamed above 1 MiB, so memory does not grow with the file. */
 export async function sha256File(path: string, sizeHint?: number): Promise<string> {
@@ -55,4 +55,19 @@ export async function sha256Handle(handle: FileHandle, sizeHint: number): Promis
     pos += bytesRead
   }
   return h.digest('hex')
+}
+
+/**
+ * The bytes of an open file of about `size` bytes, from its start; one byte more is asked for, so a
+ * file that grew meanwhile comes back longer than `size` (the caller sees the change).
+ */
+export async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
+  const buf = Buffer.alloc(size + 1)
+  let got = 0
+  while (got < buf.length) {
+    const { bytesRead } = await handle.read(buf, got, buf.length - got, got)
+    if (bytesRead === 0) break
+    got += bytesRead
+  }
+  return buf.subarray(0, got)
 }

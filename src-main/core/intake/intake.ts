@@ -11,6 +11,7 @@
  * content that is on its way is recorded as a duplicate of it, and goes in its place if that one
  * ends without being sent (Engine: promoteOrphans).
  */
+import { createHash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { type AiTarget, fileKind } from '../../../schemas/routes'
@@ -19,7 +20,7 @@ import { isAccepted } from '../kinds'
 import { fsPath, printable } from '../names'
 import type { AfterUpload, SkipReason, Upload, UploadSource, UploadStore } from '../store/uploads'
 import { openInside, readWindows } from '../watch/inside'
-import { sha256Handle } from './hash'
+import { WHOLE_READ_BYTES, readAll, sha256Handle } from './hash'
 import { HEAD_BYTES, type InspectFn, inspect as inspectInProcess, mismatchMessage, tailBytesFor } from './inspect'
 import { sizeText } from '../util'
 
@@ -235,12 +236,17 @@ export class Intake {
       if (size === 0) return this.skip(req, 'empty', { size, mtimeMs })
       if (size > req.maxFileBytes) return this.skip(req, 'too_large', { size, mtimeMs })
       const kind = fileKind(name)
+      // A receipt-sized file is read once: its windows are checked and its bytes hashed from memory.
+      const whole = size <= WHOLE_READ_BYTES ? await readAll(opened.handle, size) : null
       if (!req.override) {
-        const windows = await readWindows(opened.handle, size, HEAD_BYTES, tailBytesFor(kind))
+        const windows = whole
+          ? { head: whole.subarray(0, HEAD_BYTES), tail: whole.subarray(Math.max(0, whole.length - tailBytesFor(kind))) }
+          : await readWindows(opened.handle, size, HEAD_BYTES, tailBytesFor(kind))
         const verdict = await this.inspect({ kind, size, head: windows.head, tail: windows.tail })
         if (!verdict.matches) return this.skip(req, 'mismatch', { size, mtimeMs, detail: mismatchMessage(kind, verdict) })
       }
-      sha256 = await sha256Handle(opened.handle, size)
+      if (whole && whole.length !== size) return { kind: 'ignored', why: 'changed' }
+      sha256 = whole ? createHash('sha256').update(whole).digest('hex') : await sha256Handle(opened.handle, size)
       const after = await opened.handle.stat()
       if (after.size !== size || Math.floor(after.mtimeMs) !== mtimeMs) return { kind: 'ignored', why: 'changed' }
     } catch (e) {

@@ -5,8 +5,9 @@
  * (`/proc/<pid>/fdinfo/<n>`, O_WRONLY or O_RDWR).
  *
  * Cost, bounded:
- * - one walk of /proc answers for every file asked about at the time (calls made while a walk runs
- *   share it, and its answer is reused for WALK_REUSE_MS);
+ * - one walk of /proc answers for every file asked about at the time (questions are gathered for a
+ *   few ms, those asked while a walk runs go to the next one, and a walk's answer is reused for
+ *   WALK_REUSE_MS);
  * - a writer found is remembered by (pid, fd): while it still holds the file, the next question costs
  *   one readlink and one small read instead of a walk;
  * - a walk reads at most MAX_LINKS descriptor links, in slices that yield to the event loop, and
@@ -60,12 +61,18 @@ function writableFlags(fdinfo: string): boolean {
   return accmode === 1 || accmode === 2
 }
 
+/** Questions gathered for this long go to one walk of /proc together. */
+const GATHER_MS = 3
+
 export class ProcWriterProbe implements WriterProbe {
   readonly available: boolean
   private readonly known = new Map<string, Seen>()
-  private walkInFlight: Promise<Map<string, Seen> | null> | null = null
-  private walkWanted = new Set<string>()
-  private last: { at: number; wanted: Set<string>; found: Map<string, Seen> | null } | null = null
+  /** Files asked about that wait for the next walk, with whoever waits for each answer. */
+  private readonly asked = new Map<string, Array<(w: Seen | null | undefined) => void>>()
+  private walking = false
+  private timer: NodeJS.Timeout | null = null
+  /** The last walk: when, what it looked for, what it found (null: it could not tell). */
+  private last: { at: number; keys: Set<string>; found: Map<string, Seen> | null } | null = null
 
   constructor(
     private readonly toBytes: (s: string) => Buffer,
@@ -89,30 +96,19 @@ export class ProcWriterProbe implements WriterProbe {
       for (const p of realPaths) out.set(p, undefined)
       return out
     }
-    const keys = new Map(realPaths.map((p) => [p, keyOf(p, this.toBytes)]))
-    const unresolved: string[] = []
-    for (const [p, key] of keys) {
-      // A writer seen before: does it still hold the file for writing? (one readlink, one read)
-      const seen = this.known.get(key)
-      if (seen && this.stillWriting(seen, key)) out.set(p, true)
-      else {
+    await Promise.all(
+      realPaths.map(async (p) => {
+        const key = keyOf(p, this.toBytes)
+        // A writer seen before: does it still hold the file for writing? (one readlink, one read)
+        const seen = this.known.get(key)
+        if (seen && this.stillWriting(seen, key)) return out.set(p, true)
         this.known.delete(key)
-        unresolved.push(p)
-      }
-    }
-    if (unresolved.length === 0) return out
-    const wanted = new Set(unresolved.map((p) => keys.get(p)!))
-    const found = await this.walk(wanted)
-    for (const p of unresolved) {
-      const key = keys.get(p)!
-      if (found === null) {
-        out.set(p, undefined)
-        continue
-      }
-      const w = found.get(key)
-      if (w) this.known.set(key, w)
-      out.set(p, w !== undefined)
-    }
+        // A writer that let go just now: the last walk (which saw it) is no answer any more.
+        const w = await this.fromWalk(key, seen !== undefined)
+        if (w) this.known.set(key, w)
+        out.set(p, w === undefined ? undefined : w !== null)
+      }),
+    )
     // Forget writers of files nobody asks about any more (bounded memory).
     if (this.known.size > 1024) this.known.clear()
     return out
@@ -128,28 +124,49 @@ export class ProcWriterProbe implements WriterProbe {
     }
   }
 
-  /** One walk of /proc for the files wanted (shared by callers meanwhile, reused for a moment). */
-  private async walk(wanted: Set<string>): Promise<Map<string, Seen> | null> {
+  /**
+   * The writer of one file (null: none seen; undefined: cannot tell), from a walk of /proc: the last
+   * one if it looked for this file a moment ago, else the next one, which every question asked
+   * meanwhile shares.
+   */
+  private fromWalk(key: string, fresh: boolean): Promise<Seen | null | undefined> {
     const last = this.last
-    if (last && performance.now() - last.at < WALK_REUSE_MS && [...wanted].every((k) => last.wanted.has(k))) {
-      return last.found
+    if (!fresh && last && performance.now() - last.at < WALK_REUSE_MS && last.keys.has(key)) {
+      return Promise.resolve(last.found === null ? undefined : (last.found.get(key) ?? null))
     }
-    if (this.walkInFlight) {
-      // A walk is on its way: if it looks for these files too, its answer will do.
-      if ([...wanted].every((k) => this.walkWanted.has(k))) return this.walkInFlight
-      await this.walkInFlight.catch(() => null)
-      return this.walk(wanted)
-    }
-    this.walkWanted = wanted
-    const run = this.walkNow(wanted)
-    this.walkInFlight = run
+    return new Promise((resolve) => {
+      this.asked.set(key, [...(this.asked.get(key) ?? []), resolve])
+      this.schedule()
+    })
+  }
+
+  private schedule(): void {
+    if (this.walking || this.timer) return
+    this.timer = setTimeout(() => {
+      this.timer = null
+      void this.walkAsked()
+    }, GATHER_MS)
+  }
+
+  private async walkAsked(): Promise<void> {
+    this.walking = true
+    const asked = new Map(this.asked)
+    this.asked.clear()
+    const keys = new Set(asked.keys())
+    let found: Map<string, Seen> | null = null
     try {
-      const found = await run
-      this.last = { at: performance.now(), wanted, found }
-      return found
+      found = await this.walkNow(keys)
+    } catch {
+      found = null
     } finally {
-      this.walkInFlight = null
+      this.walking = false
     }
+    this.last = { at: performance.now(), keys, found }
+    for (const [key, waiters] of asked) {
+      const answer = found === null ? undefined : (found.get(key) ?? null)
+      for (const w of waiters) w(answer)
+    }
+    if (this.asked.size > 0) this.schedule()
   }
 
   private async walkNow(wanted: Set<string>): Promise<Map<string, Seen> | null> {
