@@ -533,8 +533,8 @@ export class Engine {
             profileId: o.profileId,
             target: o.target,
             prompt: renderPrompt(o.prompt?.trim() || DEFAULT_PROMPTS[o.target], {
-              filename: basename(p),
-              folder: basename(dirname(p)),
+              filename: rowName(p),
+              folder: printable(basename(dirname(p))),
             }),
             processType: o.processType ?? 'async',
             source: o.source ?? 'drop',

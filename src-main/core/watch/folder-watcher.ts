@@ -458,6 +458,9 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
       if (!this.source.foldersOnly || !this.recursive) return
       const abs = path.resolve(p)
       if (abs === this.realRoot || !this.paths.isInside(abs) || this.paths.isIgnored(abs)) return
+      // A folder whose name is not UTF-8: only a walk (which reads names as bytes) finds what is in
+      // it; files added there later are found by the periodic rescans.
+      if (abs.includes('\uFFFD')) return void this.rescan()
       this.subtreeAppeared(abs)
     },
     dirRemoved: (p) => {
