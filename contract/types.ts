@@ -36,6 +36,8 @@ export const SKIP_REASONS = [
   'unreadable',
   'vanished',
   'existed_before',
+  'outside_folder',
+  'mismatch',
 ] as const
 export type SkipReason = (typeof SKIP_REASONS)[number]
 
@@ -74,6 +76,11 @@ export interface UploadView {
   afterUpload: AfterUpload
   archiveDir: string | null
   movedTo: string | null
+  /**
+   * Something a person should know about how the file was taken, e.g. sent although it looked
+   * unfinished (its end marker missing) after it had not changed for a long time.
+   */
+  note: string | null
   createdAt: number
   updatedAt: number
   completedAt: number | null

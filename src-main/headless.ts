@@ -19,6 +19,7 @@ import type { AiTarget } from '../schemas'
 import { TARGET_LABELS } from '../schemas/labels'
 import type { Engine } from './core/engine'
 import type { ClientProvider } from './core/queue/queue'
+import { printable } from './core/names'
 import { defaultDataDir } from './core/paths'
 import type { UploadView } from '../contract/types'
 
@@ -39,7 +40,8 @@ function lineWriter(): { line(text: string): void; flush(): void } {
   }
   return {
     line(text) {
-      pending.push(text)
+      // One line each, whatever a file name or a server's message holds (names.ts).
+      pending.push(printable(text))
       if (!scheduled) {
         scheduled = true
         setImmediate(flush)
@@ -330,7 +332,7 @@ export async function main(argv: string[]): Promise<number> {
     out.flush()
     console.log(summaryLine(rows))
     for (const u of failed)
-      console.log(`failed: ${u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`)
+      console.log(printable(`failed: ${u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`))
     await engine.close()
     await conn.close()
     return failed.length > 0 ? EXIT.failed : EXIT.ok

@@ -2,6 +2,7 @@
  * One benchmark scenario in a fresh process, so its peak RSS is its own. Prints one JSON line.
  *   node --expose-gc --import tsx scripts/bench/engine-child.ts <scenario> <json options>
  */
+import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import pLimit from 'p-limit'
@@ -18,6 +19,8 @@ interface Opts {
   expect?: number
   concurrency: number
   maxFileBytes?: number
+  /** detect: after the expected requests started, keep watching this long (a second create would show). */
+  lingerMs?: number
 }
 
 let peak = 0
@@ -173,6 +176,35 @@ const scenarios: Record<string, (o: Opts) => Promise<Record<string, number>>> = 
     await waitUntil(() => Object.keys(started).length >= o.expect!)
     await e.close()
     return Object.fromEntries(Object.entries(started).map(([k, v]) => [k, v]))
+  },
+
+  /**
+   * Scans written page by page (the parent runs the scanners): when each one's request started,
+   * how many creates the server accepted per file, and whether each was of the whole file.
+   */
+  async pages(o) {
+    const e = await openEngine(o)
+    const started: Record<string, number> = {}
+    const accepted = new Map<string, string[]>()
+    e.events.on('upload', ({ upload, previous }) => {
+      if (upload.status === 'uploading' && !started[upload.name]) started[upload.name] = Date.now()
+      if (previous === 'uploading' && (upload.status === 'processing' || upload.status === 'completed'))
+        accepted.set(upload.name, [...(accepted.get(upload.name) ?? []), upload.sha256 ?? ''])
+    })
+    await e.addFolder({ profileId: 'bench', path: o.dir!, target: 'expenses', takeExisting: false })
+    process.stdout.write(JSON.stringify({ ready: true }) + '\n')
+    await waitUntil(() => Object.keys(started).length >= o.expect!)
+    // A second create (of a later page) would show within this while.
+    await new Promise((r) => setTimeout(r, o.lingerMs ?? 3000))
+    await e.close()
+    const out: Record<string, number> = { ...started }
+    for (const name of Object.keys(started)) {
+      const whole = createHash('sha256').update(await readFile(join(o.dir!, name))).digest('hex')
+      const shas = accepted.get(name) ?? []
+      out[`creates:${name}`] = shas.length
+      out[`whole:${name}`] = shas.length > 0 && shas.every((x) => x === whole) ? 1 : 0
+    }
+    return out
   },
 }
 

@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises'
 import type { EngineEmitter } from './events'
 import type { IntakeResult } from './intake/intake'
 import { transitionOf } from './lifecycle'
+import { fsPath, printable } from './names'
 import type { TransitionPatch, Upload, UploadStatus, UploadStore } from './store/uploads'
 
 /** What the actions need of the engine. */
@@ -57,12 +58,12 @@ export async function retryUpload(d: ActionDeps, id: number): Promise<Upload> {
     return next
   }
   if (row.status === 'failed' || row.status === 'cancelled') {
-    const exists = await stat(row.path).then(
+    const exists = await stat(fsPath(row.path)).then(
       (st) => st.isFile(),
       () => false,
     )
     if (!exists && !(row.status === 'cancelled' && row.jobReference)) {
-      throw new Error(`${row.path} is no longer there: put the file back, then retry.`)
+      throw new Error(`${printable(row.path)} is no longer there: put the file back, then retry.`)
     }
     const reset = { attempts: 0, nextAttemptAt: null, lastError: null, errorCode: null, httpStatus: null, polls: 0 }
     let next: Upload

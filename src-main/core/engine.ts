@@ -4,7 +4,7 @@
  */
 import { constants as fsConstants } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname } from 'node:path'
 import pLimit from 'p-limit'
 import type { AiTarget } from '../../schemas'
 import { type EngineEmitter, type EngineEvents, type FolderState, TypedEmitter } from './events'
@@ -20,7 +20,10 @@ import {
 } from './folders'
 import { type ActionDeps, cancelUpload, retryFailed, retryUpload } from './actions'
 import { afterRecord } from './intake/after-upload'
-import { Intake, type IntakeRequest, type IntakeResult } from './intake/intake'
+import { Intake, type IntakeRequest, type IntakeResult, rowName } from './intake/intake'
+import { type InspectFn, inspect as inspectInProcess } from './intake/inspect'
+import { fsPath, printable } from './names'
+import { openInside, realPathOf } from './watch/inside'
 import { allowedKinds } from './kinds'
 import { type FolderChecks, FolderRuleError, checkFolderRules, checkWatchedFolder } from './user-paths'
 import { type ClientProvider, type QueueOptions, UploadQueue } from './queue/queue'
@@ -43,9 +46,20 @@ export interface EngineOptions {
   watch?: Partial<
     Pick<
       FolderWatcherConfig,
-      'stabilityMs' | 'rescanIntervalMs' | 'recoverInitialMs' | 'recoverMaxMs' | 'pollIntervalMs'
+      | 'stabilityMs'
+      | 'rescanIntervalMs'
+      | 'recoverInitialMs'
+      | 'recoverMaxMs'
+      | 'pollIntervalMs'
+      | 'unfinishedQuietMs'
+      | 'writers'
     >
   >
+  /**
+   * The content check ("the bytes are what the name says", "finished means finished"): plain data
+   * in and out (intake/inspect.ts), so a host may run it in a worker. Default: in process.
+   */
+  inspect?: InspectFn
   /** Files hashed at the same time (bounds memory and disk load on a big initial scan). */
   hashConcurrency?: number
   /**
@@ -65,6 +79,12 @@ export interface EngineOptions {
 export type OpenReport = { movedAside: string | null }
 export type FolderStatus = { state: FolderState; message: string | null }
 export type AddFilesOptions = { profileId: string; target: AiTarget; prompt?: string; processType?: 'async' | 'direct' }
+
+/** Statuses a row may end in without having been sent (a copy of its content then goes in its place). */
+const UNSENT_ENDS: ReadonlySet<string> = new Set(['skipped', 'failed', 'superseded'])
+
+/** Linux: a descriptor of this process, read by path (the very file opened, whatever its name now). */
+const PROC_SELF_FD = process.platform === 'linux' ? '/proc/self/fd' : null
 
 /** Candidates from folder scans that may wait for a hashing slot before the scans wait. */
 const INTAKE_BACKLOG_MAX = 32
@@ -111,7 +131,7 @@ export class Engine {
     this.uploads = new UploadStore(this.db)
     this.folders = new FolderStore(this.db)
     this.settings = new SettingsStore(this.db)
-    this.intake = new Intake(this.uploads, this.events)
+    this.intake = new Intake(this.uploads, this.events, opts.inspect ?? inspectInProcess)
     const saved = savedQueueOptions(this.settings)
     this.queue = new UploadQueue(
       this.uploads,
@@ -121,6 +141,7 @@ export class Engine {
         afterRecord: (row) => afterRecord(row, this.uploads, this.events),
         superseded: (row) => this.retakeSuperseded(row),
         storageRecovered: () => this.retakeUntaken(),
+        fileForSend: (row) => this.fileForSend(row),
       },
       { ...saved, ...opts.queue },
     )
@@ -142,7 +163,12 @@ export class Engine {
       lock.release()
       throw e
     }
+    engine.events.on('upload', ({ upload, previous }) => {
+      // A row that ends without being sent lets a copy of its content go in its place.
+      if (previous !== upload.status && UNSENT_ENDS.has(upload.status)) engine.promoteOrphans(upload.id)
+    })
     engine.queue.start()
+    engine.promoteOrphans()
     await engine.finishPendingMoves()
     for (const f of engine.folders.list()) if (f.enabled) await engine.startIfAllowed(f)
     return engine
@@ -291,8 +317,10 @@ export class Engine {
   }
 
   private startWatcher(f: FolderConfig): void {
-    const excludeDirs = [join(f.path, 'Uploaded')]
-    if (f.archiveDir) excludeDirs.push(f.archiveDir)
+    // Only the folder files are moved into is left out: a person's own "Uploaded" sub-folder is
+    // watched when files are left in place.
+    const dest = destinationDir(f)
+    const excludeDirs = dest ? [dest] : []
     const w = new FolderWatcher({
       id: f.id,
       path: f.path,
@@ -302,12 +330,15 @@ export class Engine {
       ignoreOlderThanMs: f.takeExisting ? undefined : f.addedAt,
       excludeDirs,
       scanGate: () => this.intakeRoom(),
+      inspect: this.opts.inspect,
       ...this.opts.watch,
     })
     w.on('status', (s) => this.setFolderStatus(f.id, s.state, s.message ?? null))
     w.on('candidate', (c) => {
       this.intakeInFlight++
-      void this.hashLimit(() => this.take(this.folderRequest(f, c.path)))
+      const req = this.folderRequest(f, c.path, c.root)
+      if (c.note) req.note = c.note
+      void this.hashLimit(() => this.take(req))
         .finally(() => this.intakeInFlight--)
         .catch((e: unknown) => {
           this.events.emit('notice', {
@@ -319,7 +350,7 @@ export class Engine {
     w.on('vanished', (v) => {
       if (!v.accepted) return
       try {
-        this.intake.vanished(this.folderRequest(f, v.path))
+        this.intake.vanished(this.folderRequest(f, v.path, null))
       } catch (e) {
         if (!isStorageError(e)) throw e
         this.queue.storageFault(e)
@@ -361,11 +392,12 @@ export class Engine {
     await Promise.all([...this.watchers.values()].map((w) => w.rescan()))
   }
 
-  private folderRequest(f: FolderConfig, path: string): IntakeRequest {
+  /** The intake request of a folder's file; `root`: the folder's real path, where the file must lie. */
+  private folderRequest(f: FolderConfig, path: string, root: string | null): IntakeRequest {
     return {
       profileId: f.profileId,
       target: f.target,
-      prompt: renderPrompt(f.promptTemplate, { filename: basename(path), folder: basename(f.path) }),
+      prompt: renderPrompt(f.promptTemplate, { filename: rowName(path), folder: printable(basename(f.path)) }),
       processType: f.processType,
       source: 'watch',
       folderId: f.id,
@@ -374,7 +406,14 @@ export class Engine {
       maxFileBytes: this.maxFileBytes,
       afterUpload: f.afterUpload,
       destinationDir: destinationDir(f),
+      root,
     }
+  }
+
+  /** A folder's file taken again (not from its watcher): the folder's real path now. */
+  private async folderRequestNow(f: FolderConfig, path: string): Promise<IntakeRequest> {
+    const root = await realPathOf(f.path).catch(() => f.path)
+    return this.folderRequest(f, path, root)
   }
 
   private async take(req: IntakeRequest): Promise<IntakeResult> {
@@ -400,9 +439,9 @@ export class Engine {
   // ---- taking files again -----------------------------------------------------------------------
 
   /** The intake request for a row's file now: its folder's settings when it has one, else the row's. */
-  private requestFor(row: Upload): IntakeRequest {
+  private async requestFor(row: Upload): Promise<IntakeRequest> {
     const folder = row.folderId ? this.folders.get(row.folderId) : undefined
-    if (folder) return this.folderRequest(folder, row.path)
+    if (folder) return this.folderRequestNow(folder, row.path)
     return {
       profileId: row.profileId,
       target: row.target,
@@ -415,6 +454,7 @@ export class Engine {
       maxFileBytes: this.maxFileBytes,
       afterUpload: row.afterUpload,
       destinationDir: row.archiveDir,
+      root: null,
     }
   }
 
@@ -431,14 +471,15 @@ export class Engine {
       try {
         let last = ''
         for (let i = 0; i < 100 && !this.closed; i++) {
-          const st = await stat(row.path).catch(() => null)
+          const st = await stat(fsPath(row.path)).catch(() => null)
           const now = st ? `${st.size}:${st.mtimeMs}` : 'gone'
           if (now === last) break
           last = now
           await new Promise((r) => setTimeout(r, window))
         }
         if (this.closed) return
-        await this.hashLimit(() => this.take(this.requestFor(row)))
+        const req = await this.requestFor(row)
+        await this.hashLimit(() => this.take(req))
       } catch (e) {
         this.events.emit('notice', { level: 'error', message: `Could not queue the new version of ${row.name}: ${(e as Error).message}` })
       } finally {
@@ -464,12 +505,13 @@ export class Engine {
     }
     for (const row of rows) {
       if (this.closed) return
-      const st = await stat(row.path).catch(() => null)
+      const st = await stat(fsPath(row.path)).catch(() => null)
       if (!st?.isFile()) continue
       if (row.reason === 'empty' && st.size === 0) continue
       if (row.reason === 'too_large' && st.size > this.maxFileBytes) continue
-      if (row.reason === 'unreadable' && (await access(row.path, fsConstants.R_OK).then(() => false, () => true))) continue
-      await this.hashLimit(() => this.take(this.folderRequest(folder, row.path))).catch(() => undefined)
+      if (row.reason === 'unreadable' && (await access(fsPath(row.path), fsConstants.R_OK).then(() => false, () => true))) continue
+      const req = await this.folderRequestNow(folder, row.path)
+      await this.hashLimit(() => this.take(req)).catch(() => undefined)
     }
   }
 
@@ -491,8 +533,8 @@ export class Engine {
             profileId: o.profileId,
             target: o.target,
             prompt: renderPrompt(o.prompt?.trim() || DEFAULT_PROMPTS[o.target], {
-              filename: basename(p),
-              folder: basename(dirname(p)),
+              filename: rowName(p),
+              folder: printable(basename(dirname(p))),
             }),
             processType: o.processType ?? 'async',
             source: o.source ?? 'drop',
@@ -502,6 +544,7 @@ export class Engine {
             maxFileBytes: this.maxFileBytes,
             afterUpload: 'leave',
             destinationDir: null,
+            root: null,
           }),
         ),
       ),
@@ -540,8 +583,91 @@ export class Engine {
       events: this.events,
       kick: (profileId) => this.queue.kick(profileId),
       resume: (profileId) => this.queue.resume(profileId),
-      retake: (row) => this.take({ ...this.requestFor(row), override: true, continues: row }),
+      retake: async (row) => this.take({ ...(await this.requestFor(row)), override: true, continues: row }),
     }
+  }
+
+  // ---- sending --------------------------------------------------------------------------------
+
+  /**
+   * The file of a row as the queue reads it to send it: opened where it is checked (a watched
+   * folder's file must still lie inside the folder, so a link swapped in after intake cannot
+   * win), and, on Linux, read through that very descriptor (`/proc/self/fd/N`; it also reads a name
+   * that is not UTF-8). Elsewhere the row's path is read after the check: its size, mtime and sha256
+   * must still match the row (the client checks them), so nothing else can be sent.
+   */
+  private async fileForSend(row: Upload): Promise<{ path: string; release(): Promise<void> }> {
+    const folder = row.folderId ? this.folders.get(row.folderId) : undefined
+    const root = folder ? await realPathOf(folder.path).catch(() => folder.path) : null
+    const opened = await openInside(row.path, root)
+    if (!opened.ok) {
+      const failure = (errorCode: string, message: string) =>
+        Object.assign(new Error(message), { status: 0, errorCode, retryable: false })
+      if (opened.why === 'outside')
+        throw failure('file_outside_folder', `${rowName(row.path)} is now a link to a file outside the watched folder (${printable(opened.realPath)}); nothing was sent.`)
+      if (opened.why === 'not_file') throw failure('not_a_file', `${rowName(row.path)} is not a regular file any more; nothing was sent.`)
+      if (opened.why === 'error' && opened.code === 'ENOENT')
+        throw failure('file_not_found', `${rowName(row.path)} was moved or deleted before it was sent.`)
+      // The path changed while it was opened, or a read error: try again shortly (same key).
+      throw Object.assign(new Error(`${rowName(row.path)} could not be opened to send it (${opened.message}).`), {
+        status: 0,
+        errorCode: opened.why === 'changed' ? 'file_changed' : 'file_read_error',
+        retryable: false,
+      })
+    }
+    const handle = opened.handle
+    const release = () => handle.close().catch(() => undefined)
+    if (PROC_SELF_FD) return { path: `${PROC_SELF_FD}/${handle.fd}`, release }
+    return { path: row.path, release }
+  }
+
+  // ---- duplicates whose original was never sent ---------------------------------------------
+
+  /**
+   * A duplicate whose original ended without being sent (skipped, refused before the server took
+   * it, superseded) goes in its place: the oldest one whose file is still as it was recorded is
+   * queued, and the others become duplicates of it. At start for every such row (a restart fixes
+   * what an earlier run left), and whenever a row ends unsent.
+   */
+  promoteOrphans(original?: number): void {
+    if (this.closed) return
+    let orphans: Upload[]
+    try {
+      orphans = this.uploads.orphanedDuplicates(original)
+    } catch (e) {
+      if (isStorageError(e)) return this.queue.storageFault(e)
+      throw e
+    }
+    if (orphans.length === 0) return
+    void (async () => {
+      const byOriginal = new Map<number, Upload[]>()
+      for (const d of orphans) byOriginal.set(d.duplicateOf!, [...(byOriginal.get(d.duplicateOf!) ?? []), d])
+      for (const [originalId, copies] of byOriginal) {
+        const gone = this.uploads.get(originalId)
+        for (const d of copies) {
+          if (this.closed) return
+          const st = await stat(fsPath(d.path)).catch(() => null)
+          if (!st?.isFile() || st.size !== d.size || Math.floor(st.mtimeMs) !== d.mtimeMs) continue
+          const next = this.uploads.transition(d, 'duplicate', 'queued', {
+            nextAttemptAt: null,
+            lastError: null,
+            note: `Sent in place of ${gone ? printable(gone.name) : 'its original'} (upload #${originalId}), which was not sent.`,
+          })
+          if (!next) continue
+          this.events.emit('upload', { upload: next, previous: 'duplicate' })
+          this.queue.kick(next.profileId)
+          // The other copies now wait on this one.
+          for (const other of copies) {
+            if (other.id === d.id) continue
+            this.uploads.note(other, 'duplicate', { duplicateOf: next.id })
+          }
+          break
+        }
+      }
+    })().catch((e: unknown) => {
+      if (isStorageError(e)) this.queue.storageFault(e)
+      else this.events.emit('notice', { level: 'error', message: `Could not queue a copy in place of an unsent file: ${(e as Error).message}` })
+    })
   }
 
   // ---- after the record exists ------------------------------------------------------------------

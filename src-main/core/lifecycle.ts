@@ -40,6 +40,10 @@ export type UploadField =
   | 'forced'
   | 'completedAt'
   | 'movedTo'
+  | 'path'
+  | 'name'
+  | 'folderId'
+  | 'note'
 
 export interface Transition {
   from: FromStatus
@@ -52,13 +56,15 @@ export interface Transition {
 
 const ERROR: UploadField[] = ['lastError', 'errorCode', 'httpStatus']
 const RESEND: UploadField[] = ['attempts', 'nextAttemptAt', 'polls', 'jobReference', 'acceptedAt', 'idempotencyKey', ...ERROR]
-const RETAKE: UploadField[] = ['size', 'mtimeMs', 'sha256', 'prompt', 'reason', 'nextAttemptAt', 'duplicateOf', 'forced', ...ERROR]
+/** A file found again under another name (renamed or moved while it waited): its row follows it. */
+const FOLLOW: UploadField[] = ['path', 'name', 'folderId', 'prompt', 'size', 'mtimeMs']
+const RETAKE: UploadField[] = ['size', 'mtimeMs', 'sha256', 'prompt', 'reason', 'nextAttemptAt', 'duplicateOf', 'forced', 'note', ...FOLLOW, ...ERROR]
 const RECORD: UploadField[] = ['recordUuid', 'recordType', 'completedAt', 'nextAttemptAt', ...ERROR]
 
 export const TRANSITIONS: readonly Transition[] = [
   { from: 'new', to: 'queued', why: 'intake: a stable, accepted file, hashed, with content not sent before', writes: [] },
-  { from: 'new', to: 'duplicate', why: 'intake: the same content was already sent to this target', writes: [] },
-  { from: 'new', to: 'skipped', why: 'intake: unsupported kind, too large, empty, unreadable or vanished', writes: [] },
+  { from: 'new', to: 'duplicate', why: 'intake: the same content was already sent to this target (accepted or recorded), or another file of it is being sent', writes: [] },
+  { from: 'new', to: 'skipped', why: 'intake: unsupported kind, too large, empty, unreadable, vanished, a link to a file outside the watched folder, or content that is not what its name says', writes: [] },
   { from: 'queued', to: 'uploading', why: 'scheduler: the row is due and its profile may send', writes: ['attempts', 'nextAttemptAt'] },
   { from: 'waiting_retry', to: 'uploading', why: 'scheduler: the retry is due', writes: ['attempts', 'nextAttemptAt'] },
   { from: 'uploading', to: 'processing', why: 'the server accepted the file as a job (async)', writes: ['jobReference', 'acceptedAt', 'polls', 'nextAttemptAt', ...ERROR] },
@@ -77,24 +83,26 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: 'failed', to: 'queued', why: 'a person retried it (a fresh Idempotency-Key only after a definite refusal)', writes: RESEND },
   { from: 'cancelled', to: 'queued', why: 'a person retried it', writes: RESEND },
   { from: 'cancelled', to: 'processing', why: 'a person retried it and its job is still on the server: follow it again', writes: RESEND },
-  { from: 'duplicate', to: 'queued', why: 'a person chose "Send anyway"', writes: ['forced', 'nextAttemptAt', ...ERROR] },
-  { from: 'skipped', to: 'queued', why: 're-take: the cause went away (readable again, smaller, no longer empty), or a person chose "Send anyway"', writes: RETAKE },
+  { from: 'duplicate', to: 'queued', why: 'a person chose "Send anyway"; or its original ended without being sent (skipped, refused, superseded), so it goes in its place, at once or at the next start', writes: ['forced', 'nextAttemptAt', 'note', ...ERROR] },
+  { from: 'skipped', to: 'queued', why: 're-take: the cause went away (readable again, smaller, no longer empty), its file vanished and is found renamed, or a person chose "Send anyway"', writes: RETAKE },
   { from: 'skipped', to: 'duplicate', why: 're-take: the file can be sent now, but its content was already sent', writes: RETAKE },
 ]
 
 /**
- * Fields that may change while a row keeps its status (no transition): following a job, the file
- * moved after its record exists, a skipped file looked at again and still not sendable, the
+ * Fields that may change while a row keeps its status (no transition): a waiting file renamed or
+ * moved (the row follows it), following a job, the file moved after its record exists, a skipped file looked at again and still not sendable, the
  * scheduler's clock corrected. UploadStore.note() checks against this.
  */
 export const NOTES: Readonly<Record<UploadStatus, readonly UploadField[]>> = {
-  queued: ['nextAttemptAt'],
-  waiting_retry: ['nextAttemptAt'],
+  // A file renamed or moved while it waits: its row follows it (FOLLOW), and is sent once.
+  queued: ['nextAttemptAt', ...FOLLOW],
+  waiting_retry: ['nextAttemptAt', ...FOLLOW],
   uploading: [],
   processing: ['polls', 'nextAttemptAt', 'acceptedAt', 'lastError'],
   completed: ['movedTo', 'lastError'],
   failed: [],
-  duplicate: [],
+  // A duplicate of an original that ended unsent waits on the copy sent in its place.
+  duplicate: ['duplicateOf'],
   skipped: ['size', 'mtimeMs', 'reason', 'lastError'],
   cancelled: [],
   superseded: [],

@@ -2,6 +2,7 @@
  * Plain-text lines about uploads, for the headless mode and logs. Never holds a key.
  */
 import type { UploadStatus, UploadView as Upload } from '../../contract/types'
+import { printable } from './names'
 
 const LABEL: Record<UploadStatus, string> = {
   queued: 'queued',
@@ -16,7 +17,15 @@ const LABEL: Record<UploadStatus, string> = {
   superseded: 'changed',
 }
 
+/**
+ * One line about a row: names, paths and messages printable (names.ts), so a file name holding a
+ * newline or a bidi control can never forge or reorder a line.
+ */
 export function describeUpload(u: Upload): string {
+  return printable(describeRaw(u))
+}
+
+function describeRaw(u: Upload): string {
   const head = `${LABEL[u.status].padEnd(10)} #${u.id} ${u.name}`
   switch (u.status) {
     case 'uploading':
@@ -29,6 +38,8 @@ export function describeUpload(u: Upload): string {
       return `${head} job ${u.jobReference ?? '?'}`
     case 'completed':
       return `${head} -> ${u.recordType ?? u.target} ${u.recordUuid ?? ''}${u.movedTo ? ` (moved to ${u.movedTo})` : ''}`.trimEnd()
+    case 'queued':
+      return u.note ? `${head} (${u.note})` : head
     case 'failed':
     case 'skipped':
     case 'duplicate':

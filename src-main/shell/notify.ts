@@ -6,6 +6,7 @@
  * tests, timers (or uses vi.useFakeTimers, which replaces the global ones this defaults to).
  */
 import type { EngineEvents } from '../core/events'
+import { printable } from '../core/names'
 import type { Upload } from '../core/store/uploads'
 
 export interface Timers {
@@ -113,7 +114,8 @@ export class NotificationBatcher {
     else if (upload.status === 'skipped' && !(upload.reason && QUIET_SKIPS.has(upload.reason)))
       this.attention++
     else return
-    this.lastName = upload.name
+    // Printable: a name holding a newline or a bidi control (U+202E) cannot forge the message.
+    this.lastName = printable(upload.name)
     // The first event of a window starts it; the rest of the window only adds to the counts.
     this.timer ??= this.timers.setTimeout(() => this.flush(), this.windowMs)
   }

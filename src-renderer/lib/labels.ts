@@ -61,6 +61,8 @@ export const SKIP_REASON_LABELS: Record<NonNullable<Upload['reason']>, string> =
   unreadable: 'The file could not be read.',
   vanished: 'The file disappeared before it could be read.',
   existed_before: 'The file was in the folder before it was watched.',
+  outside_folder: 'A link to a file outside the watched folder: not sent.',
+  mismatch: 'The content is not what the file name says.',
 }
 
 /** Why the engine recorded nothing for a file it was given. */

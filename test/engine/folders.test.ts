@@ -6,6 +6,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROFILE, createdBySha, receipt, useRigs, waitFor } from './helpers'
+import { paddedPdf } from './documents'
 
 const rig = useRigs()
 
@@ -115,8 +116,10 @@ describe('watched folders', () => {
     const { open } = await import('node:fs/promises')
     const fh = await open(path, 'w')
     const parts: Buffer[] = []
+    // A PDF (so the content check takes it) whose end marker comes with the last part.
+    const whole = paddedPdf(100_000, 0x41)
     for (let i = 0; i < 10; i++) {
-      const part = Buffer.alloc(10_000, i)
+      const part = whole.subarray(i * 10_000, (i + 1) * 10_000)
       parts.push(part)
       await fh.write(part)
       await new Promise((s) => setTimeout(s, 100))

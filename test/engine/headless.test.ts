@@ -54,6 +54,22 @@ describe('headless', () => {
     expect(existsSync(join(inbox, 'setup.exe'))).toBe(true) // never moved: it was not sent
   })
 
+  it('a file name holding a newline or a bidi override is printed on one line, escaped: it cannot forge a line', async () => {
+    const inbox = await folder('names')
+    const forged = 'evil\nFAILED     #99 forged.pdf'
+    await receipt(inbox, forged)
+    await writeFile(join(inbox, 'invoice\u202Efdp.exe'), 'MZ')
+    const r = run(['--watch', inbox, '--base-url', rig.sb.url, '--data-dir', join(rig.dir, 'd-names'), '--once'], {
+      BOOKDROP_API_KEY: KEY,
+    })
+    expect(await r.exit, r.out()).toBe(0)
+    const lines = r.out().split('\n')
+    expect(lines.filter((l) => l.startsWith('FAILED'))).toEqual([])
+    expect(lines.some((l) => /^done\s+#\d+ evil\\nFAILED {5}#99 forged\.pdf ->/.test(l))).toBe(true)
+    expect(r.out()).not.toContain('\u202E')
+    expect(r.out()).toMatch(/skipped\s+#\d+ invoice\\u\{202E\}fdp\.exe: /)
+  })
+
   it('--once exits 1 when a file failed, and says why', async () => {
     const inbox = await folder('fail')
     await receipt(inbox, 'bad.txt', 'Receipt [[sandbox:fail]] total 10\n')

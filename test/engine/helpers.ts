@@ -14,6 +14,7 @@ import type { ClientProvider } from '../../src-main/core/queue/queue'
 import type { Upload } from '../../src-main/core/store/uploads'
 import { type Fixtures, type Sandbox, type SandboxVariant, startSandbox } from '../../sandbox'
 import type { CreateLogEntry } from '../../sandbox/state'
+import { documentBytes } from './documents'
 
 export const KEY = 'svc_sk_engine_test'
 export const KEY_NO_API = 'svc_sk_engine_noapi'
@@ -157,7 +158,10 @@ export async function rig(
   return r
 }
 
-/** Writes a file with unique content; returns its path and sha256. */
+/**
+ * Writes a file with unique content; returns its path and sha256. Without `body`, the content is a
+ * real document of the kind the name says (a .pdf holds a PDF: documents.ts) carrying a receipt's text.
+ */
 export async function receipt(
   dir: string,
   name: string,
@@ -165,7 +169,10 @@ export async function receipt(
 ): Promise<{ path: string; sha256: string }> {
   const content =
     body ??
-    `Receipt ${name}\nVendor: Flour Mills\nTotal: NGN ${1000 + randomBytes(2).readUInt16BE(0)}.00\n${randomBytes(8).toString('hex')}\n`
+    documentBytes(
+      name,
+      `Receipt ${name}\nVendor: Flour Mills\nTotal: NGN ${1000 + randomBytes(2).readUInt16BE(0)}.00\n${randomBytes(8).toString('hex')}\n`,
+    )
   const path = join(dir, name)
   await writeFile(path, content)
   return { path, sha256: createHash('sha256').update(content).digest('hex') }

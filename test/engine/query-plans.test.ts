@@ -47,6 +47,8 @@ describe('per-file queries seek an index', () => {
       ['fileState', planOf(() => store.fileState('p1', 'expenses', '/in/a.pdf', 10, 1)), /INDEX \w+ \(path=\?/],
       ['findRetakeable', planOf(() => store.findRetakeable('p1', 'expenses', '/in/a.pdf')), /INDEX \w+ \(path=\?/],
       ['findContent', planOf(() => store.findContent('p1', 'expenses', 'abc')), /sha256=\?/],
+      ['findUnsent', planOf(() => store.findUnsent('p1', 'expenses', 'abc')), /sha256=\?/],
+      ['orphanedDuplicates(id)', planOf(() => store.orphanedDuplicates(7)), /INDEX uploads_duplicates \(duplicate_of=\?/],
       ['nextToSend', planOf(() => store.nextToSend(null)), /INDEX uploads_send\b/],
       ['nextToSend(profiles)', planOf(() => store.nextToSend(['p1'])), /INDEX uploads_send/],
       ['nextToPoll', planOf(() => store.nextToPoll(null, [])), /INDEX uploads_poll\b/],

@@ -20,6 +20,7 @@ import {
   waitFor,
 } from './helpers'
 import { SANDBOX_VARIANTS } from '../../sandbox'
+import { paddedPdf } from './documents'
 
 let r: Rig | undefined
 afterEach(async () => {
@@ -232,7 +233,7 @@ describe.each(SANDBOX_VARIANTS)('queue and jobs against the %s emulator', (varia
 
   it('reports upload progress with a final event at 100%', async () => {
     r = await rig()
-    const f = await receipt(r.inbox, 'big.pdf', Buffer.alloc(600_000, 7))
+    const f = await receipt(r.inbox, 'big.pdf', paddedPdf(600_000, 7))
     await drop([f.path])
     await r.engine.whenIdle()
     const last = r.events.progress.at(-1)!

@@ -103,6 +103,7 @@ export function upload(over: Partial<Upload> = {}): Upload {
     afterUpload: 'leave',
     archiveDir: null,
     movedTo: null,
+    note: null,
     createdAt: now - id * 1000,
     updatedAt: now - id * 1000,
     completedAt: null,

@@ -56,6 +56,12 @@ describe('NotificationBatcher with fake timers', () => {
     expect(shown.map((n) => n.body)).toEqual(['1 receipt recorded: receipt-7.pdf', '1 file needs attention: receipt-8.pdf'])
   })
 
+  it('a name holding a newline or a bidi override is shown escaped, on one line, in its own order', () => {
+    batcher.handle(uploadEvent(9, 'completed', 'processing', { name: 'invoice\u202Efdp.exe\nAll files deleted' }))
+    vi.advanceTimersByTime(3000)
+    expect(shown.map((n) => n.body)).toEqual(['1 receipt recorded: invoice\\u{202E}fdp.exe\\nAll files deleted'])
+  })
+
   it('shows at most one notification per window under a steady stream', () => {
     for (let t = 0; t < 30_000; t += 100) {
       batcher.handle(uploadEvent(t + 1, 'completed', 'processing'))

@@ -9,6 +9,7 @@ import type { Calls, IntakeOutcome, ParsedReq } from '../../../contract'
 import { AppError } from '../app-error'
 import type { IntakeResult } from '../intake/intake'
 import { type UploadView, toUploadView } from '../store/uploads'
+import { printable } from '../names'
 import { errnoCode, numberedNames } from '../util'
 import { type AppContext, isBusinessKind } from './context'
 import type { Room } from './room'
@@ -189,7 +190,8 @@ export function uploadsRoom(ctx: AppContext, files: UploadsHelpers): UploadsRoom
       const row = ctx.engine.uploads.get(req.id)
       if (!row) throw new AppError('not_found', `There is no upload #${req.id}.`)
       const path = row.movedTo || row.path
-      return { shown: await ctx.shell.showItemInFolder(path), path }
+      // The path as a person may read it (a name that is not UTF-8 shows its bytes escaped).
+      return { shown: await ctx.shell.showItemInFolder(path), path: printable(path) }
     },
   }
 }

@@ -1,47 +1,71 @@
 /**
  * What happens to a source file once its record exists: left in place, moved into the folder's
- * `Uploaded/` subfolder, or moved to an archive folder. Never before the record exists; never
- * over another file (a clash gets " (2)", " (3)"…); across disks by copy then delete.
+ * `Uploaded/` subfolder, or moved to an archive folder. Never before the record exists; never over
+ * another file: the move makes a new name for the file and fails if anything already has it (a
+ * hard link, `link()`, which the system refuses with EEXIST, then the old name removed), so two
+ * files finishing at once can never take the same name; a taken name gets " (2)", " (3)"… Across
+ * disks (or where hard links are not supported) the file is copied to a name created exclusively
+ * (COPYFILE_EXCL), its times kept, then the original removed.
  */
 import { constants } from 'node:fs'
-import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises'
+import { copyFile, link, lstat, mkdir, stat, unlink, utimes } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { EngineEmitter } from '../events'
+import { fsPath, printable } from '../names'
 import type { Upload, UploadStore } from '../store/uploads'
 import { errnoCode, numberedNames } from '../util'
 
 export const UPLOADED_DIR = 'Uploaded'
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await stat(p)
-    return true
-  } catch {
-    return false
-  }
-}
+/** link() cannot be used here (another disk, a file system without hard links): copy instead. */
+const NO_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EINVAL'])
 
-async function freeName(dir: string, name: string): Promise<string> {
-  for (const n of numberedNames(name)) {
-    const candidate = join(dir, n)
-    if (!(await exists(candidate))) return candidate
-  }
-  throw new Error(`Could not find a free file name for ${name} in ${dir}.`)
-}
-
-/** Moves `src` into `dir` and returns the new path. Throws with a plain message on failure. */
+/**
+ * Moves `src` into `dir` under its own name, or the first numbered one that is free at the moment
+ * it is taken, and returns the new path. Never replaces a file. Throws with a plain message on
+ * failure (the source is then still where it was).
+ */
 export async function moveInto(src: string, dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true })
-  const dest = await freeName(dir, basename(src))
-  try {
-    await rename(src, dest)
-  } catch (e) {
-    if (errnoCode(e) !== 'EXDEV') throw e
-    // Another disk: copy without overwriting, then remove the original.
-    await copyFile(src, dest, constants.COPYFILE_EXCL)
-    await unlink(src)
+  await mkdir(fsPath(dir), { recursive: true })
+  const source = await lstat(fsPath(src))
+  let copy = false
+  for (const n of numberedNames(basename(src))) {
+    const dest = join(dir, n)
+    if (!copy) {
+      try {
+        await link(fsPath(src), fsPath(dest))
+        await unlink(fsPath(src))
+        return dest
+      } catch (e) {
+        const code = errnoCode(e)
+        if (code === 'EEXIST') {
+          // Linked there by a move the app was stopped in the middle of: finish that one.
+          const there = await lstat(fsPath(dest)).catch(() => null)
+          if (there && there.dev === source.dev && there.ino === source.ino && source.nlink > 1) {
+            await unlink(fsPath(src))
+            return dest
+          }
+          continue
+        }
+        if (!code || !NO_LINK.has(code)) throw e
+        copy = true
+      }
+    }
+    // Another disk: an exclusive copy (fails if the name exists), its times kept, then the original removed.
+    try {
+      await copyFile(fsPath(src), fsPath(dest), constants.COPYFILE_EXCL)
+    } catch (e) {
+      if (errnoCode(e) === 'EEXIST') continue
+      // A partial copy of ours is removed; the original stays.
+      await unlink(fsPath(dest)).catch(() => undefined)
+      throw e
+    }
+    const st = await stat(fsPath(src))
+    await utimes(fsPath(dest), st.atimeMs / 1000, st.mtimeMs / 1000).catch(() => undefined)
+    await unlink(fsPath(src))
+    return dest
   }
-  return dest
+  throw new Error(`Could not find a free file name for ${printable(basename(src))} in ${printable(dir)}.`)
 }
 
 /**
@@ -51,7 +75,7 @@ export async function moveInto(src: string, dir: string): Promise<string> {
 export async function afterRecord(row: Upload, uploads: UploadStore, events: EngineEmitter): Promise<void> {
   if (row.afterUpload === 'leave' || !row.archiveDir) return
   try {
-    const s = await stat(row.path)
+    const s = await stat(fsPath(row.path))
     if (s.size !== row.size || Math.floor(s.mtimeMs) !== row.mtimeMs) {
       uploads.note(row.id, 'completed', {
         movedTo: '',
@@ -67,7 +91,7 @@ export async function afterRecord(row: Upload, uploads: UploadStore, events: Eng
     const message =
       code === 'ENOENT'
         ? 'Uploaded; the file had already been moved or deleted.'
-        : `Uploaded, but the file could not be moved to ${row.archiveDir}: ${(e as Error).message}`
+        : `Uploaded, but the file could not be moved to ${printable(row.archiveDir)}: ${printable((e as Error).message)}`
     uploads.note(row.id, 'completed', { movedTo: '', lastError: message })
     if (code !== 'ENOENT')
       events.emit('notice', { level: 'warning', message: `${row.name}: ${message}` })

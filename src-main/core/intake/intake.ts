@@ -1,15 +1,27 @@
 /**
- * From "a file is here" to a committed row: checks (kind, size, empty, readable), streaming sha256,
- * duplicate detection, and the INSERT that happens before any network call (design.md §2).
- * A file that cannot be sent is never touched: its row says why.
+ * From "a file is here" to a committed row: the file opened where it is checked to lie inside its
+ * watched folder (links out of it are never read), checks (kind, size, empty, readable, the bytes
+ * are what the name says), streaming sha256 of the opened file, duplicate detection, and the INSERT
+ * that happens before any network call (design.md §2). A file that cannot be sent is never
+ * touched: its row says why.
+ *
+ * "Duplicate" means the content was already sent (the server accepted a create or made a record),
+ * never merely queued. The same content found at a new path while its row still waits (its old path
+ * gone: renamed or moved) is that row's file: the row follows it and is sent once. A second copy of
+ * content that is on its way is recorded as a duplicate of it, and goes in its place if that one
+ * ends without being sent (Engine: promoteOrphans).
  */
+import { createHash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { type AiTarget, fileKind } from '../../../schemas/routes'
 import type { EngineEmitter } from '../events'
 import { isAccepted } from '../kinds'
+import { fsPath, printable } from '../names'
 import type { AfterUpload, SkipReason, Upload, UploadSource, UploadStore } from '../store/uploads'
-import { sha256File } from './hash'
+import { openInside, readWindows } from '../watch/inside'
+import { WHOLE_READ_BYTES, readAll, sha256Handle } from './hash'
+import { HEAD_BYTES, type InspectFn, inspect as inspectInProcess, mismatchMessage, tailBytesFor } from './inspect'
 import { sizeText } from '../util'
 
 export interface IntakeRequest {
@@ -25,6 +37,14 @@ export interface IntakeRequest {
   afterUpload: AfterUpload
   /** Where the file goes once its record exists (move/archive). */
   destinationDir: string | null
+  /**
+   * The real path of the watched folder the file was found in: it is read only if its own real path
+   * lies inside. null for a file a person gave (a drop, the file picker, the command line), which
+   * passed its own rule (user-paths.ts).
+   */
+  root: string | null
+  /** A note for the row (taken although it looked unfinished, see WatchCandidate.note). */
+  note?: string
   /** A person asked for it: accept any kind and skip the "already handled this version" check. */
   override?: boolean
   /**
@@ -40,6 +60,11 @@ export type IntakeResult =
   /** Nothing recorded: this exact version was already handled, or it changed while being read. */
   | { kind: 'ignored'; why: 'already_handled' | 'changed' }
 
+/** The name a row shows (and sends): printable, one line (names.ts). */
+export function rowName(path: string): string {
+  return printable(basename(path))
+}
+
 export function skipMessage(
   reason: SkipReason,
   ctx: {
@@ -51,9 +76,10 @@ export function skipMessage(
     detail?: string
   },
 ): string {
+  const kindOf = printable(fileKind(ctx.name))
   switch (reason) {
     case 'unsupported_kind': {
-      const kind = fileKind(ctx.name)
+      const kind = kindOf
       return `${kind ? `.${kind}` : 'Files without an extension'} files are not sent to ${ctx.target}. Accepted: ${(ctx.kinds ?? []).join(', ')}. Rename or convert the file, or choose "Send anyway".`
     }
     case 'too_large':
@@ -66,6 +92,10 @@ export function skipMessage(
       return 'The file was moved or deleted before it could be sent.'
     case 'existed_before':
       return 'The file was already in the folder when it was added.'
+    case 'outside_folder':
+      return `A link to a file outside the watched folder${ctx.detail ? ` (${printable(ctx.detail)})` : ''}; not sent. Bookdrop reads only files inside the folder: copy the file in, or drop it on the window.`
+    case 'mismatch':
+      return `The file is ${ctx.detail ?? 'not what its name says'}: it was not sent. Check the file, or choose "Send anyway".`
   }
 }
 
@@ -73,6 +103,8 @@ export class Intake {
   constructor(
     private readonly store: UploadStore,
     private readonly events: EngineEmitter,
+    /** The content check (plain data in and out, so it can run in a worker). */
+    private readonly inspect: InspectFn = inspectInProcess,
   ) {}
 
   /**
@@ -116,6 +148,7 @@ export class Intake {
         reason: null,
         duplicateOf: extra.duplicateOf ?? null,
         forced: extra.forced ?? false,
+        note: extra.note ?? null,
         lastError: extra.lastError ?? null,
         errorCode: null,
         httpStatus: null,
@@ -132,7 +165,7 @@ export class Intake {
       source: req.source,
       folderId: req.folderId,
       path: req.path,
-      name: basename(req.path),
+      name: rowName(req.path),
       prompt: req.prompt,
       processType: req.processType,
       afterUpload: req.afterUpload,
@@ -171,38 +204,69 @@ export class Intake {
     const name = basename(req.path)
     let st
     try {
-      st = await stat(req.path)
+      st = await stat(fsPath(req.path))
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       if (code === 'ENOENT') return this.skip(req, 'vanished')
       return this.skip(req, 'unreadable', { detail: code ?? (e as Error).message })
     }
     if (!st.isFile()) return this.skip(req, 'unreadable', { detail: 'not a regular file' })
-    const size = st.size
-    const mtimeMs = Math.floor(st.mtimeMs)
+    let size = st.size
+    let mtimeMs = Math.floor(st.mtimeMs)
 
     if (!req.override && this.store.fileState(req.profileId, req.target, req.path, size, mtimeMs).handled) {
       return { kind: 'ignored', why: 'already_handled' }
     }
     if (!req.override && !isAccepted(name, req.acceptedKinds))
       return this.skip(req, 'unsupported_kind', { size, mtimeMs })
-    if (size === 0) return this.skip(req, 'empty', { size, mtimeMs })
-    if (size > req.maxFileBytes) return this.skip(req, 'too_large', { size, mtimeMs })
 
+    // Opened where it is checked: what is read is the file whose real path lies in the folder.
+    const opened = await openInside(req.path, req.root)
+    if (!opened.ok) {
+      if (opened.why === 'outside') return this.skip(req, 'outside_folder', { size, mtimeMs, detail: opened.realPath })
+      if (opened.why === 'changed') return { kind: 'ignored', why: 'changed' }
+      if (opened.why === 'not_file') return this.skip(req, 'unreadable', { detail: 'not a regular file' })
+      if (opened.code === 'ENOENT') return this.skip(req, 'vanished', { size, mtimeMs })
+      return this.skip(req, 'unreadable', { size, mtimeMs, detail: opened.code })
+    }
     let sha256: string
     try {
-      sha256 = await sha256File(req.path, size)
+      size = opened.stat.size
+      mtimeMs = Math.floor(opened.stat.mtimeMs)
+      if (size === 0) return this.skip(req, 'empty', { size, mtimeMs })
+      if (size > req.maxFileBytes) return this.skip(req, 'too_large', { size, mtimeMs })
+      const kind = fileKind(name)
+      // A receipt-sized file is read once: its windows are checked and its bytes hashed from memory.
+      const whole = size <= WHOLE_READ_BYTES ? await readAll(opened.handle, size) : null
+      if (!req.override) {
+        const windows = whole
+          ? { head: whole.subarray(0, HEAD_BYTES), tail: whole.subarray(Math.max(0, whole.length - tailBytesFor(kind))) }
+          : await readWindows(opened.handle, size, HEAD_BYTES, tailBytesFor(kind))
+        const verdict = await this.inspect({ kind, size, head: windows.head, tail: windows.tail })
+        if (!verdict.matches) return this.skip(req, 'mismatch', { size, mtimeMs, detail: mismatchMessage(kind, verdict) })
+      }
+      if (whole && whole.length !== size) return { kind: 'ignored', why: 'changed' }
+      sha256 = whole ? createHash('sha256').update(whole).digest('hex') : await sha256Handle(opened.handle, size)
+      const after = await opened.handle.stat()
+      if (after.size !== size || Math.floor(after.mtimeMs) !== mtimeMs) return { kind: 'ignored', why: 'changed' }
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
-      if (code === 'ENOENT') return this.skip(req, 'vanished', { size, mtimeMs })
       return this.skip(req, 'unreadable', { size, mtimeMs, detail: code ?? (e as Error).message })
+    } finally {
+      await opened.handle.close().catch(() => undefined)
     }
-    try {
-      const after = await stat(req.path)
-      if (after.size !== size || Math.floor(after.mtimeMs) !== mtimeMs)
-        return { kind: 'ignored', why: 'changed' }
-    } catch {
-      return this.skip(req, 'vanished', { size, mtimeMs })
+
+    // Rows of this content still on their way, or vanished before they were sent: is one of them
+    // this file under its old name (that path gone)? Looked at before the transaction (it stats).
+    const unsent = req.override ? [] : this.store.findUnsent(req.profileId, req.target, sha256)
+    const gone = new Set<number>()
+    for (const u of unsent) {
+      if (u.path === req.path) continue
+      const there = await stat(fsPath(u.path)).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+      if (!there) gone.add(u.id)
     }
 
     // Check and insert in one transaction: two copies arriving together cannot both be queued.
@@ -220,14 +284,78 @@ export class Intake {
             mtimeMs,
             sha256,
             duplicateOf: earlier.id,
-            lastError: `Same content as ${earlier.name} (upload #${earlier.id}), already sent to ${req.target}. Choose "Send anyway" to send it again.`,
+            lastError: `Same content as ${printable(earlier.name)} (upload #${earlier.id}), already sent to ${req.target}. Choose "Send anyway" to send it again.`,
           },
           prior,
         )
         return { kind: 'duplicate', upload } as const
       }
-      const upload = this.record(req, 'queued', { size, mtimeMs, sha256, forced: !!req.override }, prior)
+      const waiting = req.override ? [] : this.store.findUnsent(req.profileId, req.target, sha256)
+      // The same file under a new name: its row follows it (and is sent once).
+      for (const u of waiting) {
+        if (!gone.has(u.id) || u.status === 'uploading') continue
+        const followed = this.follow(req, u, size, mtimeMs)
+        if (followed) return { kind: 'queued', upload: followed } as const
+      }
+      // Another copy of content on its way: not sent twice; it goes in its place if that one is not sent.
+      const onItsWay = waiting.find((u) => u.status !== 'skipped' && u.path !== req.path)
+      if (onItsWay) {
+        const upload = this.record(
+          req,
+          'duplicate',
+          {
+            size,
+            mtimeMs,
+            sha256,
+            duplicateOf: onItsWay.id,
+            lastError: `Same content as ${printable(onItsWay.name)} (upload #${onItsWay.id}), which is on its way to ${req.target}: this copy is not sent. If that one is not sent, this one goes in its place.`,
+          },
+          prior,
+        )
+        return { kind: 'duplicate', upload } as const
+      }
+      const upload = this.record(
+        req,
+        'queued',
+        { size, mtimeMs, sha256, forced: !!req.override, ...(req.note ? { note: req.note } : {}) },
+        prior,
+      )
       return { kind: 'queued', upload } as const
     })
+  }
+
+  /**
+   * A row whose file was renamed or moved (same content, old path gone) takes the new path: a
+   * waiting row keeps its status and key; a row skipped because its file vanished goes back to the
+   * queue. Returns the row, or undefined when it moved on meanwhile.
+   */
+  private follow(req: IntakeRequest, u: Upload, size: number, mtimeMs: number): Upload | undefined {
+    const fields = {
+      path: req.path,
+      name: rowName(req.path),
+      folderId: req.folderId,
+      prompt: req.prompt,
+      size,
+      mtimeMs,
+    }
+    if (u.status === 'queued' || u.status === 'waiting_retry') {
+      const next = this.store.note(u, u.status, fields)
+      if (next) this.events.emit('upload', { upload: next, previous: u.status })
+      return next
+    }
+    if (u.status === 'skipped') {
+      const next = this.store.transition(u, 'skipped', 'queued', {
+        ...fields,
+        reason: null,
+        lastError: null,
+        note: req.note ?? `Found again as ${rowName(req.path)} (renamed or moved) after its old name was gone.`,
+        errorCode: null,
+        httpStatus: null,
+        nextAttemptAt: null,
+      })
+      if (next) this.events.emit('upload', { upload: next, previous: 'skipped' })
+      return next
+    }
+    return undefined
   }
 }

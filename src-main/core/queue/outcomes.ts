@@ -39,6 +39,7 @@ export function notReported(why: string, httpStatus: number | null = null): Outc
 /** Problems with the file itself: it stays where it is, the row says why. */
 const FILE_SKIP: Record<string, Upload['reason']> = {
   file_not_found: 'vanished',
+  file_outside_folder: 'outside_folder',
   not_a_file: 'unreadable',
   file_read_error: 'unreadable',
   file_too_large: 'too_large',

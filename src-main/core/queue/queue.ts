@@ -406,18 +406,21 @@ export class UploadQueue {
   private async sendUpload(row: Upload): Promise<void> {
     let lastEmit = 0
     let res: Awaited<ReturnType<UploadClient['aiCreateFromFiles']>>
+    let file: { path: string; release(): Promise<void> } | undefined
     try {
       const client = await this.client(row.profileId)
       const expect =
         row.sha256 !== null && row.size !== null && row.mtimeMs !== null
           ? { size: row.size, mtimeMs: row.mtimeMs, sha256: row.sha256 }
           : undefined
+      // The file as it is to be read (checked where it is opened; see QueueHooks.fileForSend).
+      file = this.hooks.fileForSend ? await this.hooks.fileForSend(row) : undefined
       res = await client.aiCreateFromFiles(
         row.target,
         {
           prompt: row.prompt,
           process_type: row.processType,
-          files: [{ path: row.path, name: row.name, ...(expect ? { expect } : {}) }],
+          files: [{ path: file?.path ?? row.path, name: row.name, ...(expect ? { expect } : {}) }],
         },
         {
           idempotencyKey: row.idempotencyKey,
@@ -432,8 +435,13 @@ export class UploadQueue {
         },
       )
     } catch (e) {
-      this.guarded(() => this.uploadFailed(row, asFailure(e)))
+      const f = asFailure(e)
+      // A message names the path read: the row's own, not the descriptor's.
+      if (file && file.path !== row.path) f.message = f.message.split(file.path).join(row.path)
+      this.guarded(() => this.uploadFailed(row, f))
       return
+    } finally {
+      await file?.release()
     }
     this.guarded(() => {
       if (res.process_type === 'async') {

@@ -127,6 +127,13 @@ export interface QueueHooks {
   superseded(row: Upload): void
   /** Storage works again after a fault (the engine re-takes files it could not record). */
   storageRecovered?(): void
+  /**
+   * The file of a row as it is to be read for sending: opened where it is checked (a watched
+   * folder's file must still lie inside the folder), and a path that reads that very file (on
+   * Linux its descriptor's `/proc/self/fd/N`). `release` closes it once the request is done. A
+   * refusal is a ClientFailure (e.g. `file_outside_folder`): nothing is sent.
+   */
+  fileForSend?(row: Upload): Promise<{ path: string; release(): Promise<void> }>
 }
 
 /** How long the queue waits before trying storage again after a fault, rising to the cap. */

@@ -92,6 +92,14 @@ const MIGRATIONS: string[] = [
   `
   CREATE INDEX IF NOT EXISTS uploads_file ON uploads(path, profile_id, target, id);
   `,
+  // 5 (issue 21): a path that is not UTF-8 keeps its exact bytes (path then holds its printable
+  // form); a row may carry a note (a file sent although it looked unfinished); duplicates are found
+  // by their original when it ends without being sent.
+  `
+  ALTER TABLE uploads ADD COLUMN path_bytes BLOB;
+  ALTER TABLE uploads ADD COLUMN note TEXT;
+  CREATE INDEX IF NOT EXISTS uploads_duplicates ON uploads(duplicate_of) WHERE status = 'duplicate';
+  `,
 ]
 
 export class Db {

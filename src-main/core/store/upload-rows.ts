@@ -5,6 +5,7 @@
 import type { AiTarget } from '../../../schemas'
 import type { AfterUpload, SkipReason, UploadSource } from '../../../contract/types'
 import type { UploadStatus } from '../lifecycle'
+import { decodeFsName, encodeFsName, hasRawBytes, printable } from '../names'
 import type { Upload } from './uploads'
 
 export interface Row {
@@ -38,6 +39,9 @@ export interface Row {
   after_upload: string
   archive_dir: string | null
   moved_to: string | null
+  /** The exact bytes of `path` when it is not UTF-8 (`path` then holds its printable form). */
+  path_bytes: Uint8Array | null
+  note: string | null
   created_at: number
   updated_at: number
   completed_at: number | null
@@ -50,7 +54,7 @@ export function fromRow(r: Row): Upload {
     target: r.target as AiTarget,
     source: r.source as UploadSource,
     folderId: r.folder_id,
-    path: r.path,
+    path: r.path_bytes ? decodeFsName(r.path_bytes) : r.path,
     name: r.name,
     size: r.size,
     mtimeMs: r.mtime_ms,
@@ -75,6 +79,7 @@ export function fromRow(r: Row): Upload {
     afterUpload: r.after_upload as AfterUpload,
     archiveDir: r.archive_dir,
     movedTo: r.moved_to,
+    note: r.note ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     completedAt: r.completed_at,
@@ -111,6 +116,7 @@ export const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
   afterUpload: 'after_upload',
   archiveDir: 'archive_dir',
   movedTo: 'moved_to',
+  note: 'note',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
   completedAt: 'completed_at',
@@ -152,7 +158,17 @@ export const ROW_DEFAULTS: Omit<
   after_upload: 'leave',
   archive_dir: null,
   moved_to: null,
+  path_bytes: null,
+  note: null,
   completed_at: null,
+}
+
+/**
+ * How a path is stored: as it is when it is UTF-8; otherwise its printable form in `path` (what the
+ * history shows and searches) and its exact bytes in `path_bytes` (what opens the file).
+ */
+export function storedPath(p: string): { path: string; path_bytes: Buffer | null } {
+  return hasRawBytes(p) ? { path: printable(p), path_bytes: encodeFsName(p) } : { path: p, path_bytes: null }
 }
 
 /** `AND profile_id NOT IN (?, …)` for paused profiles, or nothing; the ids follow as parameters. */

@@ -13,7 +13,8 @@ import {
   checkTransition,
 } from '../lifecycle'
 import type { Db } from './db'
-import { COLUMN, type Row, fromRow, ROW_DEFAULTS } from './upload-rows'
+import { printable } from '../names'
+import { COLUMN, type Row, fromRow, ROW_DEFAULTS, storedPath } from './upload-rows'
 import type { UploadView } from '../../../contract/types'
 
 export { SKIP_REASONS, type AfterUpload, type SkipReason, type UploadSource, type UploadView } from '../../../contract/types'
@@ -27,10 +28,19 @@ export interface Upload extends UploadView {
   idempotencyKey: string
 }
 
-/** The row as the contract shows it (history, events): main's own fields left out. */
+/**
+ * The row as the contract shows it (history, events): main's own fields left out, and every name
+ * and path printable (one line, in its own order; names.ts), whatever the file system held.
+ */
 export function toUploadView(u: Upload): UploadView {
   const { idempotencyKey: _key, ...view } = u
-  return view
+  return {
+    ...view,
+    name: printable(view.name),
+    path: printable(view.path),
+    movedTo: view.movedTo === null ? null : printable(view.movedTo),
+    archiveDir: view.archiveDir === null ? null : printable(view.archiveDir),
+  }
 }
 
 function notIn(profiles: readonly string[]): string {
@@ -87,6 +97,7 @@ export class UploadStore {
       process_type: 'async',
       after_upload: 'leave',
       ...Object.fromEntries(Object.entries(u).map(([k, v]) => [COLUMN[k as keyof typeof COLUMN], toDb(v)])),
+      ...storedPath(u.path),
       idempotency_key: randomUUID(),
       created_at: now,
       updated_at: now,
@@ -151,13 +162,20 @@ export class UploadStore {
   ): Upload | undefined {
     const id = typeof row === 'number' ? row : row.id
     const entries = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
-    const sets = entries.map(([k]) => `${COLUMN[k as keyof typeof COLUMN]} = ?`)
+    const columns: [string, unknown][] = entries.flatMap(([k, v]): [string, unknown][] => {
+      if (k !== 'path' || typeof v !== 'string') return [[COLUMN[k as keyof typeof COLUMN], toDb(v)]]
+      const stored = storedPath(v) // a path that is not UTF-8 keeps its bytes
+      return [
+        ['path', stored.path],
+        ['path_bytes', stored.path_bytes],
+      ]
+    })
     this.writes++
     // run(), not RETURNING: it steps to completion, so a failed commit (SQLITE_FULL, an I/O
     // error) throws here instead of being lost, and it costs a third of RETURNING in libsql.
     const { changes } = this.db.run(
-      `UPDATE uploads SET ${sets.join(', ')} WHERE id = ? AND status = ?`,
-      ...entries.map(([, v]) => toDb(v)),
+      `UPDATE uploads SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ? AND status = ?`,
+      ...columns.map(([, v]) => v),
       id,
       expected,
     )
@@ -171,10 +189,12 @@ export class UploadStore {
    * too large, empty): intake takes it again as that same row, so a file has one row per version.
    */
   findRetakeable(profileId: string, target: string, path: string): Upload | undefined {
+    const stored = storedPath(path)
     const r = this.db.get<Row>(
-      `SELECT * FROM uploads WHERE path = ? AND profile_id = ? AND target = ? AND status = 'skipped'
+      `SELECT * FROM uploads WHERE path = ? AND path_bytes IS ? AND profile_id = ? AND target = ? AND status = 'skipped'
        AND reason IN (${RETAKE_REASONS.map(() => '?').join(', ')}) ORDER BY id DESC LIMIT 1`,
-      path,
+      stored.path,
+      stored.path_bytes,
       profileId,
       target,
       ...RETAKE_REASONS,
@@ -210,9 +230,11 @@ export class UploadStore {
     size: number,
     mtimeMs: number,
   ): { handled: Upload | undefined; retakeable: Upload | undefined } {
+    const stored = storedPath(path)
     const rows = this.db.all<Row>(
-      `SELECT * FROM uploads WHERE path = ? AND profile_id = ? AND target = ? ORDER BY id DESC LIMIT 50`,
-      path,
+      `SELECT * FROM uploads WHERE path = ? AND path_bytes IS ? AND profile_id = ? AND target = ? ORDER BY id DESC LIMIT 50`,
+      stored.path,
+      stored.path_bytes,
       profileId,
       target,
     )
@@ -228,17 +250,57 @@ export class UploadStore {
     }
   }
 
-  /** The earlier upload of the same content for the same profile and target that counts (not failed/cancelled). */
+  /**
+   * The earlier upload of the same content for the same profile and target that was *sent*: the
+   * server accepted its create (a job followed) or made its record. Only such a row makes a file a
+   * duplicate ("Duplicate" never means merely queued).
+   */
   findContent(profileId: string, target: string, sha256: string): Upload | undefined {
     const r = this.db.get<Row>(
       `SELECT * FROM uploads WHERE profile_id = ? AND target = ? AND sha256 = ?
-       AND status IN ('queued', 'uploading', 'waiting_retry', 'processing', 'completed')
+       AND status IN ('processing', 'completed')
        ORDER BY id ASC LIMIT 1`,
       profileId,
       target,
       sha256,
     )
     return r ? fromRow(r) : undefined
+  }
+
+  /**
+   * Rows of the same content that are on their way but not sent yet (queued, being sent, waiting to
+   * retry), and rows of it that were skipped because their file vanished before it was sent:
+   * a file of this content found at another path may be the same file, renamed or moved.
+   */
+  findUnsent(profileId: string, target: string, sha256: string): Upload[] {
+    return this.db
+      .all<Row>(
+        `SELECT * FROM uploads WHERE profile_id = ? AND target = ? AND sha256 = ?
+         AND (status IN ('queued', 'uploading', 'waiting_retry') OR (status = 'skipped' AND reason = 'vanished'))
+         ORDER BY id ASC LIMIT 20`,
+        profileId,
+        target,
+        sha256,
+      )
+      .map(fromRow)
+  }
+
+  /**
+   * Duplicates whose original ended without being sent (skipped, failed before the server took it,
+   * or superseded; not cancelled by a person): each should go in its original's place. `original`
+   * narrows to one original.
+   */
+  orphanedDuplicates(original?: number): Upload[] {
+    const one = original === undefined ? '' : 'AND d.duplicate_of = ?'
+    return this.db
+      .all<Row>(
+        `SELECT d.* FROM uploads d INDEXED BY uploads_duplicates JOIN uploads o ON o.id = d.duplicate_of
+         WHERE d.status = 'duplicate' ${one}
+         AND o.status IN ('skipped', 'failed', 'superseded') AND o.job_reference IS NULL AND o.record_uuid IS NULL
+         ORDER BY d.id ASC LIMIT 1000`,
+        ...(original === undefined ? [] : [original]),
+      )
+      .map(fromRow)
   }
 
   /**

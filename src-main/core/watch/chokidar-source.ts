@@ -43,7 +43,8 @@ export class ChokidarSource {
   foldersOnly = false
 
   constructor(
-    private readonly root: string,
+    /** The folder watched (its real path: chokidar follows no link, the watched folder's included). */
+    public root: string,
     private readonly create: CreateWatcher,
     private readonly events: ChokidarEvents,
   ) {}

@@ -15,6 +15,14 @@
  * lost or the watcher stops. Each is an AbortController: every walk, check and timer belongs to the
  * session current when it began and ends with it, so no work of an ended session emits anything.
  *
+ * A folder given as a link (`~/Receipts` pointing into a synced folder) is watched at its real path
+ * (resolved again whenever the watcher (re)starts): chokidar follows no link, so watching the link
+ * itself gave no live events. Candidates carry paths below the real path, and the real path as
+ * `root`: a file is read only when its own real path lies inside it (inside.ts).
+ *
+ * Names that are not UTF-8 are found: folders are read as bytes (io.ts), and an event whose name
+ * fs.watch could only decode lossily (U+FFFD) makes the watcher read that folder again.
+ *
  * Failures are never fatal: EMFILE/ENFILE/ENOSPC → polling; the folder gone, unreadable or
  * unavailable → `error` status and recovery checks with backoff, then a new watcher and a rescan;
  * a sub-folder that can't be read → `error` status naming it while the rest is watched. Watcher
@@ -25,6 +33,8 @@ import { EventEmitter, setMaxListeners } from 'node:events'
 import path from 'node:path'
 import { watch as chokidarWatch } from 'chokidar'
 import type { FSWatcher } from 'chokidar'
+import { type InspectFn, inspect as inspectInProcess } from '../intake/inspect'
+import { encodeFsName } from '../names'
 import { ChokidarSource, READY_TIMEOUT_MS } from './chokidar-source'
 import type { ChokidarEvents, CreateWatcher } from './chokidar-source'
 import { TRANSIENT_CODES, WatchIo, errorCode, errorMessage, realFs } from './io'
@@ -34,9 +44,13 @@ import { RootHealth } from './root-health'
 import { StabilitySampler } from './stability'
 import type { FolderWatcherConfig, FolderWatcherEvents, WatchFs, WatchState, WatchStatus } from './types'
 import { FolderWalker, SCAN_BATCH, noTrouble } from './walker'
+import { realPathOf } from './inside'
+import { ProcWriterProbe, type WriterProbe } from './writers'
 
 export const WATCH_DEFAULTS = {
   stabilityMs: 300,
+  /** An unfinished file (end marker missing, or still open for writing) is taken after this long unchanged. */
+  unfinishedQuietMs: 60_000,
   rescanIntervalMs: 60_000,
   pollIntervalMs: 1_000,
   recoverInitialMs: 1_000,
@@ -75,6 +89,12 @@ export function cutoffFor(ignoreOlderThanMs: number | undefined, startedAt: numb
   return ignoreOlderThanMs >= EPOCH_CUTOFF_THRESHOLD_MS ? ignoreOlderThanMs : startedAt - ignoreOlderThanMs
 }
 
+/** The writer probe every watcher of this process shares (one walk of /proc answers them all). */
+let sharedWriters: WriterProbe | undefined
+function defaultWriters(): WriterProbe {
+  return (sharedWriters ??= new ProcWriterProbe(encodeFsName))
+}
+
 /** A controller for a run or session; walks and timers add one listener each, so no cap. */
 function controller(aborted = false): AbortController {
   const c = new AbortController()
@@ -85,7 +105,10 @@ function controller(aborted = false): AbortController {
 
 export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   readonly id: string
+  /** The folder as configured (resolved); it may be a link. */
   readonly root: string
+  /** Where the folder really is (every link resolved), where it is watched. */
+  private realRoot: string
 
   private readonly recursive: boolean
   private readonly stabilityMs: number
@@ -132,6 +155,13 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     const recoverInitialMs = Math.max(10, config.recoverInitialMs ?? WATCH_DEFAULTS.recoverInitialMs)
     const recoverMaxMs = Math.max(recoverInitialMs, config.recoverMaxMs ?? WATCH_DEFAULTS.recoverMaxMs)
     this.ignoreOlderThanMs = config.ignoreOlderThanMs
+    this.realRoot = this.root
+    const unfinishedQuietMs = Math.max(
+      this.stabilityMs,
+      config.unfinishedQuietMs ?? WATCH_DEFAULTS.unfinishedQuietMs,
+    )
+    const inspect: InspectFn = config.inspect ?? inspectInProcess
+    const writers = config.writers ?? defaultWriters()
     this.polling = config.usePolling
     this.io = new WatchIo({ ...realFs, ...deps.fs })
     this.paths = new FolderPaths(this.root, config.excludeDirs ?? [])
@@ -150,8 +180,12 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.sampler = new StabilitySampler({
       folderId: this.id,
       stabilityMs: this.stabilityMs,
+      unfinishedQuietMs,
       acceptedKinds: new Set(config.acceptedKinds.map((k) => k.toLowerCase().replace(/^\./, ''))),
       io: this.io,
+      inspect,
+      writers,
+      realRoot: () => this.realRoot,
       session: () => this.session.signal,
       polling: () => this.polling,
       cutoffMs: () => this.cutoffMs,
@@ -273,6 +307,8 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
       return
     }
     this.health.remember(probe.value)
+    await this.resolveRoot()
+    if (run.aborted) return
     this.session = controller()
     await this.source.ready(this.openWatcher())
     if (run.aborted) return
@@ -281,6 +317,23 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.starting = false
     this.updateStatus()
     this.scheduleRescan()
+  }
+
+  /**
+   * Where the folder really is now: the watcher, the walks and the inside rule use that path. A
+   * link to a folder is followed here, once, and never below it.
+   */
+  private async resolveRoot(): Promise<void> {
+    let real = this.root
+    try {
+      real = await realPathOf(this.root)
+    } catch {
+      // not there (a missing folder is the health checks' business): keep the path as given
+    }
+    if (real === this.realRoot && this.source.root === real) return
+    this.realRoot = real
+    this.paths.setRoot(real)
+    this.source.root = real
   }
 
   /** Opens chokidar for the current mode; a throw is handled as chokidar's error event would be. */
@@ -316,6 +369,8 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   private async folderBack(): Promise<void> {
     this.session = controller()
     const session = this.session.signal
+    await this.resolveRoot()
+    if (session.aborted) return
     await this.source.ready(this.openWatcher())
     if (session.aborted) return
     await this.rescan()
@@ -333,6 +388,8 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     if (!probe.ok) return this.health.enterLost(probe.code)
     this.health.remember(probe.value)
     await this.source.close(this.warn)
+    if (session.aborted || this.source.open) return
+    await this.resolveRoot()
     if (session.aborted || this.source.open) return
     await this.source.ready(this.openWatcher())
     if (session.aborted) return
@@ -391,21 +448,26 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     file: (p, via) => {
       if (!this.watching() || this.droppingEvents) return
       const abs = path.resolve(p)
-      if (!this.paths.isIgnored(abs)) void this.sampler.check(abs, via)
+      if (this.paths.isIgnored(abs)) return
+      if (abs.includes('\uFFFD')) return this.lossyName(path.dirname(abs))
+      void this.sampler.check(abs, via)
     },
     dirAdded: (p) => {
       if (!this.watching() || this.droppingEvents) return
       // When polling, chokidar reports the files of a new folder itself.
       if (!this.source.foldersOnly || !this.recursive) return
       const abs = path.resolve(p)
-      if (abs === this.root || !this.paths.isInside(abs) || this.paths.isIgnored(abs)) return
+      if (abs === this.realRoot || !this.paths.isInside(abs) || this.paths.isIgnored(abs)) return
+      // A folder whose name is not UTF-8: only a walk (which reads names as bytes) finds what is in
+      // it; files added there later are found by the periodic rescans.
+      if (abs.includes('\uFFFD')) return void this.rescan()
       this.subtreeAppeared(abs)
     },
     dirRemoved: (p) => {
       if (!this.watching()) return
       const abs = path.resolve(p)
       // The watched folder itself went away (or was replaced): lost, or watch the new one.
-      if (abs === this.root) void this.restartWatcher()
+      if (abs === this.realRoot) void this.restartWatcher()
       else if (this.paths.isInside(abs)) this.sampler.subtreeVanished(abs)
     },
     raw: (event, evPath, details) => this.onRawEvent(event, evPath, details),
@@ -429,9 +491,9 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     // chokidar emits no unlinkDir when an *empty* watched folder is deleted; this event
     // (the folder's own name, seen by its own watcher) still comes.
     if (
-      dir === this.root &&
+      dir === this.realRoot &&
       event === 'rename' &&
-      evPath === path.basename(this.root) &&
+      evPath === path.basename(this.realRoot) &&
       !this.rootCheckQueued
     ) {
       this.rootCheckQueued = true
@@ -439,9 +501,11 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     }
     if (!this.source.foldersOnly || this.droppingEvents) return
     const full = path.resolve(dir, evPath)
-    if (full === this.root || !this.paths.isInside(full)) return
-    if (!this.recursive && path.dirname(full) !== this.root) return
+    if (full === this.realRoot || !this.paths.isInside(full)) return
+    if (!this.recursive && path.dirname(full) !== this.realRoot) return
     if (this.paths.isIgnored(full)) return
+    // fs.watch decodes names as UTF-8 and could not here: read the folder as bytes instead.
+    if (evPath.includes('\uFFFD')) return this.lossyName(path.dirname(full))
     // 'rename': the name appeared or went away; 'change': its content or metadata changed.
     void this.sampler.check(full, event === 'rename' ? 'add' : 'change')
   }
@@ -491,14 +555,14 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     if (session.aborted) return
     const gen = this.sampler.nextGeneration()
     const trouble = noTrouble()
-    const rootError = await this.walker.walk(this.root, 'scan', session, trouble)
+    const rootError = await this.walker.walk(this.realRoot, 'scan', session, trouble)
     if (session.aborted) return
     if (rootError) {
       if (!TRANSIENT_CODES.has(rootError)) this.health.enterLost(rootError)
       return
     }
     // Was the folder replaced under the watcher (deleted and recreated)? Then watch the new one.
-    const rootStat = await this.io.stat(this.root, session)
+    const rootStat = await this.io.stat(this.realRoot, session)
     if (session.aborted) return
     if (rootStat.ok && this.health.replaced(rootStat.value)) void this.restartWatcher()
 
@@ -507,6 +571,21 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.health.problem =
       trouble.dirs.length > 0 ? msg.subfoldersUnreadable(trouble.dirs, trouble.code) : undefined
     this.updateStatus()
+  }
+
+  /**
+   * An event named a file fs.watch could not decode (bytes that are not UTF-8): the folder is read
+   * as bytes to find its real name (once per folder at a time).
+   */
+  private readonly lossyDirs = new Set<string>()
+  private lossyName(dir: string): void {
+    if (this.lossyDirs.has(dir) || !this.paths.isInside(dir + path.sep)) return
+    const session = this.session.signal
+    this.lossyDirs.add(dir)
+    void this.walker
+      .walk(dir, 'add', session, noTrouble(), true)
+      .catch((e: unknown) => this.warn('reading a folder as bytes', e))
+      .finally(() => this.lossyDirs.delete(dir))
   }
 
   /**

@@ -3,10 +3,11 @@
  * (`{ ok, value }` or `{ ok: false, code, message }`) instead of a throw, so the callers branch on
  * error codes without try/catch. A call queued when its run's signal is aborted is not made.
  */
-import type { Dirent, Stats } from 'node:fs'
+import type { Stats } from 'node:fs'
 import * as fsp from 'node:fs/promises'
+import { decodeFsName, fsPath } from '../names'
 import { errnoCode } from '../util'
-import type { WatchFs } from './types'
+import type { DirEntry, WatchFs } from './types'
 
 /** Concurrent stat/access/readdir calls of one watcher. */
 export const IO_CONCURRENCY = 32
@@ -18,10 +19,22 @@ export const TRANSIENT_CODES: ReadonlySet<string> = new Set(['EMFILE', 'ENFILE',
 
 export type IoResult<T> = { ok: true; value: T } | { ok: false; code: string; message: string }
 
+/**
+ * The real calls. Folders are read as bytes, so a name that is not UTF-8 is found (names.ts keeps
+ * its bytes in the path string), and every path goes back to the file system as its exact bytes.
+ */
 export const realFs: WatchFs = {
-  stat: (p) => fsp.stat(p),
-  access: (p, mode) => fsp.access(p, mode),
-  readdir: (p) => fsp.readdir(p, { withFileTypes: true }),
+  stat: (p) => fsp.stat(fsPath(p)),
+  access: (p, mode) => fsp.access(fsPath(p), mode),
+  readdir: async (p) =>
+    (await fsp.readdir(fsPath(p), { withFileTypes: true, encoding: 'buffer' })).map(
+      (d): DirEntry => ({
+        name: decodeFsName(d.name),
+        isFile: () => d.isFile(),
+        isDirectory: () => d.isDirectory(),
+        isSymbolicLink: () => d.isSymbolicLink(),
+      }),
+    ),
 }
 
 export function errorCode(e: unknown): string {
@@ -52,8 +65,13 @@ export class WatchIo {
     return this.call(() => this.fs.access(p, mode), signal)
   }
 
-  readdir(p: string, signal?: AbortSignal): Promise<IoResult<Dirent[]>> {
+  readdir(p: string, signal?: AbortSignal): Promise<IoResult<DirEntry[]>> {
     return this.call(() => this.fs.readdir(p), signal)
+  }
+
+  /** Any other file-system work of the watcher (a peek at a file), under the same limit. */
+  run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<IoResult<T>> {
+    return this.call(fn, signal)
   }
 
   private async call<T>(fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<IoResult<T>> {

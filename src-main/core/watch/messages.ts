@@ -62,3 +62,18 @@ export function unreadableReason(code: string, message: string): string {
   if (code === 'EIO') return 'The disk reported an input/output error (EIO) reading this file.'
   return `Bookdrop can't read this file (${code}): ${message}`
 }
+
+function seconds(ms: number): string {
+  const s = Math.round(ms / 1000)
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`
+}
+
+/** The note of a file taken although its format's end marker was missing. */
+export function unfinishedNote(missing: string, quietMs: number): string {
+  return `Sent although it looked unfinished (${missing} was missing): it had not changed for ${seconds(quietMs)}.`
+}
+
+/** The note of a file taken although a program still held it open for writing. */
+export function stillOpenNote(quietMs: number): string {
+  return `Sent although another program still had it open for writing: it had not changed for ${seconds(quietMs)}.`
+}

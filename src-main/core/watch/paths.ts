@@ -26,15 +26,36 @@ export function rootIdentity(st: Stats): string {
 }
 
 export class FolderPaths {
-  private readonly prefix: string
-  private readonly excludeDirs: readonly string[]
+  private prefix: string
+  private excludeDirs: readonly string[]
+  /** The folder as watched: its real path (every link resolved), see setRoot. */
+  root: string
 
   constructor(
-    readonly root: string,
-    excludeDirs: readonly string[],
+    /** The folder as configured (may be, or lie below, a link). */
+    private readonly configured: string,
+    private readonly excludes: readonly string[],
   ) {
-    this.prefix = root.endsWith(path.sep) ? root : root + path.sep
-    this.excludeDirs = excludeDirs.map((d) => foldCase(path.resolve(d)))
+    this.root = configured
+    this.prefix = ''
+    this.excludeDirs = []
+    this.setRoot(configured)
+  }
+
+  /**
+   * The folder is watched at its real path `real`: paths below it are what the watcher sees, and an
+   * excluded folder given below the configured path is excluded below the real one too.
+   */
+  setRoot(real: string): void {
+    this.root = real
+    this.prefix = real.endsWith(path.sep) ? real : real + path.sep
+    const conf = this.configured.endsWith(path.sep) ? this.configured : this.configured + path.sep
+    const dirs = new Set<string>()
+    for (const d of this.excludes.map((x) => path.resolve(x))) {
+      dirs.add(foldCase(d))
+      if (d.startsWith(conf)) dirs.add(foldCase(path.join(real, d.slice(conf.length))))
+    }
+    this.excludeDirs = [...dirs]
   }
 
   isInside(abs: string): boolean {

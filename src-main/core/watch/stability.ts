@@ -4,13 +4,25 @@
  * - Every event or walk hit runs a *check* of that path: one `stat`, serialised per path. Checks of
  *   a path never overlap; calls arriving meanwhile coalesce into one more check.
  * - A new or changed file becomes *pending*: it is sampled every stabilityMs / 2 (and at once on
- *   every event). It is *stable* when at least two samples agree on size and mtime and nothing has
- *   changed for stabilityMs. When a change is seen between samples, the file's own mtime (if it
- *   falls between the two samples) says when it changed, so a missed event costs no extra latency.
- * - A stable file is checked for readability (`access R_OK`) and emitted once as a `candidate`. The
- *   version emitted (size, mtime) is remembered per path, so events and rescans never report it
- *   again; when the file is seen gone the record is dropped, so a file that comes back (moved out
- *   and back) is reported again, once per appearance.
+ *   every event). Each new version (size, mtime) is *peeked* at: opened where it is checked to lie
+ *   inside the folder (inside.ts), its first and last bytes read and checked (intake/inspect.ts:
+ *   is its format's end marker there?), and on Linux /proc is asked whether a program still holds
+ *   it open for writing (writers.ts). It is *finished*:
+ *   - at once when it is complete by its format (a PDF's %%EOF, a PNG's IEND…) and no program
+ *     holds it open for writing (Linux, where that can be told);
+ *   - while a program holds it open for writing, never, unless it has not changed for
+ *     unfinishedQuietMs (then it is taken with a note);
+ *   - when its format says it is not finished (its end marker missing), only once it has not
+ *     changed for unfinishedQuietMs (taken with a note);
+ *   - otherwise (a kind without an end marker, no way to tell writers) when at least two samples
+ *     agree on size and mtime and nothing has changed for stabilityMs. When a change is seen
+ *     between samples, the file's own mtime (if it falls between the two samples) says when it
+ *     changed, so a missed event costs no extra latency.
+ * - A link to a file outside the folder is emitted at once, flagged `outside`, and never read.
+ * - A finished file is emitted once as a `candidate`. The version emitted (size, mtime) is
+ *   remembered per path, so events and rescans never report it again; when the file is seen gone
+ *   the record is dropped, so a file that comes back (moved out and back) is reported again, once
+ *   per appearance.
  * - A pending file that disappears emits `vanished`.
  *
  * Every check belongs to the watch session current when it starts (FolderWatcher.session): when
@@ -24,11 +36,14 @@ import type { Stats } from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileKind } from '../../../schemas/routes'
+import { HEAD_BYTES, type InspectFn, tailBytesFor } from '../intake/inspect'
+import { openInside, readWindows } from './inside'
 import { GONE_CODES, TRANSIENT_CODES } from './io'
 import type { IoResult, WatchIo } from './io'
 import * as msg from './messages'
 import { keyOf } from './paths'
 import type { CandidateSource, WatchCandidate, WatchVanished } from './types'
+import type { WriterProbe } from './writers'
 
 /**
  * A walk that finds a file last modified longer ago than this plus the stability window counts
@@ -36,6 +51,19 @@ import type { CandidateSource, WatchCandidate, WatchVanished } from './types'
  * whose mtimes are coarse (FAT keeps 2 s) or late.
  */
 const MTIME_SLACK_MS = 2_000
+
+/** While a program holds a file open for writing, it is sampled this often at first (ms)… */
+const WRITER_SAMPLE_MIN_MS = 40
+/** …and, the longer it stays quiet, up to this often, so a long pause costs little. */
+const WRITER_SAMPLE_MAX_MS = 250
+
+/** What a peek at a version of a file found (see SamplerHost.inspect). */
+type Peek =
+  | { kind: 'ok'; realPath: string; complete: 'yes' | 'no' | 'unknown'; missing: string | null }
+  | { kind: 'outside'; realPath: string }
+  | { kind: 'not_file' }
+  | { kind: 'changed' }
+  | { kind: 'error'; code: string; message: string }
 
 /** What started a check: a watcher event, a walk, or a pending file's own sample timer. */
 export type Via = 'add' | 'change' | 'unlink' | 'scan' | 'sample'
@@ -57,6 +85,9 @@ interface Pending {
   /** Consecutive samples that agreed on the current state. */
   samples: number
   timer: NodeJS.Timeout | undefined
+  /** The version (size:mtime) last peeked at, and what the peek found. */
+  peekedVersion: string | undefined
+  peek: Peek | undefined
 }
 
 /** The version last reported for a path: one small record per file. */
@@ -64,6 +95,7 @@ interface Emitted {
   size: number
   mtimeMs: number
   unreadable: boolean
+  outside: boolean
   /** Walk generation that last saw the file. */
   seen: number
 }
@@ -79,8 +111,14 @@ interface CheckSlot {
 export interface SamplerHost {
   readonly folderId: string
   readonly stabilityMs: number
+  /** See FolderWatcherConfig.unfinishedQuietMs. */
+  readonly unfinishedQuietMs: number
   readonly acceptedKinds: ReadonlySet<string>
   readonly io: WatchIo
+  readonly inspect: InspectFn
+  readonly writers: WriterProbe
+  /** The real path of the watched folder (files must lie inside it to be read). */
+  realRoot(): string
   /** The current watch session's signal: aborted on stop() and while the folder is lost. */
   session(): AbortSignal
   /** True while the watcher polls (network shares may report cached attributes). */
@@ -270,9 +308,11 @@ export class StabilitySampler {
         lastSampleWall: issuedWall,
         samples: 1,
         timer: undefined,
+        peekedVersion: undefined,
+        peek: undefined,
       }
       this.pending.set(key, fresh)
-      this.schedule(fresh, nowMono)
+      await this.decide(key, fresh, signal)
       return
     }
 
@@ -289,60 +329,158 @@ export class StabilitySampler {
       p.errMessage = errMessage
       p.samples = 1
       p.lastSampleWall = issuedWall
-      this.schedule(p, nowMono)
+      await this.decide(key, p, signal)
       return
     }
     p.samples++
     p.lastSampleWall = issuedWall
-    if (p.samples >= 2 && nowMono - p.changedAt >= this.host.stabilityMs - 1) {
-      await this.finish(key, p, signal)
-      return
-    }
-    this.schedule(p, nowMono)
+    await this.decide(key, p, signal)
   }
 
-  /** Next sample of a pending file: every stabilityMs / 2, and exactly when the window ends. */
-  private schedule(p: Pending, nowMono: number): void {
+  /** How long the pending file has been quiet: since the change last seen, or by its mtime when older. */
+  private quietFor(p: Pending, nowMono: number): { seen: number; byMtime: number } {
+    const seen = nowMono - p.changedAt
+    // A file's own mtime also says how long it has been left alone (not when polling: network
+    // shares may report cached attributes).
+    const byMtime = p.err === undefined && !this.host.polling() ? Date.now() - p.mtimeMs - MTIME_SLACK_MS : 0
+    return { seen, byMtime: Math.max(seen, byMtime) }
+  }
+
+  /** Is the pending file finished? Emits it, or schedules its next sample (see the file's comment). */
+  private async decide(key: string, p: Pending, signal: AbortSignal): Promise<void> {
+    const stable = (now: number) => p.samples >= 2 && now - p.changedAt >= this.host.stabilityMs - 1
+    if (p.err !== undefined) {
+      // Cannot even be stat'ed (EACCES on a parent…): reported as unreadable once it settles.
+      const now = performance.now()
+      if (stable(now)) return this.finish(key, p, { unreadableReason: msg.unreadableReason(p.err, p.errMessage ?? p.err) })
+      return this.schedule(p, now)
+    }
+    const version = `${p.size}:${p.mtimeMs}`
+    if (p.peekedVersion !== version) {
+      const peek = await this.peek(p, signal)
+      if (signal.aborted || this.pending.get(key) !== p) return
+      p.peekedVersion = version
+      p.peek = peek
+    }
+    const peek = p.peek!
+    let now = performance.now()
+    switch (peek.kind) {
+      case 'outside':
+        // Never read: the engine records why (its row says so), whatever the file does next.
+        return this.finish(key, p, { outside: true })
+      case 'not_file':
+        return this.forget(key, false) // a fifo or a folder swapped in: not a file
+      case 'changed':
+        p.peekedVersion = undefined
+        return this.schedule(p, now)
+      case 'error':
+        if (GONE_CODES.has(peek.code)) return this.forget(key, true)
+        if (TRANSIENT_CODES.has(peek.code)) {
+          p.peekedVersion = undefined
+          return this.schedule(p, now)
+        }
+        if (stable(now)) return this.finish(key, p, { unreadableReason: msg.unreadableReason(peek.code, peek.message) })
+        return this.schedule(p, now)
+    }
+    const quiet = this.quietFor(p, now)
+    const long = this.host.unfinishedQuietMs
+    // Does a program still hold it open for writing? (Linux; a file left alone longer than the
+    // long wait is not asked about: it would be taken anyway.)
+    let writer: boolean | undefined
+    if (this.host.writers.available && !this.host.polling() && quiet.byMtime < long) {
+      writer = (await this.host.writers.writing([peek.realPath])).get(peek.realPath)
+      if (signal.aborted || this.pending.get(key) !== p) return
+      now = performance.now()
+    }
+    const quietNow = this.quietFor(p, now)
+    if (writer === true) {
+      if (quietNow.byMtime >= long) return this.finish(key, p, { note: msg.stillOpenNote(quietNow.byMtime) })
+      const delay = Math.min(WRITER_SAMPLE_MAX_MS, Math.max(WRITER_SAMPLE_MIN_MS, quietNow.seen / 8))
+      return this.schedule(p, now, delay)
+    }
+    if (peek.complete === 'yes' && writer === false) return this.finish(key, p, {})
+    if (peek.complete === 'no') {
+      if (p.samples >= 2 && quietNow.byMtime >= long) {
+        return this.finish(key, p, { note: msg.unfinishedNote(peek.missing ?? 'its end marker', quietNow.byMtime) })
+      }
+      return this.schedule(p, now, undefined, long)
+    }
+    if (stable(now)) return this.finish(key, p, {})
+    this.schedule(p, now)
+  }
+
+  /** Opens the version where it is checked to lie inside the folder, and reads its two windows. */
+  private async peek(p: Pending, signal: AbortSignal): Promise<Peek> {
+    const access = await this.readable(p.path, signal)
+    if (!access.ok) return { kind: 'error', code: access.code, message: access.message }
+    const r = await this.host.io.run(() => this.peekNow(p), signal)
+    return r.ok ? r.value : { kind: 'error', code: r.code, message: r.message }
+  }
+
+  private async peekNow(p: Pending): Promise<Peek> {
+    const opened = await openInside(p.path, this.host.realRoot())
+    if (!opened.ok) {
+      if (opened.why === 'outside') return { kind: 'outside', realPath: opened.realPath }
+      if (opened.why === 'not_file') return { kind: 'not_file' }
+      if (opened.why === 'changed') return { kind: 'changed' }
+      return { kind: 'error', code: opened.code, message: opened.message }
+    }
+    try {
+      const kind = fileKind(path.basename(p.path))
+      const size = opened.stat.size
+      const { head, tail } = await readWindows(opened.handle, size, HEAD_BYTES, tailBytesFor(kind))
+      const v = await this.host.inspect({ kind, size, head, tail })
+      return { kind: 'ok', realPath: opened.realPath, complete: v.matches ? v.complete : 'unknown', missing: v.missing }
+    } catch (e) {
+      const code = (e as { code?: unknown } | null)?.code
+      return { kind: 'error', code: typeof code === 'string' ? code : 'EIO', message: (e as Error).message }
+    } finally {
+      await opened.handle.close().catch(() => undefined)
+    }
+  }
+
+  /**
+   * Next sample of a pending file: every stabilityMs / 2, and exactly when the window (stabilityMs,
+   * or `windowMs`) ends; `delay` when given.
+   */
+  private schedule(p: Pending, nowMono: number, delay?: number, windowMs = this.host.stabilityMs): void {
     clearTimeout(p.timer)
-    const half = Math.max(10, Math.round(this.host.stabilityMs / 2))
-    const remaining = p.changedAt + this.host.stabilityMs - nowMono
-    const delay = Math.max(1, Math.min(half, Math.ceil(remaining)))
+    if (delay === undefined) {
+      const half = Math.max(10, Math.round(this.host.stabilityMs / 2))
+      const remaining = p.changedAt + windowMs - nowMono
+      delay = Math.max(1, Math.min(half, Math.ceil(remaining)))
+    }
     p.timer = setTimeout(() => {
       p.timer = undefined
       void this.check(p.path, 'sample')
     }, delay)
   }
 
-  /** A stable pending file: check readability, remember the version, emit the candidate. */
-  private async finish(key: string, p: Pending, signal: AbortSignal): Promise<void> {
-    let unreadable = false
-    let unreadableReason: string | undefined
-    if (p.err !== undefined) {
-      unreadable = true
-      unreadableReason = msg.unreadableReason(p.err, p.errMessage ?? p.err)
-    } else {
-      const r = await this.readable(p.path, signal)
-      if (signal.aborted || this.pending.get(key) !== p) return
-      if (!r.ok) {
-        if (GONE_CODES.has(r.code)) return this.forget(key, true)
-        if (TRANSIENT_CODES.has(r.code)) return this.schedule(p, performance.now())
-        unreadable = true
-        unreadableReason = msg.unreadableReason(r.code, r.message)
-      }
-    }
+  /** A finished pending file: remember the version, emit the candidate. */
+  private finish(
+    key: string,
+    p: Pending,
+    o: { unreadableReason?: string; outside?: boolean; note?: string },
+  ): void {
+    const unreadable = o.unreadableReason !== undefined
+    const outside = o.outside === true
     this.unpend(key, p)
     const em = this.emitted.get(key)
-    if (em && em.size === p.size && em.mtimeMs === p.mtimeMs && em.unreadable === unreadable) return
-    this.emitted.set(key, { size: p.size, mtimeMs: p.mtimeMs, unreadable, seen: this.generation })
+    if (em && em.size === p.size && em.mtimeMs === p.mtimeMs && em.unreadable === unreadable && em.outside === outside)
+      return
+    this.emitted.set(key, { size: p.size, mtimeMs: p.mtimeMs, unreadable, outside, seen: this.generation })
     const candidate: WatchCandidate = {
       ...this.describe(p),
+      root: this.host.realRoot(),
       size: Math.max(0, p.size),
       mtimeMs: Math.max(0, p.mtimeMs),
       stableAt: Date.now(),
       unreadable,
       source: p.source,
     }
-    if (unreadableReason !== undefined) candidate.unreadableReason = unreadableReason
+    if (o.unreadableReason !== undefined) candidate.unreadableReason = o.unreadableReason
+    if (outside) candidate.outside = true
+    if (o.note !== undefined) candidate.note = o.note
     this.host.candidate(candidate)
   }
 

@@ -4,7 +4,9 @@
  * The watcher only detects. It turns file-system events (and periodic rescans) into "stable file
  * candidates"; the engine decides dedup, queueing and uploads (design.md §2, "the life of a receipt").
  */
-import type { Dirent, Stats } from 'node:fs'
+import type { Stats } from 'node:fs'
+import type { InspectFn } from '../intake/inspect'
+import type { WriterProbe } from './writers'
 
 export interface FolderWatcherConfig {
   /** The watched folder's id in the engine's store; echoed on every event. */
@@ -50,6 +52,16 @@ export interface FolderWatcherConfig {
    * events do not wait. A walk stops waiting for it when the watcher stops.
    */
   scanGate?: () => Promise<void> | void
+  /**
+   * A file that looks unfinished (its format's end marker missing) or that a program still holds
+   * open for writing is taken only once it has not changed for this long, with a note saying so.
+   * Default 60 000 ms.
+   */
+  unfinishedQuietMs?: number
+  /** The content check (intake/inspect.ts) used to tell a finished file; default: in process. */
+  inspect?: InspectFn
+  /** Who still writes a file (Linux /proc); default: the shared probe of this process. */
+  writers?: WriterProbe
 }
 
 /** How a candidate was first noticed. */
@@ -57,6 +69,8 @@ export type CandidateSource = 'watcher' | 'scan'
 
 export interface WatchCandidate {
   folderId: string
+  /** The real path (every link resolved) of the watched folder, where the file was found. */
+  root: string
   /** Absolute path. */
   path: string
   /** Base name (`path.basename(path)`). */
@@ -76,6 +90,13 @@ export interface WatchCandidate {
   /** The file exists but cannot be stat'ed or read; `unreadableReason` says why in plain words. */
   unreadable: boolean
   unreadableReason?: string
+  /** The file is a link to a file outside the watched folder (its real path is not inside `root`): never read. */
+  outside?: boolean
+  /**
+   * Set when the file is taken although it did not look finished (its end marker missing, or still
+   * open for writing) because it had not changed for unfinishedQuietMs: plain words for its row.
+   */
+  note?: string
   source: CandidateSource
 }
 
@@ -108,9 +129,17 @@ export interface FolderWatcherEvents {
   scanned: [{ folderId: string }]
 }
 
+/** A directory entry (a node:fs Dirent has these). */
+export interface DirEntry {
+  name: string
+  isFile(): boolean
+  isDirectory(): boolean
+  isSymbolicLink(): boolean
+}
+
 /** The few file-system calls the watcher makes itself; replaceable in tests to inject failures. */
 export interface WatchFs {
   stat(path: string): Promise<Stats>
   access(path: string, mode: number): Promise<void>
-  readdir(path: string): Promise<Dirent[]>
+  readdir(path: string): Promise<DirEntry[]>
 }

@@ -7,13 +7,13 @@
  * window. Live events are never held back; only walks wait. A walk ends when its signal is aborted
  * (stop, the folder lost): waiting walks wake at once.
  */
-import type { Dirent } from 'node:fs'
 import path from 'node:path'
 import { isIgnoredName } from './ignore'
 import { GONE_CODES, TRANSIENT_CODES } from './io'
 import type { WatchIo } from './io'
 import type { FolderPaths } from './paths'
 import type { StabilitySampler } from './stability'
+import type { DirEntry } from './types'
 
 /** Directory entries checked together during a walk. */
 export const SCAN_BATCH = 64
@@ -64,15 +64,16 @@ export class FolderWalker {
   ) {}
 
   /**
-   * Walks `start` (and below it when recursive), checking every file that is not ignored. Returns
-   * the error code when `start` itself can't be read; folders below it that can't be read are
-   * listed in `trouble`.
+   * Walks `start` (and below it when recursive, unless `shallow`), checking every file that is not
+   * ignored. Returns the error code when `start` itself can't be read; folders below it that can't
+   * be read are listed in `trouble`.
    */
   async walk(
     start: string,
     via: 'scan' | 'add',
     signal: AbortSignal,
     trouble: WalkTrouble,
+    shallow = false,
   ): Promise<string | undefined> {
     this.walking++
     try {
@@ -97,7 +98,7 @@ export class FolderWalker {
           await this.roomToWalk(signal)
           if (signal.aborted) return undefined
           const batch = entries.slice(i, i + SCAN_BATCH)
-          await Promise.all(batch.map((ent) => this.walkEntry(dir, ent, stack, via)))
+          await Promise.all(batch.map((ent) => this.walkEntry(dir, ent, shallow ? [] : stack, via)))
           if (signal.aborted) return undefined
         }
       }
@@ -128,7 +129,7 @@ export class FolderWalker {
     for (const w of waiters) w()
   }
 
-  private async walkEntry(dir: string, ent: Dirent, stack: string[], via: 'scan' | 'add'): Promise<void> {
+  private async walkEntry(dir: string, ent: DirEntry, stack: string[], via: 'scan' | 'add'): Promise<void> {
     const name = ent.name
     if (isIgnoredName(name)) return
     const full = path.join(dir, name)
@@ -136,7 +137,8 @@ export class FolderWalker {
       if (this.recursive && !this.paths.isExcluded(full)) stack.push(full)
       return
     }
-    // Symlinks: a link to a file is checked (stat follows it); a link to a folder is never entered.
+    // Symlinks: a link to a file is checked (stat follows it; where it leads is checked when it is
+    // opened, inside.ts); a link to a folder is never entered.
     if (ent.isFile() || ent.isSymbolicLink()) await this.sampler.check(full, via)
   }
 }
