@@ -21,7 +21,8 @@ import {
 import { type ActionDeps, cancelUpload, retryFailed, retryUpload } from './actions'
 import { afterRecord } from './intake/after-upload'
 import { Intake, type IntakeRequest, type IntakeResult, rowName } from './intake/intake'
-import { type InspectFn, inspect as inspectInProcess } from './intake/inspect'
+import { INSPECT_LIMITS, type InspectFn, inspectInWorker } from './intake/inspect'
+import { TaskPool } from '../../workers/pool'
 import { fsPath, printable } from './names'
 import { openInside, realPathOf } from './watch/inside'
 import { allowedKinds } from './kinds'
@@ -57,7 +58,8 @@ export interface EngineOptions {
   >
   /**
    * The content check ("the bytes are what the name says", "finished means finished"): plain data
-   * in and out (intake/inspect.ts), so a host may run it in a worker. Default: in process.
+   * in and out (intake/inspect.ts). Default: in the limited "inspect" worker (inspect-worker.ts);
+   * tests may pass the function itself.
    */
   inspect?: InspectFn
   /** Files hashed at the same time (bounds memory and disk load on a big initial scan). */
@@ -119,6 +121,9 @@ export class Engine {
   /** Superseded rows whose file's new version is being waited for (one wait per path). */
   private readonly retaking = new Set<string>()
   readonly openReport: OpenReport
+  /** The content check (intake and watchers), in a worker unless the options give one. */
+  private readonly inspect: InspectFn
+  private readonly inspectPool: TaskPool<{ inspect: (input: Parameters<InspectFn>[0]) => Awaited<ReturnType<InspectFn>> }> | null = null
 
   private constructor(
     private readonly opts: EngineOptions,
@@ -131,7 +136,9 @@ export class Engine {
     this.uploads = new UploadStore(this.db)
     this.folders = new FolderStore(this.db)
     this.settings = new SettingsStore(this.db)
-    this.intake = new Intake(this.uploads, this.events, opts.inspect ?? inspectInProcess)
+    if (!opts.inspect) this.inspectPool = new TaskPool('inspect', { limits: INSPECT_LIMITS, idleMs: 30_000 })
+    this.inspect = opts.inspect ?? inspectInWorker(this.inspectPool!)
+    this.intake = new Intake(this.uploads, this.events, this.inspect)
     const saved = savedQueueOptions(this.settings)
     this.queue = new UploadQueue(
       this.uploads,
@@ -330,7 +337,7 @@ export class Engine {
       ignoreOlderThanMs: f.takeExisting ? undefined : f.addedAt,
       excludeDirs,
       scanGate: () => this.intakeRoom(),
-      inspect: this.opts.inspect,
+      inspect: this.inspect,
       ...this.opts.watch,
     })
     w.on('status', (s) => this.setFolderStatus(f.id, s.state, s.message ?? null))
@@ -712,6 +719,7 @@ export class Engine {
     await Promise.all([...this.watchers.keys()].map((id) => this.stopWatcher(id)))
     this.hashLimit.clearQueue()
     await this.queue.stop()
+    await this.inspectPool?.close()
     this.events.removeAll()
     this.db.close()
     this.lock.release()

@@ -21,6 +21,8 @@
  * - txt, csv, eml, vcf: text (no NUL bytes, no binary signature); no end marker.
  */
 
+import type { TaskPool } from '../../../workers/pool'
+
 /** Bytes read from the start of a file. */
 export const HEAD_BYTES = 4096
 /** Bytes read from the end of most files (a PDF's `%%EOF` may sit up to 1 KiB before the end). */
@@ -61,6 +63,21 @@ export interface InspectVerdict {
 
 /** One function, so the check can be routed through a worker: plain data in, plain data out. */
 export type InspectFn = (input: InspectInput) => InspectVerdict | Promise<InspectVerdict>
+
+/**
+ * The check's worker limits: its input is two windows (at most HEAD_BYTES + a ZIP's tail), and the
+ * table is linear in them, so a check takes well under a millisecond; anything slower is a fault.
+ */
+export const INSPECT_LIMITS = { timeoutMs: 5_000, maxHeapMb: 32, maxInputBytes: 2 * (HEAD_BYTES + ZIP_TAIL_BYTES) }
+
+/**
+ * The check as the engine runs it: in the "inspect" worker (inspect-worker.ts) of `pool`. The
+ * windows are copied into buffers of their own first: a window is often a view of a whole file read
+ * into memory, and a view is sent to a worker with all of its buffer.
+ */
+export function inspectInWorker(pool: TaskPool<{ inspect: (input: InspectInput) => InspectVerdict }>): InspectFn {
+  return (input) => pool.run('inspect', { ...input, head: new Uint8Array(input.head), tail: new Uint8Array(input.tail) })
+}
 
 type Sig = { what: string; test: (h: Uint8Array) => boolean }
 
