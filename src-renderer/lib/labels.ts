@@ -85,7 +85,13 @@ export const PROFILE_STATE_LABELS: Record<ProfileState, string> = {
   auth_required: 'Key refused',
   forbidden: 'No API access',
   out_of_credits: 'Out of AI credits',
+  unreachable: 'Cannot reach the server',
+  not_api: 'Not the API answering',
+  offline: 'Offline',
 }
+
+/** States that say the API cannot be reached now: nothing is held, and they end by themselves. */
+export const CONNECTION_STATES: readonly ProfileState[] = ['unreachable', 'not_api', 'offline']
 
 export const PROFILE_KIND_LABELS: Record<ProfileKind, string> = {
   business: 'Business',
