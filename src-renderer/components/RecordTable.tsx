@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react'
-import { formatMoney } from '../lib/format'
+import { type ReactNode, useMemo } from 'react'
+import { formatDate, formatMoney } from '../lib/format'
+import { columnWidth } from '../lib/measure'
 import type { RecordRow } from '../lib/types'
 import { Truncate } from './RowMenu'
 import { ACTIONS, EmptyRow, TableHead } from './TableHead'
@@ -12,6 +13,11 @@ export interface Column {
   nowrap?: boolean
   /** A fixed width (CSS length); columns without one share the rest of the table's width. */
   width?: string
+  /**
+   * Sized to its content: the width of its widest value on the page (money and dates are never cut,
+   * issue 26); other columns give way.
+   */
+  fit?: boolean
   /**
    * 1 (default): always shown. 2: hidden when the table is narrower than 600 px. 3: hidden when
    * narrower than 760 px (container queries, app.css). What a row needs to be told apart and acted on
@@ -27,7 +33,7 @@ export interface Column {
 
 /** The usual columns of a record list; fields the server does not send show as a dash. */
 export const COMMON_COLUMNS: Column[] = [
-  { key: 'date', label: 'Date', nowrap: true, width: '104px' },
+  { key: 'date', label: 'Date', fit: true, render: (r) => formatDate(r.date) },
   { key: 'document_number', label: 'Number', width: '110px', priority: 3 },
   { key: 'contact', label: 'Contact', render: (r) => str(r.contact ?? r.customer), priority: 2 },
   { key: 'narration', label: 'Narration', primary: true },
@@ -35,7 +41,7 @@ export const COMMON_COLUMNS: Column[] = [
     key: 'amount',
     label: 'Amount',
     numeric: true,
-    width: '128px',
+    fit: true,
     render: (r) => formatMoney(num(r.total_amount ?? r.amount), r.currency ?? null),
   },
   { key: 'status', label: 'Status', width: '96px', priority: 3 },
@@ -46,7 +52,8 @@ function cellClass(c: Column): string | undefined {
   return (
     [
       c.numeric ? 'num' : '',
-      c.nowrap ? 'nowrap' : '',
+      c.nowrap || c.fit ? 'nowrap' : '',
+      c.fit ? 'fit' : '',
       c.priority && c.priority > 1 ? `col-p${c.priority}` : '',
     ]
       .join(' ')
@@ -56,6 +63,28 @@ function cellClass(c: Column): string | undefined {
 
 export function str(v: unknown): string {
   return v === null || v === undefined || v === '' ? '—' : String(v)
+}
+
+/** A cell's text, when it is text (what a fitted column is measured by). */
+function cellText(c: Column, row: RecordRow): string {
+  const v = c.render ? c.render(row) : str(row[c.key])
+  return typeof v === 'string' ? v : ''
+}
+
+/** The widths of the columns: given, or (fit) measured from this page's rows. */
+function useWidths(columns: Column[], rows: RecordRow[]): (string | undefined)[] {
+  return useMemo(
+    () =>
+      columns.map((c) =>
+        c.fit
+          ? columnWidth(
+              c.label,
+              rows.map((r) => cellText(c, r)),
+            )
+          : c.width,
+      ),
+    [columns, rows],
+  )
 }
 
 function num(v: unknown): number | null {
@@ -88,13 +117,14 @@ export function RecordTable({
   onRowClick,
   actionsWidth = '96px',
 }: RecordTableProps) {
+  const widths = useWidths(columns, rows)
   return (
     <div className="table-wrap">
       <table className="table table--fit" aria-busy={loading}>
         <caption className="sr-only">{caption}</caption>
         <TableHead
           cells={[
-            ...columns.map((c) => ({ label: c.label, className: cellClass(c), width: c.width })),
+            ...columns.map((c, i) => ({ label: c.label, className: cellClass(c), width: widths[i] })),
             ...(actions ? [{ label: ACTIONS, className: 'actions-cell', width: actionsWidth }] : []),
           ]}
         />
@@ -120,7 +150,7 @@ export function RecordTable({
                     const content = c.render ? c.render(row) : str(row[c.key])
                     return (
                       <td key={c.key} className={cellClass(c)}>
-                        {typeof content === 'string' && !c.numeric ? (
+                        {typeof content === 'string' && !c.numeric && !c.fit ? (
                           <Truncate text={content} focusable={c.primary === true && content !== '—'} />
                         ) : (
                           content

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { CREDITS_FIX, DEVELOPER_API_403_MESSAGE } from '../../contract/assumptions'
 import { formatNumber, formatTime, plural } from '../lib/format'
-import { PROFILE_KIND_LABELS, PROFILE_STATE_LABELS } from '../lib/labels'
+import { CONNECTION_STATES, PROFILE_KIND_LABELS, PROFILE_STATE_LABELS } from '../lib/labels'
 import type { ProfileState } from '../lib/types'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
@@ -58,7 +58,9 @@ export function StatusBar() {
   return (
     <footer className="statusbar" aria-label="Status">
       <span className="statusbar__item statusbar__profile" title={profile.business?.name ?? profile.name}>
-        <strong>{profile.name}</strong>
+        <strong>
+          <bdi>{profile.name}</bdi>
+        </strong>
         <span className="muted sb-optional">
           {' '}
           · {PROFILE_KIND_LABELS[profile.kind]}
@@ -138,6 +140,28 @@ export function SessionBanner() {
         </h2>
         <p>{session.storage}</p>
         <p className="muted">Nothing is lost: files waiting to be sent stay where they are.</p>
+      </section>
+    )
+  }
+
+  if (CONNECTION_STATES.includes(session.state)) {
+    const title =
+      session.state === 'offline'
+        ? 'This computer is offline'
+        : session.state === 'not_api'
+          ? 'Something other than the API answers at the server’s address'
+          : 'Bookdrop cannot reach the server'
+    // Not a live region: the status bar's state (polite) already says it once.
+    return (
+      <section className="banner banner--bad" aria-labelledby="reach-banner-title">
+        <h2 id="reach-banner-title" className="banner__title">
+          {title}
+        </h2>
+        {session.message ? <p>{session.message}</p> : null}
+        <p className="muted">
+          Nothing is lost: files wait in the queue and are sent once the server answers; lists that could not
+          load reload by themselves then. This message goes away by itself.
+        </p>
       </section>
     )
   }

@@ -8,6 +8,18 @@ import type { AiTarget, FolderState, ProfileKind, ProfileState, Upload, UploadSt
 export { TARGET_LABELS }
 export const TARGETS = Object.keys(TARGET_LABELS) as AiTarget[]
 
+/** What files sent to a target are, in a sentence: ".exe files are not receipts". */
+export const TARGET_NOUNS: Record<AiTarget, string> = {
+  expenses: 'receipts',
+  bills: 'bills',
+  invoices: 'invoices',
+  income: 'income documents',
+  journals: 'journal documents',
+  contacts: 'contact lists',
+  accounts: 'charts of accounts',
+  'bank-transactions': 'bank statements',
+}
+
 export const STATUS_LABELS: Record<UploadStatus, string> = {
   queued: 'Queued',
   uploading: 'Uploading',

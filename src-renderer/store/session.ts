@@ -11,7 +11,7 @@ import type {
   SessionState,
   UploadStatus,
 } from '../lib/types'
-import { UPLOAD_STATUS_LIST } from '../lib/labels'
+import { CONNECTION_STATES, UPLOAD_STATUS_LIST } from '../lib/labels'
 import type { AppState, SliceCreator } from './types'
 import { SCREENS, type Screen, openingScreen } from './ui'
 
@@ -29,6 +29,8 @@ export interface SessionSlice {
   applyProfiles(list: ProfileList, sessionLoaded?: boolean, booting?: boolean): void
   applySession(s: SessionState): void
   applyProfileEvent(e: Events['profile']): void
+  /** The API answers again after a connection state: every list that failed to load is asked again. */
+  afterReconnect(): void
   applyRateLimit(e: Events['rateLimit']): void
   addProfile(req: Req<'addProfile'>, activate: boolean): Promise<Result<Profile>>
   switchProfile(id: string): Promise<Result<ProfileList>>
@@ -108,14 +110,41 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     }
   },
 
-  applySession: (s) => set({ session: s }),
+  applySession: (s) => {
+    const before = get().session?.state
+    set({ session: s })
+    if (s.state === 'active' && before !== undefined && CONNECTION_STATES.includes(before))
+      get().afterReconnect()
+  },
 
-  applyProfileEvent: (e) =>
+  applyProfileEvent: (e) => {
+    const before = get().session?.state
     set((st) =>
       st.session && e.profileId === st.activeId
         ? { session: { ...st.session, state: e.state, message: e.message } }
         : st,
-    ),
+    )
+    // The server answers again: what could not be loaded meanwhile is asked for again.
+    if (
+      e.profileId === get().activeId &&
+      e.state === 'active' &&
+      before !== undefined &&
+      CONNECTION_STATES.includes(before)
+    )
+      get().afterReconnect()
+  },
+
+  afterReconnect: () => {
+    const s = get()
+    for (const key of Object.keys(s.lists) as (keyof typeof s.lists)[])
+      if (s.lists[key].error) void s.loadList(key)
+    if (s.referred.error) void s.loadReferred()
+    if (s.health.error) void s.loadHealth()
+    const o = s.overview
+    if (o.error || (o.data?.kind === 'partner' && o.data.error)) void s.loadOverview()
+    if (s.historyError) s.reloadHistory()
+    if (s.activeId) void s.loadAttention()
+  },
 
   applyRateLimit: (e) =>
     set((st) => {
