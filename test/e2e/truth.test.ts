@@ -279,7 +279,8 @@ describeE2E('screens that tell the truth', (t) => {
         const w = window as unknown as { heard: string[]; focusLost: number }
         w.heard = []
         w.focusLost = 0
-        const region = document.querySelector('[data-testid="batch-announcer"]')!
+        const region = document.querySelector('[data-testid="batch-announcer"]')
+        if (!region) return // nothing tells screen readers about the batch: `heard` stays empty
         new MutationObserver(() => {
           const text = (region.textContent ?? '').trim()
           if (text) w.heard.push(text)
