@@ -5,6 +5,7 @@
  * became of files is counted for what it is.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import type { ListPage, RecordRow, Result } from '../../contract'
 import { fake, upload } from './fake-bridge'
 import { freshEachTest, resetStores, startApp, useApp } from './harness'
 
@@ -18,14 +19,14 @@ describe('a list that could not load', () => {
     await startApp()
     let down = true
     let asked = 0
-    fake.handlers.listExpenses = () => {
+    fake.handlers.listExpenses = (): Result<ListPage<RecordRow>> => {
       asked++
       return down
         ? {
             ok: false,
             error: { code: 'network_error', message: 'Could not reach api.example (ECONNREFUSED).' },
           }
-        : { data: [], meta: { total: 0 } }
+        : { ok: true, value: { data: [], meta: { total: 0, page: 1, limit: 20 } } }
     }
     await useApp.getState().loadList('expenses')
     let list = useApp.getState().lists.expenses
