@@ -160,7 +160,8 @@ export function SessionBanner() {
         {session.message ? <p>{session.message}</p> : null}
         <p className="muted">
           Nothing is lost: files wait in the queue and are sent once the server answers; lists that could not
-          load reload by themselves then. This message goes away by itself.
+          load are asked again every 30 seconds and reload as soon as it answers. This message goes away by
+          itself then.
         </p>
       </section>
     )
