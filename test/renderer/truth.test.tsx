@@ -4,7 +4,7 @@
  * a list that failed is not "loaded", is asked again when the server answers again, and what
  * became of files is counted for what it is.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ListPage, RecordRow, Result } from '../../contract'
 import { fake, upload } from './fake-bridge'
 import { freshEachTest, resetStores, startApp, useApp } from './harness'
@@ -44,6 +44,39 @@ describe('a list that could not load', () => {
     list = useApp.getState().lists.expenses
     expect(list.error).toBeNull()
     expect(list.loaded).toBe(true)
+  })
+})
+
+describe('while the server cannot be reached', () => {
+  it('the lists that failed are asked again every 30 s, and no longer once it answers', async () => {
+    await startApp()
+    let asked = 0
+    fake.handlers.listReferredBusinesses = (): Result<never> => {
+      asked++
+      return {
+        ok: false,
+        error: { code: 'network_error', message: 'Could not reach api.example (ETIMEDOUT).' },
+      }
+    }
+    await useApp.getState().loadReferred()
+    expect(asked).toBe(1)
+    vi.useFakeTimers()
+    try {
+      fake.emit('profile', { profileId: 'p1', state: 'unreachable', message: 'Could not reach api.example.' })
+      await vi.advanceTimersByTimeAsync(29_000)
+      expect(asked).toBe(1)
+      await vi.advanceTimersByTimeAsync(1_000)
+      expect(asked).toBe(2)
+      await vi.advanceTimersByTimeAsync(30_000)
+      expect(asked).toBe(3)
+      // Another call answered: the state is active again (the list is asked once more, then no more).
+      fake.emit('profile', { profileId: 'p1', state: 'active', message: null })
+      const after = asked
+      await vi.advanceTimersByTimeAsync(90_000)
+      expect(asked).toBe(after)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
