@@ -12,7 +12,7 @@ function announcementOf(s: ReturnType<typeof useApp.getState>): { batch: number;
     const u = s.live[id]
     if (u) rows.push(u)
   }
-  const text = batchAnnouncement(rows, s.session?.state ?? 'active')
+  const text = batchAnnouncement(rows, s.session?.state ?? 'active', s.batchOpen > 0)
   return text ? { batch: first, text } : null
 }
 

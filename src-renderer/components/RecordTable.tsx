@@ -1,4 +1,4 @@
-import { type ReactNode, useMemo } from 'react'
+import { type ReactNode, useCallback, useMemo, useState } from 'react'
 import { formatDate, formatMoney } from '../lib/format'
 import { columnWidth } from '../lib/measure'
 import type { RecordRow } from '../lib/types'
@@ -19,9 +19,9 @@ export interface Column {
    */
   fit?: boolean
   /**
-   * 1 (default): always shown. 2: hidden when the table is narrower than 600 px. 3: hidden when
-   * narrower than 760 px (container queries, app.css). What a row needs to be told apart and acted on
-   * stays at 1.
+   * 1 (default): always shown. 3, then 2: hidden when the table is too narrow for every column at
+   * its least (useShownColumns; before the table's width is known, container queries in tables.css
+   * hide 3 under 760 px and 2 under 640 px). What a row needs to be told apart and acted on stays at 1.
    */
   priority?: 1 | 2 | 3
   /**
@@ -47,14 +47,17 @@ export const COMMON_COLUMNS: Column[] = [
   { key: 'status', label: 'Status', width: '96px', priority: 3 },
 ]
 
-/** The CSS classes of a column's cells. */
-function cellClass(c: Column): string | undefined {
+/**
+ * The CSS classes of a column's cells. `measured`: the table chose its columns from its own width
+ * (useShownColumns), so the container queries of the priorities (tables.css) are not used.
+ */
+function cellClass(c: Column, measured: boolean): string | undefined {
   return (
     [
       c.numeric ? 'num' : '',
       c.nowrap || c.fit ? 'nowrap' : '',
       c.fit ? 'fit' : '',
-      c.priority && c.priority > 1 ? `col-p${c.priority}` : '',
+      !measured && c.priority && c.priority > 1 ? `col-p${c.priority}` : '',
     ]
       .join(' ')
       .trim() || undefined
@@ -87,6 +90,53 @@ function useWidths(columns: Column[], rows: RecordRow[]): (string | undefined)[]
   )
 }
 
+const px = (w: string | undefined): number => {
+  const m = /^(\d+(?:\.\d+)?)px$/.exec(w ?? '')
+  return m ? Number(m[1]) : 0
+}
+
+/** The least a column without a width keeps: its header whole, and room for a few words. */
+const FLEX_MIN = 96
+
+/**
+ * Which columns a table shows at its width (issue 26): money and dates keep their whole width, so
+ * when the table is too narrow for every column at its least, the columns of lower priority give
+ * way (3 first, then 2) before anything is cut; a row's name and its money stay. Null until the
+ * table's width is known (the container queries of tables.css decide until then).
+ */
+function useShownColumns(
+  columns: Column[],
+  widths: (string | undefined)[],
+  actionsWidth: string | null,
+): { ref: React.RefCallback<HTMLDivElement>; shown: boolean[] | null } {
+  const [width, setWidth] = useState<number | null>(null)
+  const ref = useCallback((el: HTMLDivElement | null) => {
+    if (!el || typeof ResizeObserver === 'undefined') return
+    const ro = new ResizeObserver(([e]) => {
+      if (e) setWidth(Math.floor(e.contentRect.width))
+    })
+    ro.observe(el)
+    return () => ro.disconnect()
+  }, [])
+  const shown = useMemo(() => {
+    if (width === null || width === 0) return null
+    const need = (keep: (c: Column) => boolean) =>
+      columns.reduce(
+        (sum, c, i) =>
+          keep(c)
+            ? sum + (widths[i] ? px(widths[i]) : Math.max(FLEX_MIN, px(columnWidth(c.label, []))))
+            : sum,
+        px(actionsWidth ?? undefined),
+      )
+    for (const limit of [3, 2, 1]) {
+      const keep = (c: Column) => (c.priority ?? 1) <= limit
+      if (need(keep) <= width || limit === 1) return columns.map(keep)
+    }
+    return null
+  }, [columns, widths, actionsWidth, width])
+  return { ref, shown }
+}
+
 function num(v: unknown): number | null {
   return typeof v === 'number' ? v : null
 }
@@ -117,20 +167,28 @@ export function RecordTable({
   onRowClick,
   actionsWidth = '96px',
 }: RecordTableProps) {
-  const widths = useWidths(columns, rows)
+  const allWidths = useWidths(columns, rows)
+  const { ref, shown } = useShownColumns(columns, allWidths, actions ? actionsWidth : null)
+  const measured = shown !== null
+  const visible = columns.filter((_, i) => shown?.[i] ?? true)
+  const widths = allWidths.filter((_, i) => shown?.[i] ?? true)
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" ref={ref}>
       <table className="table table--fit" aria-busy={loading}>
         <caption className="sr-only">{caption}</caption>
         <TableHead
           cells={[
-            ...columns.map((c, i) => ({ label: c.label, className: cellClass(c), width: widths[i] })),
+            ...visible.map((c, i) => ({
+              label: c.label,
+              className: cellClass(c, measured),
+              width: widths[i],
+            })),
             ...(actions ? [{ label: ACTIONS, className: 'actions-cell', width: actionsWidth }] : []),
           ]}
         />
         <tbody>
           {rows.length === 0 ? (
-            <EmptyRow span={columns.length + (actions ? 1 : 0)}>{loading ? 'Loading…' : empty}</EmptyRow>
+            <EmptyRow span={visible.length + (actions ? 1 : 0)}>{loading ? 'Loading…' : empty}</EmptyRow>
           ) : (
             rows.map((row) => {
               const extra = below?.(row)
@@ -146,10 +204,10 @@ export function RecordTable({
                       : undefined
                   }
                 >
-                  {columns.map((c) => {
+                  {visible.map((c) => {
                     const content = c.render ? c.render(row) : str(row[c.key])
                     return (
-                      <td key={c.key} className={cellClass(c)}>
+                      <td key={c.key} className={cellClass(c, measured)}>
                         {typeof content === 'string' && !c.numeric && !c.fit ? (
                           <Truncate text={content} focusable={c.primary === true && content !== '—'} />
                         ) : (
@@ -162,7 +220,7 @@ export function RecordTable({
                 </tr>,
                 extra ? (
                   <tr key={`${row.uuid}-below`} className="row-below">
-                    <td colSpan={columns.length + (actions ? 1 : 0)}>{extra}</td>
+                    <td colSpan={visible.length + (actions ? 1 : 0)}>{extra}</td>
                   </tr>
                 ) : null,
               ]

@@ -103,7 +103,8 @@ export interface BatchCounts {
 
 const ON_THE_WAY: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry']
 
-export function batchCounts(rows: readonly Upload[]): BatchCounts {
+/** `reading`: files of the batch are still being read (an add in progress): it is not over yet. */
+export function batchCounts(rows: readonly Upload[], reading = false): BatchCounts {
   const c: BatchCounts = {
     files: rows.length,
     sent: 0,
@@ -114,7 +115,7 @@ export function batchCounts(rows: readonly Upload[]): BatchCounts {
     failed: 0,
     cancelled: 0,
     superseded: 0,
-    finished: true,
+    finished: !reading,
   }
   for (const u of rows) {
     if (ON_THE_WAY.includes(u.status)) c.onTheWay++
@@ -161,9 +162,15 @@ export function batchSummary(rows: readonly Upload[], c: BatchCounts = batchCoun
  * connection, rate limited), when everything is sent and the server reads it, and when it is over.
  * Between those moments nothing is said (a 300-file batch is not read out file by file).
  */
-export function batchAnnouncement(rows: readonly Upload[], state: ProfileState): string | null {
+export function batchAnnouncement(
+  rows: readonly Upload[],
+  state: ProfileState,
+  reading = false,
+): string | null {
   if (rows.length === 0) return null
-  const c = batchCounts(rows)
+  const c = batchCounts(rows, reading)
+  // Files still being read: nothing to say until they are all in (the toast then says what came in).
+  if (reading && c.onTheWay === 0 && c.processing === 0) return null
   if (c.finished) return `Batch done: ${batchSummary(rows, c)}.`
   if (c.onTheWay > 0) {
     if (state === 'paused') return `Sending paused: ${plural(c.onTheWay, 'file')} wait until you resume.`

@@ -17,6 +17,7 @@ import { useShallow } from 'zustand/react/shallow'
 /** The current batch: its rows, what became of them (lib/batch.ts) and the bytes sent so far. */
 function useBatchProgress() {
   const [batch, live, progress] = useApp(useShallow((s) => [s.batch, s.live, s.progress] as const))
+  const reading = useApp((s) => s.batchOpen > 0)
   return useMemo(() => {
     const rows: Upload[] = []
     let total = 0
@@ -31,9 +32,9 @@ function useBatchProgress() {
         sent += Math.min(progress[id]?.sent ?? 0, size)
       else sent += size
     }
-    const counts = batchCounts(rows)
+    const counts = batchCounts(rows, reading)
     return { rows, counts, summary: batchSummary(rows, counts), total, sent }
-  }, [batch, live, progress])
+  }, [batch, live, progress, reading])
 }
 
 export function Capture() {
