@@ -157,11 +157,10 @@ export function SessionBanner() {
         <h2 id="reach-banner-title" className="banner__title">
           {title}
         </h2>
-        {session.message ? <p>{session.message}</p> : null}
+        <p>{session.message ?? 'Nothing is lost.'}</p>
         <p className="muted">
-          Nothing is lost: files wait in the queue and are sent once the server answers; lists that could not
-          load are asked again every 30 seconds and reload as soon as it answers. This message goes away by
-          itself then.
+          Files wait in the queue and are sent once the server answers; lists that could not load are asked
+          again every 30 seconds and reload as soon as it answers. This message then goes away by itself.
         </p>
       </section>
     )
