@@ -45,14 +45,14 @@ export default defineConfig({
         // The small components screens share travel as one chunk, not one request each: a screen
         // then costs two requests, which matters while boot calls and the event stream hold most
         // of the browser's six connections to the web host. The frame's own components (navigation,
-        // status bar, toasts and what they use) stay with the entry, so the first paint does not
-        // wait for the tables, menus and forms of screens not yet opened.
+        // status bar, toasts, the batch announcer and what they use) stay with the entry, so the
+        // first paint does not wait for the tables, menus and forms of screens not yet opened.
         output: {
           codeSplitting: {
             groups: [
               {
                 name: 'components',
-                test: /src-renderer[\\/]components[\\/](?!(Nav|StatusBar|Toasts|Field)\.tsx)/,
+                test: /src-renderer[\\/]components[\\/](?!(Nav|StatusBar|Toasts|BatchAnnouncer|Field)\.tsx)/,
                 // Only the components themselves: what they share with the entry stays in it.
                 includeDependenciesRecursively: false,
               },

@@ -151,6 +151,15 @@ export type ProfileState =
   | 'forbidden'
   /** The server refused an AI create for lack of credits: held until a person resumes. */
   | 'out_of_credits'
+  /**
+   * No answer from the server (refused, DNS, reset, timeout). Nothing is held: the queue keeps
+   * retrying, and the first answer of the API sets the profile back to 'active'.
+   */
+  | 'unreachable'
+  /** Something answers that is not the API (a web page, a login portal, a proxy error, a redirect). */
+  | 'not_api'
+  /** The operating system says there is no network. */
+  | 'offline'
 
 export interface EngineEvents {
   /** A row was created or changed status. */

@@ -3,6 +3,7 @@ import { Nav, navItems } from './components/Nav'
 import { ScreenView, loadScreen, preloadScreens, screenComponent } from './screens'
 import { SessionBanner, StatusBar } from './components/StatusBar'
 import { Toasts } from './components/Toasts'
+import { BatchAnnouncer } from './components/BatchAnnouncer'
 import { useApp } from './store'
 import { isPartner } from './store/session'
 import { type Screen, screenFromAddress } from './store/ui'
@@ -202,6 +203,7 @@ export function App() {
       </main>
       <StatusBar />
       <Toasts />
+      <BatchAnnouncer />
     </div>
   )
 }

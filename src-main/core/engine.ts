@@ -28,6 +28,7 @@ import { openInside, realPathOf } from './watch/inside'
 import { allowedKinds } from './kinds'
 import { type FolderChecks, FolderRuleError, checkFolderRules, checkWatchedFolder } from './user-paths'
 import { type ClientProvider, type QueueOptions, UploadQueue } from './queue/queue'
+import { asFailure } from './queue/types'
 import { type QueueSettings, SETTINGS_KEY, savedQueueOptions } from './queue/saved-options'
 import { type DataDirLock, lockDataDir, openQueueDatabase } from './store/data-dir'
 import type { Db } from './store/db'
@@ -227,6 +228,16 @@ export class Engine {
   /** Forgets a profile's upload client (its key was rotated or removed). */
   forgetClient(profileId: string): void {
     this.queue.forgetClient(profileId)
+  }
+
+  /** A call made for the person got no answer (network, timeout): the profile is 'unreachable'. */
+  noteNoAnswer(profileId: string, failure: unknown): void {
+    this.queue.noteNoAnswer(profileId, asFailure(failure))
+  }
+
+  /** Any HTTP answer to a call made with this profile's key outside the queue. */
+  noteAnswer(profileId: string): void {
+    this.queue.noteAnswer(profileId)
   }
 
   /** Rate-limit headers of a response made with this profile's key outside the queue. */

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { createPortal } from 'react-dom'
+import { BusyButton } from './Field'
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
@@ -188,14 +189,15 @@ export function DialogActions({
       <button type="button" className="btn" onClick={onCancel} data-autofocus={cancelFirst || undefined}>
         Cancel
       </button>
-      <button
-        type="button"
+      <BusyButton
         className={`btn ${danger ? 'btn--danger' : 'btn--primary'}`}
         onClick={onAction}
-        disabled={busy || disabled}
+        busy={Boolean(busy)}
+        busyLabel={busyLabel}
+        disabled={disabled}
       >
-        {busy ? busyLabel : label}
-      </button>
+        {label}
+      </BusyButton>
     </>
   )
 }

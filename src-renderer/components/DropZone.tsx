@@ -1,4 +1,5 @@
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react'
+import { BusyButton } from './Field'
 
 interface Props {
   onFiles: (files: File[]) => void
@@ -62,14 +63,14 @@ export const DropZone = forwardRef<DropZoneHandle, Props>(function DropZone(
       </div>
       <p className="dropzone__title">{over ? 'Release to add' : title}</p>
       {hint ? <p className="dropzone__hint">{hint}</p> : null}
-      <button
-        type="button"
+      <BusyButton
         className="btn btn--primary"
         onClick={() => input.current?.click()}
-        disabled={busy}
+        busy={Boolean(busy)}
+        busyLabel="Reading files…"
       >
-        {busy ? 'Reading files…' : 'Add files…'}
-      </button>
+        Add files…
+      </BusyButton>
       <input
         ref={input}
         type="file"

@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, useId } from 'react'
+import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useId } from 'react'
 import { TARGETS, TARGET_LABELS } from '../lib/labels'
 
 /** The attributes a field's control takes from its Field: its id, what describes it and whether it is invalid. */
@@ -92,12 +92,56 @@ interface SubmitProps {
   children: ReactNode
 }
 
-/** A form's send button: disabled, with its busy words, while the form sends. */
+type BusyButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'disabled'> & {
+  /** Working: says so (aria-busy, its busy words) and does nothing when pressed, but keeps focus. */
+  busy: boolean
+  busyLabel?: ReactNode
+  /** Not available at all (nothing to act on): a real `disabled`. */
+  disabled?: boolean
+}
+
+/**
+ * A button that works for a while after it is pressed. While busy it stays focusable (a disabled
+ * button would drop keyboard focus to the page, issue 26): aria-busy and aria-disabled say it is
+ * working, and a press (or a form's Enter) does nothing.
+ */
+export function BusyButton({
+  busy,
+  busyLabel,
+  disabled,
+  onClick,
+  className = 'btn',
+  type = 'button',
+  children,
+  ...rest
+}: BusyButtonProps) {
+  return (
+    <button
+      {...rest}
+      type={type}
+      className={className}
+      disabled={disabled}
+      aria-busy={busy || undefined}
+      aria-disabled={busy || undefined}
+      onClick={(e) => {
+        if (busy) {
+          e.preventDefault()
+          return
+        }
+        onClick?.(e)
+      }}
+    >
+      {busy && busyLabel !== undefined ? busyLabel : children}
+    </button>
+  )
+}
+
+/** A form's send button: busy (its busy words, aria-busy, focus kept) while the form sends. */
 export function SubmitButton({ busy, busyLabel, children }: SubmitProps) {
   return (
-    <button type="submit" className="btn btn--primary" disabled={busy}>
-      {busy ? busyLabel : children}
-    </button>
+    <BusyButton type="submit" className="btn btn--primary" busy={busy} busyLabel={busyLabel}>
+      {children}
+    </BusyButton>
   )
 }
 

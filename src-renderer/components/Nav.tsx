@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react'
 import { useApp } from '../store'
 import { BUSINESS_SCREENS, PARTNER_SCREENS, activeProfile, isPartner } from '../store/session'
 import type { Screen } from '../store/ui'
@@ -24,7 +25,11 @@ export function navItems(partner: boolean): { screen: Screen; label: string }[] 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 export const MOD = isMac ? '⌘' : 'Ctrl+'
 
-/** The left navigation: business screens for a business profile, the console for a partner. */
+/**
+ * The left navigation: business screens for a business profile, the console for a partner. Below
+ * 760 px of window (a small window, or 200 % zoom on a laptop) it folds into a menu button at the
+ * top: Escape or choosing a screen closes it, and focus goes back to the button on Escape.
+ */
 export function Nav() {
   const partner = useApp(isPartner)
   const profile = useApp(activeProfile)
@@ -33,21 +38,58 @@ export function Nav() {
   // The active profile says whether it is the demo's; it arrives with the profile list, not later.
   const demo = useApp((s) => activeProfile(s)?.demo ?? s.appInfo?.demo ?? false)
   const items = navItems(partner)
+  const [open, setOpen] = useState(false)
+  const toggle = useRef<HTMLButtonElement>(null)
+  const nav = useRef<HTMLElement>(null)
+
+  useEffect(() => {
+    if (!open) return
+    const outside = (e: Event) => {
+      if (!nav.current?.contains(e.target as Node)) setOpen(false)
+    }
+    document.addEventListener('mousedown', outside)
+    return () => document.removeEventListener('mousedown', outside)
+  }, [open])
+
+  const name = profile ? (profile.business?.name ?? profile.name) : null
   return (
-    <nav className="nav" aria-label="Screens">
-      <div className="nav__brand">
-        <span className="nav__logo" aria-hidden="true">
-          ▣
-        </span>
-        Bookdrop
-        {demo ? <span className="badge badge--warn nav__demo">Demo</span> : null}
-      </div>
-      {profile ? (
-        <div className="nav__profile" title={profile.business?.name ?? profile.name}>
-          {profile.business?.name ?? profile.name}
+    <nav
+      ref={nav}
+      className="nav"
+      aria-label="Screens"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation()
+          setOpen(false)
+          toggle.current?.focus()
+        }
+      }}
+    >
+      <div className="nav__bar">
+        <div className="nav__brand">
+          <span className="nav__logo" aria-hidden="true">
+            ▣
+          </span>
+          Bookdrop
+          {demo ? <span className="badge badge--warn nav__demo">Demo</span> : null}
         </div>
-      ) : null}
-      <ul>
+        {name ? (
+          <div className="nav__profile" title={name} dir="auto">
+            {name}
+          </div>
+        ) : null}
+        <button
+          ref={toggle}
+          type="button"
+          className="btn btn--small nav__toggle"
+          aria-expanded={open}
+          aria-controls="nav-screens"
+          onClick={() => setOpen((o) => !o)}
+        >
+          <span aria-hidden="true">☰</span> Menu
+        </button>
+      </div>
+      <ul id="nav-screens" className="nav__list" data-open={open || undefined}>
         {items.map((item, i) => (
           <li key={item.screen}>
             <button
@@ -55,7 +97,10 @@ export function Nav() {
               className="nav__item"
               aria-current={screen === item.screen ? 'page' : undefined}
               aria-keyshortcuts={`${isMac ? 'Meta' : 'Control'}+${i + 1}`}
-              onClick={() => setScreen(item.screen)}
+              onClick={() => {
+                setOpen(false)
+                setScreen(item.screen)
+              }}
             >
               <span>{item.label}</span>
               <kbd className="nav__key" aria-hidden="true">

@@ -8,6 +8,8 @@ interface Props {
   /** Rows on this page: with no total, the pager speaks of them and offers Next after a full page. */
   count?: number
   loading?: boolean
+  /** The page could not be loaded. */
+  failed?: boolean
   onPage: (page: number) => void
   label: string
 }
@@ -27,30 +29,34 @@ export function pagerText(page: number, limit: number, total: number | null, cou
   return `${where} · page ${page} of ${formatNumber(pages)}`
 }
 
-/** Previous / next for server-paged lists, with where we are said in words. */
-export function Pager({ page, limit, total, count = 0, loading, onPage, label }: Props) {
+/**
+ * Previous / next for server-paged lists, with where we are said in words. A button that cannot act
+ * now (loading, or at either end) stays focusable with aria-disabled, so pressing Next with the
+ * keyboard never drops focus to the page. `failed`: the page did not load (the list says why), so
+ * the pager says nothing about what is on it.
+ */
+export function Pager({ page, limit, total, count = 0, loading, failed, onPage, label }: Props) {
   const hasNext = total === null ? count >= limit : page < Math.max(1, Math.ceil(total / limit))
+  const button = (words: string, can: boolean, to: number) => (
+    <button
+      type="button"
+      className="btn btn--small"
+      aria-disabled={!can || loading || undefined}
+      aria-busy={loading || undefined}
+      onClick={() => {
+        if (can && !loading) onPage(to)
+      }}
+    >
+      {words}
+    </button>
+  )
   return (
     <nav className="pager" aria-label={`${label} pages`}>
-      <button
-        type="button"
-        className="btn btn--small"
-        disabled={page <= 1 || loading}
-        onClick={() => onPage(page - 1)}
-      >
-        ← Previous
-      </button>
+      {button('← Previous', page > 1, page - 1)}
       <span className="pager__where" aria-live="polite">
-        {pagerText(page, limit, total, count)}
+        {failed ? `Page ${formatNumber(page)} not loaded` : pagerText(page, limit, total, count)}
       </span>
-      <button
-        type="button"
-        className="btn btn--small"
-        disabled={!hasNext || loading}
-        onClick={() => onPage(page + 1)}
-      >
-        Next →
-      </button>
+      {button('Next →', hasNext && !failed, page + 1)}
     </nav>
   )
 }

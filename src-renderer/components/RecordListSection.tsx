@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react'
 import { useRecordList } from '../lib/useRecordList'
 import type { ListKey } from '../store/records'
+import { CONNECTION_STATES } from '../lib/labels'
+import { useApp } from '../store'
+import { BusyButton } from './Field'
 import { Pager } from './Pager'
 import { RecordTable, type RecordTableProps } from './RecordTable'
 
@@ -41,12 +44,18 @@ export function RecordListSection({
         </h2>
       ) : null}
       {before}
-      {list.error ? (
-        <p className="form-error" role="alert">
-          {list.error}
-        </p>
-      ) : null}
-      <RecordTable {...table} rows={list.rows} loading={list.loading} />
+      <ListError
+        what={table.caption}
+        error={list.error}
+        loading={list.loading}
+        onRetry={() => void load(listKey)}
+      />
+      <RecordTable
+        {...table}
+        rows={list.rows}
+        loading={list.loading}
+        empty={list.error ? NOT_LOADED : table.empty}
+      />
       <Pager
         label={pagerLabel ?? table.caption}
         page={list.page}
@@ -54,9 +63,47 @@ export function RecordListSection({
         total={list.total}
         count={list.rows.length}
         loading={list.loading}
+        failed={list.error !== null}
         onPage={(page) => void load(listKey, { page })}
       />
       {after}
     </section>
+  )
+}
+
+/** What an empty table says when its list failed to load: never "No … yet" under an error. */
+export const NOT_LOADED = 'Not loaded: see the message above.'
+
+/**
+ * A list that could not be loaded: why, a Try again (busy while it asks, focus kept), and, when the
+ * server cannot be reached, that the list reloads by itself once it answers again.
+ */
+export function ListError({
+  what,
+  error,
+  loading,
+  onRetry,
+}: {
+  what: string
+  error: string | null
+  loading: boolean
+  onRetry: () => void
+}) {
+  const state = useApp((s) => s.session?.state ?? 'active')
+  if (!error) return null
+  return (
+    <div className="form-error list-error" role="alert">
+      <p>
+        {what} could not be loaded: {error}
+      </p>
+      <p>
+        {CONNECTION_STATES.includes(state)
+          ? 'The list reloads by itself when the server answers again. '
+          : null}
+        <BusyButton className="btn btn--small" busy={loading} busyLabel="Trying again…" onClick={onRetry}>
+          Try again
+        </BusyButton>
+      </p>
+    </div>
   )
 }

@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react'
-import { formatMoney } from '../lib/format'
+import { type ReactNode, useCallback, useMemo, useState } from 'react'
+import { formatDate, formatMoney } from '../lib/format'
+import { columnWidth } from '../lib/measure'
 import type { RecordRow } from '../lib/types'
 import { Truncate } from './RowMenu'
 import { ACTIONS, EmptyRow, TableHead } from './TableHead'
@@ -13,9 +14,14 @@ export interface Column {
   /** A fixed width (CSS length); columns without one share the rest of the table's width. */
   width?: string
   /**
-   * 1 (default): always shown. 2: hidden when the table is narrower than 600 px. 3: hidden when
-   * narrower than 760 px (container queries, app.css). What a row needs to be told apart and acted on
-   * stays at 1.
+   * Sized to its content: the width of its widest value on the page (money and dates are never cut,
+   * issue 26); other columns give way.
+   */
+  fit?: boolean
+  /**
+   * 1 (default): always shown. 3, then 2: hidden when the table is too narrow for every column at
+   * its least (useShownColumns; before the table's width is known, container queries in tables.css
+   * hide 3 under 760 px and 2 under 640 px). What a row needs to be told apart and acted on stays at 1.
    */
   priority?: 1 | 2 | 3
   /**
@@ -27,7 +33,7 @@ export interface Column {
 
 /** The usual columns of a record list; fields the server does not send show as a dash. */
 export const COMMON_COLUMNS: Column[] = [
-  { key: 'date', label: 'Date', nowrap: true, width: '104px' },
+  { key: 'date', label: 'Date', fit: true, render: (r) => formatDate(r.date) },
   { key: 'document_number', label: 'Number', width: '110px', priority: 3 },
   { key: 'contact', label: 'Contact', render: (r) => str(r.contact ?? r.customer), priority: 2 },
   { key: 'narration', label: 'Narration', primary: true },
@@ -35,19 +41,23 @@ export const COMMON_COLUMNS: Column[] = [
     key: 'amount',
     label: 'Amount',
     numeric: true,
-    width: '128px',
+    fit: true,
     render: (r) => formatMoney(num(r.total_amount ?? r.amount), r.currency ?? null),
   },
   { key: 'status', label: 'Status', width: '96px', priority: 3 },
 ]
 
-/** The CSS classes of a column's cells. */
-function cellClass(c: Column): string | undefined {
+/**
+ * The CSS classes of a column's cells. `measured`: the table chose its columns from its own width
+ * (useShownColumns), so the container queries of the priorities (tables.css) are not used.
+ */
+function cellClass(c: Column, measured: boolean): string | undefined {
   return (
     [
       c.numeric ? 'num' : '',
-      c.nowrap ? 'nowrap' : '',
-      c.priority && c.priority > 1 ? `col-p${c.priority}` : '',
+      c.nowrap || c.fit ? 'nowrap' : '',
+      c.fit ? 'fit' : '',
+      !measured && c.priority && c.priority > 1 ? `col-p${c.priority}` : '',
     ]
       .join(' ')
       .trim() || undefined
@@ -56,6 +66,75 @@ function cellClass(c: Column): string | undefined {
 
 export function str(v: unknown): string {
   return v === null || v === undefined || v === '' ? '—' : String(v)
+}
+
+/** A cell's text, when it is text (what a fitted column is measured by). */
+function cellText(c: Column, row: RecordRow): string {
+  const v = c.render ? c.render(row) : str(row[c.key])
+  return typeof v === 'string' ? v : ''
+}
+
+/** The widths of the columns: given, or (fit) measured from this page's rows. */
+function useWidths(columns: Column[], rows: RecordRow[]): (string | undefined)[] {
+  return useMemo(
+    () =>
+      columns.map((c) =>
+        c.fit
+          ? columnWidth(
+              c.label,
+              rows.map((r) => cellText(c, r)),
+            )
+          : c.width,
+      ),
+    [columns, rows],
+  )
+}
+
+const px = (w: string | undefined): number => {
+  const m = /^(\d+(?:\.\d+)?)px$/.exec(w ?? '')
+  return m ? Number(m[1]) : 0
+}
+
+/** The least a column without a width keeps: its header whole, and room for a few words. */
+const FLEX_MIN = 96
+
+/**
+ * Which columns a table shows at its width (issue 26): money and dates keep their whole width, so
+ * when the table is too narrow for every column at its least, the columns of lower priority give
+ * way (3 first, then 2) before anything is cut; a row's name and its money stay. Null until the
+ * table's width is known (the container queries of tables.css decide until then).
+ */
+function useShownColumns(
+  columns: Column[],
+  widths: (string | undefined)[],
+  actionsWidth: string | null,
+): { ref: React.RefCallback<HTMLDivElement>; shown: boolean[] | null } {
+  const [width, setWidth] = useState<number | null>(null)
+  const ref = useCallback((el: HTMLDivElement | null) => {
+    if (!el || typeof ResizeObserver === 'undefined') return
+    const ro = new ResizeObserver(([e]) => {
+      if (e) setWidth(Math.floor(e.contentRect.width))
+    })
+    ro.observe(el)
+    return () => ro.disconnect()
+  }, [])
+  const shown = useMemo(() => {
+    if (width === null || width === 0) return null
+    const need = (keep: (c: Column) => boolean) =>
+      columns.reduce(
+        (sum, c, i) =>
+          keep(c)
+            ? sum + (widths[i] ? px(widths[i]) : Math.max(FLEX_MIN, px(columnWidth(c.label, []))))
+            : sum,
+        px(actionsWidth ?? undefined),
+      )
+    for (const limit of [3, 2, 1]) {
+      const keep = (c: Column) => (c.priority ?? 1) <= limit
+      if (need(keep) <= width || limit === 1) return columns.map(keep)
+    }
+    return null
+  }, [columns, widths, actionsWidth, width])
+  return { ref, shown }
 }
 
 function num(v: unknown): number | null {
@@ -88,19 +167,28 @@ export function RecordTable({
   onRowClick,
   actionsWidth = '96px',
 }: RecordTableProps) {
+  const allWidths = useWidths(columns, rows)
+  const { ref, shown } = useShownColumns(columns, allWidths, actions ? actionsWidth : null)
+  const measured = shown !== null
+  const visible = columns.filter((_, i) => shown?.[i] ?? true)
+  const widths = allWidths.filter((_, i) => shown?.[i] ?? true)
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" ref={ref}>
       <table className="table table--fit" aria-busy={loading}>
         <caption className="sr-only">{caption}</caption>
         <TableHead
           cells={[
-            ...columns.map((c) => ({ label: c.label, className: cellClass(c), width: c.width })),
+            ...visible.map((c, i) => ({
+              label: c.label,
+              className: cellClass(c, measured),
+              width: widths[i],
+            })),
             ...(actions ? [{ label: ACTIONS, className: 'actions-cell', width: actionsWidth }] : []),
           ]}
         />
         <tbody>
           {rows.length === 0 ? (
-            <EmptyRow span={columns.length + (actions ? 1 : 0)}>{loading ? 'Loading…' : empty}</EmptyRow>
+            <EmptyRow span={visible.length + (actions ? 1 : 0)}>{loading ? 'Loading…' : empty}</EmptyRow>
           ) : (
             rows.map((row) => {
               const extra = below?.(row)
@@ -116,11 +204,11 @@ export function RecordTable({
                       : undefined
                   }
                 >
-                  {columns.map((c) => {
+                  {visible.map((c) => {
                     const content = c.render ? c.render(row) : str(row[c.key])
                     return (
-                      <td key={c.key} className={cellClass(c)}>
-                        {typeof content === 'string' && !c.numeric ? (
+                      <td key={c.key} className={cellClass(c, measured)}>
+                        {typeof content === 'string' && !c.numeric && !c.fit ? (
                           <Truncate text={content} focusable={c.primary === true && content !== '—'} />
                         ) : (
                           content
@@ -132,7 +220,7 @@ export function RecordTable({
                 </tr>,
                 extra ? (
                   <tr key={`${row.uuid}-below`} className="row-below">
-                    <td colSpan={columns.length + (actions ? 1 : 0)}>{extra}</td>
+                    <td colSpan={visible.length + (actions ? 1 : 0)}>{extra}</td>
                   </tr>
                 ) : null,
               ]

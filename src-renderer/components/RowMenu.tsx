@@ -5,7 +5,7 @@
  * the window. Keyboard: Enter, Space or ArrowDown open it on the first item; ArrowUp/ArrowDown,
  * Home/End move; Escape closes it and returns to the button; Tab closes it.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 
 export interface RowMenuItem {
@@ -55,7 +55,8 @@ export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] 
     const all = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([disabled])') ?? [])]
     if (!all.length) return
     const i = all.indexOf(document.activeElement as HTMLElement)
-    const next = delta === 'first' ? 0 : delta === 'last' ? all.length - 1 : (i + delta + all.length) % all.length
+    const next =
+      delta === 'first' ? 0 : delta === 'last' ? all.length - 1 : (i + delta + all.length) % all.length
     all[next]?.focus()
   }
 
@@ -131,13 +132,47 @@ export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] 
 }
 
 /**
- * Text that may be too long for its cell: cut with an ellipsis, the whole of it on hover (title)
- * and when focused (it is focusable when `focusable`, and then shows in full).
+ * Text that may be too long for its cell: cut with an ellipsis, the whole of it on hover (title),
+ * for screen readers (the text itself is whole) and on focus: it is focusable when `focusable`, or
+ * whenever it is actually cut (useCutFocus), and then shows in full. Its direction follows its own
+ * text (dir="auto"), so an Arabic or Hebrew name is cut at its end, never at its beginning.
  */
 export function Truncate({ text, focusable = false }: { text: string; focusable?: boolean }) {
+  const ref = useCutFocus<HTMLSpanElement>(!focusable)
   return (
-    <span className="truncate" title={text} tabIndex={focusable ? 0 : undefined}>
+    <span ref={ref} className="truncate" title={text} dir="auto" tabIndex={focusable ? 0 : undefined}>
       {text}
     </span>
+  )
+}
+
+let cutObserver: ResizeObserver | null = null
+
+/** Makes an element a tab stop while its text is cut (scrollWidth beyond its box), and only then. */
+function markCut(el: Element): void {
+  const h = el as HTMLElement
+  // Focused, it shows whole (and so is not cut): it stays a tab stop until it loses focus.
+  if (document.activeElement === h) return
+  const cut = h.scrollWidth > h.clientWidth + 1
+  if (cut && !h.hasAttribute('tabindex')) h.tabIndex = 0
+  else if (!cut && h.getAttribute('tabindex') === '0') h.removeAttribute('tabindex')
+}
+
+/**
+ * One ResizeObserver for every cut-able text: when an element's box changes, it becomes focusable
+ * if its text no longer fits (so a keyboard can reach it and read it whole), and stops being a tab
+ * stop when it fits again. `enabled` false: the caller manages focus itself.
+ */
+export function useCutFocus<T extends HTMLElement>(enabled = true): React.RefCallback<T> {
+  return useCallback(
+    (el: T | null) => {
+      if (!enabled || !el || typeof ResizeObserver === 'undefined') return
+      cutObserver ??= new ResizeObserver((entries) => {
+        for (const e of entries) markCut(e.target)
+      })
+      cutObserver.observe(el)
+      return () => cutObserver?.unobserve(el)
+    },
+    [enabled],
   )
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { CREDITS_FIX, DEVELOPER_API_403_MESSAGE } from '../../contract/assumptions'
 import { formatNumber, formatTime, plural } from '../lib/format'
-import { PROFILE_KIND_LABELS, PROFILE_STATE_LABELS } from '../lib/labels'
+import { CONNECTION_STATES, PROFILE_KIND_LABELS, PROFILE_STATE_LABELS } from '../lib/labels'
 import type { ProfileState } from '../lib/types'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
@@ -16,6 +16,9 @@ const STATE_TONE: Record<ProfileState, string> = {
   auth_required: 'bad',
   forbidden: 'bad',
   out_of_credits: 'bad',
+  unreachable: 'bad',
+  not_api: 'bad',
+  offline: 'bad',
 }
 
 /** Re-renders once a second while `until` is in the future; returns now. */
@@ -55,7 +58,9 @@ export function StatusBar() {
   return (
     <footer className="statusbar" aria-label="Status">
       <span className="statusbar__item statusbar__profile" title={profile.business?.name ?? profile.name}>
-        <strong>{profile.name}</strong>
+        <strong>
+          <bdi>{profile.name}</bdi>
+        </strong>
         <span className="muted sb-optional">
           {' '}
           · {PROFILE_KIND_LABELS[profile.kind]}
@@ -135,6 +140,28 @@ export function SessionBanner() {
         </h2>
         <p>{session.storage}</p>
         <p className="muted">Nothing is lost: files waiting to be sent stay where they are.</p>
+      </section>
+    )
+  }
+
+  if (CONNECTION_STATES.includes(session.state)) {
+    const title =
+      session.state === 'offline'
+        ? 'This computer is offline'
+        : session.state === 'not_api'
+          ? 'Something other than the API answers at the server’s address'
+          : 'Bookdrop cannot reach the server'
+    // Not a live region: the status bar's state (polite) already says it once.
+    return (
+      <section className="banner banner--bad" aria-labelledby="reach-banner-title">
+        <h2 id="reach-banner-title" className="banner__title">
+          {title}
+        </h2>
+        <p>{session.message ?? 'Nothing is lost.'}</p>
+        <p className="muted">
+          Files wait in the queue and are sent once the server answers; lists that could not load are asked
+          again every 30 seconds and reload as soon as it answers. This message then goes away by itself.
+        </p>
       </section>
     )
   }

@@ -54,7 +54,7 @@ export function LiveUploadRow({ u, progress }: { u: Upload; progress: Progress |
   return (
     <li className="upload-row">
       <div className="upload-row__main">
-        <span className="upload-row__name" title={u.path}>
+        <span className="upload-row__name" title={u.path} dir="auto">
           {u.name}
         </span>
         <span className="muted upload-row__meta">

@@ -13,23 +13,81 @@ export function formatBytes(n: number | null | undefined): string {
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`
 }
 
+/*
+ * Dates: one set of formatters for every screen, in the person's locale (the runtime's, which is
+ * the OS's in the desktop app and the browser's in the web host). "Short" for dense tables, "whole"
+ * for a hover or a focused row; a value is never cut (tables size its column to it: lib/measure.ts).
+ */
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+const whole = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' })
 const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })
 const compact = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' })
+const monthYear = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' })
+const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'long' })
 
-/** Short date and time for dense tables. */
+const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/**
+ * A Date from what the API or main sends: epoch ms, an ISO time, or a calendar day "YYYY-MM-DD"
+ * (that day in the local calendar, never shifted by the time zone). null when it is not a date.
+ */
+export function toDate(v: number | string | Date | null | undefined): Date | null {
+  if (v === null || v === undefined || v === '') return null
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v
+  if (typeof v === 'string') {
+    const day = CALENDAR_DAY.exec(v.trim())
+    if (day) {
+      const d = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]))
+      return Number.isNaN(d.getTime()) ? null : d
+    }
+  }
+  const d = new Date(v)
+  return Number.isNaN(d.getTime()) ? null : d
+}
+
+/** A calendar date ("25 Nov 2026", "25.11.2026", "2026/11/25"); what is not a date, as it came; "—" when empty. */
+export function formatDate(v: number | string | null | undefined): string {
+  const d = toDate(v)
+  return d ? dateOnly.format(d) : v === null || v === undefined || v === '' ? '—' : String(v)
+}
+
+/** Date and time ("25 Nov 2026, 14:55"); what is not a date, as it came; "—" when empty. */
+export function formatDateTime(ms: number | string | null | undefined): string {
+  const d = toDate(ms)
+  return d ? dateTime.format(d) : ms === null || ms === undefined || ms === '' ? '—' : String(ms)
+}
+
+/** Short date and time for dense tables ("25/11/2026, 14:55"). */
 export function formatCompactDateTime(ms: number): string {
   return compact.format(new Date(ms))
 }
 
-export function formatDateTime(ms: number | string | null | undefined): string {
-  if (ms === null || ms === undefined || ms === '') return '—'
-  const d = new Date(ms)
-  return Number.isNaN(d.getTime()) ? String(ms) : dateTime.format(d)
+/** The whole of a moment, for a hover or a focused row ("Wednesday 25 November 2026 at 14:55:03"). */
+export function formatWholeDateTime(ms: number | string | null | undefined): string {
+  const d = toDate(ms)
+  return d ? whole.format(d) : formatDateTime(ms)
 }
 
 export function formatTime(ms: number): string {
   return timeOnly.format(new Date(ms))
+}
+
+/** "November 2026" */
+export function formatMonth(d: Date): string {
+  return monthYear.format(d)
+}
+
+/** "Wed 25 November" */
+export function formatDay(d: Date): string {
+  return weekday.format(d)
+}
+
+/** The machine-readable value of a <time> element, or undefined when it is not a date. */
+export function isoOf(v: number | string | null | undefined): string | undefined {
+  if (typeof v === 'string' && CALENDAR_DAY.test(v.trim())) return v.trim()
+  const d = toDate(v)
+  return d ? d.toISOString() : undefined
 }
 
 export function formatRelative(ms: number | null | undefined, now = Date.now()): string {
@@ -44,6 +102,10 @@ export function formatRelative(ms: number | null | undefined, now = Date.now()):
 }
 
 const moneyCache = new Map<string, Intl.NumberFormat>()
+/**
+ * Money in the person's locale, with the currency's own minor units (JPY and others have none, most
+ * have two): Intl knows them from the ISO code. Without a valid code, a plain number with two decimals.
+ */
 export function formatMoney(n: number | null | undefined, currency?: string | null): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—'
   const key = currency && /^[A-Z]{3}$/.test(currency) ? currency : ''

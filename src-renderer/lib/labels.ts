@@ -8,6 +8,18 @@ import type { AiTarget, FolderState, ProfileKind, ProfileState, Upload, UploadSt
 export { TARGET_LABELS }
 export const TARGETS = Object.keys(TARGET_LABELS) as AiTarget[]
 
+/** What files sent to a target are, in a sentence: ".exe files are not receipts". */
+export const TARGET_NOUNS: Record<AiTarget, string> = {
+  expenses: 'receipts',
+  bills: 'bills',
+  invoices: 'invoices',
+  income: 'income documents',
+  journals: 'journal documents',
+  contacts: 'contact lists',
+  accounts: 'charts of accounts',
+  'bank-transactions': 'bank statements',
+}
+
 export const STATUS_LABELS: Record<UploadStatus, string> = {
   queued: 'Queued',
   uploading: 'Uploading',
@@ -87,7 +99,13 @@ export const PROFILE_STATE_LABELS: Record<ProfileState, string> = {
   auth_required: 'Key refused',
   forbidden: 'No API access',
   out_of_credits: 'Out of AI credits',
+  unreachable: 'Cannot reach the server',
+  not_api: 'Not the API answering',
+  offline: 'Offline',
 }
+
+/** States that say the API cannot be reached now: nothing is held, and they end by themselves. */
+export const CONNECTION_STATES: readonly ProfileState[] = ['unreachable', 'not_api', 'offline']
 
 export const PROFILE_KIND_LABELS: Record<ProfileKind, string> = {
   business: 'Business',

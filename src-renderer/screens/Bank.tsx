@@ -10,20 +10,20 @@ import { type Column } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { fileToBase64 } from '../lib/base64'
 import { MAX_FILE_BYTES_ON_BRIDGE } from '../lib/files'
-import { formatBytes, formatMoney } from '../lib/format'
+import { formatBytes, formatDate, formatMoney } from '../lib/format'
 import type { RecordRow, Result } from '../lib/types'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 
 const COLUMNS: Column[] = [
-  { key: 'date', label: 'Date', nowrap: true, width: '104px' },
+  { key: 'date', label: 'Date', fit: true, render: (r) => formatDate(r.date) },
   { key: 'narration', label: 'Narration', primary: true },
   {
     key: 'amount',
     label: 'Amount',
     numeric: true,
-    width: '128px',
+    fit: true,
     render: (r) => formatMoney(r.amount as number | undefined, r.currency),
   },
   { key: 'currency', label: 'Currency', width: '80px', priority: 3 },
@@ -69,9 +69,11 @@ export function Bank() {
           title="Delete this bank transaction?"
           message={
             <p>
-              {deleting.date ? `${deleting.date} · ` : ''}
-              {deleting.narration ?? deleting.uuid} ·{' '}
-              {formatMoney(deleting.amount as number | undefined, deleting.currency)}
+              {deleting.date ? `${formatDate(deleting.date)} · ` : ''}
+              <bdi>{deleting.narration ?? deleting.uuid}</bdi> ·{' '}
+              <span className="nowrap">
+                {formatMoney(deleting.amount as number | undefined, deleting.currency)}
+              </span>
               <br />
               It is removed from the books. This cannot be undone here.
             </p>

@@ -1,47 +1,40 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { DropZone, type DropZoneHandle } from '../components/DropZone'
-import { Field, TargetOptions, TextAreaField } from '../components/Field'
+import { BusyButton, Field, TargetOptions, TextAreaField } from '../components/Field'
 import { MOD } from '../components/Nav'
 import { ProgressBar } from '../components/Progress'
 import { Screen } from '../components/Screen'
 import { LiveUploadRow, UploadActions, uploadReason } from '../components/UploadRow'
 import { StatusBadge } from '../components/Badge'
 import { formatBytes, formatDateTime, formatNumber, plural } from '../lib/format'
-import { ACTIVE, TARGET_LABELS, TERMINAL } from '../lib/labels'
-import type { AiTarget } from '../lib/types'
+import { ACTIVE, TARGET_LABELS } from '../lib/labels'
+import { batchCounts, batchSummary } from '../lib/batch'
+import type { AiTarget, Upload } from '../lib/types'
 import { useApp } from '../store'
 import { activeProfile } from '../store/session'
 import { useShallow } from 'zustand/react/shallow'
 
-/** Bytes sent of the current batch and how many of its files are past sending. */
+/** The current batch: its rows, what became of them (lib/batch.ts) and the bytes sent so far. */
 function useBatchProgress() {
   const [batch, live, progress] = useApp(useShallow((s) => [s.batch, s.live, s.progress] as const))
+  const reading = useApp((s) => s.batchOpen > 0)
   return useMemo(() => {
+    const rows: Upload[] = []
     let total = 0
     let sent = 0
-    let done = 0
-    let failed = 0
-    let processing = 0
     for (const id of batch) {
       const u = live[id]
       if (!u) continue
+      rows.push(u)
       const size = u.size ?? progress[id]?.total ?? 0
       total += size
-      if (u.status === 'queued' || u.status === 'uploading' || u.status === 'waiting_retry') {
+      if (u.status === 'queued' || u.status === 'uploading' || u.status === 'waiting_retry')
         sent += Math.min(progress[id]?.sent ?? 0, size)
-      } else {
-        sent += size
-        done++
-      }
-      if (u.status === 'failed' || u.status === 'skipped' || u.status === 'duplicate') failed++
-      if (u.status === 'processing') processing++
+      else sent += size
     }
-    const finished = batch.every((id) => {
-      const u = live[id]
-      return !u || TERMINAL.includes(u.status)
-    })
-    return { files: batch.length, done, failed, processing, total, sent, finished }
-  }, [batch, live, progress])
+    const counts = batchCounts(rows, reading)
+    return { rows, counts, summary: batchSummary(rows, counts), total, sent }
+  }, [batch, live, progress, reading])
 }
 
 export function Capture() {
@@ -107,24 +100,23 @@ export function Capture() {
 
       <SampleReceipts />
 
-      {batch.files > 0 ? (
+      {batch.counts.files > 0 ? (
         <section className="card overall" aria-labelledby="overall-title">
           <div className="overall__head">
             <h2 id="overall-title" className="h3">
-              {batch.finished ? 'Last batch' : 'Sending'}
+              {batch.counts.finished ? 'Last batch' : 'Sending'}
             </h2>
-            <span className="muted" aria-live="polite">
-              {formatNumber(batch.done)} of {plural(batch.files, 'file')} sent
-              {batch.processing ? ` · ${formatNumber(batch.processing)} processing` : ''}
-              {batch.failed ? ` · ${formatNumber(batch.failed)} need attention` : ''}
-              {state === 'paused' ? ' · paused' : ''}
+            {/* Not a live region: BatchAnnouncer says each change of the batch once. */}
+            <span className="muted overall__summary" data-testid="batch-summary">
+              {batch.summary}
+              {state === 'paused' && !batch.counts.finished ? ' · paused' : ''}
             </span>
           </div>
           <ProgressBar
             label="Overall progress"
             value={batch.sent}
             max={batch.total || 1}
-            valueText={`${formatBytes(batch.sent)} of ${formatBytes(batch.total)}, ${batch.done} of ${batch.files} files`}
+            valueText={`${formatBytes(batch.sent)} of ${formatBytes(batch.total)}: ${batch.summary}`}
           />
         </section>
       ) : null}
@@ -174,7 +166,9 @@ export function NeedsAttention() {
       <ul className="attention__list">
         {rejects.map((r) => (
           <li key={r.key} className="attention__item">
-            <div className="attention__name">{r.name}</div>
+            <div className="attention__name">
+              <bdi>{r.name}</bdi>
+            </div>
             <span className="badge badge--warn">Not taken</span>
             <div className="attention__why">{r.reason}</div>
             <span className="row-actions">
@@ -192,7 +186,7 @@ export function NeedsAttention() {
         {attention.map((u) => (
           <li key={u.id} className="attention__item">
             <div className="attention__name" title={u.path}>
-              {u.name}
+              <bdi>{u.name}</bdi>
               <span className="muted">
                 {' '}
                 · {TARGET_LABELS[u.target]} · {formatDateTime(u.updatedAt)}
@@ -241,18 +235,18 @@ function SampleReceipts() {
           would: watch them become expenses with their vendor, date and total.
         </p>
       </div>
-      <button
-        type="button"
+      <BusyButton
         className="btn btn--primary"
-        disabled={busy}
+        busy={busy}
+        busyLabel="Dropping…"
         onClick={async () => {
           setBusy(true)
           await add()
           setBusy(false)
         }}
       >
-        {busy ? 'Dropping…' : 'Drop the sample receipts'}
-      </button>
+        Drop the sample receipts
+      </BusyButton>
     </section>
   )
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { recordPatchSchema, recordPutSchema, issuesByField } from '../../contract/api'
 import { ActionDialog } from '../components/Dialog'
-import { DateField, Field, FormError, SearchField, TextField } from '../components/Field'
+import { BusyButton, DateField, Field, FormError, SearchField, TextField } from '../components/Field'
 import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import type { RecordRow } from '../lib/types'
@@ -159,9 +159,9 @@ function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; on
           />
         )}
       </Field>
-      <button type="submit" className="btn btn--primary btn--small" disabled={busy}>
-        {busy ? 'Saving…' : 'Save'}
-      </button>
+      <BusyButton type="submit" className="btn btn--primary btn--small" busy={busy} busyLabel="Saving…">
+        Save
+      </BusyButton>
       <button type="button" className="btn btn--small" onClick={onDone}>
         Cancel
       </button>

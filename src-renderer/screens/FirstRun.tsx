@@ -1,5 +1,5 @@
 import { ConnectForm } from '../components/ConnectForm'
-import { FormError } from '../components/Field'
+import { BusyButton, FormError } from '../components/Field'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 
@@ -34,14 +34,14 @@ export function FirstRun() {
         <section className="card firstrun__demo" aria-labelledby="demo-title">
           <h2 id="demo-title">Just looking?</h2>
           <p>Try Bookdrop on a built-in practice server with sample data. Nothing leaves this computer.</p>
-          <button
-            type="button"
+          <BusyButton
             className="btn btn--primary btn--huge"
             onClick={() => void demo()}
-            disabled={busy}
+            busy={busy}
+            busyLabel="Starting the demo…"
           >
-            {busy ? 'Starting the demo…' : 'Try demo'}
-          </button>
+            Try demo
+          </BusyButton>
           <FormError message={error} />
         </section>
       </div>

@@ -1,12 +1,20 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useRef, useState } from 'react'
 import { StatusBadge } from '../components/Badge'
-import { Check, DateField, Field, SearchField, TargetOptions } from '../components/Field'
+import { BusyButton, Check, DateField, Field, SearchField, TargetOptions } from '../components/Field'
 import { RowMenu, type RowMenuItem } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { uploadReason } from '../components/UploadRow'
 import { bookdrop } from '../lib/bridge'
-import { formatBytes, formatCompactDateTime, formatDateTime, formatNumber, plural } from '../lib/format'
+import {
+  formatBytes,
+  formatCompactDateTime,
+  formatNumber,
+  formatWholeDateTime,
+  isoOf,
+  plural,
+} from '../lib/format'
+import { columnWidth } from '../lib/measure'
 import {
   CANCELLABLE,
   RETRYABLE,
@@ -38,6 +46,22 @@ const COLUMNS = [
   { label: 'Actions', priority: 1 },
 ] as const
 const colClass = (priority: number) => `vtable__cell${priority > 1 ? ` col-p${priority}` : ''}`
+
+let addedWidth: string | null = null
+/**
+ * The "Added" column's width: the widest short date and time this locale writes (two-digit days,
+ * months and hours, morning and afternoon), so no row's date is ever cut (issue 26).
+ */
+function addedColumnWidth(): string {
+  if (addedWidth === null) {
+    const samples: string[] = []
+    for (const month of [0, 4, 8, 9, 10, 11])
+      for (const hour of [10, 22])
+        samples.push(formatCompactDateTime(new Date(2026, month, 28, hour, 58).getTime()))
+    addedWidth = columnWidth('Added', samples)
+  }
+  return addedWidth
+}
 
 export function History() {
   const [filter, total] = useApp(useShallow((s) => [s.historyFilter, s.historyTotal] as const))
@@ -184,7 +208,15 @@ export function History() {
 
       <div className="history__bar">
         <span aria-live="polite" className="muted">
-          {total === null ? 'Loading…' : total === 0 ? 'No uploads match.' : plural(total, 'upload')}
+          {total === null
+            ? error
+              ? 'Not loaded: see the message below.'
+              : 'Loading…'
+            : total === 0
+              ? error
+                ? ''
+                : 'No uploads match.'
+              : plural(total, 'upload')}
         </span>
         {newRows > 0 ? (
           <button type="button" className="btn btn--small" onClick={reload}>
@@ -201,7 +233,13 @@ export function History() {
         </p>
       ) : null}
 
-      <div className="vtable" role="table" aria-label="Upload history" aria-rowcount={count + 1}>
+      <div
+        className="vtable"
+        role="table"
+        aria-label="Upload history"
+        aria-rowcount={count + 1}
+        style={{ '--added-w': addedColumnWidth() } as React.CSSProperties}
+      >
         <div role="rowgroup" className="vtable__head">
           <div role="row" aria-rowindex={1} className="vtable__row vtable__row--head">
             {COLUMNS.map((c) => (
@@ -249,8 +287,13 @@ function FocusedRowDetails({ row }: { row: Upload | undefined }) {
   const reason = row.status === 'completed' ? null : uploadReason(row)
   return (
     <p className="history__focused small">
-      <strong>{row.name}</strong> <span className="muted">{row.path}</span> · {TARGET_LABELS[row.target]} ·{' '}
-      {STATUS_LABELS[row.status]}
+      <strong>
+        <bdi>{row.name}</bdi>
+      </strong>{' '}
+      <span className="muted">
+        <bdi>{row.path}</bdi>
+      </span>{' '}
+      · added {formatWholeDateTime(row.createdAt)} · {TARGET_LABELS[row.target]} · {STATUS_LABELS[row.status]}
       {reason ? ` · ${reason}` : ''}
       {row.recordUuid ? ` · record ${row.recordUuid}` : ''}
     </p>
@@ -297,13 +340,17 @@ const HistoryRow = memo(function HistoryRow({
       }}
     >
       <div role="cell" className="vtable__cell nowrap">
-        <span title={formatDateTime(row.createdAt)}>{formatCompactDateTime(row.createdAt)}</span>
+        <time dateTime={isoOf(row.createdAt)} title={formatWholeDateTime(row.createdAt)}>
+          {formatCompactDateTime(row.createdAt)}
+        </time>
       </div>
       <div role="cell" className="vtable__cell" title={row.path}>
-        <span className="ellipsis">{row.name}</span>{' '}
+        <span className="ellipsis" dir="auto">
+          {row.name}
+        </span>{' '}
         <span className="muted small nowrap">{formatBytes(row.size)}</span>
       </div>
-      <div role="cell" className={colClass(3)}>
+      <div role="cell" className={colClass(3)} title={TARGET_LABELS[row.target]}>
         <span className="ellipsis">{TARGET_LABELS[row.target]}</span>
       </div>
       <div role="cell" className="vtable__cell" title={reason ?? undefined}>
@@ -443,9 +490,9 @@ function ExportButton() {
   }
   return (
     <span className="export">
-      <button type="button" className="btn" onClick={() => void run()} disabled={busy}>
-        {busy ? 'Exporting…' : 'Export CSV'}
-      </button>
+      <BusyButton onClick={() => void run()} busy={busy} busyLabel="Exporting…">
+        Export CSV
+      </BusyButton>
       {result?.downloadUrl ? (
         <a className="btn btn--primary" href={result.downloadUrl} download>
           Download CSV ({formatNumber(result.rows)} rows)

@@ -3,7 +3,8 @@ import { DropZone } from '../components/DropZone'
 import { Field, FormError, SubmitButton, TextAreaField } from '../components/Field'
 import { type Column, str } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
-import { formatMoney } from '../lib/format'
+import { formatDate, formatMoney } from '../lib/format'
+import { columnWidth } from '../lib/measure'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
@@ -12,7 +13,7 @@ import { EmptyRow, TableHead, numeric } from '../components/TableHead'
 import { useShallow } from 'zustand/react/shallow'
 
 const COLUMNS: Column[] = [
-  { key: 'date', label: 'Date', nowrap: true, width: '104px' },
+  { key: 'date', label: 'Date', fit: true, render: (r) => formatDate(r.date) },
   { key: 'document_number', label: 'Number', width: '110px', priority: 3 },
   { key: 'contact', label: 'Customer', render: (r) => str(r.contact ?? r.customer), priority: 2 },
   { key: 'narration', label: 'Narration', primary: true },
@@ -20,14 +21,14 @@ const COLUMNS: Column[] = [
     key: 'amount',
     label: 'Total',
     numeric: true,
-    width: '120px',
+    fit: true,
     render: (r) => formatMoney((r.total_amount ?? r.amount) as number | undefined, r.currency),
   },
   {
     key: 'balance',
     label: 'Balance',
     numeric: true,
-    width: '120px',
+    fit: true,
     priority: 2,
     render: (r) => (typeof r.balance === 'number' ? formatMoney(r.balance, r.currency) : '—'),
   },
@@ -147,15 +148,15 @@ function InvoiceView({
           <dl className="facts">
             <div>
               <dt>Date</dt>
-              <dd>{str(data.date)}</dd>
+              <dd>{formatDate(data.date)}</dd>
             </div>
             <div>
               <dt>Due</dt>
-              <dd>{str(data.due_date)}</dd>
+              <dd>{formatDate(data.due_date)}</dd>
             </div>
             <div>
               <dt>Narration</dt>
-              <dd>{data.narration || '—'}</dd>
+              <dd dir="auto">{data.narration || '—'}</dd>
             </div>
             {data.source_uuid ? (
               <div>
@@ -163,15 +164,15 @@ function InvoiceView({
                 <dd className="mono">{data.source_uuid}</dd>
               </div>
             ) : null}
-            <div>
+            <div className="facts__money">
               <dt>Total</dt>
               <dd>{formatMoney(data.total_amount, data.currency)}</dd>
             </div>
-            <div>
+            <div className="facts__money">
               <dt>Amount paid</dt>
               <dd>{formatMoney(data.amount_paid, data.currency)}</dd>
             </div>
-            <div>
+            <div className="facts__money">
               <dt>Balance</dt>
               <dd>
                 <strong>{formatMoney(data.balance, data.currency)}</strong>
@@ -179,54 +180,130 @@ function InvoiceView({
             </div>
           </dl>
           <h3 className="h4">Items</h3>
-          <div className="table-wrap">
-            <table className="table table--fit table--wrap">
-              <caption className="sr-only">Invoice items</caption>
-              <TableHead
-                cells={['Item', numeric('Quantity'), numeric('Price'), numeric('Tax %'), numeric('Amount')]}
-              />
-              <tbody>
-                {data.record_items.length === 0 ? (
-                  <EmptyRow span={5} className="muted">
-                    No items.
-                  </EmptyRow>
-                ) : (
-                  data.record_items.map((it, i) => (
-                    <tr key={i}>
-                      <td>{str(it.item_name)}</td>
-                      <td className="num">{str(it.quantity)}</td>
-                      <td className="num">{formatMoney(it.selling_price, data.currency)}</td>
-                      <td className="num">{str(it.tax)}</td>
-                      <td className="num">{formatMoney(it.amount, data.currency)}</td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+          <InvoiceItems data={data} />
           <h3 className="h4">Payments</h3>
           {data.payments.length === 0 ? (
             <p className="muted">No payments yet.</p>
           ) : (
-            <div className="table-wrap">
-              <table className="table table--fit table--wrap">
-                <caption className="sr-only">Payments</caption>
-                <TableHead cells={['Date', 'Method', numeric('Amount')]} />
-                <tbody>
-                  {data.payments.map((p, i) => (
-                    <tr key={p.uuid ?? `#${i}`}>
-                      <td>{str(p.date)}</td>
-                      <td>{str(p.method)}</td>
-                      <td className="num">{formatMoney(p.amount, data.currency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <InvoicePayments data={data} />
           )}
         </>
       ) : null}
     </section>
+  )
+}
+
+/** An invoice's lines: the money columns sized to their widest value (never cut). */
+function InvoiceItems({ data }: { data: Invoice }) {
+  const rows = data.record_items.map((it) => ({
+    name: str(it.item_name),
+    quantity: str(it.quantity),
+    price: formatMoney(it.selling_price, data.currency),
+    tax: str(it.tax),
+    amount: formatMoney(it.amount, data.currency),
+  }))
+  return (
+    <div className="table-wrap">
+      <table className="table table--fit table--wrap">
+        <caption className="sr-only">Invoice items</caption>
+        <TableHead
+          cells={[
+            'Item',
+            {
+              ...numeric('Quantity', 'nowrap'),
+              width: columnWidth(
+                'Quantity',
+                rows.map((r) => r.quantity),
+              ),
+            },
+            {
+              ...numeric('Price', 'nowrap'),
+              width: columnWidth(
+                'Price',
+                rows.map((r) => r.price),
+              ),
+            },
+            {
+              ...numeric('Tax %', 'nowrap'),
+              width: columnWidth(
+                'Tax %',
+                rows.map((r) => r.tax),
+              ),
+            },
+            {
+              ...numeric('Amount', 'nowrap'),
+              width: columnWidth(
+                'Amount',
+                rows.map((r) => r.amount),
+              ),
+            },
+          ]}
+        />
+        <tbody>
+          {rows.length === 0 ? (
+            <EmptyRow span={5} className="muted">
+              No items.
+            </EmptyRow>
+          ) : (
+            rows.map((it, i) => (
+              <tr key={i}>
+                <td dir="auto">{it.name}</td>
+                <td className="num nowrap">{it.quantity}</td>
+                <td className="num nowrap">{it.price}</td>
+                <td className="num nowrap">{it.tax}</td>
+                <td className="num nowrap">{it.amount}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** An invoice's payments: dates in the person's locale, amounts never cut. */
+function InvoicePayments({ data }: { data: Invoice }) {
+  const rows = data.payments.map((p, i) => ({
+    key: p.uuid ?? `#${i}`,
+    date: formatDate(p.date),
+    method: str(p.method),
+    amount: formatMoney(p.amount, data.currency),
+  }))
+  return (
+    <div className="table-wrap">
+      <table className="table table--fit table--wrap">
+        <caption className="sr-only">Payments</caption>
+        <TableHead
+          cells={[
+            {
+              label: 'Date',
+              className: 'nowrap',
+              width: columnWidth(
+                'Date',
+                rows.map((r) => r.date),
+              ),
+            },
+            'Method',
+            {
+              ...numeric('Amount', 'nowrap'),
+              width: columnWidth(
+                'Amount',
+                rows.map((r) => r.amount),
+              ),
+            },
+          ]}
+        />
+        <tbody>
+          {rows.map((p) => (
+            <tr key={p.key}>
+              <td className="nowrap">{p.date}</td>
+              <td>{p.method}</td>
+              <td className="num nowrap">{p.amount}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   )
 }
 

@@ -1,7 +1,16 @@
 import { type ReactNode, useEffect, useState } from 'react'
 import type { ReferredBusinessRow } from '../../contract/api'
 import { Screen } from '../components/Screen'
-import { formatDateTime, formatNumber, plural } from '../lib/format'
+import {
+  formatCompactDateTime,
+  formatDay,
+  formatMonth,
+  formatNumber,
+  formatWholeDateTime,
+  plural,
+} from '../lib/format'
+import { columnWidth } from '../lib/measure'
+import { useCutFocus } from '../components/RowMenu'
 import { useApp } from '../store'
 import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
@@ -11,9 +20,6 @@ import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
 type PartnerData = Extract<OverviewData, { kind: 'partner' }>
 type DayFigures = BusinessData['days'][number]
-
-const monthName = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' })
-const dayName = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'long' })
 
 function parseMonth(m: string): Date {
   const [y, mo] = m.split('-').map(Number)
@@ -59,14 +65,14 @@ export function Overview() {
   return (
     <Screen
       title="Overview"
-      intro={`${monthName.format(parseMonth(month))}${who ? ` · ${who}` : ''}`}
+      intro={`${formatMonth(parseMonth(month))}${who ? ` · ${who}` : ''}`}
       actions={
         <nav className="month-nav" aria-label="Month">
           <button
             type="button"
             className="btn btn--small"
             onClick={() => void load(shiftMonth(month, -1))}
-            aria-label={`Previous month (${monthName.format(parseMonth(shiftMonth(month, -1)))})`}
+            aria-label={`Previous month (${formatMonth(parseMonth(shiftMonth(month, -1)))})`}
           >
             ← Previous
           </button>
@@ -83,7 +89,7 @@ export function Overview() {
             className="btn btn--small"
             onClick={() => void load(shiftMonth(month, 1))}
             disabled={isCurrent}
-            aria-label={`Next month (${monthName.format(parseMonth(shiftMonth(month, 1)))})`}
+            aria-label={`Next month (${formatMonth(parseMonth(shiftMonth(month, 1)))})`}
           >
             Next →
           </button>
@@ -125,7 +131,7 @@ function Kpi({ label, value, note }: { label: string; value: ReactNode; note?: R
 
 function BusinessOverview({ data, current }: { data: BusinessData; current: boolean }) {
   const setScreen = useApp((s) => s.setScreen)
-  const name = monthName.format(parseMonth(data.month))
+  const name = formatMonth(parseMonth(data.month))
   return (
     <>
       <dl className="kpis" aria-label={`Figures for ${name}`}>
@@ -202,7 +208,7 @@ export function DayChart({ days, month }: { days: DayFigures[]; month: string })
   const busiest = days.reduce<DayFigures | null>((b, d) => (!b || d.sent > b.sent ? d : b), null)
   const summary = `Files sent per day in ${month}: ${plural(total, 'file')} in all${
     busiest && busiest.sent > 0
-      ? `, most on ${dayName.format(new Date(`${busiest.day}T12:00:00`))} (${busiest.sent})`
+      ? `, most on ${formatDay(new Date(`${busiest.day}T12:00:00`))} (${busiest.sent})`
       : ''
   }.`
   return (
@@ -219,7 +225,7 @@ export function DayChart({ days, month }: { days: DayFigures[]; month: string })
         {days.map((d, i) => {
           const x = pad.l + i * step + (step - barW) / 2
           const { done, other, failed } = parts[i]!
-          const label = `${dayName.format(new Date(`${d.day}T12:00:00`))}: ${plural(d.sent, 'file')} sent, ${plural(done, 'record')}${failed ? `, ${formatNumber(failed)} failed` : ''}`
+          const label = `${formatDay(new Date(`${d.day}T12:00:00`))}: ${plural(d.sent, 'file')} sent, ${plural(done, 'record')}${failed ? `, ${formatNumber(failed)} failed` : ''}`
           let at = 0
           const seg = (v: number, cls: string) => {
             if (v <= 0) return null
@@ -265,7 +271,7 @@ export function DayChart({ days, month }: { days: DayFigures[]; month: string })
               .filter((d) => d.sent > 0 || d.failed > 0)
               .map((d) => (
                 <tr key={d.day}>
-                  <td>{dayName.format(new Date(`${d.day}T12:00:00`))}</td>
+                  <td>{formatDay(new Date(`${d.day}T12:00:00`))}</td>
                   <td className="num">{formatNumber(d.sent)}</td>
                   <td className="num">{formatNumber(d.completed)}</td>
                   <td className="num">{formatNumber(d.failed)}</td>
@@ -295,10 +301,14 @@ function grantText(g: Grant): string {
     : `${formatNumber(g.credits)} AI credits`
 }
 
-/** A cell's long text: one line, cut with an ellipsis, the whole text on hover. */
+/**
+ * A cell's long text: one line, cut with an ellipsis, the whole text on hover, on focus (focusable
+ * while cut) and for screen readers; its direction its own (an Arabic name is cut at its end).
+ */
 function Cut({ text }: { text: string }) {
+  const ref = useCutFocus<HTMLSpanElement>()
   return (
-    <span className="cut" title={text}>
+    <span ref={ref} className="cut" title={text} dir="auto">
       {text}
     </span>
   )
@@ -308,7 +318,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
   const load = useApp((s) => s.loadOverview)
   const setScreen = useApp((s) => s.setScreen)
   const [seatsFor, setSeatsFor] = useState<ReferredBusinessRow | null>(null)
-  const name = monthName.format(parseMonth(data.month))
+  const name = formatMonth(parseMonth(data.month))
   return (
     <>
       <dl className="kpis" aria-label={`Figures for ${name}`}>
@@ -317,7 +327,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
           value={data.holding ? `${formatNumber(data.holding.balance)}` : '—'}
           note={
             data.holding
-              ? `credits, after the grant of ${formatDateTime(data.holding.at)}`
+              ? `credits, after the grant of ${formatCompactDateTime(data.holding.at)}`
               : 'Known after your first grant from Bookdrop'
           }
         />
@@ -413,7 +423,14 @@ function PartnerOverview({ data }: { data: PartnerData }) {
             <caption className="sr-only">Grants made from Bookdrop in {name}</caption>
             <TableHead
               cells={[
-                { label: 'When', className: 'overview-table__when' },
+                {
+                  label: 'When',
+                  className: 'nowrap',
+                  width: columnWidth(
+                    'When',
+                    data.grants.map((g) => formatCompactDateTime(g.at)),
+                  ),
+                },
                 'Business',
                 'Grant',
                 numeric('Charged', 'overview-table__num'),
@@ -426,8 +443,10 @@ function PartnerOverview({ data }: { data: PartnerData }) {
               ) : (
                 data.grants.map((g) => (
                   <tr key={g.id}>
-                    <td>
-                      <Cut text={formatDateTime(g.at)} />
+                    <td className="nowrap">
+                      <time dateTime={new Date(g.at).toISOString()} title={formatWholeDateTime(g.at)}>
+                        {formatCompactDateTime(g.at)}
+                      </time>
                     </td>
                     <td>
                       <Cut text={g.businessName ?? g.businessUuid} />

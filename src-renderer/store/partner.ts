@@ -61,14 +61,21 @@ export const createPartnerSlice: SliceCreator<PartnerSlice> = (set, get) => {
 
     loadReferred: async (patch = {}) => {
       const cur = { ...get().referred, ...patch }
-      set({ referred: { ...cur, loading: true, error: null } })
+      set({ referred: { ...cur, loading: true } })
       const mine = ++seq
       const r = await settle(bookdrop.listReferredBusinesses({ page: cur.page, limit: cur.limit }))
       if (mine !== seq) return
       set((s) => ({
         referred: r.ok
-          ? { ...s.referred, rows: r.value.data, total: r.value.total, loading: false, loaded: true }
-          : { ...s.referred, loading: false, loaded: true, error: r.error.message },
+          ? {
+              ...s.referred,
+              rows: r.value.data,
+              total: r.value.total,
+              loading: false,
+              loaded: true,
+              error: null,
+            }
+          : { ...s.referred, loading: false, loaded: false, error: r.error.message },
       }))
     },
 
@@ -142,12 +149,12 @@ export const createPartnerSlice: SliceCreator<PartnerSlice> = (set, get) => {
     },
 
     loadHealth: async () => {
-      set((s) => ({ health: { ...s.health, loading: true, error: null } }))
+      set((s) => ({ health: { ...s.health, loading: true } }))
       const r = await settle(bookdrop.getClientHealth({}))
       set({
         health: r.ok
           ? { rows: r.value, loading: false, loaded: true, error: null }
-          : { rows: get().health.rows, loading: false, loaded: true, error: r.error.message },
+          : { rows: get().health.rows, loading: false, loaded: false, error: r.error.message },
       })
     },
 

@@ -85,7 +85,8 @@ export const createRecordsSlice: SliceCreator<RecordsSlice> = (set, get) => {
 
     loadList: async (key, patch = {}) => {
       const cur = { ...get().lists[key], ...patch }
-      patchList(key, { ...patch, loading: true, error: null })
+      // A list in error keeps its message while it is asked again (its Try again stays, busy).
+      patchList(key, { ...patch, loading: true })
       const mine = ++seq[key]
       const r = await settle(
         LISTERS[key]({
@@ -97,9 +98,17 @@ export const createRecordsSlice: SliceCreator<RecordsSlice> = (set, get) => {
       )
       if (mine !== seq[key]) return
       if (r.ok) {
-        patchList(key, { rows: r.value.data, total: r.value.meta.total, loading: false, loaded: true })
+        patchList(key, {
+          rows: r.value.data,
+          total: r.value.meta.total,
+          loading: false,
+          loaded: true,
+          error: null,
+        })
       } else {
-        patchList(key, { loading: false, loaded: true, error: r.error.message })
+        // Not loaded: the screen says why, offers Try again, asks again on its next visit, and the
+        // list is asked again by itself once the server answers (afterReconnect).
+        patchList(key, { loading: false, loaded: false, error: r.error.message })
       }
     },
 

@@ -6,12 +6,13 @@ import type {
   Events,
   Profile,
   ProfileList,
+  ProfileState,
   Req,
   Result,
   SessionState,
   UploadStatus,
 } from '../lib/types'
-import { UPLOAD_STATUS_LIST } from '../lib/labels'
+import { CONNECTION_STATES, UPLOAD_STATUS_LIST } from '../lib/labels'
 import type { AppState, SliceCreator } from './types'
 import { SCREENS, type Screen, openingScreen } from './ui'
 
@@ -29,6 +30,10 @@ export interface SessionSlice {
   applyProfiles(list: ProfileList, sessionLoaded?: boolean, booting?: boolean): void
   applySession(s: SessionState): void
   applyProfileEvent(e: Events['profile']): void
+  /** The API answers again after a connection state: every list that failed to load is asked again. */
+  afterReconnect(): void
+  /** Asks again for every list that failed to load (Try again for all of them). */
+  retryFailedLists(): void
   applyRateLimit(e: Events['rateLimit']): void
   addProfile(req: Req<'addProfile'>, activate: boolean): Promise<Result<Profile>>
   switchProfile(id: string): Promise<Result<ProfileList>>
@@ -108,14 +113,38 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     }
   },
 
-  applySession: (s) => set({ session: s }),
+  applySession: (s) => {
+    const before = get().session?.state
+    set({ session: s })
+    connectionChanged(get, before, s.state)
+  },
 
-  applyProfileEvent: (e) =>
+  applyProfileEvent: (e) => {
+    const before = get().session?.state
     set((st) =>
       st.session && e.profileId === st.activeId
         ? { session: { ...st.session, state: e.state, message: e.message } }
         : st,
-    ),
+    )
+    if (e.profileId === get().activeId) connectionChanged(get, before, e.state)
+  },
+
+  afterReconnect: () => {
+    const s = get()
+    s.retryFailedLists()
+    if (s.activeId) void s.loadAttention()
+  },
+
+  retryFailedLists: () => {
+    const s = get()
+    for (const key of Object.keys(s.lists) as (keyof typeof s.lists)[])
+      if (s.lists[key].error && !s.lists[key].loading) void s.loadList(key)
+    if (s.referred.error && !s.referred.loading) void s.loadReferred()
+    if (s.health.error && !s.health.loading) void s.loadHealth()
+    const o = s.overview
+    if (!o.loading && (o.error || (o.data?.kind === 'partner' && o.data.error))) void s.loadOverview()
+    if (s.historyError) s.reloadHistory()
+  },
 
   applyRateLimit: (e) =>
     set((st) => {
@@ -199,6 +228,37 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     if (s.activeId) void s.loadAttention()
   },
 })
+
+/** While the server cannot be reached, the lists that failed are asked again this often. */
+export const LIST_RETRY_MS = 30_000
+let listRetry: ReturnType<typeof setInterval> | null = null
+
+/**
+ * The active profile's state changed from `before` to `now`. Back to 'active' from a connection
+ * state: what could not be loaded meanwhile is asked for again. Into a connection state: the lists
+ * that failed are asked again every LIST_RETRY_MS (the queue retries uploads by itself; a profile
+ * with nothing to upload, a partner's, learns the server is back from these), until it is over.
+ */
+function connectionChanged(get: () => AppState, before: ProfileState | undefined, now: ProfileState): void {
+  const wasDown = before !== undefined && CONNECTION_STATES.includes(before)
+  const isDown = CONNECTION_STATES.includes(now)
+  if (isDown && !listRetry) {
+    listRetry = setInterval(() => {
+      const s = get()
+      if (!CONNECTION_STATES.includes(s.session?.state ?? 'active')) {
+        if (listRetry) clearInterval(listRetry)
+        listRetry = null
+        return
+      }
+      s.retryFailedLists()
+    }, LIST_RETRY_MS)
+  }
+  if (!isDown && listRetry) {
+    clearInterval(listRetry)
+    listRetry = null
+  }
+  if (wasDown && now === 'active') get().afterReconnect()
+}
 
 const partnerOnly = (screen: Screen) => screen.startsWith('partner')
 /** A business profile's screens, in the navigation's order: all but the partner's own. */

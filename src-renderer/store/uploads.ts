@@ -6,6 +6,7 @@ import { bookdrop } from '../lib/bridge'
 import { sendInBatches } from '../lib/files'
 import { ATTENTION, IGNORED_LABELS, TERMINAL } from '../lib/labels'
 import { plural } from '../lib/format'
+import { intakeSummary } from '../lib/batch'
 import { settle } from '../lib/result'
 import type {
   AiTarget,
@@ -43,8 +44,14 @@ export interface UploadsSlice {
   live: Record<number, Upload>
   /** Newest first. */
   liveOrder: number[]
-  /** Ids of the current batch (for the overall bar); a new batch starts when the last one is done. */
+  /**
+   * Ids of the current batch (for the overall bar and its summary): the files of one "add" (a drop,
+   * the picker), or files arriving while the last batch runs; a new batch starts when the last one
+   * is done.
+   */
   batch: number[]
+  /** Adds in progress: rows arriving meanwhile belong to the current batch, even a finished one. */
+  batchOpen: number
   progress: Record<number, Progress>
   /** Failed, skipped and duplicate rows of the active profile, newest first. */
   attention: Upload[]
@@ -71,12 +78,20 @@ let rejectSeq = 0
 /** A profile's uploads before any is known: none live, none needing attention. */
 function noProfileUploads(): Pick<
   UploadsSlice,
-  'live' | 'liveOrder' | 'batch' | 'progress' | 'attention' | 'attentionTotal' | 'attentionLoaded'
+  | 'live'
+  | 'liveOrder'
+  | 'batch'
+  | 'batchOpen'
+  | 'progress'
+  | 'attention'
+  | 'attentionTotal'
+  | 'attentionLoaded'
 > {
   return {
     live: {},
     liveOrder: [],
     batch: [],
+    batchOpen: 0,
     progress: {},
     attention: [],
     attentionTotal: 0,
@@ -86,24 +101,34 @@ function noProfileUploads(): Pick<
 
 export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
   /**
+   * An add begins: its files make one batch (a finished batch gives way to a new one now, so a file
+   * skipped at once and one still being read are counted together).
+   */
+  const openBatch = () =>
+    set((s) => {
+      const done = s.batch.every((id) => {
+        const row = s.live[id]
+        return !row || TERMINAL.includes(row.status)
+      })
+      return { batch: done ? [] : s.batch, batchOpen: s.batchOpen + 1 }
+    })
+  const closeBatch = () => set((s) => ({ batchOpen: Math.max(0, s.batchOpen - 1) }))
+
+  /**
    * What main did with files given to it: rows arrive as upload events, and the outcomes say what
    * was ignored (and cover events that come late). `count`: how many files a failed call was about.
    */
   const takeOutcomes = (
     r: Result<IntakeOutcome[]>,
     count: number,
-  ): { queued: number; refused: number; duplicates: number } => {
+  ): { outcomes: IntakeOutcome[]; failed: number } => {
     if (!r.ok) {
       get().toast('error', `${plural(count, 'file')} not added: ${r.error.message}`)
-      return { queued: 0, refused: count, duplicates: 0 }
+      return { outcomes: [], failed: count }
     }
-    let queued = 0
-    let refused = 0
-    let duplicates = 0
     const rows: Events['upload'][] = []
     for (const o of r.value) {
       if (o.kind === 'ignored') {
-        refused++
         set((s) => ({
           localRejects: [
             ...s.localRejects,
@@ -115,15 +140,13 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
           ],
         }))
       } else {
-        queued++
-        if (o.kind === 'duplicate') duplicates++
         rows.push({ upload: o.upload, previous: null })
       }
     }
     const s = get()
     const missing = rows.filter((e) => !(e.upload.id in s.live))
     if (missing.length) s.applyUploads(missing)
-    return { queued, refused, duplicates }
+    return { outcomes: r.value, failed: 0 }
   }
 
   return {
@@ -160,7 +183,7 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
                 const row = live[id]
                 return !row || TERMINAL.includes(row.status)
               })
-              batch = batchDone ? [upload.id] : [...batch, upload.id]
+              batch = batchDone && s.batchOpen === 0 ? [upload.id] : [...batch, upload.id]
             }
             if (TERMINAL.includes(upload.status) && upload.id in progress) {
               const { [upload.id]: _gone, ...rest } = progress
@@ -234,13 +257,14 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
       if (files.length === 0) return
       const maxBytes = get().settings?.maxFileBytes ?? 25 * 1024 * 1024
       set((s) => ({ sending: s.sending + files.length }))
-      let queued = 0
-      let refused = 0
+      openBatch()
+      const outcomes: IntakeOutcome[] = []
+      let notTaken = 0
       const extra = prompt.trim() ? { prompt: prompt.trim() } : {}
       const apply = (r: Result<IntakeOutcome[]>, count: number) => {
         const n = takeOutcomes(r, count)
-        queued += n.queued
-        refused += n.refused
+        outcomes.push(...n.outcomes)
+        notTaken += n.failed
       }
       try {
         // In the desktop app a dropped file has a real path: send that file itself (it can then be
@@ -258,35 +282,40 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
           apply(await settle(bookdrop.addFileContents({ files: batch, target, ...extra })), batch.length)
         })
         if (rejected.length) {
-          refused += rejected.length
+          notTaken += rejected.length
           set((s) => ({
             localRejects: [...s.localRejects, ...rejected.map((x) => ({ key: `r${++rejectSeq}`, ...x }))],
           }))
         }
       } finally {
         set((s) => ({ sending: Math.max(0, s.sending - files.length) }))
+        closeBatch()
       }
-      if (queued > 0)
-        get().toast(
-          'success',
-          `${plural(queued, 'file')} added${refused ? `, ${formatRefused(refused)}` : ''}.`,
-        )
-      else if (refused > 0) get().toast('warning', `${formatRefused(refused)}: see Needs attention.`)
+      // Each count for what it is: added, skipped (and why), already sent, not taken (issue 26).
+      const said = intakeSummary(outcomes, notTaken)
+      if (said) get().toast(said.tone, said.message)
     },
 
     addSampleReceipts: async () => {
       set((s) => ({ sending: s.sending + 1 }))
+      openBatch()
       try {
-        const { queued, duplicates } = takeOutcomes(await settle(bookdrop.addSampleReceipts({})), 1)
-        if (queued > 0 && duplicates === queued)
+        const { outcomes } = takeOutcomes(await settle(bookdrop.addSampleReceipts({})), 1)
+        const queued = outcomes.filter((o) => o.kind === 'queued').length
+        if (outcomes.length > 0 && outcomes.every((o) => o.kind === 'duplicate'))
           get().toast(
             'info',
             'The sample receipts were sent before: they show as duplicates, and nothing is sent twice.',
           )
-        else if (queued > 0)
+        else if (queued > 0 && queued === outcomes.length)
           get().toast('success', `${plural(queued, 'sample receipt')} added: watch them below.`)
+        else {
+          const said = intakeSummary(outcomes, 0)
+          if (said) get().toast(said.tone, said.message)
+        }
       } finally {
         set((s) => ({ sending: Math.max(0, s.sending - 1) }))
+        closeBatch()
       }
     },
 
@@ -314,10 +343,6 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
 
     resetUploadsForProfile: () => set(noProfileUploads()),
   }
-}
-
-function formatRefused(n: number): string {
-  return `${plural(n, 'file')} not taken`
 }
 
 /** The status a row had before an action, so counts and lists move it correctly. */

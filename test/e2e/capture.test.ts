@@ -45,7 +45,7 @@ describeE2E('capture', (t) => {
       const picked = ['taxi-lagos.txt', 'lunch-meeting.txt', 'printer-ink.txt']
       await page.getByLabel('Files to add').setInputFiles(files(...picked))
       for (const name of picked) await until(() => rowStatus(page, name)).toBe('Completed')
-      await until(() => page.locator('.overall').textContent()).toContain('3 of 3 files sent')
+      await until(() => page.getByTestId('batch-summary').textContent()).toBe('3 sent')
 
       // A real drag and drop: a DataTransfer holding three File objects, dispatched on the zone.
       const dropped = ['diesel-generator.txt', 'flour-50kg.txt', 'market-levy.txt']

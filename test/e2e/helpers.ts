@@ -156,10 +156,12 @@ export async function openPage(
     a11y?: boolean
     /** Start from this storage (cookies, localStorage), e.g. a window reopened by the same person. */
     storageState?: StorageState
+    /** The person's language and region (navigator.language, Intl's default); en-US by default. */
+    locale?: string
   } = {},
 ): Promise<OpenedPage> {
   const context = await browser.newContext({
-    locale: 'en-US',
+    locale: opts.locale ?? 'en-US',
     timezoneId: 'UTC',
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     colorScheme: opts.colorScheme ?? 'light',
@@ -232,7 +234,10 @@ export async function checkA11y(page: Page, where: string): Promise<A11yViolatio
 
 /**
  * The status bar is "always visible": its parts must not overlap or spill out of their boxes (a
- * long message may shorten with an ellipsis). Returns what is wrong, or [] when it reads well.
+ * long message may shorten with an ellipsis), and each of its controls and live parts ("Pause
+ * uploads", "need attention", the connection state) lies whole inside the bar and the window. The
+ * bar may wrap onto more lines on a narrow window: parts on different lines do not overlap.
+ * Returns what is wrong, or [] when it reads well.
  */
 export async function statusBarProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -246,16 +251,73 @@ export async function statusBarProblems(page: Page): Promise<string[]> {
       const clips = getComputedStyle(el).overflowX !== 'visible'
       if (!clips && el.scrollWidth > el.clientWidth + 1)
         out.push(`${name(el)} spills out of its box (${el.scrollWidth}px of content in ${el.clientWidth}px)`)
-      const next = items[i + 1]
-      if (next && el.getBoundingClientRect().right > next.getBoundingClientRect().left + 1)
-        out.push(`${name(el)} overlaps ${name(next)}`)
+      const a = el.getBoundingClientRect()
+      for (const next of items.slice(i + 1)) {
+        const b = next.getBoundingClientRect()
+        const sameLine = a.top < b.bottom - 1 && b.top < a.bottom - 1
+        if (sameLine && a.left < b.right - 1 && b.left < a.right - 1)
+          out.push(`${name(el)} overlaps ${name(next)}`)
+      }
     }
     const barRect = bar.getBoundingClientRect()
-    for (const el of bar.querySelectorAll<HTMLElement>('[aria-live]')) {
+    const vw = document.documentElement.clientWidth
+    const vh = window.innerHeight
+    for (const el of bar.querySelectorAll<HTMLElement>('[aria-live], button')) {
       const r = el.getBoundingClientRect()
-      if (r.right > barRect.right + 1) out.push(`${name(el)} is cut off at the right edge`)
+      if (r.width === 0 || r.height === 0) {
+        if (el.tagName === 'BUTTON') out.push(`${name(el)} is not shown`)
+        continue
+      }
+      if (r.right > barRect.right + 1 || r.right > vw + 1)
+        out.push(`${name(el)} is cut off at the right edge`)
+      if (r.bottom > barRect.bottom + 1 || r.bottom > vh + 1) out.push(`${name(el)} is cut off at the bottom`)
     }
     return out
+  })
+}
+
+/**
+ * Text cut on the current screen (issue 26): money, dates and counts (cells of numbers, dates, and
+ * columns sized to their content) are never cut; any other text cut with an ellipsis has its whole
+ * value on hover (a title) and can be reached with the keyboard (it, or its row, takes focus).
+ * Returns plain descriptions, [] when nothing is hidden.
+ */
+export async function cutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = []
+    const words = (el: Element) => (el.textContent ?? '').trim().replace(/\s+/g, ' ')
+    const shown = (el: Element) =>
+      el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden'
+    const cut = (el: HTMLElement) => el.scrollWidth > el.clientWidth + 1
+    const whole = new Set<HTMLElement>()
+    for (const el of document.querySelectorAll<HTMLElement>(
+      'main td.num, main td.fit, main .facts__money dd',
+    ))
+      whole.add(el)
+    for (const t of document.querySelectorAll<HTMLElement>('main time')) {
+      const cell = t.closest<HTMLElement>('td, [role="cell"], dd')
+      whole.add(cell ?? t)
+    }
+    for (const el of whole) {
+      if (shown(el) && cut(el))
+        out.push(`"${words(el).slice(0, 60)}" is cut (${el.scrollWidth}px of it in ${el.clientWidth}px)`)
+    }
+    for (const el of document.querySelectorAll<HTMLElement>('main *')) {
+      if (!shown(el) || whole.has(el) || getComputedStyle(el).textOverflow !== 'ellipsis' || !cut(el))
+        continue
+      // A cell holding cut-able parts (a truncating span) is not itself what is cut.
+      if (el.querySelector('.truncate, .ellipsis, .cut') && !el.matches('.truncate, .ellipsis, .cut'))
+        continue
+      const text = words(el)
+      if (!text) continue
+      const titled = el.closest('[title]')?.getAttribute('title') ?? ''
+      if (!titled.includes(text.slice(0, 24)))
+        out.push(`"${text.slice(0, 60)}" is cut and its whole text is not on hover`)
+      const focusable = el.closest<HTMLElement>('[tabindex], a[href], button, [role="row"]')
+      if (!focusable || (focusable.tabIndex < 0 && focusable.getAttribute('role') !== 'row'))
+        out.push(`"${text.slice(0, 60)}" is cut and cannot be reached with the keyboard`)
+    }
+    return [...new Set(out)].slice(0, 30)
   })
 }
 

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import type { Fixtures, Sandbox } from '../../sandbox'
-import { fitProblems, screenshot, seedHistory, statusBarProblems } from './helpers'
+import { cutProblems, fitProblems, screenshot, seedHistory, statusBarProblems } from './helpers'
 import { type E2E, E2E_TIMEOUT, describeE2E, goTo, until } from './suite'
 
 const KEY = 'svc_sk_e2e_layout_business_0001'
@@ -62,10 +62,13 @@ const fixtures: Fixtures = {
   job_delay_ms: 40,
 }
 
-const SIZES = [
+type Size = { width: number; height: number }
+const SIZES: readonly Size[] = [
   { width: 1280, height: 800 },
   { width: 1024, height: 700 },
-] as const
+]
+/** 200 % zoom on a 1280×800 laptop: 640×400 CSS px (issue 26). */
+const ZOOMED: readonly Size[] = [{ width: 640, height: 400 }]
 const THEMES = ['light', 'dark'] as const
 
 /** Records the API lists: purchase orders, expenses and bills with long names. */
@@ -102,9 +105,14 @@ type ScreenSpec = { nav: RegExp; title: string; ready?: (p: Page) => Promise<unk
  * Every screen given, at both sizes and in both themes: what does not fit (page, tables, row actions,
  * status bar), axe, and a screenshot test-results/screens-<size>-<theme>-<screen>.png.
  */
-async function everyLook(t: E2E, url: string, screens: ScreenSpec[]): Promise<string[]> {
+async function everyLook(
+  t: E2E,
+  url: string,
+  screens: ScreenSpec[],
+  sizes: readonly Size[] = SIZES,
+): Promise<string[]> {
   const problems: string[] = []
-  for (const size of SIZES) {
+  for (const size of sizes) {
     for (const theme of THEMES) {
       const page = await t.openPage({ viewport: size, colorScheme: theme })
       await page.goto(url)
@@ -114,6 +122,7 @@ async function everyLook(t: E2E, url: string, screens: ScreenSpec[]): Promise<st
         await s.ready?.(page)
         for (const p of await fitProblems(page)) problems.push(`${tag} ${s.title}: ${p}`)
         for (const p of await statusBarProblems(page)) problems.push(`${tag} ${s.title}: status bar: ${p}`)
+        for (const p of await cutProblems(page)) problems.push(`${tag} ${s.title}: ${p}`)
         await t.a11y(`${s.title} (${tag})`, page)
         await screenshot(page, `${tag}-${s.title}`)
       }
@@ -139,31 +148,66 @@ const BUSINESSES = [
   { name: 'Second Street Pharmacy', kind: 'business', key: SECOND_KEY },
 ] as const
 
+const BUSINESS_SCREENS: ScreenSpec[] = [
+  { nav: /Overview/, title: 'Overview', ready: figures },
+  { nav: /Capture/, title: 'Capture' },
+  { nav: /Watched folders/, title: 'Watched folders' },
+  { nav: /Upload history/, title: 'Upload history', ready: rows(5) },
+  { nav: /Purchase orders/, title: 'Purchase orders', ready: rows(3) },
+  { nav: /Invoices/, title: 'Invoices', ready: rows(3) },
+  { nav: /Expenses & bills/, title: 'Expenses & bills', ready: rows(3) },
+  { nav: /Bank statements/, title: 'Bank statements', ready: rows(3) },
+  { nav: /Settings/, title: 'Settings', ready: rows(3) },
+]
+
+const PARTNER_SCREENS: ScreenSpec[] = [
+  { nav: /Overview/, title: 'Overview', ready: figures },
+  { nav: /Referred businesses/, title: 'Referred businesses', ready: rows(5) },
+  { nav: /Register a business/, title: 'Register a business' },
+  { nav: /Client health/, title: 'Client health', ready: rows(2) },
+  { nav: /Settings/, title: 'Settings', ready: rows(3) },
+]
+
 describeE2E('screens fit a laptop', (t) => {
   it(
     'business screens at 1280×800 and 1024×700, light and dark: no sideways scroll, every row action in view',
     async () => {
       const app = await t.app({
         fixtures,
-        profiles: [
-          ...BUSINESSES,
-          { name: 'Ledger Partners', kind: 'partner', key: PARTNER_KEY },
-        ],
+        profiles: [...BUSINESSES, { name: 'Ledger Partners', kind: 'partner', key: PARTNER_KEY }],
         seed: (dataDir, profiles) => void seedHistory(dataDir, profiles[0]!.id, 400),
       })
       await createRecords(app.sb!)
-      const problems = await everyLook(t, app.host.url, [
-        { nav: /Overview/, title: 'Overview', ready: figures },
-        { nav: /Capture/, title: 'Capture' },
-        { nav: /Watched folders/, title: 'Watched folders' },
-        { nav: /Upload history/, title: 'Upload history', ready: rows(5) },
-        { nav: /Purchase orders/, title: 'Purchase orders', ready: rows(3) },
-        { nav: /Invoices/, title: 'Invoices', ready: rows(3) },
-        { nav: /Expenses & bills/, title: 'Expenses & bills', ready: rows(3) },
-        { nav: /Bank statements/, title: 'Bank statements', ready: rows(3) },
-        { nav: /Settings/, title: 'Settings', ready: rows(3) },
-      ])
+      const problems = await everyLook(t, app.host.url, BUSINESS_SCREENS)
       expect(problems).toEqual([])
+    },
+    E2E_TIMEOUT * 4,
+  )
+
+  it(
+    'every business screen at 200 % zoom (640×400), light and dark: the menu folds, the status bar wraps, nothing off screen',
+    async () => {
+      const app = await t.app({
+        fixtures,
+        profiles: [...BUSINESSES, { name: 'Ledger Partners', kind: 'partner', key: PARTNER_KEY }],
+        seed: (dataDir, profiles) => void seedHistory(dataDir, profiles[0]!.id, 400),
+      })
+      await createRecords(app.sb!)
+      const problems = await everyLook(t, app.host.url, BUSINESS_SCREENS, ZOOMED)
+      expect(problems).toEqual([])
+      // The invoice view too: its totals whole.
+      const page = await t.openPage({ viewport: ZOOMED[0]!, colorScheme: 'light' })
+      await page.goto(app.host.url)
+      await goTo(page, /Invoices/, 'Invoices')
+      await page
+        .getByRole('button', { name: /^Open invoice/ })
+        .first()
+        .click()
+      await page.locator('#invoice-title').waitFor()
+      await page.getByRole('table', { name: 'Invoice items' }).waitFor()
+      expect(await fitProblems(page)).toEqual([])
+      expect(await cutProblems(page)).toEqual([])
+      await screenshot(page, 'screens-640x400-light-invoice-view')
     },
     E2E_TIMEOUT * 4,
   )
@@ -178,13 +222,23 @@ describeE2E('screens fit a laptop', (t) => {
           ...BUSINESSES,
         ],
       })
-      const problems = await everyLook(t, app.host.url, [
-        { nav: /Overview/, title: 'Overview', ready: figures },
-        { nav: /Referred businesses/, title: 'Referred businesses', ready: rows(5) },
-        { nav: /Register a business/, title: 'Register a business' },
-        { nav: /Client health/, title: 'Client health', ready: rows(2) },
-        { nav: /Settings/, title: 'Settings', ready: rows(3) },
-      ])
+      const problems = await everyLook(t, app.host.url, PARTNER_SCREENS)
+      expect(problems).toEqual([])
+    },
+    E2E_TIMEOUT * 3,
+  )
+
+  it(
+    'every partner screen at 200 % zoom (640×400), light and dark',
+    async () => {
+      const app = await t.app({
+        fixtures,
+        profiles: [
+          { name: 'Ledger Partners (Lagos office)', kind: 'partner', key: PARTNER_KEY },
+          ...BUSINESSES,
+        ],
+      })
+      const problems = await everyLook(t, app.host.url, PARTNER_SCREENS, ZOOMED)
       expect(problems).toEqual([])
     },
     E2E_TIMEOUT * 3,

@@ -39,9 +39,16 @@ export async function onScreen(page: Page, title: string): Promise<void> {
   await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(title)
 }
 
-/** Clicks the navigation button matching `screen`, then waits for the screen titled `title`. */
+/**
+ * Clicks the navigation button matching `screen`, then waits for the screen titled `title`. On a
+ * narrow window the navigation is folded behind its Menu button: that is opened first.
+ */
 export async function goTo(page: Page, screen: RegExp, title: string): Promise<void> {
-  await nav(page).getByRole('button', { name: screen }).click()
+  const menu = nav(page).getByRole('button', { name: 'Menu', exact: true })
+  const item = nav(page).getByRole('button', { name: screen })
+  await item.or(menu).first().waitFor() // the app has started: one of them shows
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click()
+  await item.click()
   await onScreen(page, title)
 }
 

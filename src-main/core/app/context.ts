@@ -324,12 +324,26 @@ export class AppContext {
         // The queue keeps the one rate-limit state of a profile; these calls report to it too.
         onResponse: (i) => {
           if (i.rateLimit) this.engine.noteRateLimit(id, i.rateLimit)
+          this.engine.noteAnswer(id)
         },
       })
       this.clients.set(id, c)
       c.catch(() => this.clients.delete(id))
     }
     return c
+  }
+
+  /**
+   * A call made for the person (a list): when it gets no answer at all (refused, DNS, timeout), the
+   * profile's state says so ('unreachable') until the API answers again. The failure is rethrown.
+   */
+  async reach<T>(id: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call()
+    } catch (e) {
+      this.engine.noteNoAnswer(id, e)
+      throw e
+    }
   }
 
   async businessClient(): Promise<BookkeepingClient> {

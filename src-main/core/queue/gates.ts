@@ -4,9 +4,20 @@
  * responses report (one budget per key: uploads, polls and the person's own calls).
  */
 import { CREDITS_FIX } from '../../../schemas/assumptions'
+import { CLIENT_ERROR_CODES } from '../api/errors'
 import type { RateLimit } from '../api/ratelimit'
 import type { EngineEmitter, ProfileState } from '../events'
 import { type ClientFailure, type Gate, HELD_STATES, type Work, isOutOfCredits } from './types'
+
+// ---- connection truth (issue 26, minimal: the issue-22 branch brings the fuller version) ------------
+
+/** States that say the API cannot be reached; the first answer of the API clears them. */
+const CONNECTION_STATES: readonly ProfileState[] = ['unreachable', 'not_api', 'offline']
+
+/** A request that got no answer at all: refused, DNS, reset, timeout (status 0, not a local refusal). */
+export function isNoAnswer(f: ClientFailure): boolean {
+  return f.status === 0 && (f.errorCode === CLIENT_ERROR_CODES.network || f.errorCode === CLIENT_ERROR_CODES.timeout)
+}
 
 export class ProfileGates {
   private readonly gates = new Map<string, Gate>()
@@ -66,6 +77,28 @@ export class ProfileGates {
     g.message = message
     this.events.emit('profile', { profileId, state, message })
     this.onStateChange()
+  }
+
+  /**
+   * A request of this profile got no answer (isNoAnswer): the profile is 'unreachable' until the
+   * API answers again. Nothing is held: each file keeps its own retry. A state that waits for a
+   * person (paused, a key, a subscription, credits) or a 429 pause is not overwritten.
+   */
+  noAnswer(profileId: string, f: ClientFailure): void {
+    if (!isNoAnswer(f)) return
+    const g = this.gate(profileId)
+    if (g.state !== 'active' && !CONNECTION_STATES.includes(g.state)) return
+    this.setState(
+      profileId,
+      'unreachable',
+      `${f.message.replace(/\.?\s*$/, '.')} Bookdrop keeps trying by itself; nothing is lost.`,
+    )
+  }
+
+  /** The API answered a request of this profile: 'unreachable' (and the like) is over. */
+  answered(profileId: string): void {
+    const g = this.gates.get(profileId)
+    if (g && CONNECTION_STATES.includes(g.state)) this.setState(profileId, 'active', null)
   }
 
   /**
@@ -137,9 +170,14 @@ export class ProfileGates {
    * A failure that concerns the whole profile, not one file: a 429 pauses the profile's queue
    * until the server's reset (or `defaultWaitMs`) and returns that time; a 401 or a missing key
    * asks for a new key; a 403 holds the profile for the subscription rule; an AI create nobody can
-   * pay for holds it until credits are granted and a person resumes. Otherwise nothing.
+   * pay for holds it until credits are granted and a person resumes; no answer at all marks it
+   * 'unreachable' (held nothing). Otherwise nothing.
    */
   hold(profileId: string, f: ClientFailure, defaultWaitMs: number): number | null {
+    if (isNoAnswer(f)) {
+      this.noAnswer(profileId, f)
+      return null
+    }
     if (f.status === 429) {
       const g = this.gate(profileId)
       g.pausedUntil = Math.max(g.pausedUntil, this.now() + (f.retryAfterMs ?? defaultWaitMs))

@@ -191,6 +191,16 @@ export class UploadQueue {
     this.clients.delete(profileId)
   }
 
+  /** A call made for the person (a list) got no answer at all: the profile is 'unreachable'. */
+  noteNoAnswer(profileId: string, f: ClientFailure): void {
+    this.gates.noAnswer(profileId, f)
+  }
+
+  /** Any HTTP answer to a call of this profile's key made outside the queue. */
+  noteAnswer(profileId: string): void {
+    this.gates.answered(profileId)
+  }
+
   /** Rate-limit headers of any response made with this profile's key. */
   noteRateLimit(profileId: string, rl: RateLimit): void {
     this.gates.noteRateLimit(profileId, rl)
@@ -443,6 +453,7 @@ export class UploadQueue {
     } finally {
       await file?.release()
     }
+    this.gates.answered(row.profileId)
     this.guarded(() => {
       if (res.process_type === 'async') {
         const now = this.opts.now()
@@ -471,6 +482,7 @@ export class UploadQueue {
   }
 
   private uploadFailed(row: Upload, f: ClientFailure): void {
+    if (f.status !== 0) this.gates.answered(row.profileId)
     this.apply(row, 'uploading', afterUploadFailure(row, f, this.opts, this.gates, this.opts.now()))
   }
 
@@ -534,9 +546,12 @@ export class UploadQueue {
       const client = await this.client(row.profileId)
       job = await client.getJob(row.jobReference!)
     } catch (e) {
-      this.guarded(() => this.apply(row, 'processing', afterPollFailure(row, asFailure(e), this.opts, this.gates, now())))
+      const f = asFailure(e)
+      if (f.status !== 0) this.gates.answered(row.profileId)
+      this.guarded(() => this.apply(row, 'processing', afterPollFailure(row, f, this.opts, this.gates, now())))
       return
     }
+    this.gates.answered(row.profileId)
     this.guarded(() => this.apply(row, 'processing', afterJobAnswer(row, job, this.opts)))
   }
 

@@ -2,7 +2,8 @@ import { Fragment, useEffect, useMemo, useState } from 'react'
 import type { ReferredBusinessRow } from '../../../contract/api'
 import { addCreditsSchema, addSeatsSchema, issuesByField } from '../../../contract/api'
 import { ActionDialog, Dialog } from '../../components/Dialog'
-import { Field, FormError, Options, SearchField, TextField } from '../../components/Field'
+import { ListError, NOT_LOADED } from '../../components/RecordListSection'
+import { BusyButton, Field, FormError, Options, SearchField, TextField } from '../../components/Field'
 import { Pager } from '../../components/Pager'
 import { RowMenu, Truncate } from '../../components/RowMenu'
 import { Screen } from '../../components/Screen'
@@ -126,15 +127,16 @@ export function Businesses() {
             </select>
           )}
         </Field>
-        <button type="button" className="btn" onClick={() => void load()} disabled={referred.loading}>
-          {referred.loading ? 'Loading…' : 'Reload'}
-        </button>
+        <BusyButton onClick={() => void load()} busy={referred.loading} busyLabel="Loading…">
+          Reload
+        </BusyButton>
       </div>
-      {referred.error ? (
-        <p className="form-error" role="alert">
-          {referred.error}
-        </p>
-      ) : null}
+      <ListError
+        what="Referred businesses"
+        error={referred.error}
+        loading={referred.loading}
+        onRetry={() => void load()}
+      />
       <div className="table-wrap">
         <table className="table table--fit" aria-busy={referred.loading}>
           <caption className="sr-only">Referred businesses, page {referred.page}</caption>
@@ -171,9 +173,11 @@ export function Businesses() {
               <EmptyRow span={COLUMNS.length + 1}>
                 {referred.loading
                   ? 'Loading…'
-                  : search
-                    ? 'No business on this page matches.'
-                    : 'No referred businesses yet.'}
+                  : referred.error
+                    ? NOT_LOADED
+                    : search
+                      ? 'No business on this page matches.'
+                      : 'No referred businesses yet.'}
               </EmptyRow>
             ) : (
               rows.map((r) => {
@@ -272,6 +276,7 @@ export function Businesses() {
         limit={referred.limit}
         total={referred.total}
         loading={referred.loading}
+        failed={referred.error !== null}
         onPage={(page) => void load({ page })}
       />
       {seatsFor ? <AddSeatsDialog row={seatsFor} onClose={() => setSeatsFor(null)} /> : null}

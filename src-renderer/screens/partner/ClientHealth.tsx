@@ -1,5 +1,7 @@
 import { useEffect } from 'react'
 import { Badge } from '../../components/Badge'
+import { BusyButton } from '../../components/Field'
+import { ListError, NOT_LOADED } from '../../components/RecordListSection'
 import { Truncate } from '../../components/RowMenu'
 import { Screen } from '../../components/Screen'
 import { formatNumber, formatRelative, formatDateTime } from '../../lib/format'
@@ -19,16 +21,17 @@ export function ClientHealth() {
       title="Client health"
       intro="Businesses you also hold a key for on this computer: their folders, last upload, stuck jobs and credits."
       actions={
-        <button type="button" className="btn" onClick={() => void load()} disabled={health.loading}>
-          {health.loading ? 'Checking…' : 'Check again'}
-        </button>
+        <BusyButton onClick={() => void load()} busy={health.loading} busyLabel="Checking…">
+          Check again
+        </BusyButton>
       }
     >
-      {health.error ? (
-        <p className="form-error" role="alert">
-          {health.error}
-        </p>
-      ) : null}
+      <ListError
+        what="Client health"
+        error={health.error}
+        loading={health.loading}
+        onRetry={() => void load()}
+      />
       <div className="table-wrap">
         <table className="table table--fit table--wrap" aria-busy={health.loading}>
           <caption className="sr-only">Client health</caption>
@@ -48,7 +51,9 @@ export function ClientHealth() {
               <EmptyRow span={7}>
                 {health.loading
                   ? 'Checking…'
-                  : 'No business profile on this computer yet. Register a business with admin access and save it as a profile, or add its key in Settings.'}
+                  : health.error
+                    ? NOT_LOADED
+                    : 'No business profile on this computer yet. Register a business with admin access and save it as a profile, or add its key in Settings.'}
               </EmptyRow>
             ) : (
               health.rows.map((h) => (
