@@ -19,6 +19,7 @@ import {
   renderPrompt,
 } from './folders'
 import { type ActionDeps, cancelUpload, retryFailed, retryUpload } from './actions'
+import { PhotoPreparer, photoSettings } from './prepare/preparer'
 import { afterRecord } from './intake/after-upload'
 import { Intake, type IntakeRequest, type IntakeResult } from './intake/intake'
 import { allowedKinds } from './kinds'
@@ -85,6 +86,8 @@ export class Engine {
   private readonly queue: UploadQueue
   private grantStore: GrantStore | null = null
   private readonly intake: Intake
+  /** Photos prepared before they are hashed and sent (HEIC → JPEG, scaled, location stripped), in a worker. */
+  readonly photos: PhotoPreparer
   private readonly watchers = new Map<string, FolderWatcher>()
   private readonly folderStatus = new Map<string, FolderStatus>()
   private readonly hashLimit: ReturnType<typeof pLimit>
@@ -111,7 +114,8 @@ export class Engine {
     this.uploads = new UploadStore(this.db)
     this.folders = new FolderStore(this.db)
     this.settings = new SettingsStore(this.db)
-    this.intake = new Intake(this.uploads, this.events)
+    this.photos = new PhotoPreparer(opts.dataDir, () => photoSettings(this.savedSettings()))
+    this.intake = new Intake(this.uploads, this.events, this.photos)
     const saved = savedQueueOptions(this.settings)
     this.queue = new UploadQueue(
       this.uploads,
@@ -482,7 +486,7 @@ export class Engine {
 
   // ---- files dropped or given on the command line --------------------------------------------------
 
-  async addFiles(paths: string[], o: AddFilesOptions & { source?: 'drop' | 'cli' }): Promise<IntakeResult[]> {
+  async addFiles(paths: string[], o: AddFilesOptions & { source?: 'drop' | 'cli' | 'phone' }): Promise<IntakeResult[]> {
     const kinds = allowedKinds(o.target)
     return Promise.all(
       paths.map((p) =>
@@ -586,6 +590,7 @@ export class Engine {
     await Promise.all([...this.watchers.keys()].map((id) => this.stopWatcher(id)))
     this.hashLimit.clearQueue()
     await this.queue.stop()
+    await this.photos.close()
     this.events.removeAll()
     this.db.close()
     this.lock.release()

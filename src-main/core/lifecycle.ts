@@ -40,6 +40,9 @@ export type UploadField =
   | 'forced'
   | 'completedAt'
   | 'movedTo'
+  | 'preparedPath'
+  | 'preparedSize'
+  | 'preparedMtimeMs'
 
 export interface Transition {
   from: FromStatus
@@ -52,7 +55,8 @@ export interface Transition {
 
 const ERROR: UploadField[] = ['lastError', 'errorCode', 'httpStatus']
 const RESEND: UploadField[] = ['attempts', 'nextAttemptAt', 'polls', 'jobReference', 'acceptedAt', 'idempotencyKey', ...ERROR]
-const RETAKE: UploadField[] = ['size', 'mtimeMs', 'sha256', 'prompt', 'reason', 'nextAttemptAt', 'duplicateOf', 'forced', ...ERROR]
+const PREPARED: UploadField[] = ['preparedPath', 'preparedSize', 'preparedMtimeMs']
+const RETAKE: UploadField[] = ['size', 'mtimeMs', 'sha256', 'prompt', 'reason', 'nextAttemptAt', 'duplicateOf', 'forced', ...PREPARED, ...ERROR]
 const RECORD: UploadField[] = ['recordUuid', 'recordType', 'completedAt', 'nextAttemptAt', ...ERROR]
 
 export const TRANSITIONS: readonly Transition[] = [

@@ -106,6 +106,9 @@ export function upload(over: Partial<Upload> = {}): Upload {
     createdAt: now - id * 1000,
     updatedAt: now - id * 1000,
     completedAt: null,
+    preparedPath: null,
+    preparedSize: null,
+    preparedMtimeMs: null,
     ...over,
   }
 }

@@ -11,6 +11,7 @@ import { isAccepted } from '../kinds'
 import type { AfterUpload, SkipReason, Upload, UploadSource, UploadStore } from '../store/uploads'
 import { sha256File } from './hash'
 import { sizeText } from '../util'
+import type { PhotoPreparer } from '../prepare/preparer'
 
 export interface IntakeRequest {
   profileId: string
@@ -66,6 +67,8 @@ export function skipMessage(
       return 'The file was moved or deleted before it could be sent.'
     case 'existed_before':
       return 'The file was already in the folder when it was added.'
+    case 'not_prepared':
+      return `Bookdrop could not prepare this photo${ctx.detail ? `: ${ctx.detail}` : ''}. Nothing was sent. Save it again as a JPEG, or choose "Send anyway" to send it as it is.`
   }
 }
 
@@ -73,6 +76,8 @@ export class Intake {
   constructor(
     private readonly store: UploadStore,
     private readonly events: EngineEmitter,
+    /** Photos are prepared before they are hashed and sent (issue 25); none: every file as it is. */
+    private readonly photos?: PhotoPreparer,
   ) {}
 
   /**
@@ -116,6 +121,9 @@ export class Intake {
         reason: null,
         duplicateOf: extra.duplicateOf ?? null,
         forced: extra.forced ?? false,
+        preparedPath: extra.preparedPath ?? null,
+        preparedSize: extra.preparedSize ?? null,
+        preparedMtimeMs: extra.preparedMtimeMs ?? null,
         lastError: extra.lastError ?? null,
         errorCode: null,
         httpStatus: null,
@@ -187,11 +195,21 @@ export class Intake {
     if (!req.override && !isAccepted(name, req.acceptedKinds))
       return this.skip(req, 'unsupported_kind', { size, mtimeMs })
     if (size === 0) return this.skip(req, 'empty', { size, mtimeMs })
-    if (size > req.maxFileBytes) return this.skip(req, 'too_large', { size, mtimeMs })
+
+    // A photo is prepared first (HEIC → JPEG, oriented, scaled, location stripped): what is hashed,
+    // compared for duplicates and sent is the prepared file; the row keeps the original's path and size.
+    const prep = this.photos?.wants(name) ? await this.photos.prepare(req.path, name, size) : null
+    if (prep?.kind === 'failed' && !req.override) return this.skip(req, 'not_prepared', { size, mtimeMs, detail: prep.detail })
+    const prepared =
+      prep?.kind === 'prepared'
+        ? { preparedPath: prep.path, preparedSize: prep.size, preparedMtimeMs: prep.mtimeMs }
+        : { preparedPath: null, preparedSize: null, preparedMtimeMs: null }
+    const sendSize = prepared.preparedSize ?? size
+    if (sendSize > req.maxFileBytes) return this.skip(req, 'too_large', { size: sendSize, mtimeMs })
 
     let sha256: string
     try {
-      sha256 = await sha256File(req.path, size)
+      sha256 = await sha256File(prepared.preparedPath ?? req.path, sendSize)
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       if (code === 'ENOENT') return this.skip(req, 'vanished', { size, mtimeMs })
@@ -219,6 +237,7 @@ export class Intake {
             size,
             mtimeMs,
             sha256,
+            ...prepared,
             duplicateOf: earlier.id,
             lastError: `Same content as ${earlier.name} (upload #${earlier.id}), already sent to ${req.target}. Choose "Send anyway" to send it again.`,
           },
@@ -226,7 +245,7 @@ export class Intake {
         )
         return { kind: 'duplicate', upload } as const
       }
-      const upload = this.record(req, 'queued', { size, mtimeMs, sha256, forced: !!req.override }, prior)
+      const upload = this.record(req, 'queued', { size, mtimeMs, sha256, ...prepared, forced: !!req.override }, prior)
       return { kind: 'queued', upload } as const
     })
   }

@@ -13,6 +13,7 @@ import type { EngineEmitter } from '../events'
 import type { Upload, UploadStatus, UploadStore } from '../store/uploads'
 import { isStorageError, storageMessage } from '../store/storage-errors'
 import { pollDelay } from './backoff'
+import { sentFile } from './sent-file'
 import { ProfileGates } from './gates'
 import {
   type CompletionNote,
@@ -408,16 +409,13 @@ export class UploadQueue {
     let res: Awaited<ReturnType<UploadClient['aiCreateFromFiles']>>
     try {
       const client = await this.client(row.profileId)
-      const expect =
-        row.sha256 !== null && row.size !== null && row.mtimeMs !== null
-          ? { size: row.size, mtimeMs: row.mtimeMs, sha256: row.sha256 }
-          : undefined
+      const file = sentFile(row)
       res = await client.aiCreateFromFiles(
         row.target,
         {
           prompt: row.prompt,
           process_type: row.processType,
-          files: [{ path: row.path, name: row.name, ...(expect ? { expect } : {}) }],
+          files: [file],
         },
         {
           idempotencyKey: row.idempotencyKey,

@@ -92,6 +92,13 @@ const MIGRATIONS: string[] = [
   `
   CREATE INDEX IF NOT EXISTS uploads_file ON uploads(path, profile_id, target, id);
   `,
+  // 5 (issue 25): a photo is prepared before it is hashed and sent (HEIC → JPEG, oriented, scaled,
+  // location stripped): the row keeps the original's path and size, and the prepared file's here.
+  `
+  ALTER TABLE uploads ADD COLUMN prepared_path TEXT;
+  ALTER TABLE uploads ADD COLUMN prepared_size INTEGER;
+  ALTER TABLE uploads ADD COLUMN prepared_mtime_ms INTEGER;
+  `,
 ]
 
 export class Db {

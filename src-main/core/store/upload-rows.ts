@@ -41,6 +41,9 @@ export interface Row {
   created_at: number
   updated_at: number
   completed_at: number | null
+  prepared_path: string | null
+  prepared_size: number | null
+  prepared_mtime_ms: number | null
 }
 
 export function fromRow(r: Row): Upload {
@@ -78,6 +81,9 @@ export function fromRow(r: Row): Upload {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     completedAt: r.completed_at,
+    preparedPath: r.prepared_path ?? null,
+    preparedSize: r.prepared_size ?? null,
+    preparedMtimeMs: r.prepared_mtime_ms ?? null,
   }
 }
 
@@ -114,6 +120,9 @@ export const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
   createdAt: 'created_at',
   updatedAt: 'updated_at',
   completedAt: 'completed_at',
+  preparedPath: 'prepared_path',
+  preparedSize: 'prepared_size',
+  preparedMtimeMs: 'prepared_mtime_ms',
 }
 
 /** A row's columns as the table's defaults leave them (schema in db.ts), for building an inserted row. */
@@ -153,6 +162,9 @@ export const ROW_DEFAULTS: Omit<
   archive_dir: null,
   moved_to: null,
   completed_at: null,
+  prepared_path: null,
+  prepared_size: null,
+  prepared_mtime_ms: null,
 }
 
 /** `AND profile_id NOT IN (?, …)` for paused profiles, or nothing; the ids follow as parameters. */
