@@ -34,7 +34,7 @@ export async function phoneJpeg(o: { width: number; height: number; label?: stri
   const { width, height } = o
   const upright = await sharp(receiptSvg(width, height, o.label ?? 'FLOUR MILLS')).removeAlpha().raw().toBuffer()
   const sigma = o.noise ?? 18
-  const noise = await sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma } } }).raw().toBuffer()
+  const noise = await sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma } } }).raw().toBuffer()
   for (let i = 0; i < upright.length; i++) upright[i] = Math.max(0, Math.min(255, upright[i]! + noise[i]! - 128))
   return sharp(upright, { raw: { width, height, channels: 3 } })
     .rotate(-90)

@@ -13,47 +13,14 @@
  * - Several pages → one PDF: pdf-lib embeds the prepared JPEGs (and copies the pages of PDFs).
  */
 import { createRequire } from 'node:module'
+import type * as PdfLib from 'pdf-lib'
 import type { PDFDocument as PdfDocument } from 'pdf-lib'
 import type * as SharpTypes from 'sharp'
+import { type SniffedKind, sniffKind } from './sniff'
 
 type SharpFactory = typeof SharpTypes.default
 
 const require = createRequire(import.meta.url)
-
-/** What the bytes are, by their first bytes (never by the name). */
-export type SniffedKind = 'jpeg' | 'png' | 'webp' | 'heic' | 'avif' | 'tiff' | 'gif' | 'bmp' | 'pdf' | 'other'
-
-const HEIF_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs', 'mif1', 'msf1'])
-
-function ascii(b: Uint8Array, from: number, to: number): string {
-  let s = ''
-  for (let i = from; i < Math.min(to, b.length); i++) s += String.fromCharCode(b[i]!)
-  return s
-}
-
-export function sniffKind(b: Uint8Array): SniffedKind {
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg'
-  if (b.length >= 8 && ascii(b, 1, 4) === 'PNG' && b[0] === 0x89) return 'png'
-  if (ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP') return 'webp'
-  if (ascii(b, 4, 8) === 'ftyp') {
-    const major = ascii(b, 8, 12)
-    if (major === 'avif' || major === 'avis') return 'avif'
-    if (HEIF_BRANDS.has(major)) return 'heic'
-    // Compatible brands, after the minor version: a HEIF may name another major brand first.
-    const boxSize = ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0
-    for (let i = 16; i + 4 <= Math.min(boxSize, 64, b.length); i += 4) {
-      const brand = ascii(b, i, i + 4)
-      if (HEIF_BRANDS.has(brand)) return 'heic'
-      if (brand === 'avif') return 'avif'
-    }
-    return 'other'
-  }
-  if (ascii(b, 0, 4) === 'II*\0' || ascii(b, 0, 4) === 'MM\0*') return 'tiff'
-  if (ascii(b, 0, 4) === 'GIF8') return 'gif'
-  if (ascii(b, 0, 2) === 'BM') return 'bmp'
-  if (ascii(b, 0, 5) === '%PDF-') return 'pdf'
-  return 'other'
-}
 
 /** Kinds this module reads and writes again as JPEG. GIF (animation) and BMP (sharp cannot read it) stay as they are. */
 const PREPARED_KINDS: ReadonlySet<SniffedKind> = new Set(['jpeg', 'png', 'webp', 'heic', 'avif', 'tiff'])
@@ -91,6 +58,12 @@ function sharp(): SharpFactory {
   return sharpModule
 }
 
+/** A library's error as a short clause: its first line, at most 120 characters. */
+function why(e: unknown): string {
+  const line = (e instanceof Error ? e.message : String(e)).split('\n')[0]!.trim()
+  return line.length > 120 ? `${line.slice(0, 117)}…` : line
+}
+
 function megapixels(px: number): string {
   return `${Math.round(px / 1e5) / 10} megapixels`
 }
@@ -115,7 +88,7 @@ async function decodeHeic(bytes: Uint8Array, maxPixels: number): Promise<{ data:
   try {
     images = await decode.all({ buffer: bytes })
   } catch (e) {
-    throw new PrepareError(`the HEIC photo could not be read (${(e as Error).message})`)
+    throw new PrepareError(`the HEIC photo could not be read (${why(e)})`)
   }
   try {
     const first = images[0]
@@ -126,7 +99,7 @@ async function decodeHeic(bytes: Uint8Array, maxPixels: number): Promise<{ data:
     try {
       img = await first.decode()
     } catch (e) {
-      throw new PrepareError(`the HEIC photo could not be read (${(e as Error).message})`)
+      throw new PrepareError(`the HEIC photo could not be read (${why(e)})`)
     }
     return { data: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength), width: img.width, height: img.height }
   } finally {
@@ -154,7 +127,7 @@ export async function prepareImage(input: PrepareInput): Promise<PrepareOutput> 
       // The header only: its size is checked against the pixel limit before anything is decoded.
       meta = await s(bytes, { limitInputPixels: false }).metadata()
     } catch (e) {
-      throw new PrepareError(`the ${sniffed.toUpperCase()} image could not be read (${(e as Error).message})`)
+      throw new PrepareError(`the ${sniffed.toUpperCase()} image could not be read (${why(e)})`)
     }
     checkPixels(meta.width ?? 0, meta.height ?? 0, input.maxPixels)
     const longEdge = Math.max(meta.width ?? 0, meta.height ?? 0)
@@ -174,7 +147,7 @@ export async function prepareImage(input: PrepareInput): Promise<PrepareOutput> 
     return { kind: 'prepared', sniffed, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height }
   } catch (e) {
     if (e instanceof PrepareError) throw e
-    throw new PrepareError(`the ${sniffed === 'heic' ? 'HEIC' : sniffed.toUpperCase()} image could not be read (${(e as Error).message})`)
+    throw new PrepareError(`the ${sniffed === 'heic' ? 'HEIC' : sniffed.toUpperCase()} image could not be read (${why(e)})`)
   }
 }
 
@@ -192,7 +165,7 @@ const PAGE_LONG_EDGE = 842
  * creation date or producer is written, so sending the same pages again is a duplicate.
  */
 export async function assemblePdf(pages: DocumentPage[]): Promise<Uint8Array> {
-  const { PDFDocument } = require('pdf-lib') as typeof import('pdf-lib')
+  const { PDFDocument } = require('pdf-lib') as typeof PdfLib
   const doc: PdfDocument = await PDFDocument.create({ updateMetadata: false })
   for (const [i, p] of pages.entries()) {
     if (p.kind === 'pdf') {
@@ -200,7 +173,7 @@ export async function assemblePdf(pages: DocumentPage[]): Promise<Uint8Array> {
       try {
         src = await PDFDocument.load(p.bytes, { updateMetadata: false })
       } catch (e) {
-        throw new PrepareError(`page ${i + 1} is a PDF that could not be read (${(e as Error).message})`)
+        throw new PrepareError(`page ${i + 1} is a PDF that could not be read (${why(e)})`)
       }
       const copied = await doc.copyPages(src, src.getPageIndices())
       for (const c of copied) doc.addPage(c)
