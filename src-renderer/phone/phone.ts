@@ -167,7 +167,7 @@ function finish(it: Item, kind: PhoneOutcome['status'] | 'failed', text: string)
   it.bar.remove()
   it.li.className = `photo--${kind}`
   const label = { sent: 'Sent', duplicate: 'Duplicate', skipped: 'Skipped', received: 'Received', failed: 'Not sent' }[kind]
-  it.what.textContent = `${label}: ${text}`
+  it.what.textContent = `${label}. ${text.charAt(0).toUpperCase()}${text.slice(1)}`
 }
 
 interface Upload {

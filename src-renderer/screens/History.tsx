@@ -6,7 +6,14 @@ import { RowMenu, type RowMenuItem } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { uploadReason } from '../components/UploadRow'
 import { bookdrop } from '../lib/bridge'
-import { formatBytes, formatCompactDateTime, formatDateTime, formatNumber, plural } from '../lib/format'
+import {
+  formatCompactDateTime,
+  formatDateTime,
+  formatNumber,
+  plural,
+  uploadSize,
+  uploadSizeTitle,
+} from '../lib/format'
 import {
   CANCELLABLE,
   RETRYABLE,
@@ -301,7 +308,9 @@ const HistoryRow = memo(function HistoryRow({
       </div>
       <div role="cell" className="vtable__cell" title={row.path}>
         <span className="ellipsis">{row.name}</span>{' '}
-        <span className="muted small nowrap">{formatBytes(row.size)}</span>
+        <span className="muted small nowrap" title={uploadSizeTitle(row)}>
+          {uploadSize(row)}
+        </span>
       </div>
       <div role="cell" className={colClass(3)}>
         <span className="ellipsis">{TARGET_LABELS[row.target]}</span>

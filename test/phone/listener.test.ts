@@ -66,7 +66,7 @@ describe('pairing a phone', () => {
     const photo = await phoneJpeg({ width: 1800, height: 2400, label: 'PHONE' })
     const up = await r.phone.upload(photo, { id: 'photo-0000000001', name: 'IMG_20260115.jpg', target: 'bills', note: 'Paid by card' })
     expect(up.status).toBe(200)
-    expect(up.json).toMatchObject({ status: 'sent', message: expect.stringMatching(/^Sent to Bookdrop: in the queue as upload #\d+\.$/) })
+    expect(up.json).toMatchObject({ status: 'sent', message: expect.stringMatching(/^In Bookdrop’s queue as upload #\d+\.$/) })
     await r.host.service.engine.whenIdle()
     const [row] = r.host.service.engine.history().rows
     expect(row).toMatchObject({ source: 'phone', target: 'bills', name: 'IMG_20260115.jpg', size: photo.length, status: 'completed' })

@@ -187,6 +187,7 @@ export function createFakeBridge() {
     pauseUploads: () => (state.session = { ...state.session, state: 'paused' }),
     resumeUploads: () => (state.session = { ...state.session, state: 'active' }),
     listFolders: () => [],
+    getPhone: () => ({ open: false, address: null, link: null, pending: [], paired: [], refused: 0, interfaces: [], problem: null }),
     history: (req) => {
       const offset = req.offset ?? 0
       const limit = req.limit ?? 100

@@ -96,7 +96,7 @@ async function settle(tmp: string, dir: string, name: string): Promise<string> {
 export function outcomeOf(r: IntakeResult): PhoneOutcome {
   if (r.kind === 'ignored') return { status: 'duplicate', message: 'Bookdrop already has this photo.' }
   if (r.kind === 'queued')
-    return { status: 'sent', message: `Sent to Bookdrop: in the queue as upload #${r.upload.id}.` }
+    return { status: 'sent', message: `In Bookdrop’s queue as upload #${r.upload.id}.` }
   return { status: r.kind, message: r.upload.lastError ?? (r.kind === 'duplicate' ? 'Already sent.' : 'Not sent.') }
 }
 
@@ -167,10 +167,10 @@ export class PhoneInbox {
     }
     if (d.done || d.pages.has(doc.page)) {
       await rm(file.tmp, { force: true })
-      return d.done ? d.done : { status: 'received', message: `Page ${doc.page} of ${d.total} received.` }
+      return d.done ? d.done : { status: 'received', message: `Page ${doc.page} of ${d.total}: waiting for the other pages.` }
     }
     d.pages.set(doc.page, { path: await settle(file.tmp, d.dir, `page-${doc.page}.${ext}`), sniffed: file.sniffed })
-    if (d.pages.size < d.total) return { status: 'received', message: `Page ${doc.page} of ${d.total} received.` }
+    if (d.pages.size < d.total) return { status: 'received', message: `Page ${doc.page} of ${d.total}: waiting for the other pages.` }
     d.done = this.assemble(meta, d)
     return d.done
   }
