@@ -44,6 +44,32 @@ export async function phoneJpeg(o: { width: number; height: number; label?: stri
     .toBuffer()
 }
 
+/**
+ * A 12-megapixel phone photo as a phone saves it (the bench's): 3024 × 4032 shown, stored turned
+ * with EXIF orientation 6, a receipt on a textured table with mild sensor grain, JPEG quality 93 →
+ * about 4 MB. `mark` changes a corner of the picture so each one is a different photo.
+ */
+export async function twelveMegapixelPhoto(mark = 0): Promise<Buffer> {
+  const width = 3024
+  const height = 4032
+  const px = await sharp(receiptSvg(width, height, 'FLOUR MILLS')).removeAlpha().raw().toBuffer()
+  const texture = await sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    .blur(2)
+    .raw()
+    .toBuffer()
+  const grain = await sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 6 } } })
+    .raw()
+    .toBuffer()
+  for (let i = 0; i < px.length; i++) px[i] = Math.max(0, Math.min(255, px[i]! + texture[i]! + grain[i]! - 256))
+  for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++) px[(y * width + x) * 3] = (mark * 37) & 255
+  return sharp(px, { raw: { width, height, channels: 3 } })
+    .rotate(-90)
+    .jpeg({ quality: 93 })
+    .withExif({ IFD0: { Make: 'Bookdrop', Model: 'Test Phone' }, IFD3: GPS })
+    .withMetadata({ orientation: 6 })
+    .toBuffer()
+}
+
 /** A small, plain PNG (a screenshot of a receipt): no metadata, within the long edge. */
 export async function smallPng(): Promise<Buffer> {
   return sharp(receiptSvg(600, 800, 'SCREENSHOT')).png().toBuffer()

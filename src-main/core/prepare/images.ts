@@ -118,6 +118,8 @@ export async function prepareImage(input: PrepareInput): Promise<PrepareOutput> 
   if (!PREPARED_KINDS.has(sniffed)) return { kind: 'as_is', sniffed }
   const s = sharp()
   let pipeline: SharpTypes.Sharp
+  /** Transparency (a PNG, a WebP) goes on white: a JPEG has none. */
+  let alpha = true
   if (sniffed === 'heic') {
     const img = await decodeHeic(bytes, input.maxPixels)
     pipeline = s(img.data, { raw: { width: img.width, height: img.height, channels: 4 }, limitInputPixels: input.maxPixels })
@@ -137,11 +139,12 @@ export async function prepareImage(input: PrepareInput): Promise<PrepareOutput> 
       return { kind: 'as_is', sniffed }
     // The first page or frame only (a multi-page TIFF is a scan: its first page is the receipt).
     pipeline = s(bytes, { limitInputPixels: input.maxPixels }).rotate()
+    alpha = meta.hasAlpha ?? true
   }
+  if (alpha) pipeline = pipeline.flatten({ background: '#ffffff' })
   try {
     const { data, info } = await pipeline
       .resize(input.maxEdge, input.maxEdge, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
       .jpeg({ quality: input.quality, chromaSubsampling: '4:2:0' })
       .toBuffer({ resolveWithObject: true })
     return { kind: 'prepared', sniffed, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height }
