@@ -28,6 +28,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
+import { isIP } from 'node:net'
 import { extname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
@@ -413,6 +414,11 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`--port must be a whole number from 0 to 65535\n${USAGE}`)
     return 2
   }
+  const phoneListen = values['phone-listen']
+  if (phoneListen !== undefined && !isIP(phoneListen)) {
+    console.error(`--phone-listen takes an IP address of this computer (e.g. 192.168.1.20, or 127.0.0.1 for tests)\n${USAGE}`)
+    return 2
+  }
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir())
   await mkdir(dataDir, { recursive: true })
 
@@ -433,7 +439,7 @@ export async function main(argv: string[]): Promise<number> {
       dataDir,
       demo: values.demo ?? false,
       resetQueue: values['reset-queue'] ?? false,
-      phoneListen: values['phone-listen'],
+      phoneListen,
     })
   } catch (e) {
     const refused = startupRefusal(e, dataDir)

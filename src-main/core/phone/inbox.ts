@@ -11,7 +11,7 @@
  * intake takes: one row, one create.
  */
 import { randomBytes } from 'node:crypto'
-import { link, readFile, rm, unlink } from 'node:fs/promises'
+import { link, readFile, readdir, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PhoneOutcome, PhoneTarget } from '../../../contract/phone'
 import { DEFAULT_PROMPTS } from '../folders'
@@ -208,6 +208,20 @@ export class PhoneInbox {
     const at = d.startedAt
     const path = await writePrivateFile(d.dir, `Document ${day(at)} ${clock(at)}.pdf`, pdf)
     return outcomeOf(await this.deps.take(path, this.intakeOptions(meta)))
+  }
+
+  /**
+   * Removes what a photo cut short left behind (`.incoming-*` of an upload the app stopped in the
+   * middle of): never a photo that arrived whole, which has its own name.
+   */
+  async sweepIncoming(): Promise<void> {
+    const root = join(this.deps.dataDir, 'phone')
+    const days = await readdir(root, { withFileTypes: true }).catch(() => [])
+    for (const d of days) {
+      if (!d.isDirectory()) continue
+      const files = await readdir(join(root, d.name)).catch(() => [] as string[])
+      for (const f of files) if (f.startsWith('.incoming-')) await rm(join(root, d.name, f), { force: true })
+    }
   }
 
   /** Forgets the documents of a session that ended (their pages stay in the data folder). */

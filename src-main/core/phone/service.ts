@@ -72,6 +72,8 @@ export class PhoneService {
     }
     if (this.listener && this.address !== choice.address) await this.stopListener()
     if (!this.listener) {
+      // Nothing is arriving yet: what an earlier run left half-received goes.
+      await this.inbox.sweepIncoming()
       const listener = new PhoneListener({
         pairing: this.pairing,
         page: await loadPhonePage(this.opts.rendererDir),
