@@ -65,12 +65,20 @@ describe('photos dropped or found in a folder', () => {
     expect((await readFile(heicPath)).equals(heic())).toBe(true)
   })
 
-  it('the same photo under another name is a duplicate of the prepared content, not a second credit', async () => {
+  it('the same photo saved again with other tags is a duplicate of the prepared content, not a second credit', async () => {
     const r = await rig()
-    const a = join(r.inbox, 'a.heic')
-    const b = join(r.inbox, 'copy of a.heic')
-    await writeFile(a, heic())
-    await writeFile(b, heic())
+    // Two files with different bytes (another camera name in the EXIF, the picture's data untouched):
+    // prepared, they are the same file.
+    const picture = await phoneJpeg({ width: 900, height: 1200, label: 'TWICE' })
+    const at = picture.indexOf('Test Phone')
+    expect(at).toBeGreaterThan(0)
+    const retagged = Buffer.from(picture)
+    retagged.write('Best Phone', at, 'latin1')
+    const a = join(r.inbox, 'a.jpg')
+    const b = join(r.inbox, 'b.jpg')
+    await writeFile(a, picture)
+    await writeFile(b, retagged)
+    expect(sha(picture)).not.toBe(sha(retagged))
     await r.engine.addFiles([a], { profileId: PROFILE, target: 'expenses' })
     await r.engine.whenIdle()
     const [second] = await r.engine.addFiles([b], { profileId: PROFILE, target: 'expenses' })
@@ -115,14 +123,19 @@ describe('photos dropped or found in a folder', () => {
     expect(got.map((c) => [c.attachments[0]!.name, c.attachments[0]!.sha256])).toEqual([['broken.jpg', sha(broken)]])
   })
 
-  it('is off with the setting: the photo is sent as it is', async () => {
+  it('is on by default and off with the setting: then the photo is sent as it is', async () => {
     const r = await rig()
+    const on = join(r.inbox, 'IMG_0001.HEIC')
+    await writeFile(on, heic())
+    await r.engine.addFiles([on], { profileId: PROFILE, target: 'expenses' })
+    await r.engine.whenIdle()
     r.engine.saveSettings({ ...r.engine.queueSettings(), preparePhotos: false })
-    const path = join(r.inbox, 'IMG_0001.HEIC')
-    await writeFile(path, heic())
-    await r.engine.addFiles([path], { profileId: PROFILE, target: 'expenses' })
+    const off = join(r.inbox, 'IMG_0002.HEIC')
+    await writeFile(off, heic())
+    await r.engine.addFiles([off], { profileId: PROFILE, target: 'bills' })
     await r.engine.whenIdle()
     const got = await creates(r.sb)
-    expect(got.map((c) => [c.attachments[0]!.name, c.attachments[0]!.sha256])).toEqual([['IMG_0001.HEIC', sha(heic())]])
+    expect(got.map((c) => c.attachments[0]!.name)).toEqual(['IMG_0001.jpg', 'IMG_0002.HEIC'])
+    expect(got[1]!.attachments[0]!.sha256).toBe(sha(heic()))
   })
 })
