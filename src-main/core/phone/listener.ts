@@ -143,6 +143,8 @@ export class PhoneListener {
       void this.handle(req, res),
     )
     server.keepAliveTimeout = 5_000
+    // A phone needs a handful of connections; more is someone holding them open.
+    server.maxConnections = 64
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
       server.listen({ host: address, port, exclusive: true }, () => {

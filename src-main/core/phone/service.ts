@@ -55,7 +55,7 @@ export class PhoneService {
 
   constructor(private readonly opts: PhoneServiceOptions) {
     this.clock = opts.clock ?? Date.now
-    this.pairing = new Pairing(this.clock, opts.linkTtlMs, opts.idleMs)
+    this.pairing = new Pairing(this.clock, opts.linkTtlMs, opts.idleMs, (id) => this.forget(id))
     this.inbox = new PhoneInbox(opts)
   }
 
@@ -141,12 +141,9 @@ export class PhoneService {
     this.listener?.forgetSession(id)
   }
 
+  /** Sessions idle for 30 minutes end (Pairing tells `forget` of each); the panel hears of it. */
   private sweep(): void {
-    const before = new Set(this.pairing.list().map((s) => s.id))
-    if (this.pairing.sweep() === 0) return
-    const after = new Set(this.pairing.list().map((s) => s.id))
-    for (const id of before) if (!after.has(id)) this.forget(id)
-    this.changed()
+    if (this.pairing.sweep() > 0) this.changed()
   }
 
   /** Closes the panel: every session ends, the link is spent, the listener stops. */

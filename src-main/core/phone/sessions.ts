@@ -68,6 +68,8 @@ export class Pairing {
     private readonly now: () => number = Date.now,
     readonly linkTtlMs = LINK_TTL_MS,
     readonly idleMs = SESSION_IDLE_MS,
+    /** Told of each session that ended by itself (idle), so what was kept for it goes too. */
+    private readonly onIdleEnd: (id: string) => void = () => {},
   ) {}
 
   /** A new one-time link token (the previous one stops working). */
@@ -167,6 +169,7 @@ export class Pairing {
     for (const [id, s] of this.sessions) {
       if (t - s.lastSeenAt >= this.idleMs) {
         this.sessions.delete(id)
+        this.onIdleEnd(id)
         n++
       }
     }
