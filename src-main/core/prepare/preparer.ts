@@ -195,6 +195,17 @@ export class PhotoPreparer {
     } catch (e) {
       return { kind: 'failed', detail: `it could not be read (${errnoCode(e) ?? (e as Error).message})` }
     }
+    return this.prepareRead(bytes, name)
+  }
+
+  /**
+   * Prepares a photo whose bytes intake has already read (through the handle it opened and checked,
+   * so the file is read where the person put it, once) and writes the prepared file.
+   */
+  async prepareRead(bytes: Uint8Array, name: string): Promise<Preparation> {
+    if (bytes.length > this.limits.maxInputBytes) {
+      return { kind: 'failed', detail: `it is ${sizeText(bytes.length)}, over the ${sizeText(this.limits.maxInputBytes)} Bookdrop reads as a photo` }
+    }
     let out: PrepareOutput
     try {
       out = await this.prepareBytes(bytes)
