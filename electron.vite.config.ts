@@ -41,7 +41,9 @@ export default defineConfig({
       // electron-vite leaves the renderer unminified by default; minified, the first chunk is ~110 KB gzipped.
       minify: true,
       rolldownOptions: {
-        input: { index: resolve(root, 'src-renderer/index.html') },
+        // The phone's page (issue 25) is an entry of its own: the phone listener serves it and the
+        // files it names, never the app's (src-main/core/phone/page.ts).
+        input: { index: resolve(root, 'src-renderer/index.html'), phone: resolve(root, 'src-renderer/phone/index.html') },
         // The small components screens share travel as one chunk, not one request each: a screen
         // then costs two requests, which matters while boot calls and the event stream hold most
         // of the browser's six connections to the web host. The frame's own components (navigation,

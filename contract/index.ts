@@ -47,6 +47,8 @@ import {
 } from './types'
 
 export * from './types'
+export * from './phone'
+import type { PhoneState, PhoneTarget } from './phone'
 import { CALL_NAMES, type CallName, EVENT_NAMES, type EventName } from './names'
 
 export { CALL_NAMES, EVENT_NAMES, type CallName, type EventName }
@@ -130,6 +132,20 @@ export const settingsSchema = z.object({
   closeToTray: z.boolean(),
   launchAtLogin: z.boolean(),
   theme: z.enum(['system', 'light', 'dark']),
+  /** Prepare photos before sending them: HEIC to JPEG, oriented, scaled, location stripped (issue 25). */
+  preparePhotos: z.boolean(),
+  /** Longest edge of a prepared photo, px. */
+  photoMaxEdge: z.number().int().min(800).max(8000),
+  /** JPEG quality of a prepared photo. */
+  photoQuality: z.number().int().min(40).max(95),
+  /**
+   * The address phones reach this computer on ("Add from phone"): '' picks the first private-network
+   * address; otherwise one of this computer's private addresses (or loopback, for tests).
+   */
+  phoneListen: z
+    .string()
+    .max(64)
+    .regex(/^[0-9A-Fa-f.:]*$/, { error: 'give an IP address of this computer, or leave it empty' }),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -389,7 +405,20 @@ export const CALLS = {
   addSeats: z.object({ businessUuid: id, grant: addSeatsSchema }),
   addCredits: z.object({ businessUuid: id, grant: addCreditsSchema }),
   getClientHealth: none,
+
+  // the phone ("Add from phone", issue 25)
+  getPhone: none,
+  /** Starts the listener on the address of Settings (or the web host's --phone-listen) and makes a link. */
+  openPhone: none,
+  newPhoneLink: none,
+  decidePhone: z.object({ id: z.string().min(1).max(64), allow: z.boolean() }).strict(),
+  endPhone: z.object({ id: z.string().min(1).max(64) }).strict(),
+  /** Closes the panel: every phone's session ends and the listener stops. */
+  closePhone: none,
 } as const
+
+/** The phone's targets are targets of the API (contract/phone.ts cannot import schemas: the phone's page bundles it). */
+type _PhoneTargetsAreTargets = Assert<PhoneTarget extends AiTarget ? true : false>
 
 type _EveryCallNamed = Assert<
   [Exclude<keyof typeof CALLS, CallName>, Exclude<CallName, keyof typeof CALLS>] extends [never, never]
@@ -457,6 +486,13 @@ export interface Calls {
   addSeats: AddSeatsResult
   addCredits: AddCreditsRead
   getClientHealth: ClientHealth[]
+
+  getPhone: PhoneState
+  openPhone: PhoneState
+  newPhoneLink: PhoneState
+  decidePhone: PhoneState
+  endPhone: PhoneState
+  closePhone: PhoneState
 }
 
 export type Req<K extends CallName> = z.input<(typeof CALLS)[K]>
@@ -485,6 +521,8 @@ export interface Events extends EngineEvents {
   profiles: ProfileList
   /** Settings changed (the shell applies closeToTray, launchAtLogin; the renderer the theme). */
   settings: Settings
+  /** The phone panel changed: a link, a phone waiting for Allow, a phone paired or gone, refusals. */
+  phone: PhoneState
 }
 type _EveryEventNamed = Assert<
   [Exclude<keyof Events, EventName>, Exclude<EventName, keyof Events>] extends [never, never] ? true : false

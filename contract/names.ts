@@ -55,6 +55,12 @@ export const CALL_NAMES = [
   'addSeats',
   'addCredits',
   'getClientHealth',
+  'getPhone',
+  'openPhone',
+  'newPhoneLink',
+  'decidePhone',
+  'endPhone',
+  'closePhone',
 ] as const
 export type CallName = (typeof CALL_NAMES)[number]
 
@@ -69,5 +75,6 @@ export const EVENT_NAMES = [
   'session',
   'profiles',
   'settings',
+  'phone',
 ] as const
 export type EventName = (typeof EVENT_NAMES)[number]

@@ -38,10 +38,12 @@ export const SKIP_REASONS = [
   'existed_before',
   'outside_folder',
   'mismatch',
+  /** A photo that could not be prepared (damaged, too many pixels): not sent; "Send anyway" sends it as it is. */
+  'not_prepared',
 ] as const
 export type SkipReason = (typeof SKIP_REASONS)[number]
 
-export type UploadSource = 'watch' | 'drop' | 'cli'
+export type UploadSource = 'watch' | 'drop' | 'cli' | 'phone'
 export type AfterUpload = 'leave' | 'move' | 'archive'
 
 /** One file's upload as screens show it (its history row). */
@@ -84,6 +86,14 @@ export interface UploadView {
   createdAt: number
   updatedAt: number
   completedAt: number | null
+  /**
+   * A photo prepared before it was sent (HEIC → JPEG, oriented, scaled, location stripped): the
+   * prepared file in the data folder, its size and mtime. What was hashed and sent is this file;
+   * `path` and `size` stay the original's. Null when the file was sent as it is.
+   */
+  preparedPath: string | null
+  preparedSize: number | null
+  preparedMtimeMs: number | null
 }
 
 // ---- profiles -----------------------------------------------------------------------------------

@@ -16,6 +16,9 @@
  * static files are public build output and need no token (so a reload works once the page has moved
  * the token from its URL into sessionStorage).
  *
+ * "Add from phone" (Capture) starts a second listener, for phones on the LAN, on the address of
+ * Settings or of `--phone-listen <address>` (src-main/core/phone/): it serves only the phone's page.
+ *
  * Prints exactly one line on stdout once ready: `open http://127.0.0.1:<port>/?token=<token>`.
  * With --demo, or when no profile exists, it runs on the embedded emulator. SIGINT/SIGTERM stop it
  * cleanly (the engine closes; unfinished uploads resume next time).
@@ -25,6 +28,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import type { ServerResponse } from 'node:http'
+import { isIP } from 'node:net'
 import { extname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
@@ -74,6 +78,13 @@ export interface WebHostOptions {
   engine?: AppServiceOptions['engine']
   /** The queue database cannot be read: move it aside and start fresh. */
   resetQueue?: boolean
+  /**
+   * "Add from phone" listens on this address (--phone-listen) instead of the one in Settings: one of
+   * this computer's private-network addresses, or loopback (tests).
+   */
+  phoneListen?: string
+  /** Tests: the clock of the phone pairing (link lifetime, idle sessions). */
+  phoneClock?: () => number
 }
 
 export interface WebHost {
@@ -188,6 +199,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     demoLauncher: sandboxDemo,
     engine: opts.engine,
     resetQueue: opts.resetQueue ?? false,
+    phone: { listen: opts.phoneListen, rendererDir, clock: opts.phoneClock },
   })
   let port = opts.port
   const streams = new Set<ServerResponse>()
@@ -364,10 +376,18 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
 // CLI
 // ---------------------------------------------------------------------------------------------
 
-const USAGE = 'usage: npm run web -- --port <n> [--demo] [--data-dir <dir>] [--reset-queue]'
+const USAGE =
+  'usage: npm run web -- --port <n> [--demo] [--data-dir <dir>] [--reset-queue] [--phone-listen <address>]'
 
 export async function main(argv: string[]): Promise<number> {
-  let values: { port?: string; demo?: boolean; 'data-dir'?: string; 'reset-queue'?: boolean; help?: boolean }
+  let values: {
+    port?: string
+    demo?: boolean
+    'data-dir'?: string
+    'reset-queue'?: boolean
+    'phone-listen'?: string
+    help?: boolean
+  }
   try {
     values = parseArgs({
       args: argv,
@@ -376,6 +396,7 @@ export async function main(argv: string[]): Promise<number> {
         demo: { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
         'reset-queue': { type: 'boolean', default: false },
+        'phone-listen': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -391,6 +412,11 @@ export async function main(argv: string[]): Promise<number> {
   const port = values.port === undefined ? 0 : Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`--port must be a whole number from 0 to 65535\n${USAGE}`)
+    return 2
+  }
+  const phoneListen = values['phone-listen']
+  if (phoneListen !== undefined && !isIP(phoneListen)) {
+    console.error(`--phone-listen takes an IP address of this computer (e.g. 192.168.1.20, or 127.0.0.1 for tests)\n${USAGE}`)
     return 2
   }
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir())
@@ -413,6 +439,7 @@ export async function main(argv: string[]): Promise<number> {
       dataDir,
       demo: values.demo ?? false,
       resetQueue: values['reset-queue'] ?? false,
+      phoneListen,
     })
   } catch (e) {
     const refused = startupRefusal(e, dataDir)

@@ -21,7 +21,7 @@ const MB = 1024 * 1024
 const argv = process.argv.slice(2)
 const args = new Set(argv)
 const QUICK = args.has('--quick')
-/** `--only <scenario>[,<scenario>…]`: process, ingest, detect, pages, scan, large, renderer (default: all). */
+/** `--only <scenario>[,<scenario>…]`: process, ingest, detect, pages, scan, large, renderer, phone (default: all). */
 const ONLY = (() => {
   const i = argv.indexOf('--only')
   return i >= 0 ? new Set((argv[i + 1] ?? '').split(',').filter(Boolean)) : null
@@ -104,12 +104,12 @@ function pageWriter(path: string, mode: 'keep-open' | 'append', pauses: number[]
   })
 }
 
-/** Runs scripts/bench/renderer.ts --json; its progress lines pass through, its rows come back. */
-function rendererChild(): Promise<BenchRow[]> {
+/** Runs scripts/bench/<script> --json; its progress lines pass through, its rows come back. */
+function rendererChild(script = 'renderer.ts'): Promise<BenchRow[]> {
   return new Promise((res, rej) => {
     const p = spawn(
       process.execPath,
-      ['--import', 'tsx', 'scripts/bench/renderer.ts', '--json', ...(QUICK ? ['--quick'] : [])],
+      ['--import', 'tsx', `scripts/bench/${script}`, '--json', ...(QUICK ? ['--quick'] : [])],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     )
     let out = ''
@@ -123,7 +123,7 @@ function rendererChild(): Promise<BenchRow[]> {
       } catch {
         // fall through
       }
-      rej(new Error(`renderer bench exited ${code}`))
+      rej(new Error(`${script} exited ${code}`))
     })
   })
 }
@@ -561,6 +561,15 @@ async function main(): Promise<void> {
     console.error(e)
     const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
     rows.push({ what: `renderer in Chromium: could not run (${why})`, figure: '—', target: '', ok: false })
+  }
+
+  // 6: photos prepared and the phone's page (scripts/bench/phone.ts), in a process of its own.
+  try {
+    if (runs('phone')) rows.push(...(await rendererChild('phone.ts')))
+  } catch (e) {
+    console.error(e)
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
+    rows.push({ what: `phone and photos: could not run (${why})`, figure: '—', target: '', ok: false })
   }
 
   const w = Math.max(...rows.map((r) => r.what.length))

@@ -13,6 +13,7 @@ import { type DemoLauncher, type DemoRoom, demoRoom } from './app/demo'
 import { type FoldersRoom, foldersRoom } from './app/folders'
 import { type HealthRoom, healthRoom } from './app/health'
 import { type PartnerRoom, partnerRoom } from './app/partner'
+import { type PhoneRoom, type PhoneRoomOptions, phoneRoom } from './app/phone'
 import { type ProfilesRoom, profilesRoom } from './app/profiles'
 import { type RecordsRoom, recordsRoom } from './app/records'
 import { type CallHandlers, type Unhandled, composeRooms } from './app/room'
@@ -48,10 +49,12 @@ export interface AppServiceOptions {
   clientOptions?: ProfileClientOptions
   /** The queue database cannot be read: move it aside and start fresh (see Engine.open). */
   resetQueue?: boolean
+  /** "Add from phone": the web host's --phone-listen, and where the phone's page is built. */
+  phone?: PhoneRoomOptions
 }
 
 /** The contract's events the engine emits (the service adds `session`, `profiles` and `settings`). */
-const SERVICE_EVENTS: readonly string[] = ['session', 'profiles', 'settings']
+const SERVICE_EVENTS: readonly string[] = ['session', 'profiles', 'settings', 'phone']
 const ENGINE_EVENTS = EVENT_NAMES.filter((n): n is EngineEventName => !SERVICE_EVENTS.includes(n))
 
 /** The service's handlers: the intersection of its rooms' slices of the contract. */
@@ -63,16 +66,18 @@ type Handlers = ProfilesRoom &
   RecordsRoom &
   Pick<DemoRoom, 'startDemo' | 'addSampleReceipts'> &
   Omit<PartnerRoom, 'discardAll'> &
-  HealthRoom
+  HealthRoom &
+  PhoneRoom
 
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
 type _EveryCallHasARoom = Assert<[Unhandled<Handlers>] extends [never] ? true : false>
 
-function rooms(ctx: AppContext, launcher: DemoLauncher | undefined) {
+function rooms(ctx: AppContext, launcher: DemoLauncher | undefined, phoneOptions: PhoneRoomOptions | undefined) {
   const files = uploadsHelpers(ctx)
   const demo = demoRoom(ctx, launcher, files)
   const partner = partnerRoom(ctx)
+  const { shutdown: shutdownPhone, ...phone } = phoneRoom(ctx, phoneOptions)
   const handlers = composeRooms<Handlers>(
     profilesRoom(ctx),
     sessionRoom(ctx),
@@ -91,8 +96,9 @@ function rooms(ctx: AppContext, launcher: DemoLauncher | undefined) {
       addCredits: partner.addCredits,
     },
     healthRoom(ctx),
+    phone,
   )
-  return { handlers, demo, partner }
+  return { handlers, demo, partner, shutdownPhone }
 }
 
 // The handlers are composed from the rooms at open() (Object.assign below): the class carries them
@@ -104,6 +110,7 @@ export interface AppService extends CallHandlers {}
 export class AppService {
   private stopDemo: () => Promise<void> = async () => {}
   private discardRegistrations: () => void = () => {}
+  private shutdownPhone: () => Promise<void> = async () => {}
 
   private constructor(private readonly ctx: AppContext) {}
 
@@ -139,10 +146,11 @@ export class AppService {
     for (const name of ENGINE_EVENTS) ctx.engine.events.on(name, (payload) => ctx.onEngineEvent(name, payload))
 
     const s = new AppService(ctx)
-    const { handlers, demo, partner } = rooms(ctx, opts.demoLauncher)
+    const { handlers, demo, partner, shutdownPhone } = rooms(ctx, opts.demoLauncher, opts.phone)
     Object.assign(s, handlers)
     s.stopDemo = demo.stopDemo
     s.discardRegistrations = partner.discardAll
+    s.shutdownPhone = shutdownPhone
     if (opts.demo && ctx.real.list().length === 0) {
       try {
         await s.startDemo({})
@@ -190,6 +198,8 @@ export class AppService {
   async close(): Promise<void> {
     if (this.ctx.closed) return
     this.discardRegistrations()
+    // Phones first: nothing more arrives while the engine closes.
+    await this.shutdownPhone()
     this.ctx.close()
     await this.ctx.engine.close()
     await this.stopDemo()

@@ -19,6 +19,7 @@ import {
   renderPrompt,
 } from './folders'
 import { type ActionDeps, cancelUpload, retryFailed, retryUpload } from './actions'
+import { PhotoPreparer, photoSettings } from './prepare/preparer'
 import { afterRecord } from './intake/after-upload'
 import { Intake, type IntakeRequest, type IntakeResult, rowName } from './intake/intake'
 import { INSPECT_LIMITS, type InspectFn, inspectInWorker } from './intake/inspect'
@@ -108,6 +109,8 @@ export class Engine {
   private readonly queue: UploadQueue
   private grantStore: GrantStore | null = null
   private readonly intake: Intake
+  /** Photos prepared before they are hashed and sent (HEIC → JPEG, scaled, location stripped), in a worker. */
+  readonly photos: PhotoPreparer
   private readonly watchers = new Map<string, FolderWatcher>()
   private readonly folderStatus = new Map<string, FolderStatus>()
   private readonly hashLimit: ReturnType<typeof pLimit>
@@ -139,7 +142,8 @@ export class Engine {
     this.settings = new SettingsStore(this.db)
     if (!opts.inspect) this.inspectPool = new TaskPool('inspect', { limits: INSPECT_LIMITS, idleMs: 30_000 })
     this.inspect = opts.inspect ?? inspectInWorker(this.inspectPool!)
-    this.intake = new Intake(this.uploads, this.events, this.inspect)
+    this.photos = new PhotoPreparer(opts.dataDir, () => photoSettings(this.savedSettings()))
+    this.intake = new Intake(this.uploads, this.events, this.inspect, this.photos)
     const saved = savedQueueOptions(this.settings)
     this.queue = new UploadQueue(
       this.uploads,
@@ -542,7 +546,7 @@ export class Engine {
 
   // ---- files dropped or given on the command line --------------------------------------------------
 
-  async addFiles(paths: string[], o: AddFilesOptions & { source?: 'drop' | 'cli' }): Promise<IntakeResult[]> {
+  async addFiles(paths: string[], o: AddFilesOptions & { source?: 'drop' | 'cli' | 'phone' }): Promise<IntakeResult[]> {
     const kinds = allowedKinds(o.target)
     return Promise.all(
       paths.map((p) =>
@@ -730,7 +734,7 @@ export class Engine {
     await Promise.all([...this.watchers.keys()].map((id) => this.stopWatcher(id)))
     this.hashLimit.clearQueue()
     await this.queue.stop()
-    await this.inspectPool?.close()
+    await Promise.all([this.inspectPool?.close(), this.photos.close()])
     this.events.removeAll()
     this.db.close()
     this.lock.release()

@@ -5,7 +5,7 @@
 import { type AiTarget, BANK_UPLOAD_KINDS, fileKind } from '../../schemas/routes'
 
 // prettier-ignore
-const DOCUMENTS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'gif', 'bmp', 'tif', 'tiff', 'heic', 'txt', 'csv', 'xlsx', 'xls', 'eml'] as const
+const DOCUMENTS = ['pdf', 'jpg', 'jpeg', 'png', 'webp', 'gif', 'bmp', 'tif', 'tiff', 'heic', 'heif', 'txt', 'csv', 'xlsx', 'xls', 'eml'] as const
 
 export const DEFAULT_KINDS: Record<AiTarget, readonly string[]> = {
   expenses: DOCUMENTS,

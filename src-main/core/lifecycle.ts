@@ -44,6 +44,9 @@ export type UploadField =
   | 'name'
   | 'folderId'
   | 'note'
+  | 'preparedPath'
+  | 'preparedSize'
+  | 'preparedMtimeMs'
 
 export interface Transition {
   from: FromStatus
@@ -58,7 +61,8 @@ const ERROR: UploadField[] = ['lastError', 'errorCode', 'httpStatus']
 const RESEND: UploadField[] = ['attempts', 'nextAttemptAt', 'polls', 'jobReference', 'acceptedAt', 'idempotencyKey', ...ERROR]
 /** A file found again under another name (renamed or moved while it waited): its row follows it. */
 const FOLLOW: UploadField[] = ['path', 'name', 'folderId', 'prompt', 'size', 'mtimeMs']
-const RETAKE: UploadField[] = ['size', 'mtimeMs', 'sha256', 'prompt', 'reason', 'nextAttemptAt', 'duplicateOf', 'forced', 'note', ...FOLLOW, ...ERROR]
+const PREPARED: UploadField[] = ['preparedPath', 'preparedSize', 'preparedMtimeMs']
+const RETAKE: UploadField[] = ['size', 'mtimeMs', 'sha256', 'prompt', 'reason', 'nextAttemptAt', 'duplicateOf', 'forced', 'note', ...FOLLOW, ...PREPARED, ...ERROR]
 const RECORD: UploadField[] = ['recordUuid', 'recordType', 'completedAt', 'nextAttemptAt', ...ERROR]
 
 export const TRANSITIONS: readonly Transition[] = [

@@ -1,4 +1,4 @@
-import { formatBytes } from '../lib/format'
+import { formatBytes, uploadSize, uploadSizeTitle } from '../lib/format'
 import { CANCELLABLE, RETRYABLE, SKIP_REASON_LABELS, TARGET_LABELS, retryLabel } from '../lib/labels'
 import type { Upload } from '../lib/types'
 import { useApp } from '../store'
@@ -57,8 +57,8 @@ export function LiveUploadRow({ u, progress }: { u: Upload; progress: Progress |
         <span className="upload-row__name" title={u.path} dir="auto">
           {u.name}
         </span>
-        <span className="muted upload-row__meta">
-          {TARGET_LABELS[u.target]} · {formatBytes(u.size)}
+        <span className="muted upload-row__meta" title={uploadSizeTitle(u)}>
+          {TARGET_LABELS[u.target]} · {uploadSize(u)}
         </span>
       </div>
       <div className="upload-row__state">

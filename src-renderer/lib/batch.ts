@@ -53,6 +53,9 @@ const SKIP_WORDS: Record<NonNullable<Upload['reason']>, string> = {
   unreadable: 'could not be read',
   vanished: 'gone before it was read',
   existed_before: 'in the folder before it was watched',
+  outside_folder: 'outside the folder (a link)',
+  mismatch: 'not what the name says',
+  not_prepared: 'not prepared (a photo that could not be read)',
 }
 
 /**

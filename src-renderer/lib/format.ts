@@ -13,6 +13,16 @@ export function formatBytes(n: number | null | undefined): string {
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`
 }
 
+/** A file's size, and the size it was sent at when it was a photo prepared first: "4.8 MB → 612 KB". */
+export function uploadSize(u: { size: number | null; preparedSize: number | null }): string {
+  return u.preparedSize === null ? formatBytes(u.size) : `${formatBytes(u.size)} → ${formatBytes(u.preparedSize)}`
+}
+
+/** The words for `uploadSize` a screen reader and a tooltip give. */
+export function uploadSizeTitle(u: { size: number | null; preparedSize: number | null }): string | undefined {
+  return u.preparedSize === null ? undefined : `${formatBytes(u.size)} as taken, ${formatBytes(u.preparedSize)} as sent (photo prepared)`
+}
+
 /*
  * Dates: one set of formatters for every screen, in the person's locale (the runtime's, which is
  * the OS's in the desktop app and the browser's in the web host). "Short" for dense tables, "whole"

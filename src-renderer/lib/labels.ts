@@ -75,6 +75,7 @@ export const SKIP_REASON_LABELS: Record<NonNullable<Upload['reason']>, string> =
   existed_before: 'The file was in the folder before it was watched.',
   outside_folder: 'A link to a file outside the watched folder: not sent.',
   mismatch: 'The content is not what the file name says.',
+  not_prepared: 'The photo could not be prepared (damaged, or too many pixels).',
 }
 
 /** Why the engine recorded nothing for a file it was given. */

@@ -20,6 +20,8 @@ export type {
   SessionState,
   Settings,
   Events,
+  PhoneState,
+  PhoneDevice,
 } from '../../contract'
 
 export type Upload = Res<'history'>['rows'][number]

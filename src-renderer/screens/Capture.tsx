@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { DropZone, type DropZoneHandle } from '../components/DropZone'
 import { BusyButton, Field, TargetOptions, TextAreaField } from '../components/Field'
 import { MOD } from '../components/Nav'
+import { PhonePanel } from '../components/PhonePanel'
 import { ProgressBar } from '../components/Progress'
 import { Screen } from '../components/Screen'
 import { LiveUploadRow, UploadActions, uploadReason } from '../components/UploadRow'
@@ -97,6 +98,8 @@ export function Capture() {
         onFiles={(files) => void sendFiles(files, target, prompt)}
         hint={`PDF, images, spreadsheets… or press ${MOD}O to choose files.`}
       />
+
+      <PhonePanel />
 
       <SampleReceipts />
 

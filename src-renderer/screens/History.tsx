@@ -7,12 +7,13 @@ import { Screen } from '../components/Screen'
 import { uploadReason } from '../components/UploadRow'
 import { bookdrop } from '../lib/bridge'
 import {
-  formatBytes,
   formatCompactDateTime,
   formatNumber,
   formatWholeDateTime,
   isoOf,
   plural,
+  uploadSize,
+  uploadSizeTitle,
 } from '../lib/format'
 import { columnWidth } from '../lib/measure'
 import {
@@ -348,7 +349,9 @@ const HistoryRow = memo(function HistoryRow({
         <span className="ellipsis" dir="auto">
           {row.name}
         </span>{' '}
-        <span className="muted small nowrap">{formatBytes(row.size)}</span>
+        <span className="muted small nowrap" title={uploadSizeTitle(row)}>
+          {uploadSize(row)}
+        </span>
       </div>
       <div role="cell" className={colClass(3)} title={TARGET_LABELS[row.target]}>
         <span className="ellipsis">{TARGET_LABELS[row.target]}</span>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { Badge } from '../components/Badge'
 import { ConnectForm } from '../components/ConnectForm'
 import { ActionDialog, ConfirmDialog, Dialog } from '../components/Dialog'
-import { Check, Choice, FormError, SecretField, TextField } from '../components/Field'
+import { Check, Choice, Field, FormError, SecretField, TextField } from '../components/Field'
 import { RowMenu, Truncate } from '../components/RowMenu'
 import { Screen } from '../components/Screen'
 import { formatDateTime } from '../lib/format'
@@ -18,6 +18,7 @@ export function Settings() {
     <Screen title="Settings">
       <Profiles />
       <Preferences />
+      <PhotosAndPhones />
     </Screen>
   )
 }
@@ -278,6 +279,68 @@ function Preferences() {
             onChange={(launchAtLogin) => set({ launchAtLogin })}
           />
         </div>
+      </div>
+    </section>
+  )
+}
+
+/** Photo preparation and the address phones reach this computer on (issue 25). */
+function PhotosAndPhones() {
+  const [settings, update] = useApp(useShallow((s) => [s.settings, s.updateSettings] as const))
+  const [phone, loadPhone] = useApp(useShallow((s) => [s.phone, s.loadPhone] as const))
+  useEffect(() => {
+    void loadPhone()
+  }, [loadPhone])
+  if (!settings) return null
+  const set = (patch: Partial<SettingsT>) => void update(patch)
+  const interfaces = phone?.interfaces ?? []
+  const known = settings.phoneListen === '' || interfaces.some((i) => i.address === settings.phoneListen)
+  return (
+    <section className="section" aria-labelledby="photos-title">
+      <h2 id="photos-title" className="h3">
+        Photos and phones
+      </h2>
+      <div className="form form--grid">
+        <div className="checks">
+          <Check
+            label="Prepare photos before sending them"
+            hint="A HEIC photo becomes a JPEG; every photo is turned upright, made smaller and stripped of its location and camera details. PDFs and small images without such details are sent as they are."
+            checked={settings.preparePhotos}
+            onChange={(preparePhotos) => set({ preparePhotos })}
+          />
+        </div>
+        <NumberSetting
+          label="Longest side of a photo (pixels)"
+          hint="Larger photos are scaled down to this. 2,400 keeps a receipt readable at a fraction of its size. 800 to 8,000."
+          value={settings.photoMaxEdge}
+          min={800}
+          max={8000}
+          onCommit={(photoMaxEdge) => set({ photoMaxEdge })}
+        />
+        <NumberSetting
+          label="Photo quality (JPEG)"
+          hint="40 to 95. Higher keeps more detail and weighs more."
+          value={settings.photoQuality}
+          min={40}
+          max={95}
+          onCommit={(photoQuality) => set({ photoQuality })}
+        />
+        <Field
+          label="Phones reach this computer on"
+          hint="The network address “Add from phone” listens on (plain HTTP: choose your home or office network, never a public one). It takes effect the next time the phone panel opens."
+        >
+          {(p) => (
+            <select {...p} value={settings.phoneListen} onChange={(e) => set({ phoneListen: e.target.value })}>
+              <option value="">Automatic (the first private network address)</option>
+              {interfaces.map((i) => (
+                <option key={i.address} value={i.address}>
+                  {i.address} ({i.name})
+                </option>
+              ))}
+              {known ? null : <option value={settings.phoneListen}>{settings.phoneListen}</option>}
+            </select>
+          )}
+        </Field>
       </div>
     </section>
   )

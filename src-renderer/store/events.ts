@@ -68,6 +68,7 @@ export function startEvents(get: GetState): () => void {
       get().applySession(e)
     }),
     bookdrop.on('profiles', (e) => get().applyProfiles(e)),
+    bookdrop.on('phone', (e) => get().applyPhone(e)),
   ]
   unsubscribe = () => {
     for (const off of offs) off()

@@ -8,6 +8,7 @@ import { createFoldersSlice } from './folders'
 import { createHistorySlice } from './history'
 import { createOverviewSlice } from './overview'
 import { createPartnerSlice } from './partner'
+import { createPhoneSlice } from './phone'
 import { createRecordsSlice } from './records'
 import { createSessionSlice } from './session'
 import { createSettingsSlice } from './settings'
@@ -28,6 +29,7 @@ export const useApp = create<AppState>()((...a) => ({
   ...createPartnerSlice(...a),
   ...createSettingsSlice(...a),
   ...createUiSlice(...a),
+  ...createPhoneSlice(...a),
 }))
 
 const initialState = useApp.getState()

@@ -3,6 +3,7 @@ import type { FoldersSlice } from './folders'
 import type { HistorySlice } from './history'
 import type { OverviewSlice } from './overview'
 import type { PartnerSlice } from './partner'
+import type { PhoneSlice } from './phone'
 import type { RecordsSlice } from './records'
 import type { SessionSlice } from './session'
 import type { SettingsSlice } from './settings'
@@ -17,7 +18,8 @@ export type AppState = SessionSlice &
   RecordsSlice &
   PartnerSlice &
   SettingsSlice &
-  UiSlice
+  UiSlice &
+  PhoneSlice
 
 /** The zustand slices pattern: each slice sees the whole state. */
 export type SliceCreator<T> = StateCreator<AppState, [], [], T>

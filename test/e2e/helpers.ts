@@ -158,6 +158,8 @@ export async function openPage(
     storageState?: StorageState
     /** The person's language and region (navigator.language, Intl's default); en-US by default. */
     locale?: string
+    /** A phone: mobile emulation (its viewport, touch, user agent), e.g. the phone's page (issue 25). */
+    device?: { isMobile: boolean; hasTouch: boolean; userAgent: string; deviceScaleFactor: number }
   } = {},
 ): Promise<OpenedPage> {
   const context = await browser.newContext({
@@ -166,6 +168,7 @@ export async function openPage(
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     colorScheme: opts.colorScheme ?? 'light',
     ...(opts.storageState ? { storageState: opts.storageState } : {}),
+    ...(opts.device ?? {}),
   })
   context.setDefaultTimeout(20_000)
   // tsx (esbuild keepNames) wraps named functions in __name(): functions this code passes to
@@ -368,6 +371,8 @@ export interface AppOptions {
   /** false: with no profile, open on the first-run screen instead of the demo. */
   autoDemo?: boolean
   engine?: AppServiceOptions['engine']
+  /** "Add from phone" listens on this address (the web host's --phone-listen), e.g. 127.0.0.1. */
+  phoneListen?: string
 }
 
 export interface RunningApp {
@@ -414,6 +419,7 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
       secretStore: store,
       engine: opts.engine ?? E2E_ENGINE,
       autoDemo: opts.autoDemo,
+      phoneListen: opts.phoneListen,
     })
   } catch (e) {
     await sb?.stop()

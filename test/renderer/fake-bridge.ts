@@ -107,6 +107,9 @@ export function upload(over: Partial<Upload> = {}): Upload {
     createdAt: now - id * 1000,
     updatedAt: now - id * 1000,
     completedAt: null,
+    preparedPath: null,
+    preparedSize: null,
+    preparedMtimeMs: null,
     ...over,
   }
 }
@@ -135,6 +138,10 @@ function initialState(): FakeState {
       closeToTray: true,
       launchAtLogin: false,
       theme: 'system',
+      preparePhotos: true,
+      photoMaxEdge: 2400,
+      photoQuality: 80,
+      phoneListen: '',
     },
     uploads: [],
     syntheticTotal: null,
@@ -181,6 +188,7 @@ export function createFakeBridge() {
     pauseUploads: () => (state.session = { ...state.session, state: 'paused' }),
     resumeUploads: () => (state.session = { ...state.session, state: 'active' }),
     listFolders: () => [],
+    getPhone: () => ({ open: false, address: null, link: null, pending: [], paired: [], refused: 0, interfaces: [], problem: null }),
     history: (req) => {
       const offset = req.offset ?? 0
       const limit = req.limit ?? 100

@@ -3,6 +3,7 @@
  * one key in the engine's database and checked against the contract's schema on every read.
  */
 import { type Calls, type ParsedReq, type Settings, settingsSchema } from '../../../contract'
+import { PHOTO_DEFAULTS } from '../prepare/preparer'
 import { DEFAULT_QUEUE_OPTIONS } from '../queue/queue'
 import type { AppContext } from './context'
 import type { Room } from './room'
@@ -16,6 +17,8 @@ export const DEFAULT_SETTINGS: Settings = {
   closeToTray: true,
   launchAtLogin: false,
   theme: 'system',
+  ...PHOTO_DEFAULTS,
+  phoneListen: '',
 }
 
 /** The saved settings over the defaults; a damaged value falls back field by field. */

@@ -20,9 +20,14 @@ import { isAccepted } from '../kinds'
 import { fsPath, printable } from '../names'
 import type { AfterUpload, SkipReason, Upload, UploadSource, UploadStore } from '../store/uploads'
 import { openInside, readWindows } from '../watch/inside'
-import { WHOLE_READ_BYTES, readAll, sha256Handle } from './hash'
+import { WHOLE_READ_BYTES, readAll, sha256File, sha256Handle } from './hash'
 import { HEAD_BYTES, type InspectFn, inspect as inspectInProcess, mismatchMessage, tailBytesFor } from './inspect'
 import { sizeText } from '../util'
+import type { PhotoPreparer } from '../prepare/preparer'
+
+/** The prepared file of a photo (issue 25), or none. */
+type Prepared = { preparedPath: string | null; preparedSize: number | null; preparedMtimeMs: number | null }
+const NOT_PREPARED: Prepared = { preparedPath: null, preparedSize: null, preparedMtimeMs: null }
 
 export interface IntakeRequest {
   profileId: string
@@ -96,6 +101,8 @@ export function skipMessage(
       return `A link to a file outside the watched folder${ctx.detail ? ` (${printable(ctx.detail)})` : ''}; not sent. Bookdrop reads only files inside the folder: copy the file in, or drop it on the window.`
     case 'mismatch':
       return `The file is ${ctx.detail ?? 'not what its name says'}: it was not sent. Check the file, or choose "Send anyway".`
+    case 'not_prepared':
+      return `Bookdrop could not prepare this photo${ctx.detail ? `: ${ctx.detail}` : ''}. Nothing was sent. Save it again as a JPEG, or choose "Send anyway" to send it as it is.`
   }
 }
 
@@ -105,6 +112,8 @@ export class Intake {
     private readonly events: EngineEmitter,
     /** The content check (plain data in and out, so it can run in a worker). */
     private readonly inspect: InspectFn = inspectInProcess,
+    /** Photos are prepared before they are hashed and sent (issue 25); none: every file as it is. */
+    private readonly photos?: PhotoPreparer,
   ) {}
 
   /**
@@ -149,6 +158,9 @@ export class Intake {
         duplicateOf: extra.duplicateOf ?? null,
         forced: extra.forced ?? false,
         note: extra.note ?? null,
+        preparedPath: extra.preparedPath ?? null,
+        preparedSize: extra.preparedSize ?? null,
+        preparedMtimeMs: extra.preparedMtimeMs ?? null,
         lastError: extra.lastError ?? null,
         errorCode: null,
         httpStatus: null,
@@ -230,12 +242,15 @@ export class Intake {
       return this.skip(req, 'unreadable', { size, mtimeMs, detail: opened.code })
     }
     let sha256: string
+    let prepared: Prepared = NOT_PREPARED
     try {
       size = opened.stat.size
       mtimeMs = Math.floor(opened.stat.mtimeMs)
       if (size === 0) return this.skip(req, 'empty', { size, mtimeMs })
-      if (size > req.maxFileBytes) return this.skip(req, 'too_large', { size, mtimeMs })
       const kind = fileKind(name)
+      // A photo's limit is the prepared file's, checked once it is prepared.
+      const photo = this.photos?.wants(name) ?? false
+      if (size > req.maxFileBytes && !photo) return this.skip(req, 'too_large', { size, mtimeMs })
       // A receipt-sized file is read once: its windows are checked and its bytes hashed from memory.
       const whole = size <= WHOLE_READ_BYTES ? await readAll(opened.handle, size) : null
       if (!req.override) {
@@ -246,7 +261,24 @@ export class Intake {
         if (!verdict.matches) return this.skip(req, 'mismatch', { size, mtimeMs, detail: mismatchMessage(kind, verdict) })
       }
       if (whole && whole.length !== size) return { kind: 'ignored', why: 'changed' }
-      sha256 = whole ? createHash('sha256').update(whole).digest('hex') : await sha256Handle(opened.handle, size)
+      // A photo is prepared first (HEIC → JPEG, oriented, scaled, location stripped), from the bytes
+      // of the handle checked above: what is hashed, compared for duplicates and sent is the prepared
+      // file; the row keeps the original's path and size.
+      if (photo && this.photos) {
+        const prep =
+          size > this.photos.maxInputBytes
+            ? ({ kind: 'failed', detail: `it is ${sizeText(size)}, over the ${sizeText(this.photos.maxInputBytes)} Bookdrop reads as a photo` } as const)
+            : await this.photos.prepareRead(whole ?? (await readAll(opened.handle, size)), name)
+        if (prep.kind === 'failed' && !req.override) return this.skip(req, 'not_prepared', { size, mtimeMs, detail: prep.detail })
+        if (prep.kind === 'prepared') prepared = { preparedPath: prep.path, preparedSize: prep.size, preparedMtimeMs: prep.mtimeMs }
+      }
+      const sendSize = prepared.preparedSize ?? size
+      if (sendSize > req.maxFileBytes) return this.skip(req, 'too_large', { size: sendSize, mtimeMs })
+      sha256 = prepared.preparedPath
+        ? await sha256File(prepared.preparedPath, sendSize)
+        : whole
+          ? createHash('sha256').update(whole).digest('hex')
+          : await sha256Handle(opened.handle, size)
       const after = await opened.handle.stat()
       if (after.size !== size || Math.floor(after.mtimeMs) !== mtimeMs) return { kind: 'ignored', why: 'changed' }
     } catch (e) {
@@ -283,6 +315,7 @@ export class Intake {
             size,
             mtimeMs,
             sha256,
+            ...prepared,
             duplicateOf: earlier.id,
             lastError: `Same content as ${printable(earlier.name)} (upload #${earlier.id}), already sent to ${req.target}. Choose "Send anyway" to send it again.`,
           },
@@ -307,6 +340,7 @@ export class Intake {
             size,
             mtimeMs,
             sha256,
+            ...prepared,
             duplicateOf: onItsWay.id,
             lastError: `Same content as ${printable(onItsWay.name)} (upload #${onItsWay.id}), which is on its way to ${req.target}: this copy is not sent. If that one is not sent, this one goes in its place.`,
           },
@@ -317,7 +351,7 @@ export class Intake {
       const upload = this.record(
         req,
         'queued',
-        { size, mtimeMs, sha256, forced: !!req.override, ...(req.note ? { note: req.note } : {}) },
+        { size, mtimeMs, sha256, ...prepared, forced: !!req.override, ...(req.note ? { note: req.note } : {}) },
         prior,
       )
       return { kind: 'queued', upload } as const

@@ -13,6 +13,7 @@ import type { EngineEmitter } from '../events'
 import type { Upload, UploadStatus, UploadStore } from '../store/uploads'
 import { isStorageError, storageMessage } from '../store/storage-errors'
 import { pollDelay } from './backoff'
+import { sentFile } from './sent-file'
 import { ProfileGates } from './gates'
 import {
   type CompletionNote,
@@ -419,18 +420,16 @@ export class UploadQueue {
     let file: { path: string; release(): Promise<void> } | undefined
     try {
       const client = await this.client(row.profileId)
-      const expect =
-        row.sha256 !== null && row.size !== null && row.mtimeMs !== null
-          ? { size: row.size, mtimeMs: row.mtimeMs, sha256: row.sha256 }
-          : undefined
-      // The file as it is to be read (checked where it is opened; see QueueHooks.fileForSend).
-      file = this.hooks.fileForSend ? await this.hooks.fileForSend(row) : undefined
+      const sent = sentFile(row)
+      // The file as it is to be read: a prepared photo is Bookdrop's own file in its data folder; an
+      // original is checked where it is opened (see QueueHooks.fileForSend).
+      file = row.preparedPath === null && this.hooks.fileForSend ? await this.hooks.fileForSend(row) : undefined
       res = await client.aiCreateFromFiles(
         row.target,
         {
           prompt: row.prompt,
           process_type: row.processType,
-          files: [{ path: file?.path ?? row.path, name: row.name, ...(expect ? { expect } : {}) }],
+          files: [{ ...sent, path: file?.path ?? sent.path }],
         },
         {
           idempotencyKey: row.idempotencyKey,

@@ -100,6 +100,13 @@ const MIGRATIONS: string[] = [
   ALTER TABLE uploads ADD COLUMN note TEXT;
   CREATE INDEX IF NOT EXISTS uploads_duplicates ON uploads(duplicate_of) WHERE status = 'duplicate';
   `,
+  // 6 (issue 25): a photo is prepared before it is hashed and sent (HEIC → JPEG, oriented, scaled,
+  // location stripped): the row keeps the original's path and size, and the prepared file's here.
+  `
+  ALTER TABLE uploads ADD COLUMN prepared_path TEXT;
+  ALTER TABLE uploads ADD COLUMN prepared_size INTEGER;
+  ALTER TABLE uploads ADD COLUMN prepared_mtime_ms INTEGER;
+  `,
 ]
 
 export class Db {

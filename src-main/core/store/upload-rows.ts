@@ -45,6 +45,9 @@ export interface Row {
   created_at: number
   updated_at: number
   completed_at: number | null
+  prepared_path: string | null
+  prepared_size: number | null
+  prepared_mtime_ms: number | null
 }
 
 export function fromRow(r: Row): Upload {
@@ -83,6 +86,9 @@ export function fromRow(r: Row): Upload {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     completedAt: r.completed_at,
+    preparedPath: r.prepared_path ?? null,
+    preparedSize: r.prepared_size ?? null,
+    preparedMtimeMs: r.prepared_mtime_ms ?? null,
   }
 }
 
@@ -120,6 +126,9 @@ export const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
   createdAt: 'created_at',
   updatedAt: 'updated_at',
   completedAt: 'completed_at',
+  preparedPath: 'prepared_path',
+  preparedSize: 'prepared_size',
+  preparedMtimeMs: 'prepared_mtime_ms',
 }
 
 /** A row's columns as the table's defaults leave them (schema in db.ts), for building an inserted row. */
@@ -161,6 +170,9 @@ export const ROW_DEFAULTS: Omit<
   path_bytes: null,
   note: null,
   completed_at: null,
+  prepared_path: null,
+  prepared_size: null,
+  prepared_mtime_ms: null,
 }
 
 /**

@@ -1,0 +1,323 @@
+/**
+ * The phone's page (issue 25): pairs with the desktop through the link's one-time token, waits for
+ * the person's Allow on the desktop, then sends photos one by one with their progress and what
+ * happened to each. No framework: a few DOM nodes, so the first load stays a few kilobytes.
+ *
+ * Each photo gets its own id before its first attempt; a failed attempt is sent again with the same
+ * id, so the desktop answers the first outcome instead of making a second row. The page may run
+ * over plain HTTP (not a secure context): it uses only what browsers allow there.
+ */
+import {
+  MAX_DOCUMENT_PAGES,
+  MAX_PHONE_PHOTO_BYTES,
+  type PhoneOutcome,
+  type PhoneRefusal,
+  type PhoneSessionView,
+  PHONE_TARGET_LABELS,
+} from '../../contract/phone'
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
+const status = $<HTMLParagraphElement>('status')
+const code = $<HTMLParagraphElement>('code')
+const form = $<HTMLFormElement>('send')
+const camera = $<HTMLInputElement>('camera')
+const target = $<HTMLSelectElement>('target')
+const note = $<HTMLTextAreaElement>('note')
+const oneDoc = $<HTMLInputElement>('onedoc')
+const doc = $<HTMLDivElement>('doc')
+const docCount = $<HTMLParagraphElement>('doc-count')
+const docSend = $<HTMLButtonElement>('doc-send')
+const docClear = $<HTMLButtonElement>('doc-clear')
+const sent = $<HTMLElement>('sent')
+const list = $<HTMLUListElement>('photos')
+
+const TARGET_KEY = 'bookdrop.phone.target'
+const RETRY_DELAYS_MS = [1000, 3000, 9000]
+
+/** An id of 128 random bits (crypto.randomUUID needs a secure context; getRandomValues does not). */
+function newId(): string {
+  const b = new Uint8Array(16)
+  crypto.getRandomValues(b)
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+}
+
+function say(text: string): void {
+  status.textContent = text
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
+}
+
+async function answer<T>(res: Response): Promise<T | PhoneRefusal> {
+  try {
+    return (await res.json()) as T | PhoneRefusal
+  } catch {
+    return { error: `The computer answered ${res.status}.`, kind: 'request' }
+  }
+}
+
+function isRefusal(v: unknown): v is PhoneRefusal {
+  return typeof v === 'object' && v !== null && 'error' in v
+}
+
+// ---- pairing --------------------------------------------------------------------------------
+
+function showSession(s: PhoneSessionView): void {
+  code.hidden = false
+  code.textContent = s.code
+  code.setAttribute('aria-label', `Pairing code ${s.code.split('').join(' ')}`)
+  if (s.state === 'pending') {
+    say(`Check that the computer shows the code ${s.code}, then choose Allow there.`)
+    form.hidden = true
+    return
+  }
+  code.hidden = true
+  say(`Paired${s.business ? `: photos go to ${s.business}` : ''}. Take a photo of each receipt.`)
+  if (!form.hidden) return
+  target.replaceChildren(
+    ...s.targets.map((t) => {
+      const o = document.createElement('option')
+      o.value = t
+      o.textContent = PHONE_TARGET_LABELS[t]
+      return o
+    }),
+  )
+  const saved = localStorage.getItem(TARGET_KEY)
+  if (saved && (s.targets as readonly string[]).includes(saved)) target.value = saved
+  form.hidden = false
+}
+
+function stopped(r: PhoneRefusal): void {
+  form.hidden = true
+  code.hidden = true
+  say(r.error)
+}
+
+async function waitForAllow(): Promise<void> {
+  for (;;) {
+    let res: Response
+    try {
+      res = await fetch('/state?wait=1', { cache: 'no-store' })
+    } catch {
+      say('The computer cannot be reached: check that this phone is on the same Wi-Fi.')
+      await new Promise((r) => setTimeout(r, 3000))
+      continue
+    }
+    const body = await answer<PhoneSessionView>(res)
+    if (isRefusal(body)) return stopped(body)
+    showSession(body)
+    if (body.state === 'allowed') return
+  }
+}
+
+async function start(): Promise<void> {
+  const token = /^#t=([A-Za-z0-9_-]{16,64})$/.exec(location.hash)?.[1]
+  if (token) {
+    // The token is spent now: it must not stay in the address bar or the history.
+    history.replaceState(null, '', '/')
+    let res: Response
+    try {
+      res = await fetch('/pair', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token }),
+        cache: 'no-store',
+      })
+    } catch {
+      return say('The computer cannot be reached: check that this phone is on the same Wi-Fi, then scan the code again.')
+    }
+    const body = await answer<PhoneSessionView>(res)
+    if (isRefusal(body)) return stopped(body)
+    showSession(body)
+    if (body.state === 'pending') await waitForAllow()
+    return
+  }
+  // No link: a page reloaded in a session that may still be valid.
+  await waitForAllow()
+}
+
+// ---- photos ---------------------------------------------------------------------------------
+
+interface Item {
+  li: HTMLLIElement
+  what: HTMLSpanElement
+  bar: HTMLProgressElement
+}
+
+function item(name: string, size: number): Item {
+  sent.hidden = false
+  const li = document.createElement('li')
+  const n = document.createElement('span')
+  n.className = 'photo__name'
+  n.textContent = `${name} · ${sizeText(size)}`
+  const what = document.createElement('span')
+  what.className = 'photo__what'
+  what.textContent = 'Waiting…'
+  const bar = document.createElement('progress')
+  bar.max = 100
+  bar.value = 0
+  bar.setAttribute('aria-label', `Sending ${name}`)
+  li.append(n, bar, what)
+  list.prepend(li)
+  return { li, what, bar }
+}
+
+function finish(it: Item, kind: PhoneOutcome['status'] | 'failed', text: string): void {
+  it.bar.remove()
+  it.li.className = `photo--${kind}`
+  const label = { sent: 'Sent', duplicate: 'Duplicate', skipped: 'Skipped', received: 'Received', failed: 'Not sent' }[kind]
+  it.what.textContent = `${label}. ${text.charAt(0).toUpperCase()}${text.slice(1)}`
+}
+
+interface Upload {
+  file: File
+  id: string
+  target: string
+  note: string
+  doc?: { id: string; page: number; pages: number }
+  items: Item[]
+}
+
+/** One attempt: the outcome, a refusal (definite), or null (the network failed: try again). */
+function attempt(u: Upload): Promise<PhoneOutcome | PhoneRefusal | null> {
+  const q = new URLSearchParams({ id: u.id, target: u.target, name: u.file.name.slice(0, 200) })
+  if (u.note) q.set('note', u.note)
+  if (u.doc) {
+    q.set('doc', u.doc.id)
+    q.set('page', String(u.doc.page))
+    q.set('pages', String(u.doc.pages))
+  }
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', `/upload?${q}`)
+    xhr.setRequestHeader('Content-Type', u.file.type || 'application/octet-stream')
+    xhr.timeout = 5 * 60_000
+    xhr.upload.onprogress = (e) => {
+      if (!e.lengthComputable) return
+      for (const it of u.items) it.bar.value = Math.round((e.loaded / e.total) * 100)
+    }
+    xhr.onload = () => {
+      let body: unknown = null
+      try {
+        body = JSON.parse(xhr.responseText)
+      } catch {
+        // not JSON: a proxy or a captive portal
+      }
+      if (xhr.status === 200 && body && typeof body === 'object' && 'status' in body) return resolve(body as PhoneOutcome)
+      if (isRefusal(body)) return resolve(body)
+      resolve(xhr.status >= 500 || xhr.status === 0 ? null : { error: `The computer answered ${xhr.status}.`, kind: 'request' })
+    }
+    xhr.onerror = () => resolve(null)
+    xhr.ontimeout = () => resolve(null)
+    xhr.send(u.file)
+  })
+}
+
+async function send(u: Upload): Promise<void> {
+  for (const it of u.items) it.what.textContent = 'Sending…'
+  for (let i = 0; ; i++) {
+    const r = await attempt(u)
+    if (r && !isRefusal(r)) {
+      for (const it of u.items) finish(it, r.status, r.message)
+      return
+    }
+    if (r) {
+      for (const it of u.items) finish(it, 'failed', r.error)
+      if (r.kind === 'session') stopped(r)
+      return
+    }
+    const wait = RETRY_DELAYS_MS[i]
+    if (wait === undefined) break
+    for (const it of u.items) it.what.textContent = `The connection dropped: trying again in ${wait / 1000} s…`
+    await new Promise((res) => setTimeout(res, wait))
+  }
+  for (const it of u.items) {
+    finish(it, 'failed', 'the computer could not be reached. Check the Wi-Fi, then tap to try again.')
+    const again = document.createElement('button')
+    again.type = 'button'
+    again.textContent = 'Try again'
+    again.onclick = () => {
+      again.remove()
+      it.li.className = ''
+      it.li.append(it.bar)
+      enqueue({ ...u, items: [it] })
+    }
+    it.li.append(again)
+  }
+}
+
+/** Photos go one at a time, in the order they were chosen. */
+let queue: Promise<void> = Promise.resolve()
+function enqueue(u: Upload): void {
+  queue = queue.then(() => send(u))
+}
+
+function tooLarge(f: File): boolean {
+  if (f.size <= MAX_PHONE_PHOTO_BYTES) return false
+  finish(item(f.name, f.size), 'skipped', `over ${MAX_PHONE_PHOTO_BYTES / 1024 / 1024} MB; take it again at a lower resolution.`)
+  return true
+}
+
+// ---- one document -----------------------------------------------------------------------------
+
+let pages: { file: File; it: Item }[] = []
+
+function showPages(): void {
+  doc.hidden = !oneDoc.checked
+  docCount.textContent = pages.length
+    ? `${pages.length} ${pages.length === 1 ? 'page' : 'pages'} ready (at most ${MAX_DOCUMENT_PAGES}).`
+    : 'No page yet: take a photo of each page.'
+  docSend.disabled = pages.length === 0
+  docClear.disabled = pages.length === 0
+}
+
+function sendDocument(): void {
+  const docId = newId()
+  const all = pages
+  pages = []
+  showPages()
+  all.forEach((p, i) =>
+    enqueue({
+      file: p.file,
+      id: newId(),
+      target: target.value,
+      note: note.value,
+      doc: { id: docId, page: i + 1, pages: all.length },
+      items: [p.it],
+    }),
+  )
+}
+
+// ---- wiring -----------------------------------------------------------------------------------
+
+camera.addEventListener('change', () => {
+  const files = [...(camera.files ?? [])]
+  camera.value = ''
+  for (const f of files) {
+    if (tooLarge(f)) continue
+    if (oneDoc.checked) {
+      if (pages.length >= MAX_DOCUMENT_PAGES) {
+        finish(item(f.name, f.size), 'skipped', `a document has at most ${MAX_DOCUMENT_PAGES} pages.`)
+        continue
+      }
+      const it = item(f.name, f.size)
+      it.what.textContent = `Page ${pages.length + 1} of the document: not sent yet.`
+      pages.push({ file: f, it })
+    } else {
+      enqueue({ file: f, id: newId(), target: target.value, note: note.value, items: [item(f.name, f.size)] })
+    }
+  }
+  showPages()
+})
+target.addEventListener('change', () => localStorage.setItem(TARGET_KEY, target.value))
+oneDoc.addEventListener('change', showPages)
+docSend.addEventListener('click', sendDocument)
+docClear.addEventListener('click', () => {
+  for (const p of pages) p.it.li.remove()
+  pages = []
+  showPages()
+})
+form.addEventListener('submit', (e) => e.preventDefault())
+
+void start()
