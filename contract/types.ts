@@ -144,6 +144,18 @@ export type ProfileState =
   | 'forbidden'
   /** The server refused an AI create for lack of credits: held until a person resumes. */
   | 'out_of_credits'
+  /**
+   * No answer from the server (refused, DNS, reset, timeout): uploads, polls and calls wait and are
+   * tried again by themselves; back to 'active' on the first answer that is the API's.
+   */
+  | 'unreachable'
+  /**
+   * Something answers that is not the API (a web page, a login portal, a proxy's error, a redirect,
+   * a foreign JSON shape, a certificate this computer does not trust): waiting, as for unreachable.
+   */
+  | 'not_api'
+  /** The OS says there is no network (or the errors say so): waiting until it is back. */
+  | 'offline'
 
 export interface EngineEvents {
   /** A row was created or changed status. */

@@ -201,6 +201,22 @@ export class Engine {
     this.queue.noteRateLimit(profileId, rl)
   }
 
+  /**
+   * How a request made for a person went (the API answered, or what the path's problem was): the
+   * profile's connection state follows it.
+   */
+  noteConnection(profileId: string, e: Parameters<UploadQueue['noteConnection']>[1]): void {
+    if (!this.closed) this.queue.noteConnection(profileId, e)
+  }
+
+  /**
+   * The OS's network events (the desktop app: offline, online, resume from sleep; a change of the
+   * connection settings counts as online): back online, what waited for the network goes at once.
+   */
+  networkChanged(online: boolean): void {
+    if (!this.closed) this.queue.networkChanged(online)
+  }
+
   /** Looks at the queue now instead of at its next timer (tests, and after a change on disk). */
   kick(): void {
     this.queue.kick()

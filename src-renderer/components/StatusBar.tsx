@@ -16,6 +16,9 @@ const STATE_TONE: Record<ProfileState, string> = {
   auth_required: 'bad',
   forbidden: 'bad',
   out_of_credits: 'bad',
+  unreachable: 'warn',
+  not_api: 'warn',
+  offline: 'warn',
 }
 
 /** Re-renders once a second while `until` is in the future; returns now. */

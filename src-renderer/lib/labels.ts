@@ -85,6 +85,9 @@ export const PROFILE_STATE_LABELS: Record<ProfileState, string> = {
   auth_required: 'Key refused',
   forbidden: 'No API access',
   out_of_credits: 'Out of AI credits',
+  unreachable: 'Server unreachable',
+  not_api: 'Not the API answering',
+  offline: 'Offline',
 }
 
 export const PROFILE_KIND_LABELS: Record<ProfileKind, string> = {

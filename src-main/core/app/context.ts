@@ -325,6 +325,8 @@ export class AppContext {
         onResponse: (i) => {
           if (i.rateLimit) this.engine.noteRateLimit(id, i.rateLimit)
         },
+        // And its connection state: a web page or no answer here says the same as for an upload.
+        onConnection: (e) => this.engine.noteConnection(id, e),
       })
       this.clients.set(id, c)
       c.catch(() => this.clients.delete(id))

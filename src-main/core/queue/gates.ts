@@ -4,9 +4,24 @@
  * responses report (one budget per key: uploads, polls and the person's own calls).
  */
 import { CREDITS_FIX } from '../../../schemas/assumptions'
+import type { ConnectionProblem } from '../api/errors'
 import type { RateLimit } from '../api/ratelimit'
 import type { EngineEmitter, ProfileState } from '../events'
-import { type ClientFailure, type Gate, HELD_STATES, type Work, isOutOfCredits } from './types'
+import { type BackoffOptions, connectionDelay } from './backoff'
+import {
+  type ClientFailure,
+  CONNECTION_STATES,
+  type Gate,
+  HELD_STATES,
+  type Work,
+  isOutOfCredits,
+} from './types'
+
+/** "POST /expenses: a web page …" → "A web page …": the same text whichever request saw it. */
+function withoutRequest(message: string): string {
+  const m = message.replace(/^(GET|POST|PUT|PATCH|DELETE) \S+?:\s+/, '')
+  return m.charAt(0).toUpperCase() + m.slice(1)
+}
 
 export class ProfileGates {
   private readonly gates = new Map<string, Gate>()
@@ -18,6 +33,11 @@ export class ProfileGates {
     private readonly onStateChange: () => void,
     /** The server refused the key (401) or there is none: the profile's client must be made anew. */
     private readonly onAuthLost: (profileId: string) => void,
+    /** The connection backoff and the recheck of a problem only settings can fix (QueueOptions). */
+    private readonly retry: () => { backoff: BackoffOptions; configurationRecheckMs: number } = () => ({
+      backoff: { baseMs: 1000, capMs: 30_000 },
+      configurationRecheckMs: 300_000,
+    }),
   ) {}
 
   /** Every profile the queue knows, with its gate. */
@@ -30,6 +50,7 @@ export class ProfileGates {
     if (!g) {
       g = {
         state: 'active',
+        conn: null,
         message: null,
         pausedUntil: 0,
         limit: null,
@@ -106,6 +127,12 @@ export class ProfileGates {
   readyAt(profileId: string, now: number, kind: Work = 'upload'): number {
     const g = this.gate(profileId)
     if (HELD_STATES.includes(g.state) && !(kind === 'poll' && g.state === 'out_of_credits')) return Infinity
+    if (g.conn) {
+      // Waiting for the path to the server: nothing before the next try, then one request at a
+      // time (the probe); its end wakes the queue.
+      if (now < g.conn.retryAt) return g.conn.retryAt
+      if (g.inFlight > 0) return Infinity
+    }
     if (g.pausedUntil > now) return g.pausedUntil
     if (g.state === 'rate_limited') this.setState(profileId, 'active', null)
     if (g.resetAt !== null && g.resetAt <= now) {
@@ -166,8 +193,67 @@ export class ProfileGates {
     return null
   }
 
-  /** Profiles that wait for a person (paused, a new key, a subscription change, credits). */
+  /**
+   * Profiles that wait for a person (paused, a new key, a subscription change, credits) or for a
+   * setting only a person can change (a certificate to trust, a proxy's password).
+   */
   held(): string[] {
-    return [...this.gates.entries()].filter(([, g]) => HELD_STATES.includes(g.state)).map(([id]) => id)
+    return [...this.gates.entries()]
+      .filter(([, g]) => HELD_STATES.includes(g.state) || g.conn?.configuration === true)
+      .map(([id]) => id)
+  }
+
+  // ---- the path to the server (issue 22) ----------------------------------------------------------
+
+  /**
+   * No answer of the API came for a request of this profile (`f.connection` set): the profile waits
+   * (state unreachable, not_api or offline, unless a held state has priority) and tries one request
+   * after a capped backoff. Returns when that is. A failure of a request that was already in flight
+   * when the wait began does not count as a failed try.
+   */
+  connectionFailed(profileId: string, f: Pick<ClientFailure, 'connection' | 'configuration' | 'message'>): number {
+    const g = this.gate(profileId)
+    const now = this.now()
+    const problem: ConnectionProblem = f.connection ?? 'unreachable'
+    const configuration = f.configuration === true
+    const probe = !g.conn || now >= g.conn.retryAt
+    const failures = (g.conn?.failures ?? 0) + (probe ? 1 : 0)
+    const { backoff, configurationRecheckMs } = this.retry()
+    const wait = configuration ? configurationRecheckMs : connectionDelay(failures, backoff)
+    const retryAt = probe || !g.conn ? now + wait : g.conn.retryAt
+    const what = withoutRequest(f.message).replace(/[.?!]?\s*$/, (p) => (p.trim() === '?' ? '?' : '.'))
+    const doing = configuration
+      ? 'Uploads wait until this is fixed; nothing is lost.'
+      : `Uploads wait and Bookdrop tries again by itself (at least every ${Math.round(backoff.capMs / 1000)} s); nothing is lost.`
+    const message = `${what} ${doing}`
+    g.conn = { problem, configuration, failures, retryAt, message }
+    if (!HELD_STATES.includes(g.state)) this.setState(profileId, problem, message)
+    return retryAt
+  }
+
+  /** The API answered (any answer in its envelope): the wait for the path is over. */
+  connectionOk(profileId: string): void {
+    const g = this.gates.get(profileId)
+    if (!g?.conn) return
+    g.conn = null
+    if (CONNECTION_STATES.includes(g.state)) this.setState(profileId, 'active', null)
+  }
+
+  /**
+   * The OS says the network went away (false) or came back, or the computer woke up (true). Gone:
+   * every profile waits as offline (tried again at the cap, in case the OS is wrong). Back: every
+   * wait for the path ends at once, so what waited goes now.
+   */
+  networkChanged(online: boolean): void {
+    if (online) {
+      for (const id of [...this.gates.keys()]) this.connectionOk(id)
+      return
+    }
+    const { backoff } = this.retry()
+    for (const [id, g] of this.gates) {
+      const message = 'This computer is offline. Uploads wait and resume when the network is back; nothing is lost.'
+      g.conn = { problem: 'offline', configuration: false, failures: g.conn?.failures ?? 1, retryAt: this.now() + backoff.capMs, message }
+      if (!HELD_STATES.includes(g.state)) this.setState(id, 'offline', message)
+    }
   }
 }
