@@ -180,6 +180,7 @@ function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<Ht
     })
     r.on('response', (res) => {
       answered = true
+      const issuer = req.wantPeer ? issuerOf(res.socket) : undefined
       const status = res.statusCode ?? 0
       const limit = req.maxResponseBytes
       const tooLarge = (): void => finish(new ResponseTooLarge(status, limit, res.headers))
@@ -216,7 +217,7 @@ function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<Ht
           statusText: res.statusMessage ?? '',
           headers: res.headers,
           text: body.toString('utf8'),
-          ...(req.wantPeer ? { issuer: issuerOf(res.socket) } : {}),
+          ...(issuer !== undefined ? { issuer } : {}),
         })
       })
     })

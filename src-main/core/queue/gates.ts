@@ -225,7 +225,10 @@ export class ProfileGates {
     const doing = configuration
       ? 'Uploads wait until this is fixed; nothing is lost.'
       : `Uploads wait and Bookdrop tries again by itself (at least every ${Math.round(backoff.capMs / 1000)} s); nothing is lost.`
-    const message = `${what} ${doing}`
+    // Said once: while the same problem lasts, its first words stay (a portal that alternates a
+    // page and an empty answer is one problem, not a message per request).
+    const same = g.conn && g.conn.problem === problem && g.conn.configuration === configuration
+    const message = same ? g.conn!.message : `${what} ${doing}`
     g.conn = { problem, configuration, failures, retryAt, message }
     if (!HELD_STATES.includes(g.state)) this.setState(profileId, problem, message)
     return retryAt
