@@ -595,6 +595,14 @@ export class Engine {
     }
   }
 
+  /**
+   * Stops sending: nothing new starts, and requests in flight are aborted (their rows wait, with
+   * their Idempotency-Key, for the next start). The stores stay readable until close().
+   */
+  async stopSending(): Promise<void> {
+    await this.queue.stop()
+  }
+
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true

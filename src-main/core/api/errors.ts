@@ -44,6 +44,18 @@ export const CLIENT_ERROR_CODES = {
   fileSuperseded: 'file_superseded',
 } as const
 
+/** The codes of failures with no answer of the API (ApiError.connection set). */
+export const CONNECTION_ERROR_CODES: readonly string[] = [
+  CLIENT_ERROR_CODES.network,
+  CLIENT_ERROR_CODES.offline,
+  CLIENT_ERROR_CODES.timeout,
+  CLIENT_ERROR_CODES.notApi,
+  CLIENT_ERROR_CODES.redirect,
+  CLIENT_ERROR_CODES.proxyAuth,
+  CLIENT_ERROR_CODES.proxy,
+  CLIENT_ERROR_CODES.certificate,
+]
+
 /**
  * Why no answer of the API came (issue 22): nothing answered (`unreachable`), something that is
  * not the API answered (`not_api`), or this computer has no network (`offline`). Such a failure
