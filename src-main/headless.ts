@@ -28,6 +28,7 @@ import type { AiTarget } from '../schemas'
 import { TARGET_LABELS } from '../schemas/labels'
 import type { Engine } from './core/engine'
 import type { Network } from './core/api/network'
+import type { ConnectionReport } from './core/api/transport'
 import type { ClientProvider } from './core/queue/queue'
 import { defaultDataDir } from './core/paths'
 import type { UploadView } from '../contract/types'
@@ -304,7 +305,7 @@ async function checkConnection(conn: Connection): Promise<number> {
   let client
   try {
     client = (await conn.clients.clientFor(conn.profileId, () => {})) as unknown as {
-      checkConnection(): Promise<import('./core/api/transport').ConnectionReport>
+      checkConnection(): Promise<ConnectionReport>
     }
   } catch (e) {
     console.error(`bookdrop: --check: ${(e as Error).message}`)
