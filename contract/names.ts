@@ -55,6 +55,10 @@ export const CALL_NAMES = [
   'addSeats',
   'addCredits',
   'getClientHealth',
+  'getConnection',
+  'setConnection',
+  'setProxyCredentials',
+  'testConnection',
 ] as const
 export type CallName = (typeof CALL_NAMES)[number]
 

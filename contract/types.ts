@@ -234,3 +234,37 @@ export interface GrantMonth {
   /** The holding as the last grant (of any month) that reported it left it. */
   holding: { balance: number; at: number } | null
 }
+
+// ---- the connection (issue 22) ------------------------------------------------------------------
+
+/** How requests reach the API: the proxy, and the extra certificates trusted (never a password). */
+export interface ConnectionSettings {
+  /** system: the OS's proxy settings and PAC file (desktop) or HTTPS_PROXY (elsewhere); manual: proxyUrl; none: direct. */
+  proxyMode: 'system' | 'manual' | 'none'
+  proxyUrl: string | null
+  /** The user name saved for proxies that ask for one (its password stays in the keychain). */
+  proxyUser: string | null
+  proxyPasswordSaved: boolean
+  /** Who the extra trusted certificates are ("Corp Root CA (Corp)"); empty when there are none. */
+  extraCertificates: string[]
+}
+
+/** What "Test connection" found. */
+export interface ConnectionReport {
+  baseUrl: string
+  /** The proxy used (no credentials), or null for a direct connection. */
+  proxy: string | null
+  /** Who signed the server's certificate (https). */
+  issuer: string | null
+  roundTripMs: number | null
+  /** HTTP status of the answer; null when none came. */
+  status: number | null
+  /** True when the answer was the API's own (its JSON envelope). */
+  api: boolean
+  /** False when the API refused the key; null when it did not say. */
+  keyAccepted: boolean | null
+  /** One sentence: what was found and, if something is wrong, what to do. */
+  message: string
+  /** The certificate authorities trusted. */
+  trust: string
+}

@@ -16,6 +16,8 @@ import { type PartnerRoom, partnerRoom } from './app/partner'
 import { type ProfilesRoom, profilesRoom } from './app/profiles'
 import { type RecordsRoom, recordsRoom } from './app/records'
 import { type CallHandlers, type Unhandled, composeRooms } from './app/room'
+import { type ConnectionRoom, applyConnection, connectionRoom, proxyCredentials } from './app/connection'
+import { Network } from './api/network'
 import { type SessionRoom, sessionRoom } from './app/session'
 import { type SettingsRoom, readSettings, settingsRoom } from './app/settings'
 import { type UploadsRoom, uploadsHelpers, uploadsRoom } from './app/uploads'
@@ -46,6 +48,11 @@ export interface AppServiceOptions {
   engine?: Pick<EngineOptions, 'queue' | 'watch' | 'hashConcurrency'>
   /** Added to every API client (timeouts, user agent). */
   clientOptions?: ProfileClientOptions
+  /**
+   * The OS's proxy for a URL, as a PAC result ("PROXY host:port; DIRECT"): the desktop app's
+   * Electron session (resolveProxy). Without it, the system's proxy is the environment's.
+   */
+  systemProxy?: (url: string) => Promise<string>
   /** The queue database cannot be read: move it aside and start fresh (see Engine.open). */
   resetQueue?: boolean
 }
@@ -63,7 +70,8 @@ type Handlers = ProfilesRoom &
   RecordsRoom &
   Pick<DemoRoom, 'startDemo' | 'addSampleReceipts'> &
   Omit<PartnerRoom, 'discardAll'> &
-  HealthRoom
+  HealthRoom &
+  ConnectionRoom
 
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
@@ -91,6 +99,7 @@ function rooms(ctx: AppContext, launcher: DemoLauncher | undefined) {
       addCredits: partner.addCredits,
     },
     healthRoom(ctx),
+    connectionRoom(ctx),
   )
   return { handlers, demo, partner }
 }
@@ -108,7 +117,17 @@ export class AppService {
   private constructor(private readonly ctx: AppContext) {}
 
   static async open(opts: AppServiceOptions): Promise<AppService> {
-    const ctx = new AppContext(opts.dataDir, opts.host, opts.shell, opts.clientOptions ?? {})
+    // One network for every client: the proxy and the trust the connection settings say, with the
+    // proxy's password read from the keychain when a proxy asks.
+    let ctxRef: AppContext | null = null
+    const network =
+      opts.clientOptions?.network ??
+      new Network({
+        ...(opts.systemProxy ? { systemProxy: opts.systemProxy } : {}),
+        proxyCredentials: async () => (ctxRef ? proxyCredentials(ctxRef) : null),
+      })
+    const ctx = new AppContext(opts.dataDir, opts.host, opts.shell, { ...opts.clientOptions, network }, network)
+    ctxRef = ctx
     await mkdir(opts.dataDir, { recursive: true })
     let store = opts.secretStore
     if (store) {
@@ -118,6 +137,7 @@ export class AppService {
       store = opened.store
       ctx.keychainProblem = opened.problem
     }
+    ctx.secrets = store
     ctx.real = await ProfileManager.open({ dataDir: opts.dataDir, store, clientOptions: ctx.clientOptions })
     ctx.active = ctx.real.activeId
     ctx.engine = await Engine.open({
@@ -137,6 +157,7 @@ export class AppService {
       jobTimeoutMs: fixed?.jobTimeoutMs === undefined ? settings.jobTimeoutMs : undefined,
     })
     for (const name of ENGINE_EVENTS) ctx.engine.events.on(name, (payload) => ctx.onEngineEvent(name, payload))
+    if (!opts.clientOptions?.network) applyConnection(ctx)
 
     const s = new AppService(ctx)
     const { handlers, demo, partner } = rooms(ctx, opts.demoLauncher)
@@ -184,6 +205,16 @@ export class AppService {
    */
   grantFiles(paths: readonly string[]): void {
     for (const p of paths) this.ctx.grants.grantFile(p)
+  }
+
+  /**
+   * The OS says the network went away or came back (or the computer woke up): kept connections
+   * are dropped when it comes back, and what waited for the network goes at once.
+   */
+  networkChanged(online: boolean): void {
+    if (this.ctx.closed) return
+    if (online) this.ctx.network.reset()
+    this.ctx.engine.networkChanged(online)
   }
 
   /** Stops the engine (unfinished uploads resume next time), the demo emulator, and forgets held keys. */

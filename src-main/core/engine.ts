@@ -166,6 +166,15 @@ export class Engine {
     this.applyQueueSettings(next)
   }
 
+  /** The saved connection settings (proxy, extra certificates), or {}: the connection room checks them. */
+  savedConnection(): Record<string, unknown> {
+    return this.settings.get<Record<string, unknown>>('connection', {})
+  }
+
+  saveConnection(next: Record<string, unknown>): void {
+    this.settings.set('connection', next)
+  }
+
   /** Applies the queue's part of the settings (each field given), without saving it. */
   applyQueueSettings(s: Partial<QueueSettings>): void {
     if (s.concurrency !== undefined) this.queue.setConcurrency(s.concurrency)

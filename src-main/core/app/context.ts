@@ -18,6 +18,7 @@ import {
   type UploadStatus,
 } from '../../../contract'
 import type { BookkeepingClient, ResponseInfo } from '../api'
+import type { Network } from '../api/network'
 import { AppError } from '../app-error'
 import type { Engine } from '../engine'
 import type { EngineEventName } from '../events'
@@ -28,6 +29,7 @@ import {
   type ProfileClientOptions,
   ProfileError,
   type ProfileManager,
+  type SecretStore,
   redact as redactSecrets,
 } from '../secrets'
 import { type Upload, toUploadView } from '../store/uploads'
@@ -125,11 +127,16 @@ export class AppContext {
   private readonly listeners = new Set<EventListener>()
   private sessionTimer: NodeJS.Timeout | null = null
 
+  /** Where the keys live (and the proxy's password). */
+  secrets: SecretStore | null = null
+
   constructor(
     readonly dataDir: string,
     readonly host: 'electron' | 'web',
     readonly shell: ShellPort,
     readonly clientOptions: ProfileClientOptions,
+    /** Where every client's requests go and whom they trust (the connection room changes it). */
+    readonly network: Network,
   ) {}
 
   // ---- events -------------------------------------------------------------------------------------
