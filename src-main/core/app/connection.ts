@@ -25,8 +25,6 @@ export interface SavedConnection {
   caPem: string | null
 }
 
-const DEFAULT: SavedConnection = { proxyMode: 'system', proxyUrl: null, proxyUser: null, caPem: null }
-
 /** The saved connection settings; a damaged record falls back to the system's proxy and no extra certificate. */
 export function readConnection(ctx: AppContext): SavedConnection {
   const raw = ctx.engine.savedConnection()
@@ -137,7 +135,8 @@ export function connectionRoom(ctx: AppContext): ConnectionRoom {
       if (username === '') {
         await ctx.secrets.delete(PROXY_CREDENTIALS_ACCOUNT)
       } else {
-        if (/[\u0000-\u001f]/.test(username) || /[\u0000-\u001f]/.test(req.password)) {
+        const control = (t: string) => [...t].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
+        if (control(username) || control(req.password)) {
           throw new AppError('invalid_request', 'The user name and password cannot contain control characters.', {
             username: 'no control characters',
           })
