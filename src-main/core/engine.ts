@@ -142,6 +142,7 @@ export class Engine {
       lock.release()
       throw e
     }
+    engine.resumeEndedWithoutTheApi()
     engine.queue.start()
     await engine.finishPendingMoves()
     for (const f of engine.folders.list()) if (f.enabled) await engine.startIfAllowed(f)
@@ -601,6 +602,23 @@ export class Engine {
       await this.queue.whenIdle()
       if (this.intakeInFlight === 0 && !this.watchersBusy() && this.queue.isIdle()) return
       await new Promise((r) => setTimeout(r, 25))
+    }
+  }
+
+  /**
+   * Once per data folder (issue 22): rows earlier versions ended on an answer that was not the
+   * API's are sent or followed again (UploadStore.resumeEndedWithoutTheApi).
+   */
+  private resumeEndedWithoutTheApi(): void {
+    const DONE = 'resumed_not_api_endings'
+    if (this.settings.get<boolean>(DONE, false)) return
+    const n = this.uploads.resumeEndedWithoutTheApi()
+    this.settings.set(DONE, true)
+    if (n > 0) {
+      this.events.emit('notice', {
+        level: 'info',
+        message: `${n} file(s) that had ended on an answer that was not the API's are sent or followed again.`,
+      })
     }
   }
 

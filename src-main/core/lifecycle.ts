@@ -40,6 +40,8 @@ export type UploadField =
   | 'forced'
   | 'completedAt'
   | 'movedTo'
+  | 'path'
+  | 'afterUpload'
 
 export interface Transition {
   from: FromStatus
@@ -80,6 +82,9 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: 'duplicate', to: 'queued', why: 'a person chose "Send anyway"', writes: ['forced', 'nextAttemptAt', ...ERROR] },
   { from: 'skipped', to: 'queued', why: 're-take: the cause went away (readable again, smaller, no longer empty), or a person chose "Send anyway"', writes: RETAKE },
   { from: 'skipped', to: 'duplicate', why: 're-take: the file can be sent now, but its content was already sent', writes: RETAKE },
+  { from: 'failed', to: 'waiting_retry', why: "update (once, issue 22): it had failed on an answer that was not the API's (a web page, an empty body, a redirect, an error page, network errors until the attempts ran out); sent again with the same Idempotency-Key", writes: RESEND },
+  { from: 'completed', to: 'waiting_retry', why: "update (once, issue 22): it was \"done\" on an answer that was not the API's (a success without data); sent again with the same Idempotency-Key, from where its file is now", writes: [...RESEND, ...RECORD, 'movedTo', 'path', 'afterUpload'] },
+  { from: 'completed', to: 'processing', why: "update (once, issue 22): its job had been given up on an answer that was not the API's (a redirect, a 404 page, answers without a status); followed again", writes: [...RESEND, ...RECORD, 'movedTo', 'path', 'afterUpload'] },
 ]
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Rows that earlier versions ended on an answer that was not the API's (issue 22) go on after the
- * update: the migration sends them again with the same Idempotency-Key, or follows their job again,
+ * update: once per data folder, they are sent again with the same Idempotency-Key, or followed again,
  * and leaves the API's own refusals and real records alone. Real SQLite, the real emulator.
  */
 import { createHash, randomUUID } from 'node:crypto'
@@ -51,7 +51,7 @@ it('failed or "done" on a portal, an ingress page, a redirect, network errors or
   const jobRef = job.process_type === 'async' ? job.job_reference : ''
   expect(jobRef).toBeTruthy()
 
-  // The rows as an earlier version left them (schema 4).
+  // The rows as an earlier version left them.
   const db = new Db(join(dataDir, DB_FILE))
   const now = Date.now()
   const row = (name: string, status: string, over: Record<string, unknown>) => {
@@ -76,7 +76,6 @@ it('failed or "done" on a portal, an ingress page, a redirect, network errors or
   })
   row('refused', 'failed', { error_code: 'validation_error', http_status: 400, last_error: 'prompt: Required' })
   row('done', 'completed', { record_uuid: 'rec-kept', record_type: 'expenses', completed_at: now - 50_000 })
-  db.run('UPDATE schema_version SET version = 4')
   db.close()
 
   r = await rig({ sandbox: sb, dataDir })

@@ -92,51 +92,6 @@ const MIGRATIONS: string[] = [
   `
   CREATE INDEX IF NOT EXISTS uploads_file ON uploads(path, profile_id, target, id);
   `,
-  // 5 (issue 22): only the API's own word ends a receipt. Rows that earlier versions ended on an
-  // answer that was not the API's go on: a create that "failed" on a body that was not JSON, a
-  // redirect, an error page without the API's JSON, or network errors until the attempts ran out,
-  // is sent again with the SAME Idempotency-Key (the server replays what it may have created);
-  // a create "done" although its answer named nothing (a maintenance notice in JSON) likewise; a
-  // job given up on a redirect, a 404 or answers without a status is followed again. A file the
-  // after-upload step had moved is sent from where it is now and left there.
-  `
-  UPDATE uploads SET path = moved_to, after_upload = 'leave'
-    WHERE moved_to IS NOT NULL AND moved_to != '' AND record_uuid IS NULL AND status = 'completed'
-      AND error_code = 'completion_not_reported'
-      AND (last_error LIKE '%(its answer named no job and no record)%'
-        OR last_error LIKE '%could not be followed: 3__,%'
-        OR last_error LIKE '%could not be followed: 404,%'
-        OR last_error LIKE '%never gave a status Bookdrop knows%');
-  UPDATE uploads SET
-      status = 'waiting_retry', attempts = 0, polls = 0, job_reference = NULL, accepted_at = NULL,
-      record_uuid = NULL, record_type = NULL, completed_at = NULL, moved_to = NULL,
-      next_attempt_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000,
-      updated_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000,
-      error_code = 'not_api', http_status = NULL,
-      last_error = 'It had ended on an answer that was not the API''s; sent again with the same Idempotency-Key.'
-    WHERE job_reference IS NULL AND (
-      (status = 'failed' AND (
-        error_code IN ('bad_response', 'redirect_refused', 'network_error', 'timeout')
-        OR (error_code LIKE 'http!_%' ESCAPE '!' AND last_error LIKE '% failed: the server answered %')
-        OR last_error LIKE 'Gave up after % attempts. Last error: Could not reach %'
-        OR last_error LIKE 'Gave up after % attempts. Last error: % got no complete answer within %'
-        OR last_error LIKE 'Gave up after % attempts. Last error: % failed: the server answered %'))
-      OR (status = 'completed' AND record_uuid IS NULL AND error_code = 'completion_not_reported'
-        AND last_error LIKE '%(its answer named no job and no record)%'));
-  UPDATE uploads SET
-      status = 'processing', polls = 0, record_uuid = NULL, record_type = NULL, completed_at = NULL,
-      moved_to = NULL,
-      accepted_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000,
-      next_attempt_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000,
-      updated_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000,
-      error_code = NULL, http_status = NULL,
-      last_error = 'Its job had been given up on an answer that was not the API''s; followed again.'
-    WHERE status = 'completed' AND record_uuid IS NULL AND job_reference IS NOT NULL
-      AND error_code = 'completion_not_reported'
-      AND (last_error LIKE '%could not be followed: 3__,%'
-        OR last_error LIKE '%could not be followed: 404,%'
-        OR last_error LIKE '%never gave a status Bookdrop knows%');
-  `,
 ]
 
 export class Db {
