@@ -157,6 +157,7 @@ const SYSTEM_PROXY_TTL_MS = 30_000
 export class Network {
   #opts: NetworkOptions
   #direct: { http: http.Agent; https: https.Agent } | null = null
+  #directRoutes: { http?: Route; https?: Route } = {}
   readonly #proxied = new Map<string, http.Agent>()
   #context: tls.SecureContext | null | undefined
   readonly #systemCache = new Map<string, { at: number; proxies: (string | null)[] }>()
@@ -192,6 +193,7 @@ export class Network {
     this.#direct?.http.destroy()
     this.#direct?.https.destroy()
     this.#direct = null
+    this.#directRoutes = {}
     for (const a of this.#proxied.values()) a.destroy()
     this.#proxied.clear()
     this.#context = undefined
@@ -199,17 +201,18 @@ export class Network {
     this.#credentials.clear()
   }
 
-  /** The connections of a request to `url`. */
-  async route(url: URL): Promise<Route> {
-    const proxy = isLoopbackHost(url.hostname) ? null : await this.proxyFor(url)
-    if (proxy === null) {
-      const https_ = url.protocol === 'https:'
-      return {
-        agent: this.direct(url),
-        fresh: () => (https_ ? new https.Agent({ ...this.tlsOptions() }) : new http.Agent()),
-        proxy: null,
-      }
-    }
+  /**
+   * The connections of a request to `url`: at once (no promise) for loopback, which is never
+   * proxied, so the engine's requests to the local emulator cost nothing more than before.
+   */
+  route(url: URL): Route | Promise<Route> {
+    if (isLoopbackHost(url.hostname)) return this.directRoute(url)
+    return this.lookup(url)
+  }
+
+  private async lookup(url: URL): Promise<Route> {
+    const proxy = await this.proxyFor(url)
+    if (proxy === null) return this.directRoute(url)
     const withAuth = await this.withCredentials(proxy)
     const { HttpsProxyAgent, HttpProxyAgent } = await import('hpagent')
     const make = (keepAlive: boolean): http.Agent => {
@@ -223,6 +226,21 @@ export class Network {
       this.#proxied.set(key, agent)
     }
     return { agent, fresh: () => make(false), proxy: shownProxy(proxy) }
+  }
+
+  /** The direct route of a protocol, made once per generation of settings. */
+  private directRoute(url: URL): Route {
+    const https_ = url.protocol === 'https:'
+    const cached = https_ ? this.#directRoutes.https : this.#directRoutes.http
+    if (cached) return cached
+    const route: Route = {
+      agent: this.direct(url),
+      fresh: () => (https_ ? new https.Agent({ ...this.tlsOptions() }) : new http.Agent()),
+      proxy: null,
+    }
+    if (https_) this.#directRoutes.https = route
+    else this.#directRoutes.http = route
+    return route
   }
 
   /** The proxy of `url` under the current setting, or null for direct. */

@@ -145,7 +145,8 @@ export class Transport {
     const base = { method, path, idempotencyKey }
     let route: Route
     try {
-      route = await this.#c.network.route(url)
+      const r = this.#c.network.route(url)
+      route = r instanceof Promise ? await r : r
     } catch (e) {
       throw this.observed(
         this.error({
@@ -427,7 +428,8 @@ export class Transport {
       const api = answered && !err.connection
       let issuer: string | null = null
       if (url.protocol === 'https:' && (answered || err.errorCode === CLIENT_ERROR_CODES.certificate)) {
-        const peer = await presentedCertificate(url, await this.#c.network.route(url).catch(() => null))
+        const route = await Promise.resolve(this.#c.network.route(url)).catch(() => null)
+        const peer = await presentedCertificate(url, route)
         issuer = peer?.issuer ?? null
       }
       return {
