@@ -75,7 +75,8 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
       patch: { ...base, lastError: waitingReason(f), attempts: Math.max(0, row.attempts - 1), nextAttemptAt: now },
     }
   }
-  gates.connectionOk(row.profileId)
+  // The API answered (a refusal, a 429, a 5xx in its envelope): the path works.
+  if (f.status > 0) gates.connectionOk(row.profileId)
   // The file is not the version that was recorded: nothing was created from it.
   if (f.errorCode === 'file_superseded') {
     return {
@@ -133,7 +134,8 @@ export const afterPollFailure: FailureRule = (row, f, opts, gates, now) => {
     gates.connectionFailed(row.profileId, f)
     return { kind: 'follow', wait: 0, lastError: waitingReason(f), counted: false }
   }
-  gates.connectionOk(row.profileId)
+  // The API answered (a refusal, a 429, a 5xx in its envelope): the path works.
+  if (f.status > 0) gates.connectionOk(row.profileId)
   const age = now - (row.acceptedAt ?? row.createdAt)
   const youngUnknown = f.status === 404 && age < opts.jobNotFoundGraceMs
   const transient =
