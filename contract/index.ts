@@ -33,6 +33,8 @@ import {
   registerBusinessSchema,
 } from '../schemas'
 import {
+  type ConnectionReport,
+  type ConnectionSettings,
   type EngineEvents,
   type FolderConfig,
   type FolderState,
@@ -415,6 +417,21 @@ export const CALLS = {
   endPhone: z.object({ id: z.string().min(1).max(64) }).strict(),
   /** Closes the panel: every phone's session ends and the listener stops. */
   closePhone: none,
+  // the connection (issue 22): proxy, extra trusted certificates, Test connection
+  getConnection: none,
+  setConnection: z
+    .object({
+      proxyMode: z.enum(['system', 'manual', 'none']),
+      /** http(s)://host:port; required with proxyMode manual. */
+      proxyUrl: z.string().trim().max(2000).nullable().optional(),
+      /** Extra trusted certificates, PEM text (null: none). Checked by main. */
+      caPem: z.string().max(1_000_000).nullable().optional(),
+    })
+    .strict(),
+  /** The proxy's user name and password, kept in the keychain; an empty user name removes them. */
+  setProxyCredentials: z.object({ username: z.string().max(256), password: z.string().max(1024) }).strict(),
+  /** Tries the active profile's base URL once (GET /auth/validate) and says what it found. */
+  testConnection: none,
 } as const
 
 /** The phone's targets are targets of the API (contract/phone.ts cannot import schemas: the phone's page bundles it). */
@@ -493,6 +510,10 @@ export interface Calls {
   decidePhone: PhoneState
   endPhone: PhoneState
   closePhone: PhoneState
+  getConnection: ConnectionSettings
+  setConnection: ConnectionSettings
+  setProxyCredentials: ConnectionSettings
+  testConnection: ConnectionReport
 }
 
 export type Req<K extends CallName> = z.input<(typeof CALLS)[K]>

@@ -61,6 +61,10 @@ export const CALL_NAMES = [
   'decidePhone',
   'endPhone',
   'closePhone',
+  'getConnection',
+  'setConnection',
+  'setProxyCredentials',
+  'testConnection',
 ] as const
 export type CallName = (typeof CALL_NAMES)[number]
 

@@ -162,13 +162,16 @@ export type ProfileState =
   /** The server refused an AI create for lack of credits: held until a person resumes. */
   | 'out_of_credits'
   /**
-   * No answer from the server (refused, DNS, reset, timeout). Nothing is held: the queue keeps
-   * retrying, and the first answer of the API sets the profile back to 'active'.
+   * No answer from the server (refused, DNS, reset, timeout): uploads, polls and calls wait and are
+   * tried again by themselves; back to 'active' on the first answer that is the API's.
    */
   | 'unreachable'
-  /** Something answers that is not the API (a web page, a login portal, a proxy error, a redirect). */
+  /**
+   * Something answers that is not the API (a web page, a login portal, a proxy's error, a redirect,
+   * a foreign JSON shape, a certificate this computer does not trust): waiting, as for unreachable.
+   */
   | 'not_api'
-  /** The operating system says there is no network. */
+  /** The OS says there is no network (or the errors say so): waiting until it is back. */
   | 'offline'
 
 export interface EngineEvents {
@@ -247,4 +250,38 @@ export interface GrantMonth {
   grants: Grant[]
   /** The holding as the last grant (of any month) that reported it left it. */
   holding: { balance: number; at: number } | null
+}
+
+// ---- the connection (issue 22) ------------------------------------------------------------------
+
+/** How requests reach the API: the proxy, and the extra certificates trusted (never a password). */
+export interface ConnectionSettings {
+  /** system: the OS's proxy settings and PAC file (desktop) or HTTPS_PROXY (elsewhere); manual: proxyUrl; none: direct. */
+  proxyMode: 'system' | 'manual' | 'none'
+  proxyUrl: string | null
+  /** The user name saved for proxies that ask for one (its password stays in the keychain). */
+  proxyUser: string | null
+  proxyPasswordSaved: boolean
+  /** Who the extra trusted certificates are ("Corp Root CA (Corp)"); empty when there are none. */
+  extraCertificates: string[]
+}
+
+/** What "Test connection" found. */
+export interface ConnectionReport {
+  baseUrl: string
+  /** The proxy used (no credentials), or null for a direct connection. */
+  proxy: string | null
+  /** Who signed the server's certificate (https). */
+  issuer: string | null
+  roundTripMs: number | null
+  /** HTTP status of the answer; null when none came. */
+  status: number | null
+  /** True when the answer was the API's own (its JSON envelope). */
+  api: boolean
+  /** False when the API refused the key; null when it did not say. */
+  keyAccepted: boolean | null
+  /** One sentence: what was found and, if something is wrong, what to do. */
+  message: string
+  /** The certificate authorities trusted. */
+  trust: string
 }

@@ -229,9 +229,11 @@ export const JOB_STATUS_ALIASES = {
 export const UNKNOWN_JOB_STATUS_POLLS = 10
 
 /**
- * What an upload row says when the server accepted a file but its completion cannot be followed:
- * no job reference, a job route that answers 404/405/410/501, an answer that cannot be read, or a
- * status the client never recognises. The row is `completed` with no record uuid and this note.
+ * What an upload row says when the API accepted a file but its completion cannot be followed: the
+ * API's own answer named no job reference, its job route answers 404 (past the grace) or
+ * 405/410/501 in its JSON envelope, or its status is one the client never recognises. The row is
+ * `completed` with no record uuid and this note. An answer that is not the API's (a web page, a
+ * redirect, a foreign JSON) never ends a row this way (issue 22): the row waits.
  */
 export const COMPLETION_NOT_REPORTED = 'Sent; the server did not report completion.'
 export const COMPLETION_NOT_REPORTED_CODE = 'completion_not_reported'

@@ -407,6 +407,21 @@ function messageOf(v: unknown): string | null {
   return text(v)
 }
 
+/**
+ * True when `data` can be a job's answer: an object naming the job's status, its reference, or its
+ * record(s) under our names or an alias. A success envelope without any of them (a maintenance
+ * notice in JSON) is not the API's answer about a job.
+ */
+export function looksLikeJob(data: unknown): boolean {
+  if (!isObject(data)) return false
+  return [
+    FIELD_ALIASES.jobStatus,
+    FIELD_ALIASES.jobReference,
+    FIELD_ALIASES.jobRecordUuid,
+    FIELD_ALIASES.jobRecordUuids,
+  ].some((names) => pick(data, names) !== undefined) || [data.resource, data.record, data.result].some(isObject)
+}
+
 export function readJob(data: unknown): JobRead {
   const o = isObject(data) ? data : {}
   const nested = [o.resource, o.record, o.result].find(isObject)

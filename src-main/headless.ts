@@ -3,21 +3,32 @@
  *
  *   npm run headless -- --watch <dir> --target expenses [--base-url <url>] [--profile <name>]
  *                       [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--once] [--demo]
+ *                       [--max-wait <s>] [--timeout <s>] [--ca-file <pem>]
+ *   npm run headless -- --check [--base-url <url> | --profile <name> | --demo] [--ca-file <pem>]
  *
  * The key comes from --profile (the OS keychain) or BOOKDROP_API_KEY; --demo starts the embedded
  * emulator and uses its demo key. One line per file as it moves, and a summary. SIGINT/SIGTERM stop
- * cleanly; a restart resumes. --once handles what is in the folder, waits for every job (at most
- * --job-timeout seconds each), prints the summary and exits 0 only if no file failed.
+ * every mode cleanly: requests in flight are aborted (their Idempotency-Key keeps them safe), the
+ * summary is printed, and a restart resumes. --once handles what is in the folder, waits for every
+ * job (at most --job-timeout seconds each) but never longer than --max-wait in all, prints the
+ * summary and what is left, and exits 0 only if every file is done. Requests go through
+ * HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured; loopback never proxied) and trust Node's and the
+ * system's certificate authorities, plus --ca-file.
  *
  * Exit codes: 0 done, 1 a file failed, 2 usage, 3 the queue database cannot be read (start again
- * with --reset-queue to move it aside), 4 another Bookdrop process has this data directory.
+ * with --reset-queue to move it aside), 4 another Bookdrop process has this data directory, 5 files
+ * are left unfinished (--max-wait passed, a stop, or a problem only a person can fix), or --check
+ * found no working API.
  */
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { readFile } from 'node:fs/promises'
 import type { AiTarget } from '../schemas'
 import { TARGET_LABELS } from '../schemas/labels'
 import type { Engine } from './core/engine'
+import type { Network } from './core/api/network'
+import type { ConnectionReport } from './core/api/transport'
 import type { ClientProvider } from './core/queue/queue'
 import { printable } from './core/names'
 import { defaultDataDir } from './core/paths'
@@ -58,16 +69,25 @@ const AI_TARGETS = Object.keys(TARGET_LABELS) as AiTarget[]
 const USAGE = `usage: npm run headless -- --watch <dir> --target <${AI_TARGETS.join('|')}>
        [--profile <name> | --base-url <url> with BOOKDROP_API_KEY | --demo]
        [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--recursive] [--once]
-       [--concurrency <n>] [--job-timeout <seconds>] [--reset-queue]`
+       [--max-wait <seconds>] [--timeout <seconds>] [--ca-file <pem>]
+       [--concurrency <n>] [--job-timeout <seconds>] [--reset-queue]
+   or: npm run headless -- --check [--profile <name> | --base-url <url> with BOOKDROP_API_KEY | --demo]
+       [--ca-file <pem>] [--timeout <seconds>]`
 
 /** Exit codes (also in README; 3 and 4 come from startupRefusal). */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
+export const EXIT = { ok: 0, failed: 1, usage: 2, unfinished: 5 } as const
+
+/** --once gives up after this long in all, by default (README). */
+export const DEFAULT_MAX_WAIT_S = 30 * 60
+/** One request's deadline, by default: the client's. */
+export const DEFAULT_TIMEOUT_S = 60
 
 class UsageError extends Error {}
 /** `--help`: the usage on stdout, exit 0. */
 class HelpRequested extends Error {}
 
 interface Args {
+  /** Empty with --check. */
   watch: string
   target: AiTarget
   baseUrl?: string
@@ -81,6 +101,19 @@ interface Args {
   concurrency?: number
   jobTimeoutMs?: number
   resetQueue: boolean
+  maxWaitMs: number
+  timeoutMs: number
+  caFile?: string
+  check: boolean
+}
+
+/** A number of seconds from an option, or a usage error naming its range. */
+function seconds(name: string, raw: string | undefined, min: number, max: number, fallback: number): number {
+  if (raw === undefined) return fallback
+  const n = Number(raw)
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a number of seconds from ${min} to ${max}`)
+  return n
 }
 
 function parse(argv: string[]): Args {
@@ -100,12 +133,17 @@ function parse(argv: string[]): Args {
       concurrency: { type: 'string' },
       'job-timeout': { type: 'string' },
       'reset-queue': { type: 'boolean', default: false },
+      'max-wait': { type: 'string' },
+      timeout: { type: 'string' },
+      'ca-file': { type: 'string' },
+      check: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   })
   if (values.help) throw new HelpRequested(USAGE)
-  if (!values.watch) throw new UsageError(`--watch <dir> is required\n${USAGE}`)
+  const check = values.check ?? false
+  if (!values.watch && !check) throw new UsageError(`--watch <dir> is required\n${USAGE}`)
   const target = values.target as AiTarget
   if (!AI_TARGETS.includes(target)) throw new UsageError(`--target must be one of ${AI_TARGETS.join(', ')}`)
   const after = values['after-upload']
@@ -121,8 +159,10 @@ function parse(argv: string[]): Args {
   ) {
     throw new UsageError('--job-timeout must be a number of seconds from 1 to 2592000 (30 days)')
   }
+  const maxWait = seconds('max-wait', values['max-wait'], 1, 30 * 86_400, DEFAULT_MAX_WAIT_S)
+  const timeout = seconds('timeout', values.timeout, 1, 3600, DEFAULT_TIMEOUT_S)
   return {
-    watch: resolve(values.watch),
+    watch: values.watch ? resolve(values.watch) : '',
     target,
     baseUrl: values['base-url'],
     profile: values.profile,
@@ -135,7 +175,28 @@ function parse(argv: string[]): Args {
     concurrency,
     ...(jobTimeout !== undefined ? { jobTimeoutMs: Math.round(jobTimeout * 1000) } : {}),
     resetQueue: values['reset-queue'] ?? false,
+    maxWaitMs: Math.round(maxWait * 1000),
+    timeoutMs: Math.round(timeout * 1000),
+    ...(values['ca-file'] ? { caFile: resolve(values['ca-file']) } : {}),
+    check,
   }
+}
+
+/**
+ * Where requests go and whom they trust: the environment's proxy (HTTPS_PROXY, HTTP_PROXY,
+ * NO_PROXY), Node's and the system's certificate authorities, and --ca-file. Made with the first
+ * request (an engine that only watches loads no TLS or proxy code).
+ */
+function networkOf(caPem: string | null): () => Promise<Network> {
+  let made: Promise<Network> | undefined
+  return () =>
+    (made ??= import('./core/api/network').then(({ Network }) => new Network({ extraCaPem: caPem })))
+}
+
+/** What every client of this run is given. */
+interface ClientBasics {
+  network: () => Promise<Network>
+  timeoutMs: number
 }
 
 interface Connection {
@@ -158,6 +219,7 @@ function noKey(message: string): Error & { status: number; errorCode: string; re
 function fixedKeyClients(
   target: { environment: 'custom'; baseUrl: string } | { environment: 'production' },
   key: string,
+  basics: ClientBasics,
 ): ClientProvider {
   return {
     clientFor: async (_id, onRateLimit) => {
@@ -165,13 +227,16 @@ function fixedKeyClients(
       return new BookkeepingClient({
         ...target,
         auth: { key },
+        network: await basics.network(),
+        timeoutMs: basics.timeoutMs,
+        timeoutHint: '--timeout',
         onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit),
       })
     },
   }
 }
 
-async function connect(args: Args): Promise<Connection> {
+async function connect(args: Args, basics: ClientBasics): Promise<Connection> {
   if (args.demo) {
     const { startSandbox } = await import('../sandbox')
     const sb = await startSandbox({ port: 0 })
@@ -179,7 +244,7 @@ async function connect(args: Args): Promise<Connection> {
     return {
       profileId: 'demo',
       label: `demo emulator at ${sb.url}`,
-      clients: fixedKeyClients({ environment: 'custom', baseUrl: sb.url }, key),
+      clients: fixedKeyClients({ environment: 'custom', baseUrl: sb.url }, key, basics),
       close: () => sb.stop(),
     }
   }
@@ -203,7 +268,12 @@ async function connect(args: Args): Promise<Connection> {
       clients: {
         clientFor: async (id, onRateLimit) => {
           try {
-            return await manager.clientFor(id, { onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit) })
+            return await manager.clientFor(id, {
+              network: await basics.network(),
+              timeoutMs: basics.timeoutMs,
+              timeoutHint: '--timeout',
+              onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit),
+            })
           } catch (e) {
             throw noKey((e as Error).message)
           }
@@ -227,9 +297,35 @@ async function connect(args: Args): Promise<Connection> {
   return {
     profileId: 'env',
     label: `BOOKDROP_API_KEY at ${args.baseUrl ?? 'production'}`,
-    clients: fixedKeyClients(target, key),
+    clients: fixedKeyClients(target, key, basics),
     close: async () => {},
   }
+}
+
+/** `--check`: the base URL, the proxy, the certificate's issuer, the round trip, and whether the API answered. */
+async function checkConnection(conn: Connection): Promise<number> {
+  let client
+  try {
+    client = (await conn.clients.clientFor(conn.profileId, () => {})) as unknown as {
+      checkConnection(): Promise<ConnectionReport>
+    }
+  } catch (e) {
+    console.error(`bookdrop: --check: ${(e as Error).message}`)
+    return EXIT.unfinished
+  }
+  const r = await client.checkConnection()
+  const lines = [
+    `bookdrop: connection check (${conn.label})`,
+    `  base URL:    ${r.baseUrl}`,
+    `  proxy:       ${r.proxy ?? 'none (direct)'}`,
+    `  certificate: ${r.baseUrl.startsWith('https:') ? (r.issuer ? `signed by ${r.issuer}` : 'not read') : 'none (plain http on this computer)'}`,
+    `  trusted:     ${r.trust}`,
+    `  round trip:  ${r.roundTripMs === null ? 'no answer' : `${r.roundTripMs} ms`}`,
+    `  answer:      ${r.api ? `the API's${r.keyAccepted === false ? ' (the key was refused)' : r.keyAccepted ? ' (key accepted)' : ''}` : r.status === null ? 'none' : `not the API's (HTTP ${r.status})`}`,
+    `  ${r.message}`,
+  ]
+  console.log(lines.join('\n'))
+  return r.api && r.keyAccepted !== false ? EXIT.ok : EXIT.unfinished
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -244,13 +340,56 @@ export async function main(argv: string[]): Promise<number> {
     console.error((e as Error).message)
     return EXIT.usage
   }
+  // A stop asked for at any point of the run (handlers first: a SIGTERM during --once must print
+  // the summary, not kill the process).
+  let signalled: string | null = null
+  let onSignal: ((signal: string) => void) | null = null
+  const stopped = new Promise<string>((resolveStop) => {
+    onSignal = (signal) => {
+      if (signalled) return
+      signalled = signal
+      resolveStop(signal)
+    }
+  })
+  const handlers = { SIGINT: () => onSignal?.('SIGINT'), SIGTERM: () => onSignal?.('SIGTERM') }
+  process.on('SIGINT', handlers.SIGINT)
+  process.on('SIGTERM', handlers.SIGTERM)
+  try {
+    return await run(args, stopped, () => signalled)
+  } finally {
+    process.off('SIGINT', handlers.SIGINT)
+    process.off('SIGTERM', handlers.SIGTERM)
+  }
+}
+
+async function run(args: Args, stopped: Promise<string>, signalled: () => string | null): Promise<number> {
+  let caPem: string | null = null
+  if (args.caFile) {
+    try {
+      caPem = await readFile(args.caFile, 'utf8')
+      const { readCaPem } = await import('./core/api/network')
+      readCaPem(caPem, `--ca-file ${args.caFile}`)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      console.error(code ? `--ca-file ${args.caFile} cannot be read (${code})` : (e as Error).message)
+      return EXIT.usage
+    }
+  }
+  const basics: ClientBasics = { network: networkOf(caPem), timeoutMs: args.timeoutMs }
   await mkdir(args.dataDir, { recursive: true })
   let conn: Connection
   try {
-    conn = await connect(args)
+    conn = await connect(args, basics)
   } catch (e) {
     console.error((e as Error).message)
     return 2
+  }
+  if (args.check) {
+    try {
+      return await checkConnection(conn)
+    } finally {
+      await conn.close()
+    }
   }
   const [{ Engine }, { startupRefusal }, { describeUpload, summaryLine }] = await Promise.all([
     import('./core/engine'),
@@ -300,7 +439,17 @@ export async function main(argv: string[]): Promise<number> {
   engine.events.on('folder', (f) => {
     if (f.state === 'error' || f.state === 'polling') out.line(`folder ${f.state}: ${f.message ?? ''}`)
   })
-  engine.events.on('profile', (p) => out.line(`uploads ${p.state}${p.message ? `: ${p.message}` : ''}`))
+  let lastState = 'active'
+  engine.events.on('profile', (p) => {
+    if (p.state === 'unreachable' || p.state === 'not_api' || p.state === 'offline') {
+      out.line(`waiting (${p.state.replace('_', ' ')}): ${p.message ?? ''}`)
+    } else if (p.state === 'active' && ['unreachable', 'not_api', 'offline'].includes(lastState)) {
+      out.line('connection: the API answers again; uploads resume')
+    } else {
+      out.line(`uploads ${p.state}${p.message ? `: ${p.message}` : ''}`)
+    }
+    lastState = p.state
+  })
   engine.events.on('notice', (n) => out.line(`${n.level}: ${n.message}`))
 
   const existing = engine.folders
@@ -325,40 +474,73 @@ export async function main(argv: string[]): Promise<number> {
     return 2
   }
 
-  let stopping = false
-  const finish = async (): Promise<number> => {
+  /**
+   * Stops sending (requests in flight are aborted: their rows wait, same key, for the next start),
+   * prints the summary and, for --once, what is left; closes everything.
+   */
+  const finish = async (why: 'idle' | 'max-wait' | 'signal'): Promise<number> => {
+    await engine.stopSending()
+    const left = [
+      ...engine.uploads.iterate({
+        statuses: ['queued', 'uploading', 'waiting_retry', 'processing'],
+        profileId: conn.profileId,
+      }),
+    ]
+    const held = engine.profileState(conn.profileId)
     const rows: UploadView[] = [...seen.values()]
     const failed = rows.filter((u) => u.status === 'failed')
     out.flush()
     console.log(summaryLine(rows))
     for (const u of failed)
       console.log(printable(`failed: ${u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`))
+    if (args.once && left.length > 0) {
+      const reason =
+        why === 'max-wait'
+          ? `--max-wait of ${args.maxWaitMs / 1000} s passed`
+          : why === 'signal'
+            ? 'stopped'
+            : 'waiting for something only a person can fix'
+      console.log(`left: ${left.length} file${left.length === 1 ? '' : 's'} not finished (${reason}); they resume at the next run:`)
+      if (held.state !== 'active' && held.message) console.log(printable(`left: why: ${held.message}`))
+      for (const u of left)
+        console.log(printable(`left: ${u.path}: ${u.status.replace('_', ' ')}${u.lastError ? `: ${u.lastError}` : ''}`))
+    }
     await engine.close()
     await conn.close()
-    return failed.length > 0 ? EXIT.failed : EXIT.ok
+    if (failed.length > 0) return EXIT.failed
+    return args.once && left.length > 0 ? EXIT.unfinished : EXIT.ok
+  }
+  const announce = (signal: string): void => {
+    out.flush()
+    console.log(`bookdrop: ${signal}, stopping (unfinished uploads resume next time)`)
   }
 
   if (args.once) {
-    // The initial scan has queued what was there; wait for hashing, uploads and jobs to settle.
-    await engine.rescan()
-    await engine.whenIdle()
-    if (!stopping) {
-      stopping = true
-      return finish()
+    // The initial scan has queued what was there; wait for hashing, uploads and jobs to settle,
+    // never longer than --max-wait, and stop at once on a signal.
+    let timer: NodeJS.Timeout | undefined
+    const outcome = await Promise.race([
+      engine
+        .rescan()
+        .then(() => engine.whenIdle())
+        .then(() => 'idle' as const),
+      new Promise<'max-wait'>((r) => {
+        timer = setTimeout(() => r('max-wait'), args.maxWaitMs)
+      }),
+      stopped.then(() => 'signal' as const),
+    ])
+    clearTimeout(timer)
+    if (outcome === 'signal') announce(signalled() ?? 'signal')
+    else if (outcome === 'max-wait') {
+      out.flush()
+      console.log(`bookdrop: --max-wait of ${args.maxWaitMs / 1000} s passed, stopping`)
     }
+    return finish(outcome)
   }
 
-  return new Promise<number>((resolveExit) => {
-    const stop = (signal: string) => {
-      if (stopping) return
-      stopping = true
-      out.flush()
-      console.log(`bookdrop: ${signal}, stopping (unfinished uploads resume next time)`)
-      void finish().then(resolveExit)
-    }
-    process.once('SIGINT', () => stop('SIGINT'))
-    process.once('SIGTERM', () => stop('SIGTERM'))
-  })
+  const signal = await stopped
+  announce(signal)
+  return finish('signal')
 }
 
 // Run when executed directly (tsx src-main/headless.ts, or the built file).

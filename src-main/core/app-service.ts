@@ -17,6 +17,8 @@ import { type PhoneRoom, type PhoneRoomOptions, phoneRoom } from './app/phone'
 import { type ProfilesRoom, profilesRoom } from './app/profiles'
 import { type RecordsRoom, recordsRoom } from './app/records'
 import { type CallHandlers, type Unhandled, composeRooms } from './app/room'
+import { type ConnectionRoom, applyConnection, connectionRoom, proxyCredentials } from './app/connection'
+import { Network } from './api/network'
 import { type SessionRoom, sessionRoom } from './app/session'
 import { type SettingsRoom, readSettings, settingsRoom } from './app/settings'
 import { type UploadsRoom, uploadsHelpers, uploadsRoom } from './app/uploads'
@@ -47,6 +49,11 @@ export interface AppServiceOptions {
   engine?: Pick<EngineOptions, 'queue' | 'watch' | 'hashConcurrency'>
   /** Added to every API client (timeouts, user agent). */
   clientOptions?: ProfileClientOptions
+  /**
+   * The OS's proxy for a URL, as a PAC result ("PROXY host:port; DIRECT"): the desktop app's
+   * Electron session (resolveProxy). Without it, the system's proxy is the environment's.
+   */
+  systemProxy?: (url: string) => Promise<string>
   /** The queue database cannot be read: move it aside and start fresh (see Engine.open). */
   resetQueue?: boolean
   /** "Add from phone": the web host's --phone-listen, and where the phone's page is built. */
@@ -67,7 +74,8 @@ type Handlers = ProfilesRoom &
   Pick<DemoRoom, 'startDemo' | 'addSampleReceipts'> &
   Omit<PartnerRoom, 'discardAll'> &
   HealthRoom &
-  PhoneRoom
+  PhoneRoom &
+  ConnectionRoom
 
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
@@ -97,6 +105,7 @@ function rooms(ctx: AppContext, launcher: DemoLauncher | undefined, phoneOptions
     },
     healthRoom(ctx),
     phone,
+    connectionRoom(ctx),
   )
   return { handlers, demo, partner, shutdownPhone }
 }
@@ -115,7 +124,17 @@ export class AppService {
   private constructor(private readonly ctx: AppContext) {}
 
   static async open(opts: AppServiceOptions): Promise<AppService> {
-    const ctx = new AppContext(opts.dataDir, opts.host, opts.shell, opts.clientOptions ?? {})
+    // One network for every client: the proxy and the trust the connection settings say, with the
+    // proxy's password read from the keychain when a proxy asks.
+    let ctxRef: AppContext | null = null
+    const network =
+      opts.clientOptions?.network ??
+      new Network({
+        ...(opts.systemProxy ? { systemProxy: opts.systemProxy } : {}),
+        proxyCredentials: async () => (ctxRef ? proxyCredentials(ctxRef) : null),
+      })
+    const ctx = new AppContext(opts.dataDir, opts.host, opts.shell, { ...opts.clientOptions, network }, network)
+    ctxRef = ctx
     await mkdir(opts.dataDir, { recursive: true })
     let store = opts.secretStore
     if (store) {
@@ -125,6 +144,7 @@ export class AppService {
       store = opened.store
       ctx.keychainProblem = opened.problem
     }
+    ctx.secrets = store
     ctx.real = await ProfileManager.open({ dataDir: opts.dataDir, store, clientOptions: ctx.clientOptions })
     ctx.active = ctx.real.activeId
     ctx.engine = await Engine.open({
@@ -144,6 +164,7 @@ export class AppService {
       jobTimeoutMs: fixed?.jobTimeoutMs === undefined ? settings.jobTimeoutMs : undefined,
     })
     for (const name of ENGINE_EVENTS) ctx.engine.events.on(name, (payload) => ctx.onEngineEvent(name, payload))
+    if (!opts.clientOptions?.network) applyConnection(ctx)
 
     const s = new AppService(ctx)
     const { handlers, demo, partner, shutdownPhone } = rooms(ctx, opts.demoLauncher, opts.phone)
@@ -192,6 +213,16 @@ export class AppService {
    */
   grantFiles(paths: readonly string[]): void {
     for (const p of paths) this.ctx.grants.grantFile(p)
+  }
+
+  /**
+   * The OS says the network went away or came back (or the computer woke up): kept connections
+   * are dropped when it comes back, and what waited for the network goes at once.
+   */
+  networkChanged(online: boolean): void {
+    if (this.ctx.closed) return
+    if (online) this.ctx.network.reset()
+    this.ctx.engine.networkChanged(online)
   }
 
   /** Stops the engine (unfinished uploads resume next time), the demo emulator, and forgets held keys. */

@@ -29,7 +29,6 @@ import { openInside, realPathOf } from './watch/inside'
 import { allowedKinds } from './kinds'
 import { type FolderChecks, FolderRuleError, checkFolderRules, checkWatchedFolder } from './user-paths'
 import { type ClientProvider, type QueueOptions, UploadQueue } from './queue/queue'
-import { asFailure } from './queue/types'
 import { type QueueSettings, SETTINGS_KEY, savedQueueOptions } from './queue/saved-options'
 import { type DataDirLock, lockDataDir, openQueueDatabase } from './store/data-dir'
 import type { Db } from './store/db'
@@ -175,6 +174,7 @@ export class Engine {
       lock.release()
       throw e
     }
+    engine.resumeEndedWithoutTheApi()
     engine.events.on('upload', ({ upload, previous }) => {
       // A row that ends without being sent lets a copy of its content go in its place.
       if (previous !== upload.status && UNSENT_ENDS.has(upload.status)) engine.promoteOrphans(upload.id)
@@ -202,6 +202,15 @@ export class Engine {
   saveSettings(next: QueueSettings & Record<string, unknown>): void {
     this.settings.set(SETTINGS_KEY, next)
     this.applyQueueSettings(next)
+  }
+
+  /** The saved connection settings (proxy, extra certificates), or {}: the connection room checks them. */
+  savedConnection(): Record<string, unknown> {
+    return this.settings.get<Record<string, unknown>>('connection', {})
+  }
+
+  saveConnection(next: Record<string, unknown>): void {
+    this.settings.set('connection', next)
   }
 
   /** Applies the queue's part of the settings (each field given), without saving it. */
@@ -234,19 +243,25 @@ export class Engine {
     this.queue.forgetClient(profileId)
   }
 
-  /** A call made for the person got no answer (network, timeout): the profile is 'unreachable'. */
-  noteNoAnswer(profileId: string, failure: unknown): void {
-    this.queue.noteNoAnswer(profileId, asFailure(failure))
-  }
-
-  /** Any HTTP answer to a call made with this profile's key outside the queue. */
-  noteAnswer(profileId: string): void {
-    this.queue.noteAnswer(profileId)
-  }
-
   /** Rate-limit headers of a response made with this profile's key outside the queue. */
   noteRateLimit(profileId: string, rl: RateLimit): void {
     this.queue.noteRateLimit(profileId, rl)
+  }
+
+  /**
+   * How a request made for a person went (the API answered, or what the path's problem was): the
+   * profile's connection state follows it.
+   */
+  noteConnection(profileId: string, e: Parameters<UploadQueue['noteConnection']>[1]): void {
+    if (!this.closed) this.queue.noteConnection(profileId, e)
+  }
+
+  /**
+   * The OS's network events (the desktop app: offline, online, resume from sleep; a change of the
+   * connection settings counts as online): back online, what waited for the network goes at once.
+   */
+  networkChanged(online: boolean): void {
+    if (!this.closed) this.queue.networkChanged(online)
   }
 
   /** Looks at the queue now instead of at its next timer (tests, and after a change on disk). */
@@ -725,6 +740,31 @@ export class Engine {
       if (this.intakeInFlight === 0 && !this.watchersBusy() && this.queue.isIdle()) return
       await new Promise((r) => setTimeout(r, 25))
     }
+  }
+
+  /**
+   * Once per data folder (issue 22): rows earlier versions ended on an answer that was not the
+   * API's are sent or followed again (UploadStore.resumeEndedWithoutTheApi).
+   */
+  private resumeEndedWithoutTheApi(): void {
+    const DONE = 'resumed_not_api_endings'
+    if (this.settings.get<boolean>(DONE, false)) return
+    const n = this.uploads.resumeEndedWithoutTheApi()
+    this.settings.set(DONE, true)
+    if (n > 0) {
+      this.events.emit('notice', {
+        level: 'info',
+        message: `${n} file(s) that had ended on an answer that was not the API's are sent or followed again.`,
+      })
+    }
+  }
+
+  /**
+   * Stops sending: nothing new starts, and requests in flight are aborted (their rows wait, with
+   * their Idempotency-Key, for the next start). The stores stay readable until close().
+   */
+  async stopSending(): Promise<void> {
+    await this.queue.stop()
   }
 
   async close(): Promise<void> {

@@ -47,6 +47,7 @@ export type UploadField =
   | 'preparedPath'
   | 'preparedSize'
   | 'preparedMtimeMs'
+  | 'afterUpload'
 
 export interface Transition {
   from: FromStatus
@@ -71,14 +72,14 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: 'new', to: 'skipped', why: 'intake: unsupported kind, too large, empty, unreadable, vanished, a link to a file outside the watched folder, or content that is not what its name says', writes: [] },
   { from: 'queued', to: 'uploading', why: 'scheduler: the row is due and its profile may send', writes: ['attempts', 'nextAttemptAt'] },
   { from: 'waiting_retry', to: 'uploading', why: 'scheduler: the retry is due', writes: ['attempts', 'nextAttemptAt'] },
-  { from: 'uploading', to: 'processing', why: 'the server accepted the file as a job (async)', writes: ['jobReference', 'acceptedAt', 'polls', 'nextAttemptAt', ...ERROR] },
-  { from: 'uploading', to: 'completed', why: 'the server created the record at once (direct), or took the file without a job to follow', writes: RECORD },
-  { from: 'uploading', to: 'waiting_retry', why: 'a network error, 429 or 5xx (same Idempotency-Key), or a restart while sending', writes: ['nextAttemptAt', ...ERROR] },
-  { from: 'uploading', to: 'failed', why: 'a definite refusal (400, 401, 403, 404) or too many attempts', writes: ['nextAttemptAt', ...ERROR] },
+  { from: 'uploading', to: 'processing', why: "the API accepted the file as a job (async): its JSON envelope named the job", writes: ['jobReference', 'acceptedAt', 'polls', 'nextAttemptAt', ...ERROR] },
+  { from: 'uploading', to: 'completed', why: "the API created the record at once (direct), or its own answer (its envelope with data) named no job to follow: sent, completion not reported", writes: RECORD },
+  { from: 'uploading', to: 'waiting_retry', why: "no answer of the API: offline, unreachable, a timeout, a web page, an empty or foreign body, a redirect, a 404/502 without the API's JSON, a proxy's refusal or an untrusted certificate (no attempt used); or the API's 429 or 5xx (an attempt used); or a restart or stop while sending. Same Idempotency-Key", writes: ['attempts', 'nextAttemptAt', ...ERROR] },
+  { from: 'uploading', to: 'failed', why: "a definite refusal in the API's own JSON envelope (400, 401, 403, 404), or too many attempts (only the API's answers count)", writes: ['nextAttemptAt', ...ERROR] },
   { from: 'uploading', to: 'skipped', why: 'the file vanished, became unreadable or too large before it was sent', writes: ['reason', 'nextAttemptAt', ...ERROR] },
   { from: 'uploading', to: 'superseded', why: 'the file changed on disk before it was sent (size, mtime or sha256 of the bytes streamed); its new version is taken as a new row', writes: ['nextAttemptAt', ...ERROR] },
-  { from: 'processing', to: 'completed', why: 'the job finished with a record, or cannot be followed (sent, completion not reported)', writes: RECORD },
-  { from: 'processing', to: 'failed', why: 'the job failed, or did not finish before the job deadline', writes: ['nextAttemptAt', ...ERROR] },
+  { from: 'processing', to: 'completed', why: "the API's job answer named its record, or the API itself said the job cannot be followed (sent, completion not reported)", writes: RECORD },
+  { from: 'processing', to: 'failed', why: "the API said the job failed, or it had not finished when the API was asked after the job deadline", writes: ['nextAttemptAt', ...ERROR] },
   { from: 'queued', to: 'cancelled', why: 'a person cancelled it', writes: ['nextAttemptAt', 'lastError'] },
   { from: 'waiting_retry', to: 'cancelled', why: 'a person cancelled it', writes: ['nextAttemptAt', 'lastError'] },
   { from: 'uploading', to: 'cancelled', why: 'a person cancelled it while it was being sent', writes: ['nextAttemptAt', 'lastError'] },
@@ -90,6 +91,9 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: 'duplicate', to: 'queued', why: 'a person chose "Send anyway"; or its original ended without being sent (skipped, refused, superseded), so it goes in its place, at once or at the next start', writes: ['forced', 'nextAttemptAt', 'note', ...ERROR] },
   { from: 'skipped', to: 'queued', why: 're-take: the cause went away (readable again, smaller, no longer empty), its file vanished and is found renamed, or a person chose "Send anyway"', writes: RETAKE },
   { from: 'skipped', to: 'duplicate', why: 're-take: the file can be sent now, but its content was already sent', writes: RETAKE },
+  { from: 'failed', to: 'waiting_retry', why: "update (once, issue 22): it had failed on an answer that was not the API's (a web page, an empty body, a redirect, an error page, network errors until the attempts ran out); sent again with the same Idempotency-Key", writes: RESEND },
+  { from: 'completed', to: 'waiting_retry', why: "update (once, issue 22): it was \"done\" on an answer that was not the API's (a success without data); sent again with the same Idempotency-Key, from where its file is now", writes: [...RESEND, ...RECORD, 'movedTo', 'path', 'afterUpload'] },
+  { from: 'completed', to: 'processing', why: "update (once, issue 22): its job had been given up on an answer that was not the API's (a redirect, a 404 page, answers without a status); followed again", writes: [...RESEND, ...RECORD, 'movedTo', 'path', 'afterUpload'] },
 ]
 
 /**

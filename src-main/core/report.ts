@@ -3,6 +3,9 @@
  */
 import type { UploadStatus, UploadView as Upload } from '../../contract/types'
 import { printable } from './names'
+import { CONNECTION_ERROR_CODES } from './api/errors'
+
+const WAITING_FOR_CONNECTION: ReadonlySet<string> = new Set(CONNECTION_ERROR_CODES)
 
 const LABEL: Record<UploadStatus, string> = {
   queued: 'queued',
@@ -31,6 +34,8 @@ function describeRaw(u: Upload): string {
     case 'uploading':
       return `${head} (attempt ${u.attempts})`
     case 'waiting_retry': {
+      // Waiting for the path to the server: tried again when the profile's next probe works.
+      if (u.errorCode && WAITING_FOR_CONNECTION.has(u.errorCode)) return `${head}: ${u.lastError ?? 'waiting'}`
       const secs = u.nextAttemptAt ? Math.max(0, Math.round((u.nextAttemptAt - Date.now()) / 1000)) : 0
       return `${head}: ${u.lastError ?? 'will retry'} (next try in ${secs} s)`
     }

@@ -10,6 +10,7 @@ import { dispatch } from '../core/bridge'
 import { HIDDEN_ARG, applyLinuxAutostart, autostartExecutable } from '../shell/autostart'
 import { ShellController } from '../shell/controller'
 import { registerIpc } from './ipc'
+import { systemProxy, watchNetwork } from './network'
 import { showNativeNotification } from './notifications'
 import { electronShellPort, openExternalSafely } from './shell-port'
 import { ShellTray } from './tray'
@@ -41,6 +42,7 @@ let tray: ShellTray | null = null
 let mainWindow: BrowserWindow | null = null
 let opening: Promise<BrowserWindow> | null = null
 let stopIpc: (() => void) | null = null
+let stopNetwork: (() => void) | null = null
 
 // Every webContents the app ever creates gets the guards, before it can load anything.
 app.on('web-contents-created', (_event, contents) => {
@@ -133,6 +135,8 @@ async function openService(): Promise<AppService | null> {
         shell: electronShellPort(() => mainWindow),
         demo,
         demoLauncher: sandboxDemo,
+        // The OS's proxy settings and PAC file, as Chromium resolves them (loopback never asks).
+        systemProxy,
       })
     } catch (e) {
       if (e instanceof CorruptDatabaseError) {
@@ -176,6 +180,8 @@ async function start(): Promise<void> {
   service = await openService()
   if (!service) return
   stopIpc = registerIpc(service, () => location.url)
+  // Offline: uploads wait (never fail); online again or awake: what waited goes at once.
+  stopNetwork = watchNetwork((online) => service?.networkChanged(online))
 
   const settings = await service.getSettings({})
   controller = new ShellController({
@@ -216,6 +222,7 @@ async function start(): Promise<void> {
 
 /** Stops the engine cleanly (its queue is on disk either way: nothing is lost if this times out). */
 async function shutdown(): Promise<void> {
+  stopNetwork?.()
   controller?.dispose()
   stopIpc?.()
   tray?.destroy()

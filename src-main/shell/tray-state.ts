@@ -7,6 +7,7 @@ import type { AiTarget } from '../../schemas'
 import type { EngineEvents, ProfileState } from '../core/events'
 import type { UploadStatus } from '../core/store/uploads'
 
+/** 'paused' also stands for waiting on the network (offline, unreachable, not the API). */
 export type TrayKind = 'idle' | 'uploading' | 'paused' | 'attention'
 
 /** The parts of the contract's SessionState the tray needs (SessionState satisfies it). */
@@ -63,6 +64,16 @@ export function deriveTrayState(session: TraySessionInput | null, unseenAttentio
   } else if (state === 'out_of_credits') {
     kind = 'attention'
     status = 'AI credits have run out'
+  } else if (state === 'unreachable' || state === 'not_api' || state === 'offline') {
+    // Waiting for the path to the server: nothing is lost, and it resumes by itself.
+    kind = 'paused'
+    const why =
+      state === 'offline'
+        ? 'Offline'
+        : state === 'unreachable'
+          ? 'Cannot reach the server'
+          : 'Something other than the API answers'
+    status = active > 0 ? `${why}; ${files(active)} waiting, nothing is lost` : why
   } else if (attention > 0) {
     kind = 'attention'
     status = `${files(attention)} ${attention === 1 ? 'needs' : 'need'} attention`

@@ -76,8 +76,9 @@ describe('responses', () => {
     expect(noId.message).toMatch(/data\.0\.uuid/)
     server.reply = () => ok({ rows: [] })
     expect((await failure(client().list('bank-transactions'))).message).toMatch(/data: must be a list/)
+    // A web page is not the API's answer at all: the path's problem, not a malformed answer.
     server.reply = () => ({ raw: '<html>ok</html>' })
-    expect((await failure(client().validateKey())).errorCode).toBe('bad_response')
+    expect((await failure(client().validateKey())).errorCode).toBe('not_api')
   })
 
   it('a failure carries the server message, code, rate limit and retry hint', async () => {
@@ -100,15 +101,15 @@ describe('responses', () => {
     expect(e.retryAfterMs).toBeLessThanOrEqual(30_000)
   })
 
-  it('uses Retry-After as an HTTP date, and is retryable on 5xx even without a JSON body', async () => {
+  it('uses Retry-After as an HTTP date; a 5xx without the API JSON is a problem of the path (not_api), retryable', async () => {
     server.reply = () => ({
       status: 503,
       headers: { 'retry-after': new Date(Date.now() + 20_000).toUTCString() },
       raw: '<h1>down</h1>',
     })
     const e = await failure(client().validateKey())
-    expect(e).toMatchObject({ status: 503, errorCode: 'http_503', retryable: true })
-    expect(e.message).toMatch(/503/)
+    expect(e).toMatchObject({ status: 503, errorCode: 'not_api', retryable: true, connection: 'not_api' })
+    expect(e.message).toMatch(/a web page \(HTTP 503\)/)
     expect(e.retryAfterMs).toBeGreaterThan(15_000)
     expect(e.retryAfterMs).toBeLessThanOrEqual(20_000)
   })
@@ -142,7 +143,8 @@ describe('responses', () => {
         ? ok({})
         : { status: 302, headers: { location: `${server.origin}/elsewhere` } }
     const e = await failure(client().validateKey())
-    expect(e).toMatchObject({ status: 302, errorCode: 'redirect_refused', retryable: false })
+    // Not followed, and not a refusal by the API either: the path's problem, tried again later.
+    expect(e).toMatchObject({ status: 302, errorCode: 'redirect_refused', retryable: true, connection: 'not_api' })
     expect(server.seen.map((s) => s.url)).toEqual(['/v1/auth/validate'])
     const dir = mkdtempSync(join(tmpdir(), 'bookdrop-redirect-'))
     try {
@@ -150,7 +152,7 @@ describe('responses', () => {
       const up = await failure(
         client().aiCreateFromFiles('expenses', { prompt: 'p', files: [{ path: join(dir, 'r.pdf') }] }),
       )
-      expect(up).toMatchObject({ errorCode: 'redirect_refused', retryable: false })
+      expect(up).toMatchObject({ errorCode: 'redirect_refused', retryable: true, connection: 'not_api' })
       expect(server.seen.map((s) => s.url)).toEqual(['/v1/auth/validate', '/v1/expenses'])
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -9,8 +9,11 @@ import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = join(import.meta.dirname, '..', '..')
-/** Loaded only with the first request (the client) or never by the engine. */
-const HEAVY = /^(zod|zod\/v4|zod\/v4\/classic(\/.*)?|schemas\/(index|api|read)\.ts)$/
+/**
+ * Loaded only with the first request (the client) or never by the engine; the proxy agent and the
+ * environment's proxy rules only with the first request that goes through a proxy (issue 22).
+ */
+const HEAVY = /^(zod|zod\/v4|zod\/v4\/classic(\/.*)?|schemas\/(index|api|read)\.ts|hpagent|proxy-from-env)$/
 
 /** Import chains, from `entry` along static imports only, that end in a heavy module. */
 async function heavyChains(entry: string): Promise<string[]> {
@@ -46,7 +49,13 @@ async function heavyChains(entry: string): Promise<string[]> {
 }
 
 describe('what the idle headless engine loads', () => {
-  it.each(['src-main/headless.ts', 'src-main/core/engine.ts', 'src-main/core/api/credentials.ts'])(
+  it.each([
+    'src-main/headless.ts',
+    'src-main/core/engine.ts',
+    'src-main/core/api/credentials.ts',
+    'src-main/core/api/network.ts',
+    'src-main/core/api/http.ts',
+  ])(
     '%s does not statically import the API schemas or full zod',
     async (entry) => {
       expect(await heavyChains(entry)).toEqual([])

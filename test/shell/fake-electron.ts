@@ -224,7 +224,13 @@ export const fake = {
     permissionCheck: null as null | ((wc: unknown, permission: string, origin: string, details: { requestingUrl?: string; isMainFrame: boolean }) => boolean),
     deviceCheck: null as null | (() => boolean),
     events: new EventEmitter(),
+    /** What resolveProxy answers (a PAC result), and the URLs it was asked about. */
+    proxyAnswer: 'DIRECT',
+    proxyAsked: [] as string[],
   },
+  /** What net.isOnline() says. */
+  online: true,
+  powerMonitor: new EventEmitter(),
   openedExternally: [] as string[],
   /** dialog.showMessageBox calls, and the button index the "person" picks. */
   messageBoxes: [] as { message: string; buttons: string[]; detail?: string }[],
@@ -259,8 +265,14 @@ export function electronModule(): Record<string, unknown> {
         setPermissionCheckHandler: (fn: typeof s.permissionCheck) => (s.permissionCheck = fn),
         setDevicePermissionHandler: (fn: typeof s.deviceCheck) => (s.deviceCheck = fn),
         on: (name: string, fn: Handler) => s.events.on(name, fn),
+        resolveProxy: async (url: string) => {
+          s.proxyAsked.push(url)
+          return s.proxyAnswer
+        },
       },
     },
+    net: { isOnline: () => fake.online },
+    powerMonitor: fake.powerMonitor,
     ipcMain: {
       handle: (channel: string, fn: Handler) => fake.ipcHandlers.set(channel, fn),
       removeHandler: (channel: string) => fake.ipcHandlers.delete(channel),

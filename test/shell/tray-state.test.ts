@@ -60,6 +60,20 @@ describe('deriveTrayState', () => {
     expect(credits).toMatchObject({ kind: 'attention', status: 'AI credits have run out', pauseEnabled: false })
   })
 
+  it('says it waits for the network (offline, unreachable, not the API), that nothing is lost, and can still pause', () => {
+    const offline = deriveTrayState(session({ state: 'offline', counts: { waiting_retry: 2, processing: 1 } }))
+    expect(offline).toMatchObject({
+      kind: 'paused',
+      status: 'Offline; 3 files waiting, nothing is lost',
+      tooltip: 'Bookdrop — Offline; 3 files waiting, nothing is lost',
+      pauseEnabled: true,
+    })
+    expect(deriveTrayState(session({ state: 'unreachable', counts: { queued: 1 } })).status).toBe(
+      'Cannot reach the server; 1 file waiting, nothing is lost',
+    )
+    expect(deriveTrayState(session({ state: 'not_api' })).status).toBe('Something other than the API answers')
+  })
+
   it('is idle and cannot pause without a profile', () => {
     for (const s of [null, session({ profileId: null, counts: { queued: 4 } })]) {
       expect(deriveTrayState(s)).toMatchObject({ kind: 'idle', status: 'Not connected', pauseEnabled: false })

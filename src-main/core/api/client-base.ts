@@ -27,7 +27,8 @@ import {
   type WriteOptions,
 } from './client-types'
 import { clientSettings } from './credentials'
-import { Transport } from './transport'
+import { defaultNetwork } from './network'
+import { type ConnectionReport, Transport } from './transport'
 
 export abstract class ClientBase {
   readonly environment: Environment
@@ -53,8 +54,22 @@ export abstract class ClientBase {
       accessToken: c.accessToken,
       userAgent: options.userAgent ?? 'Bookdrop/0.1',
       timeoutMs: this.timeoutMs,
+      maxResponseBytes: c.maxResponseBytes,
+      network: options.network ?? defaultNetwork(),
+      timeoutHint: options.timeoutHint ?? 'the timeoutMs option',
       onResponse: options.onResponse,
+      onConnection: options.onConnection,
     })
+  }
+
+  /**
+   * "Test connection": one GET /auth/validate, reporting the base URL, the proxy used (or none),
+   * the issuer of the server's certificate, the round trip and whether the answer was the API's.
+   * Never throws for what the network does: the report says it.
+   */
+  async checkConnection(opts?: { timeoutMs?: number }): Promise<ConnectionReport> {
+    const { anyEnvelope } = await import('./client')
+    return this.transport.check(anyEnvelope(), opts?.timeoutMs)
   }
 
   toJSON(): Record<string, unknown> {

@@ -4,7 +4,8 @@
  */
 import type { z } from 'zod'
 import type { EnvironmentOption } from './base-url'
-import { ApiError, CLIENT_ERROR_CODES } from './errors'
+import { ApiError, CLIENT_ERROR_CODES, type ConnectionProblem } from './errors'
+import type { Network } from './network'
 import type { RateLimit } from './ratelimit'
 import type { StreamedJsonBody } from './stream-body'
 
@@ -40,7 +41,25 @@ export type ClientOptions = EnvironmentOption & {
   /** Called after every HTTP response, success or failure; exceptions it throws are ignored. */
   onResponse?: (info: ResponseInfo) => void
   userAgent?: string
+  /**
+   * Where requests go (direct or a proxy) and which certificate authorities are trusted; default:
+   * the environment's proxy (HTTPS_PROXY, NO_PROXY), Node's and the OS's authorities.
+   */
+  network?: Network
+  /** The largest answer read (as sent, and once decoded); default 16 MB. */
+  maxResponseBytes?: number
+  /** How a person sets the timeout, named in a timeout's message (e.g. "--timeout"); default the option's name. */
+  timeoutHint?: string
+  /**
+   * Told after every exchange whether the API answered (any answer in its envelope, a refusal
+   * included) or, if not, what the path's problem was. Exceptions it throws are ignored.
+   */
+  onConnection?: (event: ConnectionEvent) => void
 }
+
+export type ConnectionEvent =
+  | { ok: true }
+  | { ok: false; problem: ConnectionProblem; configuration: boolean; message: string }
 
 export interface ReadOptions {
   signal?: AbortSignal
@@ -54,6 +73,8 @@ export interface WriteOptions extends ReadOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000
+/** No answer of the API comes near this; far below what a string can hold (about 512 MB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024
 /** Files of an AI create that add up to at most this are sent as one body built in memory; more stream. */
 export const WHOLE_BODY_MAX_BYTES = 2 * 1024 * 1024
@@ -74,6 +95,11 @@ export interface SendRequest<S extends z.ZodType> {
   idempotencyKey?: string
   envelope: S
   opts: ReadOptions | undefined
+  /**
+   * What the API's success answer to this call always carries (a create's data, a job's fields):
+   * an envelope without it is not the API's word (a maintenance page in JSON) but the path's.
+   */
+  expect?: { holds: (body: Record<string, unknown>) => boolean; what: string }
 }
 
 export const HEADER_SAFE = /^[\x21-\x7e]+$/

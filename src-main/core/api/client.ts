@@ -52,6 +52,7 @@ import {
   readAddCredits,
   readAiCreate,
   readAuthValidate,
+  looksLikeJob,
   readJob,
   readPageMeta,
   updatedRecordRead,
@@ -99,6 +100,24 @@ export const ANY_ENVELOPE = z.object({
 })
 export function anyEnvelope(): typeof ANY_ENVELOPE {
   return ANY_ENVELOPE
+}
+
+/**
+ * An AI create's success always carries `data` (2.5: the job's process_type and job_reference, or
+ * the created resource): an envelope without it (`{"status":"success","message":"Scheduled
+ * maintenance"}`) is not the API's answer, and ends nothing.
+ */
+const CREATE_ANSWER = {
+  holds: (body: Record<string, unknown>) =>
+    (isRecord(body.data) && Object.keys(body.data).length > 0) ||
+    (Array.isArray(body.data) && body.data.length > 0),
+  what: 'the data an AI create returns (a job or a record)',
+}
+
+/** A job's answer names the job's status, its reference or its record (design.md §3, read tolerantly). */
+const JOB_ANSWER = {
+  holds: (body: Record<string, unknown>) => looksLikeJob(body.data),
+  what: "a job's status",
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,6 +317,7 @@ export class BookkeepingClient extends ClientBase {
       idempotencyKey,
       envelope: anyEnvelope(),
       opts,
+      expect: CREATE_ANSWER,
     })
     return readAiCreate(target, envelope.data)
   }
@@ -397,6 +417,7 @@ export class BookkeepingClient extends ClientBase {
         idempotencyKey,
         envelope: anyEnvelope(),
         opts,
+        expect: CREATE_ANSWER,
       })
       opts?.onProgress?.(body.length, body.length)
     } else {
@@ -410,6 +431,7 @@ export class BookkeepingClient extends ClientBase {
         idempotencyKey,
         envelope: anyEnvelope(),
         opts,
+        expect: CREATE_ANSWER,
       })
     }
     return readAiCreate(target, envelope.data)
@@ -421,7 +443,7 @@ export class BookkeepingClient extends ClientBase {
    */
   async getJob(jobReference: string, opts?: ReadOptions): Promise<JobRead> {
     const path = `/jobs/${this.pathId('GET', 'business', 'job_reference', jobReference)}`
-    return this.send({ method: 'GET', path, auth: 'business', envelope: anyEnvelope(), opts }).then((e) => {
+    return this.send({ method: 'GET', path, auth: 'business', envelope: anyEnvelope(), opts, expect: JOB_ANSWER }).then((e) => {
       const job = readJob(e.data)
       return { ...job, job_reference: job.job_reference ?? jobReference.trim() }
     })

@@ -15,6 +15,7 @@ import {
   type AuthMode,
   type ClientOptions,
   DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
   localError,
   positiveOption,
@@ -27,6 +28,7 @@ export interface ClientSettings {
   baseUrl: string
   timeoutMs: number
   maxFileBytes: number
+  maxResponseBytes: number
   authMode: AuthMode
   key: string
   accessToken: string | undefined
@@ -38,6 +40,12 @@ export function clientSettings(options: ClientOptions): ClientSettings {
     baseUrl: resolveBaseUrl(options),
     timeoutMs: positiveOption('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 2_147_483_647),
     maxFileBytes: positiveOption('maxFileBytes', options.maxFileBytes, DEFAULT_MAX_FILE_BYTES),
+    maxResponseBytes: positiveOption(
+      'maxResponseBytes',
+      options.maxResponseBytes,
+      DEFAULT_MAX_RESPONSE_BYTES,
+      256 * 1024 * 1024,
+    ),
   }
   const auth = options.auth
   if (auth.mode === 'oauth') {

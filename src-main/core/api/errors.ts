@@ -17,11 +17,23 @@ export const CLIENT_ERROR_CODES = {
   invalidBaseUrl: 'invalid_base_url',
   invalidOption: 'invalid_option',
   network: 'network_error',
+  /** No network at all (ENETUNREACH, ENETDOWN, EAI_AGAIN). */
+  offline: 'offline',
   timeout: 'timeout',
   aborted: 'aborted',
   /** The server answered with a redirect; it is not followed, so the key never goes elsewhere. */
   redirect: 'redirect_refused',
-  /** The server answered, but not with the shape the schemas describe. */
+  /** Something answered that is not the API: a web page, an empty or foreign body, a proxy's error. */
+  notApi: 'not_api',
+  /** The proxy wants a user name and password (407). */
+  proxyAuth: 'proxy_auth_required',
+  /** The proxy could not open a tunnel to the server (502, 503, 403 … to CONNECT). */
+  proxy: 'proxy_error',
+  /** The server's certificate is not trusted here (unknown authority, expired, another name). */
+  certificate: 'certificate_error',
+  /** The answer was larger than the client reads (maxResponseBytes): a server problem. */
+  tooLarge: 'response_too_large',
+  /** The API answered, but not with the shape the schemas describe. */
   badResponse: 'bad_response',
   fileNotFound: 'file_not_found',
   notAFile: 'not_a_file',
@@ -32,7 +44,34 @@ export const CLIENT_ERROR_CODES = {
   fileSuperseded: 'file_superseded',
 } as const
 
+/** The codes of failures with no answer of the API (ApiError.connection set). */
+export const CONNECTION_ERROR_CODES: readonly string[] = [
+  CLIENT_ERROR_CODES.network,
+  CLIENT_ERROR_CODES.offline,
+  CLIENT_ERROR_CODES.timeout,
+  CLIENT_ERROR_CODES.notApi,
+  CLIENT_ERROR_CODES.redirect,
+  CLIENT_ERROR_CODES.proxyAuth,
+  CLIENT_ERROR_CODES.proxy,
+  CLIENT_ERROR_CODES.certificate,
+]
+
+/**
+ * Why no answer of the API came (issue 22): nothing answered (`unreachable`), something that is
+ * not the API answered (`not_api`), or this computer has no network (`offline`). Such a failure
+ * is the path's, not the API's word: nothing was refused, so the upload queue waits and tries
+ * again with the same Idempotency-Key, and uses no attempt.
+ */
+export type ConnectionProblem = 'unreachable' | 'not_api' | 'offline'
+
 export interface ApiErrorInit {
+  /** Set when no answer of the API came: see ConnectionProblem. */
+  connection?: ConnectionProblem
+  /**
+   * Only a change of settings can fix it (an untrusted certificate, proxy credentials): trying
+   * again at once would give the same answer.
+   */
+  configuration?: boolean
   /** HTTP status; 0 when no response arrived (network, timeout, or refused locally). */
   status: number
   errorCode: string
@@ -65,6 +104,10 @@ export class ApiError extends Error {
   readonly path: string | undefined
   /** The Idempotency-Key sent (or that would have been sent): reuse it when retrying the same create. */
   readonly idempotencyKey: string | undefined
+  /** Set when no answer of the API came (the path's problem, not the API's word). */
+  readonly connection: ConnectionProblem | undefined
+  /** Only a change of settings (certificate, proxy credentials) can fix it. */
+  readonly configuration: boolean
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause })
@@ -77,6 +120,8 @@ export class ApiError extends Error {
     this.method = init.method
     this.path = init.path
     this.idempotencyKey = init.idempotencyKey
+    this.connection = init.connection
+    this.configuration = init.configuration ?? false
   }
 
   /** Plain data for logs and for crossing the IPC bridge as `{ ok: false, error }`. */
@@ -93,6 +138,8 @@ export class ApiError extends Error {
       method: this.method,
       path: this.path,
       idempotencyKey: this.idempotencyKey,
+      connection: this.connection,
+      configuration: this.configuration,
     }
   }
 }

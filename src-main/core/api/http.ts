@@ -13,10 +13,17 @@
  * - a kept-alive connection the server had closed while idle (ECONNRESET/EPIPE before any answer)
  *   is replaced once by a new one, for a request that may reach the server twice (`replayable`);
  *   a streamed body (large files), which cannot be sent twice, always gets a connection of its own;
- * - no compression is asked for, so the answer is the bytes the server sent.
+ * - the connection goes where `route` says (direct, or a proxy's CONNECT tunnel: ./network.ts);
+ * - gzip, deflate and br answers are asked for and decoded (Node's zlib); any other encoding is
+ *   an error of its own;
+ * - an answer larger than `maxResponseBytes` (as sent, and once decoded) is not read further: the
+ *   exchange ends there with ResponseTooLarge, so no answer can exhaust memory or a string.
  */
 import http, { type IncomingHttpHeaders } from 'node:http'
 import https from 'node:https'
+import type { TLSSocket } from 'node:tls'
+import zlib from 'node:zlib'
+import { nameOf, type Route } from './network'
 
 export interface HttpRequest {
   method: string
@@ -32,14 +39,22 @@ export interface HttpRequest {
    * Idempotency-Key): then a kept-alive connection found closed is replaced and the request sent again.
    */
   replayable: boolean
+  /** Where the connection goes (./network.ts). */
+  route: Route
+  /** The largest answer read, in bytes, as sent and once decoded. */
+  maxResponseBytes: number
+  /** Report the issuer of the server's certificate (Test connection). */
+  wantPeer?: boolean
 }
 
 export interface HttpResponse {
   status: number
   statusText: string
   headers: IncomingHttpHeaders
-  /** The body, decoded as UTF-8. */
+  /** The body, decoded (Content-Encoding) and read as UTF-8. */
   text: string
+  /** Who signed the server's certificate (https, when asked for). */
+  issuer?: string | null
 }
 
 /** The deadline of HttpRequest.timeoutMs passed. */
@@ -52,12 +67,40 @@ export class HttpAborted extends Error {
   override readonly name = 'HttpAborted'
 }
 
-// Connections are kept for the next request (one pool per protocol, like fetch's), and an idle one
-// never keeps the process alive (node unrefs free sockets).
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
-  'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
+/** The answer was larger than HttpRequest.maxResponseBytes: it was not read further. */
+export class ResponseTooLarge extends Error {
+  override readonly name = 'ResponseTooLarge'
+  constructor(
+    readonly status: number,
+    readonly limit: number,
+    readonly headers: IncomingHttpHeaders,
+  ) {
+    super(`the answer is larger than ${limit} bytes`)
+  }
 }
+
+/** The answer's Content-Encoding is unknown, or its bytes do not decode. */
+export class BadEncoding extends Error {
+  override readonly name = 'BadEncoding'
+  constructor(
+    readonly status: number,
+    readonly encoding: string,
+    readonly headers: IncomingHttpHeaders,
+  ) {
+    super(`the answer's ${encoding} encoding could not be decoded`)
+  }
+}
+
+/** The proxy refused to open the tunnel (CONNECT answered with this status, e.g. 407). */
+export class ProxyRefused extends Error {
+  override readonly name = 'ProxyRefused'
+  constructor(readonly status: number) {
+    super(`the proxy answered ${status} to CONNECT`)
+  }
+}
+
+/** What a request asks for; identity is always acceptable. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br'
 
 /** Codes of a kept-alive connection the server closed while it sat idle. */
 const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE'])
@@ -79,20 +122,31 @@ class StaleSocket extends Error {
   }
 }
 
+/** hpagent reports a refused CONNECT as "Bad response: <status>". */
+function proxyRefusal(e: Error): ProxyRefused | null {
+  const m = /^Bad response: (\d{3})$/.exec(e.message)
+  return m ? new ProxyRefused(Number(m[1])) : null
+}
+
 function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<HttpResponse> {
   const { url, signal } = req
-  const lib = url.protocol === 'https:' ? https : http
-  const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:']
   return new Promise<HttpResponse>((resolve, reject) => {
     const streamed = req.body instanceof ReadableStream
+    // A new connection for the retry (the pool may hold more the server closed), and for a
+    // streamed body, which cannot be sent twice: a kept connection may turn out to be closed.
+    const own = fresh || streamed ? req.route.fresh() : null
     // Built first: if node refuses the request outright, nothing below was set up to leak.
-    const r = lib.request(url, {
-      method: req.method,
-      headers: req.headers,
-      // A new connection for the retry (the pool may hold more the server closed), and for a
-      // streamed body, which cannot be sent twice: a kept connection may turn out to be closed.
-      agent: fresh || streamed ? false : agent,
-    })
+    let r: http.ClientRequest
+    try {
+      r = (url.protocol === 'https:' ? https : http).request(url, {
+        method: req.method,
+        headers: req.headers,
+        agent: own ?? req.route.agent,
+      })
+    } catch (e) {
+      own?.destroy()
+      throw e
+    }
     let settled = false
     let answered = false
     const finish = (err: Error | null, res?: HttpResponse): void => {
@@ -101,8 +155,11 @@ function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<Ht
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
       // An answer that came before the whole body was written (413, 401): that connection cannot
-      // carry another request, and a stream body must stop being read.
+      // carry another request, and a stream body must stop being read. An answer not read to its
+      // end (too large) cannot either.
       if (err || !r.writableFinished) r.destroy()
+      // A one-off agent closes its socket once the answer is read (no keep-alive).
+      if (own) setImmediate(() => own.destroy())
       if (err) reject(err)
       else resolve(res!)
     }
@@ -116,13 +173,28 @@ function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<Ht
     r.on('error', (e: NodeJS.ErrnoException) => {
       // The server may answer (413, 401) and close before it read the whole body: the answer counts.
       if (answered) return
+      const refused = proxyRefusal(e)
+      if (refused) return finish(refused)
       const stale = !fresh && req.replayable && r.reusedSocket && STALE_SOCKET.has(e.code ?? '')
       finish(stale ? new StaleSocket(e) : e)
     })
     r.on('response', (res) => {
       answered = true
+      const issuer = req.wantPeer ? issuerOf(res.socket) : undefined
+      const status = res.statusCode ?? 0
+      const limit = req.maxResponseBytes
+      const tooLarge = (): void => finish(new ResponseTooLarge(status, limit, res.headers))
+      const declared = Number(res.headers['content-length'])
+      if (Number.isFinite(declared) && declared > limit) return tooLarge()
       const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
+      let size = 0
+      res.on('data', (c: Buffer) => {
+        if (settled) return
+        size += c.length
+        // Past the limit nothing more is kept or read: the connection is closed by finish().
+        if (size > limit) return tooLarge()
+        chunks.push(c)
+      })
       const cutOff = (): void =>
         finish(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }))
       res.on('error', cutOff)
@@ -130,12 +202,22 @@ function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<Ht
         if (!res.complete) cutOff()
       })
       res.on('end', () => {
+        if (settled) return
         if (!res.complete) return cutOff()
+        const encoding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
+        let body: Buffer
+        try {
+          body = decode(Buffer.concat(chunks), encoding, limit)
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return tooLarge()
+          return finish(new BadEncoding(status, encoding, res.headers))
+        }
         finish(null, {
-          status: res.statusCode ?? 0,
+          status,
           statusText: res.statusMessage ?? '',
           headers: res.headers,
-          text: Buffer.concat(chunks).toString('utf8'),
+          text: body.toString('utf8'),
+          ...(issuer !== undefined ? { issuer } : {}),
         })
       })
     })
@@ -148,6 +230,33 @@ function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<Ht
     else if (!(body instanceof ReadableStream)) r.end(body)
     else void pump(body, r).catch((e: unknown) => finish(e instanceof Error ? e : new Error(String(e))))
   })
+}
+
+/** The body as sent, decoded: at most `limit` bytes come out (else ERR_BUFFER_TOO_LARGE). */
+function decode(raw: Buffer, encoding: string, limit: number): Buffer {
+  const opts = { maxOutputLength: limit }
+  switch (encoding) {
+    case '':
+    case 'identity':
+      return raw
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.gunzipSync(raw, opts)
+    case 'br':
+      return zlib.brotliDecompressSync(raw, opts)
+    case 'deflate':
+      // "deflate" is meant to be zlib-wrapped, but some servers send it raw: the first byte says.
+      return raw.length > 0 && (raw[0]! & 0x0f) === 0x08 ? zlib.inflateSync(raw, opts) : zlib.inflateRawSync(raw, opts)
+    default:
+      throw new Error(`unknown encoding ${encoding}`)
+  }
+}
+
+function issuerOf(socket: unknown): string | null {
+  const s = socket as Partial<TLSSocket> | null
+  if (!s || typeof s.getPeerCertificate !== 'function') return null
+  const cert = s.getPeerCertificate()
+  return cert && cert.issuer ? nameOf(cert.issuer as unknown as Record<string, unknown>) : null
 }
 
 /**

@@ -3,15 +3,32 @@
  * timeout, no redirects, the rate-limit headers reported, and the answer read through the
  * envelope asked for. It alone holds the secrets, and every error it builds (for itself or for the
  * client) passes through `redact`, so no secret can reach a message.
+ *
+ * It also tells the API's word from anything else (design.md §1, issue 22): only JSON in the
+ * spec's envelope (`status: success`, or `status: failed` with a `message`), after decoding, is an
+ * answer of the API. A web page, an empty or foreign body, a redirect, or a 404/502 without the
+ * API's failure envelope is the path's problem (`connection: 'not_api'`); no answer at all is
+ * `unreachable` or `offline`. Such errors are retryable and name what was seen.
  */
 import type { z } from 'zod'
 import { failureEnvelope, describeIssues } from '../../../schemas'
-import { ApiError, type ApiErrorInit, CLIENT_ERROR_CODES } from './errors'
-import { HttpAborted, type HttpResponse, HttpTimeout, httpRequest } from './http'
+import { ApiError, type ApiErrorInit, CLIENT_ERROR_CODES, type ConnectionProblem } from './errors'
+import {
+  ACCEPT_ENCODING,
+  BadEncoding,
+  HttpAborted,
+  type HttpResponse,
+  HttpTimeout,
+  ProxyRefused,
+  ResponseTooLarge,
+  httpRequest,
+} from './http'
+import { type Network, type Route, nameOf } from './network'
 import { parseRateLimit, retryAfterMs } from './ratelimit'
 import type { FileBodyError } from './stream-body'
-import type { Method, ResponseInfo, SendRequest } from './client-types'
-import { errnoCode, isRecord, redact } from '../util'
+import type { ConnectionEvent, Method, ResponseInfo, SendRequest } from './client-types'
+import type { TLSSocket } from 'node:tls'
+import { errnoCode, isRecord, redact, sizeText } from '../util'
 import { positiveOption } from './client-types'
 
 export interface TransportConfig {
@@ -21,7 +38,56 @@ export interface TransportConfig {
   accessToken: string | undefined
   userAgent: string
   timeoutMs: number
+  maxResponseBytes: number
+  network: Network
+  timeoutHint: string
   onResponse: ((info: ResponseInfo) => void) | undefined
+  onConnection: ((event: ConnectionEvent) => void) | undefined
+}
+
+/** What "Test connection" and `bookdrop headless --check` report. */
+export interface ConnectionReport {
+  baseUrl: string
+  /** The proxy used (no credentials), or null for a direct connection. */
+  proxy: string | null
+  /** Who signed the server's certificate (https), when a TLS connection was made. */
+  issuer: string | null
+  /** The round trip of GET /auth/validate, in ms; null when no answer came. */
+  roundTripMs: number | null
+  /** HTTP status of the answer; null when none came. */
+  status: number | null
+  /** True when the answer was the API's (its JSON envelope). */
+  api: boolean
+  /** True when the API accepted the key; null when it did not say. */
+  keyAccepted: boolean | null
+  /** One sentence: what was found and, when something is wrong, what to do. */
+  message: string
+  /** The trust in force (Node's, the system's, extra certificates). */
+  trust: string
+}
+
+/** No network at all: the OS says there is no route, or no resolver answers. */
+const OFFLINE_CODES = new Set(['ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN'])
+/** OpenSSL's and Node's codes for a certificate this computer does not accept. */
+const CERT_CODE = /CERT|ISSUER|SELF_SIGNED|LEAF_SIGNATURE|HOSTNAME_MISMATCH|INVALID_CA/
+
+const HOW_TO_TRUST =
+  "add that authority's certificate (Settings → Connection, or --ca-file), or ask whoever runs this network"
+
+/** A short, plain description of a body that is not the API's (for a row's reason and the status bar). */
+function describeBody(status: number, headers: HttpResponse['headers'], text: string, json: unknown): string {
+  const type = String(headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  const trimmed = text.trimStart()
+  if (trimmed === '') return `an empty answer (HTTP ${status})`
+  if (type === 'text/html' || type === 'application/xhtml+xml' || /^<[a-z!]/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim()
+    return `a web page${title ? ` ("${title.slice(0, 80)}")` : ''} (HTTP ${status})`
+  }
+  if (json !== undefined) {
+    const msg = isRecord(json) && typeof json.message === 'string' ? ` ("${json.message.slice(0, 80)}")` : ''
+    return `JSON that is not the API's answer${msg} (HTTP ${status})`
+  }
+  return `an answer that is not JSON (${type ? `${type}, ` : ''}HTTP ${status})`
 }
 
 export class Transport {
@@ -31,7 +97,19 @@ export class Transport {
     this.#c = config
   }
 
+  get network(): Network {
+    return this.#c.network
+  }
+
   async send<S extends z.ZodType>(req: SendRequest<S>): Promise<z.output<S>> {
+    return (await this.exchange(req)).value
+  }
+
+  /** One exchange: the envelope read, or an ApiError (reported to onConnection either way). */
+  private async exchange<S extends z.ZodType>(
+    req: SendRequest<S>,
+    wantPeer = false,
+  ): Promise<{ value: z.output<S>; res: HttpResponse; route: Route }> {
     const { method, path, idempotencyKey } = req
     const timeoutMs = positiveOption('timeoutMs', req.opts?.timeoutMs, this.#c.timeoutMs, 2_147_483_647)
 
@@ -41,6 +119,7 @@ export class Transport {
 
     const headers: Record<string, string> = {
       Accept: 'application/json',
+      'Accept-Encoding': ACCEPT_ENCODING,
       'User-Agent': this.#c.userAgent,
       'X-API-Key': this.#c.key,
     }
@@ -64,39 +143,22 @@ export class Transport {
     }
 
     const base = { method, path, idempotencyKey }
-    const transportError = (e: unknown): ApiError => {
-      const fileFailure = req.stream?.failure()
-      if (fileFailure) return this.fileBodyError(fileFailure, base)
-      if (e instanceof HttpTimeout) {
-        return this.error({
+    let route: Route
+    try {
+      const r = this.#c.network.route(url)
+      route = r instanceof Promise ? await r : r
+    } catch (e) {
+      throw this.observed(
+        this.error({
           ...base,
           status: 0,
-          errorCode: CLIENT_ERROR_CODES.timeout,
-          message: `${method} ${path} got no complete answer within ${timeoutMs / 1000} s (timeoutMs option).`,
-          retryable: true,
-        })
-      }
-      if (e instanceof HttpAborted) {
-        return this.error({
-          ...base,
-          status: 0,
-          errorCode: CLIENT_ERROR_CODES.aborted,
-          message: `${method} ${path} was cancelled.`,
+          errorCode: CLIENT_ERROR_CODES.proxy,
+          message: `The proxy setting cannot be used: ${e instanceof Error ? e.message : String(e)}`,
           retryable: false,
-        })
-      }
-      const code = errnoCode(e)
-      const detail = code ?? (e instanceof Error ? e.message : String(e))
-      return this.error({
-        ...base,
-        status: 0,
-        errorCode: CLIENT_ERROR_CODES.network,
-        message: `Could not reach ${url.host} (${detail}); check the connection and the base URL.`,
-        retryable: true,
-        cause: new Error(
-          this.redact(`${code ? `${code}: ` : ''}${e instanceof Error ? e.message : String(e)}`),
-        ),
-      })
+          connection: 'unreachable',
+          configuration: true,
+        }),
+      )
     }
 
     let res: HttpResponse
@@ -110,9 +172,12 @@ export class Transport {
         signal: req.opts?.signal,
         // A read, or a write the server answers once per key: safe to send again.
         replayable: method === 'GET' || idempotencyKey !== undefined,
+        route,
+        maxResponseBytes: this.#c.maxResponseBytes,
+        wantPeer,
       })
     } catch (e) {
-      throw transportError(e)
+      throw this.observed(await this.transportError(e, req, url, route, timeoutMs))
     }
 
     const now = Date.now()
@@ -128,48 +193,255 @@ export class Transport {
     const text = res.text
     let body: unknown
     try {
-      body = text === '' ? undefined : JSON.parse(text)
+      body = text.trim() === '' ? undefined : JSON.parse(text)
     } catch {
       body = undefined
     }
 
     const withResponse = { ...base, rateLimit, retryAfterMs: retryAfterMs(res.status, res.headers, now) }
+    const notApi = (seen: string, errorCode: string = CLIENT_ERROR_CODES.notApi): ApiError =>
+      this.observed(
+        this.error({
+          ...withResponse,
+          status: res.status,
+          errorCode,
+          message:
+            `${method} ${path}: ${seen} came instead of the API's answer: ` +
+            'a Wi-Fi login page, a proxy or a web server in the way, or the wrong base URL?',
+          retryable: true,
+          connection: 'not_api',
+        }),
+      )
     if (res.status >= 300 && res.status < 400) {
-      throw this.error({
-        ...withResponse,
-        status: res.status,
-        errorCode: CLIENT_ERROR_CODES.redirect,
-        message:
-          `${method} ${path} was redirected (${res.status}). Redirects are not followed, so the key is never sent ` +
-          'elsewhere: check the base URL.',
-        retryable: false,
-      })
+      const location = String(res.headers.location ?? '')
+      let where = ''
+      try {
+        where = location ? ` to ${new URL(location, url).host}` : ''
+      } catch {
+        // An unreadable Location names nothing.
+      }
+      throw notApi(`a redirect (${res.status})${where}, which Bookdrop never follows (the key must not go elsewhere),`, CLIENT_ERROR_CODES.redirect)
     }
     const ok = res.status >= 200 && res.status < 300
-    if (!ok || (isRecord(body) && body.status === 'failed')) {
-      const failure = failureEnvelope.safeParse(body)
+    const failure = isRecord(body) && body.status === 'failed' ? failureEnvelope.safeParse(body) : null
+    if (failure?.success || (!ok && res.status === 429)) {
+      // The API's refusal (or a rate limit, whoever says it: its Retry-After is obeyed either way).
+      this.observed(null)
       throw this.error({
         ...withResponse,
         status: res.status,
         errorCode:
-          failure.success && failure.data.error_code ? failure.data.error_code : `http_${res.status}`,
+          failure?.success && failure.data.error_code ? failure.data.error_code : `http_${res.status}`,
         message:
-          failure.success && failure.data.message.trim() !== ''
+          failure?.success && failure.data.message.trim() !== ''
             ? failure.data.message
             : `${method} ${path} failed: the server answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}.`,
         retryable: ok ? false : undefined,
       })
     }
-    if (body === undefined) {
-      throw this.error({
-        ...withResponse,
-        status: res.status,
-        errorCode: CLIENT_ERROR_CODES.badResponse,
-        message: `Unexpected response from ${method} ${path}: the body is not JSON.`,
+    if (!ok || !isRecord(body) || body.status !== 'success') {
+      throw notApi(describeBody(res.status, res.headers, text, body))
+    }
+    if (req.expect && !req.expect.holds(body)) {
+      const msg = typeof body.message === 'string' && body.message.trim() ? ` ("${body.message.slice(0, 80)}")` : ''
+      throw notApi(`a success envelope without ${req.expect.what}${msg} (HTTP ${res.status})`)
+    }
+    this.observed(null)
+    const value = this.parseResponse(req.envelope, body, res.status, method, path, idempotencyKey) as z.output<S>
+    return { value, res, route }
+  }
+
+  /** Tells onConnection how the exchange went (null: the API answered); returns the error. */
+  private observed<E extends ApiError | null>(e: E): E {
+    const fn = this.#c.onConnection
+    if (fn && (e === null || e.connection)) {
+      try {
+        fn(
+          e === null
+            ? { ok: true }
+            : { ok: false, problem: e.connection!, configuration: e.configuration, message: e.message },
+        )
+      } catch {
+        // An observer must never break a request.
+      }
+    }
+    return e
+  }
+
+  /** The error of an exchange that brought no answer to read. */
+  private async transportError(
+    e: unknown,
+    req: SendRequest<z.ZodType>,
+    url: URL,
+    route: Route,
+    timeoutMs: number,
+  ): Promise<ApiError> {
+    const { method, path, idempotencyKey } = req
+    const base = { method, path, idempotencyKey }
+    const fileFailure = req.stream?.failure()
+    if (fileFailure) return this.fileBodyError(fileFailure, base)
+    const host = url.host
+    const via = route.proxy ? ` through the proxy ${route.proxy}` : ''
+    if (e instanceof HttpTimeout) {
+      return this.error({
+        ...base,
+        status: 0,
+        errorCode: CLIENT_ERROR_CODES.timeout,
+        message: `${method} ${path}: no complete answer from ${host}${via} within ${timeoutMs / 1000} s (${this.#c.timeoutHint}).`,
+        retryable: true,
+        connection: 'unreachable',
+      })
+    }
+    if (e instanceof HttpAborted) {
+      return this.error({
+        ...base,
+        status: 0,
+        errorCode: CLIENT_ERROR_CODES.aborted,
+        message: `${method} ${path} was cancelled.`,
         retryable: false,
       })
     }
-    return this.parseResponse(req.envelope, body, res.status, method, path, idempotencyKey) as z.output<S>
+    if (e instanceof ResponseTooLarge) {
+      return this.error({
+        ...base,
+        status: e.status,
+        errorCode: CLIENT_ERROR_CODES.tooLarge,
+        message:
+          `The server's answer to ${method} ${path} is larger than ${sizeText(e.limit)}, far more than any answer of ` +
+          'the API: Bookdrop stopped reading it. This is a problem of the server; tell whoever runs it if it goes on.',
+        retryable: true,
+      })
+    }
+    if (e instanceof BadEncoding) {
+      return this.error({
+        ...base,
+        status: e.status,
+        errorCode: CLIENT_ERROR_CODES.notApi,
+        message: `${method} ${path}: an answer in an encoding Bookdrop cannot read (${e.encoding}, HTTP ${e.status}) came instead of the API's answer.`,
+        retryable: true,
+        connection: 'not_api',
+      })
+    }
+    if (e instanceof ProxyRefused) {
+      if (e.status === 407) {
+        return this.error({
+          ...base,
+          status: 0,
+          errorCode: CLIENT_ERROR_CODES.proxyAuth,
+          message:
+            `The proxy ${route.proxy ?? ''} asks for a user name and password (407): enter them in Settings → Connection ` +
+            '(headless: in the proxy address, http://user:password@host:port).',
+          retryable: false,
+          connection: 'not_api',
+          configuration: true,
+        })
+      }
+      return this.error({
+        ...base,
+        status: 0,
+        errorCode: CLIENT_ERROR_CODES.proxy,
+        message: `The proxy ${route.proxy ?? ''} could not open a connection to ${host} (it answered ${e.status}).`,
+        retryable: true,
+        connection: 'unreachable',
+      })
+    }
+    const code = errnoCode(e)
+    if (code && CERT_CODE.test(code)) {
+      const peer = await presentedCertificate(url, route)
+      const issuer = peer?.issuer ?? 'an authority Bookdrop could not read'
+      let message: string
+      if (code === 'CERT_HAS_EXPIRED') {
+        message = `The certificate of ${host} expired${peer?.validTo ? ` on ${peer.validTo}` : ''}: the server must renew it (or this computer's clock is wrong).`
+      } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+        message = `The certificate presented for ${host} is for another name${peer?.subject ? ` (${peer.subject})` : ''}, signed by ${issuer}: a Wi-Fi login page or a proxy in the way, or the wrong base URL?`
+      } else {
+        message = `The server's certificate is signed by ${issuer}, which this computer does not trust: ${HOW_TO_TRUST}.`
+      }
+      return this.error({
+        ...base,
+        status: 0,
+        errorCode: CLIENT_ERROR_CODES.certificate,
+        message: `${message} (${code}${via})`,
+        retryable: false,
+        connection: 'not_api',
+        configuration: true,
+      })
+    }
+    const problem: ConnectionProblem = code && OFFLINE_CODES.has(code) ? 'offline' : 'unreachable'
+    const detail = code ?? (e instanceof Error ? e.message : String(e))
+    const what = route.proxy ? `the proxy ${route.proxy}` : host
+    return this.error({
+      ...base,
+      status: 0,
+      errorCode: problem === 'offline' ? CLIENT_ERROR_CODES.offline : CLIENT_ERROR_CODES.network,
+      message:
+        problem === 'offline'
+          ? `Could not reach ${what} (${detail}): this computer seems to be offline.`
+          : `Could not reach ${what} (${detail}); check the connection and the base URL.`,
+      retryable: true,
+      connection: problem,
+      cause: new Error(
+        this.redact(`${code ? `${code}: ` : ''}${e instanceof Error ? e.message : String(e)}`),
+      ),
+    })
+  }
+
+  /**
+   * "Test connection" and `--check`: GET /auth/validate once, reporting the route, the
+   * certificate's issuer, the round trip and whether the answer was the API's.
+   */
+  async check(envelope: z.ZodType, timeoutMs?: number): Promise<ConnectionReport> {
+    const url = new URL(this.#c.baseUrl + '/auth/validate')
+    const base = {
+      baseUrl: this.#c.baseUrl,
+      proxy: null as string | null,
+      issuer: null as string | null,
+      roundTripMs: null as number | null,
+      status: null as number | null,
+      api: false,
+      keyAccepted: null as boolean | null,
+      trust: this.#c.network.trustSummary(),
+    }
+    try {
+      base.proxy = (await this.#c.network.route(url)).proxy
+    } catch {
+      // Reported by the exchange below.
+    }
+    const started = performance.now()
+    try {
+      const { res } = await this.exchange(
+        { method: 'GET', path: '/auth/validate', auth: 'business', envelope, opts: timeoutMs ? { timeoutMs } : undefined },
+        true,
+      )
+      return {
+        ...base,
+        issuer: res.issuer ?? null,
+        roundTripMs: Math.round(performance.now() - started),
+        status: res.status,
+        api: true,
+        keyAccepted: true,
+        message: `The API answered in ${Math.round(performance.now() - started)} ms and accepted the key.`,
+      }
+    } catch (e) {
+      const err = e instanceof ApiError ? e : this.error({ status: 0, errorCode: 'internal_error', message: String(e) })
+      const answered = err.status > 0
+      const api = answered && !err.connection
+      let issuer: string | null = null
+      if (url.protocol === 'https:' && (answered || err.errorCode === CLIENT_ERROR_CODES.certificate)) {
+        const route = await Promise.resolve(this.#c.network.route(url)).catch(() => null)
+        const peer = await presentedCertificate(url, route)
+        issuer = peer?.issuer ?? null
+      }
+      return {
+        ...base,
+        issuer,
+        roundTripMs: answered ? Math.round(performance.now() - started) : null,
+        status: answered ? err.status : null,
+        api,
+        keyAccepted: api && err.status === 401 ? false : null,
+        message: err.message,
+      }
+    }
   }
 
   parseResponse<T>(
@@ -219,5 +491,59 @@ export class Transport {
 
   redact(text: string): string {
     return redact(text, [this.#c.key, this.#c.accessToken])
+  }
+}
+
+/**
+ * The certificate a server presents, read on a connection of its own that only shakes hands (no
+ * request, no key sent) and accepts anything, so an error can name who signed it.
+ */
+async function presentedCertificate(
+  url: URL,
+  route: Route | null,
+): Promise<{ issuer: string; subject: string; validTo: string } | null> {
+  if (!route || url.protocol !== 'https:') return null
+  const agent = route.fresh() as unknown as {
+    createConnection(o: object, cb: (err: Error | null, s?: TLSSocket) => void): TLSSocket | undefined
+    destroy(): void
+  }
+  const isIp = /^[\d.]+$|:/.test(url.hostname)
+  const options = {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || 443),
+    ...(isIp ? {} : { servername: url.hostname }),
+    rejectUnauthorized: false,
+  }
+  try {
+    const socket = await new Promise<TLSSocket>((resolve, reject) => {
+      const s = agent.createConnection(options, (err, sock) => (err || !sock ? reject(err) : resolve(sock)))
+      if (s) resolve(s)
+    })
+    return await new Promise((resolve) => {
+      const done = (v: { issuer: string; subject: string; validTo: string } | null): void => {
+        clearTimeout(timer)
+        socket.destroy()
+        resolve(v)
+      }
+      const timer = setTimeout(() => done(null), 10_000)
+      const read = (): void => {
+        const c = socket.getPeerCertificate()
+        done(
+          c && c.issuer
+            ? {
+                issuer: nameOf(c.issuer as unknown as Record<string, unknown>),
+                subject: nameOf(c.subject as unknown as Record<string, unknown>),
+                validTo: c.valid_to,
+              }
+            : null,
+        )
+      }
+      socket.once('secureConnect', read)
+      socket.once('error', () => done(null))
+    })
+  } catch {
+    return null
+  } finally {
+    agent.destroy()
   }
 }

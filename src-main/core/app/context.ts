@@ -18,6 +18,7 @@ import {
   type UploadStatus,
 } from '../../../contract'
 import type { BookkeepingClient, ResponseInfo } from '../api'
+import type { Network } from '../api/network'
 import { AppError } from '../app-error'
 import type { Engine } from '../engine'
 import type { EngineEventName } from '../events'
@@ -28,6 +29,7 @@ import {
   type ProfileClientOptions,
   ProfileError,
   type ProfileManager,
+  type SecretStore,
   redact as redactSecrets,
 } from '../secrets'
 import { type Upload, toUploadView } from '../store/uploads'
@@ -125,11 +127,16 @@ export class AppContext {
   private readonly listeners = new Set<EventListener>()
   private sessionTimer: NodeJS.Timeout | null = null
 
+  /** Where the keys live (and the proxy's password). */
+  secrets: SecretStore | null = null
+
   constructor(
     readonly dataDir: string,
     readonly host: 'electron' | 'web',
     readonly shell: ShellPort,
     readonly clientOptions: ProfileClientOptions,
+    /** Where every client's requests go and whom they trust (the connection room changes it). */
+    readonly network: Network,
   ) {}
 
   // ---- events -------------------------------------------------------------------------------------
@@ -324,26 +331,14 @@ export class AppContext {
         // The queue keeps the one rate-limit state of a profile; these calls report to it too.
         onResponse: (i) => {
           if (i.rateLimit) this.engine.noteRateLimit(id, i.rateLimit)
-          this.engine.noteAnswer(id)
         },
+        // And its connection state: a web page or no answer here says the same as for an upload.
+        onConnection: (e) => this.engine.noteConnection(id, e),
       })
       this.clients.set(id, c)
       c.catch(() => this.clients.delete(id))
     }
     return c
-  }
-
-  /**
-   * A call made for the person (a list): when it gets no answer at all (refused, DNS, timeout), the
-   * profile's state says so ('unreachable') until the API answers again. The failure is rethrown.
-   */
-  async reach<T>(id: string, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call()
-    } catch (e) {
-      this.engine.noteNoAnswer(id, e)
-      throw e
-    }
   }
 
   async businessClient(): Promise<BookkeepingClient> {

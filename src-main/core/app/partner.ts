@@ -32,7 +32,7 @@ export async function allReferred(ctx: AppContext, profileId: string): Promise<R
   const client = await ctx.clientOf(profileId)
   const rows: ReferredBusinessRow[] = []
   for (let page = 1; page <= 100; page++) {
-    const res = await ctx.reach(profileId, () => client.listReferredBusinesses({ page, limit: 100 }))
+    const res = await client.listReferredBusinesses({ page, limit: 100 })
     rows.push(...res.data)
     if (res.data.length === 0 || page * res.per_page >= res.total) break
   }

@@ -10,6 +10,14 @@ export interface BackoffOptions {
 
 export const DEFAULT_RETRY_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 5 * 60_000 }
 
+/** Waiting for the path to the server: 1 s, 2 s, 4 s … at most 30 s between two tries. */
+export const DEFAULT_CONNECTION_RETRY: BackoffOptions = { baseMs: 1000, capMs: 30_000 }
+
+/** The wait before connection probe number `failures` (1 = after the first failure): no jitter. */
+export function connectionDelay(failures: number, opts: BackoffOptions = DEFAULT_CONNECTION_RETRY): number {
+  return Math.min(opts.capMs, opts.baseMs * 2 ** Math.max(0, failures - 1))
+}
+
 /** Wait before retry number `attempt` (1 = the first retry). */
 export function fullJitterDelay(
   attempt: number,

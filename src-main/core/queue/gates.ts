@@ -4,19 +4,23 @@
  * responses report (one budget per key: uploads, polls and the person's own calls).
  */
 import { CREDITS_FIX } from '../../../schemas/assumptions'
-import { CLIENT_ERROR_CODES } from '../api/errors'
+import type { ConnectionProblem } from '../api/errors'
 import type { RateLimit } from '../api/ratelimit'
 import type { EngineEmitter, ProfileState } from '../events'
-import { type ClientFailure, type Gate, HELD_STATES, type Work, isOutOfCredits } from './types'
+import { type BackoffOptions, connectionDelay } from './backoff'
+import {
+  type ClientFailure,
+  CONNECTION_STATES,
+  type Gate,
+  HELD_STATES,
+  type Work,
+  isOutOfCredits,
+} from './types'
 
-// ---- connection truth (issue 26, minimal: the issue-22 branch brings the fuller version) ------------
-
-/** States that say the API cannot be reached; the first answer of the API clears them. */
-const CONNECTION_STATES: readonly ProfileState[] = ['unreachable', 'not_api', 'offline']
-
-/** A request that got no answer at all: refused, DNS, reset, timeout (status 0, not a local refusal). */
-export function isNoAnswer(f: ClientFailure): boolean {
-  return f.status === 0 && (f.errorCode === CLIENT_ERROR_CODES.network || f.errorCode === CLIENT_ERROR_CODES.timeout)
+/** "POST /expenses: a web page …" → "A web page …": the same text whichever request saw it. */
+function withoutRequest(message: string): string {
+  const m = message.replace(/^(GET|POST|PUT|PATCH|DELETE) \S+?:\s+/, '')
+  return m.charAt(0).toUpperCase() + m.slice(1)
 }
 
 export class ProfileGates {
@@ -29,6 +33,11 @@ export class ProfileGates {
     private readonly onStateChange: () => void,
     /** The server refused the key (401) or there is none: the profile's client must be made anew. */
     private readonly onAuthLost: (profileId: string) => void,
+    /** The connection backoff and the recheck of a problem only settings can fix (QueueOptions). */
+    private readonly retry: () => { backoff: BackoffOptions; configurationRecheckMs: number } = () => ({
+      backoff: { baseMs: 1000, capMs: 30_000 },
+      configurationRecheckMs: 300_000,
+    }),
   ) {}
 
   /** Every profile the queue knows, with its gate. */
@@ -41,6 +50,7 @@ export class ProfileGates {
     if (!g) {
       g = {
         state: 'active',
+        conn: null,
         message: null,
         pausedUntil: 0,
         limit: null,
@@ -77,28 +87,6 @@ export class ProfileGates {
     g.message = message
     this.events.emit('profile', { profileId, state, message })
     this.onStateChange()
-  }
-
-  /**
-   * A request of this profile got no answer (isNoAnswer): the profile is 'unreachable' until the
-   * API answers again. Nothing is held: each file keeps its own retry. A state that waits for a
-   * person (paused, a key, a subscription, credits) or a 429 pause is not overwritten.
-   */
-  noAnswer(profileId: string, f: ClientFailure): void {
-    if (!isNoAnswer(f)) return
-    const g = this.gate(profileId)
-    if (g.state !== 'active' && !CONNECTION_STATES.includes(g.state)) return
-    this.setState(
-      profileId,
-      'unreachable',
-      `${f.message.replace(/\.?\s*$/, '.')} Bookdrop keeps trying by itself; nothing is lost.`,
-    )
-  }
-
-  /** The API answered a request of this profile: 'unreachable' (and the like) is over. */
-  answered(profileId: string): void {
-    const g = this.gates.get(profileId)
-    if (g && CONNECTION_STATES.includes(g.state)) this.setState(profileId, 'active', null)
   }
 
   /**
@@ -139,6 +127,12 @@ export class ProfileGates {
   readyAt(profileId: string, now: number, kind: Work = 'upload'): number {
     const g = this.gate(profileId)
     if (HELD_STATES.includes(g.state) && !(kind === 'poll' && g.state === 'out_of_credits')) return Infinity
+    if (g.conn) {
+      // Waiting for the path to the server: nothing before the next try, then one request at a
+      // time (the probe); its end wakes the queue.
+      if (now < g.conn.retryAt) return g.conn.retryAt
+      if (g.inFlight > 0) return Infinity
+    }
     if (g.pausedUntil > now) return g.pausedUntil
     if (g.state === 'rate_limited') this.setState(profileId, 'active', null)
     if (g.resetAt !== null && g.resetAt <= now) {
@@ -170,14 +164,9 @@ export class ProfileGates {
    * A failure that concerns the whole profile, not one file: a 429 pauses the profile's queue
    * until the server's reset (or `defaultWaitMs`) and returns that time; a 401 or a missing key
    * asks for a new key; a 403 holds the profile for the subscription rule; an AI create nobody can
-   * pay for holds it until credits are granted and a person resumes; no answer at all marks it
-   * 'unreachable' (held nothing). Otherwise nothing.
+   * pay for holds it until credits are granted and a person resumes. Otherwise nothing.
    */
   hold(profileId: string, f: ClientFailure, defaultWaitMs: number): number | null {
-    if (isNoAnswer(f)) {
-      this.noAnswer(profileId, f)
-      return null
-    }
     if (f.status === 429) {
       const g = this.gate(profileId)
       g.pausedUntil = Math.max(g.pausedUntil, this.now() + (f.retryAfterMs ?? defaultWaitMs))
@@ -204,8 +193,70 @@ export class ProfileGates {
     return null
   }
 
-  /** Profiles that wait for a person (paused, a new key, a subscription change, credits). */
+  /**
+   * Profiles that wait for a person (paused, a new key, a subscription change, credits) or for a
+   * setting only a person can change (a certificate to trust, a proxy's password).
+   */
   held(): string[] {
-    return [...this.gates.entries()].filter(([, g]) => HELD_STATES.includes(g.state)).map(([id]) => id)
+    return [...this.gates.entries()]
+      .filter(([, g]) => HELD_STATES.includes(g.state) || g.conn?.configuration === true)
+      .map(([id]) => id)
+  }
+
+  // ---- the path to the server (issue 22) ----------------------------------------------------------
+
+  /**
+   * No answer of the API came for a request of this profile (`f.connection` set): the profile waits
+   * (state unreachable, not_api or offline, unless a held state has priority) and tries one request
+   * after a capped backoff. Returns when that is. A failure of a request that was already in flight
+   * when the wait began does not count as a failed try.
+   */
+  connectionFailed(profileId: string, f: Pick<ClientFailure, 'connection' | 'configuration' | 'message'>): number {
+    const g = this.gate(profileId)
+    const now = this.now()
+    const problem: ConnectionProblem = f.connection ?? 'unreachable'
+    const configuration = f.configuration === true
+    const probe = !g.conn || now >= g.conn.retryAt
+    const failures = (g.conn?.failures ?? 0) + (probe ? 1 : 0)
+    const { backoff, configurationRecheckMs } = this.retry()
+    const wait = configuration ? configurationRecheckMs : connectionDelay(failures, backoff)
+    const retryAt = probe || !g.conn ? now + wait : g.conn.retryAt
+    const what = withoutRequest(f.message).replace(/[.?!]?\s*$/, (p) => (p.trim() === '?' ? '?' : '.'))
+    const doing = configuration
+      ? 'Uploads wait until this is fixed; nothing is lost.'
+      : `Uploads wait and Bookdrop tries again by itself (at least every ${Math.round(backoff.capMs / 1000)} s); nothing is lost.`
+    // Said once: while the same problem lasts, its first words stay (a portal that alternates a
+    // page and an empty answer is one problem, not a message per request).
+    const same = g.conn && g.conn.problem === problem && g.conn.configuration === configuration
+    const message = same ? g.conn!.message : `${what} ${doing}`
+    g.conn = { problem, configuration, failures, retryAt, message }
+    if (!HELD_STATES.includes(g.state)) this.setState(profileId, problem, message)
+    return retryAt
+  }
+
+  /** The API answered (any answer in its envelope): the wait for the path is over. */
+  connectionOk(profileId: string): void {
+    const g = this.gates.get(profileId)
+    if (!g?.conn) return
+    g.conn = null
+    if (CONNECTION_STATES.includes(g.state)) this.setState(profileId, 'active', null)
+  }
+
+  /**
+   * The OS says the network went away (false) or came back, or the computer woke up (true). Gone:
+   * every profile waits as offline (tried again at the cap, in case the OS is wrong). Back: every
+   * wait for the path ends at once, so what waited goes now.
+   */
+  networkChanged(online: boolean): void {
+    if (online) {
+      for (const id of [...this.gates.keys()]) this.connectionOk(id)
+      return
+    }
+    const { backoff } = this.retry()
+    for (const [id, g] of this.gates) {
+      const message = 'This computer is offline. Uploads wait and resume when the network is back; nothing is lost.'
+      g.conn = { problem: 'offline', configuration: false, failures: g.conn?.failures ?? 1, retryAt: this.now() + backoff.capMs, message }
+      if (!HELD_STATES.includes(g.state)) this.setState(id, 'offline', message)
+    }
   }
 }

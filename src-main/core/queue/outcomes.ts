@@ -15,8 +15,11 @@ export type Outcome =
   | { kind: 'move'; to: UploadStatus; patch: TransitionPatch }
   /** The file changed on disk before it was sent: superseded, and its new version taken. */
   | { kind: 'superseded'; patch: TransitionPatch }
-  /** The job is alive: ask again in `wait` ms (never past the deadline). */
-  | { kind: 'follow'; wait: number; lastError: string | null }
+  /**
+   * The job is alive: ask again in `wait` ms (never past the deadline). `counted` false: no answer
+   * of the API came, so the poll does not count (the unknown-status limit, the poll backoff).
+   */
+  | { kind: 'follow'; wait: number; lastError: string | null; counted?: boolean }
   /** Completed with a record (null: "sent; the server did not report completion", with the note). */
   | { kind: 'complete'; recordUuid: string | null; recordType: string | null; note: CompletionNote | null }
 
@@ -48,9 +51,33 @@ const FILE_SKIP: Record<string, Upload['reason']> = {
 /** What a row does after a failed request: decided from the row, the failure, the options and the profile's gates. */
 type FailureRule = (row: Upload, f: ClientFailure, opts: QueueOptions, gates: ProfileGates, now: number) => Outcome
 
+/**
+ * What a row says while it waits for the path to the server: what was seen, and that nothing was
+ * refused. The same Idempotency-Key goes with the next try.
+ */
+export function waitingReason(f: ClientFailure): string {
+  const what = f.message.replace(/\s*$/, '')
+  return f.configuration
+    ? `${what} Waiting; nothing was sent for good or refused.`
+    : `${what} Waiting for the API's answer; Bookdrop tries again by itself with the same Idempotency-Key.`
+}
+
 /** A create that failed: skipped, superseded, retried later (same key) or failed for good. */
 export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
   const base = { lastError: f.message, errorCode: f.errorCode, httpStatus: f.status || null }
+  if (f.connection) {
+    // No answer of the API (unreachable, offline, a web page, a redirect, a proxy, a certificate):
+    // nothing was refused, so no attempt is used. The row is due at once; the profile's gate lets
+    // one request try at a time, after a capped backoff, and all go as soon as the API answers.
+    gates.connectionFailed(row.profileId, f)
+    return {
+      kind: 'move',
+      to: 'waiting_retry',
+      patch: { ...base, lastError: waitingReason(f), attempts: Math.max(0, row.attempts - 1), nextAttemptAt: now },
+    }
+  }
+  // The API answered (a refusal, a 429, a 5xx in its envelope): the path works.
+  if (f.status > 0) gates.connectionOk(row.profileId)
   // The file is not the version that was recorded: nothing was created from it.
   if (f.errorCode === 'file_superseded') {
     return {
@@ -103,11 +130,19 @@ export function afterJobAnswer(row: Upload, job: JobRead, opts: QueueOptions): O
  * jobNotFoundGraceMs (a server may not list a job at once). 401/403/no key hold the profile.
  */
 export const afterPollFailure: FailureRule = (row, f, opts, gates, now) => {
+  if (f.connection) {
+    // No answer of the API: the job is as it was. Asked again once the path works (the gate).
+    gates.connectionFailed(row.profileId, f)
+    return { kind: 'follow', wait: 0, lastError: waitingReason(f), counted: false }
+  }
+  // The API answered (a refusal, a 429, a 5xx in its envelope): the path works.
+  if (f.status > 0) gates.connectionOk(row.profileId)
   const age = now - (row.acceptedAt ?? row.createdAt)
   const youngUnknown = f.status === 404 && age < opts.jobNotFoundGraceMs
   const transient =
     f.retryable ||
     f.errorCode === 'bad_response' ||
+    f.errorCode === 'response_too_large' ||
     youngUnknown ||
     f.status === 401 ||
     f.status === 403 ||

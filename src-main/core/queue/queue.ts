@@ -69,6 +69,8 @@ export class UploadQueue {
   private storage: { problem: string; probeMs: number; timer: NodeJS.Timeout | null } | null = null
   /** The clock at the last pump, to notice it going backwards. */
   private lastNow: number | null = null
+  /** One per request in flight: a stop aborts them (their rows resume with the same key). */
+  private readonly controllers = new Set<AbortController>()
 
   constructor(
     private readonly store: UploadStore,
@@ -83,6 +85,7 @@ export class UploadQueue {
       () => this.opts.now(),
       () => this.checkIdle(),
       (profileId) => this.forgetClient(profileId),
+      () => ({ backoff: this.opts.connectionRetry, configurationRecheckMs: this.opts.configurationRecheckMs }),
     )
   }
 
@@ -135,13 +138,25 @@ export class UploadQueue {
     this.kick()
   }
 
-  /** Stops starting new work and waits for requests in flight (their rows stay resumable). */
+  /**
+   * Stops starting new work and aborts the requests in flight, so a hung server cannot hold a stop:
+   * an upload aborted goes back to waiting (its Idempotency-Key keeps it safe: the next start sends
+   * it again and the server replays), a job is asked about again at the next start.
+   */
   async stop(): Promise<void> {
     this.running = false
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     if (this.storage?.timer) clearTimeout(this.storage.timer)
+    for (const c of this.controllers) c.abort()
     await Promise.allSettled([...this.pending])
+  }
+
+  /** An AbortSignal for one request, aborted by stop(); `done` forgets it. */
+  private request(): { signal: AbortSignal; done: () => void } {
+    const c = new AbortController()
+    this.controllers.add(c)
+    return { signal: c.signal, done: () => this.controllers.delete(c) }
   }
 
   /** Something changed (a row was queued, a pause lifted): look for work soon. */
@@ -182,7 +197,10 @@ export class UploadQueue {
    */
   resume(profileId: string): void {
     this.clients.delete(profileId) // a rotated key means a new client
-    this.gates.gate(profileId).pausedUntil = 0
+    const g = this.gates.gate(profileId)
+    g.pausedUntil = 0
+    // A person's go-ahead: a wait for the path to the server tries again now too.
+    if (g.conn) g.conn.retryAt = 0
     this.gates.setState(profileId, 'active', null)
     this.kick()
   }
@@ -192,14 +210,27 @@ export class UploadQueue {
     this.clients.delete(profileId)
   }
 
-  /** A call made for the person (a list) got no answer at all: the profile is 'unreachable'. */
-  noteNoAnswer(profileId: string, f: ClientFailure): void {
-    this.gates.noAnswer(profileId, f)
+  /**
+   * The network changed (the desktop's online/offline and resume events): offline, every profile
+   * waits; online, whatever waited for the path to the server goes at once.
+   */
+  networkChanged(online: boolean): void {
+    this.gates.networkChanged(online)
+    if (online) this.kick()
   }
 
-  /** Any HTTP answer to a call of this profile's key made outside the queue. */
-  noteAnswer(profileId: string): void {
-    this.gates.answered(profileId)
+  /**
+   * How a request made for a person (lists, forms) went: the API answered (ok), or no answer of
+   * the API came. The profile's connection state follows it, as for the queue's own requests.
+   */
+  noteConnection(profileId: string, e: { ok: true } | { ok: false; problem: ClientFailure['connection']; configuration: boolean; message: string }): void {
+    if (e.ok) {
+      const had = this.gates.gate(profileId).conn !== null
+      this.gates.connectionOk(profileId)
+      if (had) this.kick()
+    } else {
+      this.gates.connectionFailed(profileId, { connection: e.problem, configuration: e.configuration, message: e.message })
+    }
   }
 
   /** Rate-limit headers of any response made with this profile's key. */
@@ -418,6 +449,7 @@ export class UploadQueue {
     let lastEmit = 0
     let res: Awaited<ReturnType<UploadClient['aiCreateFromFiles']>>
     let file: { path: string; release(): Promise<void> } | undefined
+    const req = this.request()
     try {
       const client = await this.client(row.profileId)
       const sent = sentFile(row)
@@ -434,6 +466,7 @@ export class UploadQueue {
         {
           idempotencyKey: row.idempotencyKey,
           maxFileBytes: this.opts.maxFileBytes,
+          signal: req.signal,
           onProgress: (sent, total) => {
             const t = this.opts.now()
             if (sent === total || t - lastEmit > 100) {
@@ -444,15 +477,31 @@ export class UploadQueue {
         },
       )
     } catch (e) {
+      req.done()
       const f = asFailure(e)
       // A message names the path read: the row's own, not the descriptor's.
       if (file && file.path !== row.path) f.message = f.message.split(file.path).join(row.path)
+      if (req.signal.aborted) {
+        // Stopped while sending: it may or may not have reached the server. The next start sends
+        // it again with the same key (the server replays); the try is not counted.
+        this.guarded(() =>
+          this.finish(row, 'waiting_retry', {
+            attempts: Math.max(0, row.attempts - 1),
+            nextAttemptAt: this.opts.now(),
+            lastError: 'Stopped while it was being sent; sent again with the same Idempotency-Key at the next start.',
+            errorCode: f.errorCode,
+            httpStatus: null,
+          }),
+        )
+        return
+      }
       this.guarded(() => this.uploadFailed(row, f))
       return
     } finally {
       await file?.release()
     }
-    this.gates.answered(row.profileId)
+    req.done()
+    this.gates.connectionOk(row.profileId)
     this.guarded(() => {
       if (res.process_type === 'async') {
         const now = this.opts.now()
@@ -481,7 +530,6 @@ export class UploadQueue {
   }
 
   private uploadFailed(row: Upload, f: ClientFailure): void {
-    if (f.status !== 0) this.gates.answered(row.profileId)
     this.apply(row, 'uploading', afterUploadFailure(row, f, this.opts, this.gates, this.opts.now()))
   }
 
@@ -498,7 +546,11 @@ export class UploadQueue {
       }
     } else if (o.kind === 'follow') {
       // The job is still on the server: ask again, never later than its deadline.
-      const patch = { polls: row.polls + 1, nextAttemptAt: Math.min(now + o.wait, this.deadline(row)), lastError: o.lastError }
+      const patch = {
+        polls: o.counted === false ? row.polls : row.polls + 1,
+        nextAttemptAt: Math.min(now + o.wait, this.deadline(row)),
+        lastError: o.lastError,
+      }
       this.store.note(row, 'processing', patch, now)
     } else {
       this.complete(row, o.recordUuid, o.recordType, from, o.note)
@@ -534,24 +586,34 @@ export class UploadQueue {
     return (row.acceptedAt ?? row.createdAt) + this.opts.jobTimeoutMs
   }
 
+  /**
+   * Asks the API about a row's job. Past the job deadline the API is still asked once: only its
+   * answer (not finished, or a refusal) gives the job up, never the lack of one (offline).
+   */
   private async poll(row: Upload): Promise<void> {
     const now = () => this.opts.now()
-    if (now() >= this.deadline(row)) {
-      this.guarded(() => this.apply(row, 'processing', jobTimedOut(row, this.opts.jobTimeoutMs)))
-      return
-    }
+    const late = now() >= this.deadline(row)
     let job: JobRead
+    const req = this.request()
     try {
       const client = await this.client(row.profileId)
-      job = await client.getJob(row.jobReference!)
+      job = await client.getJob(row.jobReference!, { signal: req.signal })
     } catch (e) {
+      req.done()
+      if (req.signal.aborted) return // stopped: asked again at the next start
       const f = asFailure(e)
-      if (f.status !== 0) this.gates.answered(row.profileId)
-      this.guarded(() => this.apply(row, 'processing', afterPollFailure(row, f, this.opts, this.gates, now())))
+      const o =
+        late && !f.connection && f.errorCode !== 'no_key'
+          ? jobTimedOut(row, this.opts.jobTimeoutMs)
+          : afterPollFailure(row, f, this.opts, this.gates, now())
+      this.guarded(() => this.apply(row, 'processing', o))
       return
     }
-    this.gates.answered(row.profileId)
-    this.guarded(() => this.apply(row, 'processing', afterJobAnswer(row, job, this.opts)))
+    req.done()
+    this.gates.connectionOk(row.profileId)
+    const answer = afterJobAnswer(row, job, this.opts)
+    const o = late && answer.kind === 'follow' ? jobTimedOut(row, this.opts.jobTimeoutMs) : answer
+    this.guarded(() => this.apply(row, 'processing', o))
   }
 
   private complete(

@@ -5,10 +5,12 @@
 import type { AiTarget, JobRead } from '../../../schemas'
 import { AI_CREDITS_EXHAUSTED_STATUS, ERROR_CODES } from '../../../schemas/assumptions'
 import type { RateLimit } from '../api/ratelimit'
+import type { ConnectionProblem } from '../api/errors'
 import type { ProfileState } from '../events'
 import type { Upload } from '../store/uploads'
 import {
   type BackoffOptions,
+  DEFAULT_CONNECTION_RETRY,
   DEFAULT_POLL,
   DEFAULT_RETRY_BACKOFF,
   type PollOptions,
@@ -27,13 +29,15 @@ export interface UploadClient {
       idempotencyKey: string
       maxFileBytes?: number
       onProgress?: (sent: number, total: number) => void
+      /** Aborted when the queue stops: the row is sent again (same key) at the next start. */
+      signal?: AbortSignal
     },
   ): Promise<
     | { process_type: 'async'; job_reference: string }
     | { process_type: 'direct'; record: { uuid: string; resource_type?: string | null } }
     | { process_type: 'untracked' }
   >
-  getJob(jobReference: string): Promise<JobRead>
+  getJob(jobReference: string, opts?: { signal?: AbortSignal }): Promise<JobRead>
 }
 
 /** The shape of a client failure the queue understands (ApiError has it). */
@@ -44,6 +48,13 @@ export interface ClientFailure {
   retryable: boolean
   retryAfterMs?: number
   rateLimit?: RateLimit
+  /**
+   * Set when no answer of the API came (unreachable, something else answered, offline): the path's
+   * problem, never the API's word. The row waits; no attempt is used.
+   */
+  connection?: ConnectionProblem
+  /** Only a change of settings can fix it (an untrusted certificate, proxy credentials). */
+  configuration?: boolean
 }
 
 export function asFailure(e: unknown): ClientFailure {
@@ -62,6 +73,12 @@ export type Work = 'upload' | 'poll'
 
 /** Profile states that wait for a person: nothing of the profile starts while in one (but see readyAt). */
 export const HELD_STATES: readonly ProfileState[] = ['paused', 'auth_required', 'forbidden', 'out_of_credits']
+
+/**
+ * Profile states of the path to the server (issue 22): set by a failure with no answer of the API,
+ * cleared by the first answer that is the API's. A held state keeps priority over them.
+ */
+export const CONNECTION_STATES: readonly ProfileState[] = ['unreachable', 'not_api', 'offline']
 
 /** An AI create the business's credits (or its partner's holding) cannot pay for. */
 export function isOutOfCredits(f: ClientFailure): boolean {
@@ -85,6 +102,13 @@ export interface QueueOptions {
   jobTimeoutMs: number
   /** A job the server says it does not know (404) is asked about again while younger than this. */
   jobNotFoundGraceMs: number
+  /**
+   * While no answer of the API comes (offline, unreachable, something else answers), one request
+   * of the profile at a time tries again after this backoff (no jitter: one probe per profile).
+   */
+  connectionRetry: BackoffOptions
+  /** A problem only a setting can fix (an untrusted certificate, a proxy's 407) is checked again this often. */
+  configurationRecheckMs: number
   now: () => number
   random: () => number
 }
@@ -101,6 +125,8 @@ export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
   poll: DEFAULT_POLL,
   jobTimeoutMs: DEFAULT_JOB_TIMEOUT_MS,
   jobNotFoundGraceMs: 60_000,
+  connectionRetry: DEFAULT_CONNECTION_RETRY,
+  configurationRecheckMs: 5 * 60_000,
   now: Date.now,
   random: Math.random,
 }
@@ -108,8 +134,21 @@ export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
 /** How overdue a job poll may become while uploads have every slot (see pump). */
 export const POLL_YIELD_MS = 10_000
 
+/** The path to the server of a profile, while no answer of the API comes. */
+export interface ConnectionHold {
+  problem: ConnectionProblem
+  configuration: boolean
+  /** Probes that failed in a row (the backoff's exponent). */
+  failures: number
+  /** Nothing of the profile starts before this; then one request at a time (the probe). */
+  retryAt: number
+  message: string
+}
+
 export interface Gate {
   state: ProfileState
+  /** Set while the path to the server fails (see ConnectionHold); null when the API answers. */
+  conn: ConnectionHold | null
   message: string | null
   /** 429: nothing starts before this time. */
   pausedUntil: number

@@ -15,5 +15,7 @@ export const {
   shell,
   dialog,
   protocol,
+  net,
+  powerMonitor,
 } = m
 export default m

@@ -1,0 +1,336 @@
+/**
+ * Where a request goes and whom it trusts (issue 22): direct or through a proxy, and which
+ * certificate authorities sign a server the client believes.
+ *
+ * - Loopback (the emulator, a local gateway) is never proxied and needs no lookup: the fast path.
+ * - The proxy of a URL: none, a manual one (Settings), or the system's. The system's is the OS's
+ *   answer (the desktop app hands in Electron's `session.resolveProxy`, which applies the OS
+ *   settings and PAC files, as VS Code does) or, without one (headless, web host), the environment:
+ *   HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY (read by `proxy-from-env`).
+ * - A proxied connection is a CONNECT tunnel made by `hpagent`: an http(s).Agent subclass, so the
+ *   keep-alive pools of ./http.ts work through it unchanged. Both load with the first request that
+ *   needs a proxy, never at idle.
+ * - Trust: Node's own authorities, the OS store's where Node can read it
+ *   (`tls.getCACertificates('system')`, for corporate TLS inspection), and an optional PEM
+ *   (Settings or `--ca-file`), built once into one secure context.
+ *
+ * A proxy's password (from the keychain or the proxy URL) goes into the agent only; `Route.proxy`
+ * and every message name the proxy without it.
+ */
+import { X509Certificate } from 'node:crypto'
+import http from 'node:http'
+import https from 'node:https'
+import tls from 'node:tls'
+import { isLoopbackHost } from './base-url'
+
+export type ProxySetting = { mode: 'system' } | { mode: 'manual'; url: string } | { mode: 'none' }
+
+export interface ProxyCredentials {
+  username: string
+  password: string
+}
+
+export interface NetworkOptions {
+  /** Default: the system's. */
+  proxy?: ProxySetting
+  /**
+   * The OS's proxy for a URL as a PAC result ("PROXY host:port; DIRECT"): the desktop app's
+   * Electron session. Without it, the system's proxy is the environment's.
+   */
+  systemProxy?: (url: string) => Promise<string>
+  /** The user name and password of a proxy (its origin, e.g. http://proxy:3128): the keychain's. */
+  proxyCredentials?: (proxyOrigin: string) => Promise<ProxyCredentials | null>
+  /** Extra trusted certificates, PEM text (Settings, or the file of `--ca-file`). */
+  extraCaPem?: string | null
+  /** Trust the OS certificate store as well as Node's own list (default true). */
+  systemCa?: boolean
+}
+
+export interface Route {
+  /** The kept-alive pool of this route. */
+  agent: http.Agent
+  /**
+   * A one-off agent on the same route (same proxy, same trust) for a connection of its own: a
+   * streamed body, or the second try after a kept connection was found closed. Closed after use.
+   */
+  fresh(): http.Agent
+  /** The proxy used, without credentials (`http://proxy:3128`), or null for a direct connection. */
+  proxy: string | null
+}
+
+/** A PEM that holds no certificate Node can read. */
+export class CertificateFileError extends Error {
+  override readonly name = 'CertificateFileError'
+}
+
+/** The largest PEM accepted (a bundle of a few hundred certificates is about 250 KB). */
+export const MAX_CA_PEM_BYTES = 2 * 1024 * 1024
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g
+
+/**
+ * The certificates of a PEM text, each checked by parsing; a clear error when there is none or one
+ * is damaged. Returns the PEM blocks and their subjects (for Settings and `--check`).
+ */
+export function readCaPem(text: string, where = 'The certificate file'): { pems: string[]; subjects: string[] } {
+  if (Buffer.byteLength(text) > MAX_CA_PEM_BYTES)
+    throw new CertificateFileError(`${where} is larger than 2 MB: it is not a certificate bundle.`)
+  const blocks = text.match(PEM_BLOCK) ?? []
+  if (blocks.length === 0) {
+    throw new CertificateFileError(
+      `${where} holds no certificate: it must be PEM text with "-----BEGIN CERTIFICATE-----" blocks.`,
+    )
+  }
+  const subjects: string[] = []
+  for (const [i, pem] of blocks.entries()) {
+    try {
+      subjects.push(nameOf(new X509Certificate(pem).subject))
+    } catch {
+      throw new CertificateFileError(`${where}: certificate ${i + 1} of ${blocks.length} cannot be read (damaged PEM).`)
+    }
+  }
+  return { pems: blocks, subjects }
+}
+
+/** "CN=Corp Root\nO=Corp" → "Corp Root (Corp)". */
+export function nameOf(dn: string | Record<string, unknown> | undefined | null): string {
+  if (!dn) return 'an unnamed authority'
+  const fields: Record<string, string> = {}
+  if (typeof dn === 'string') {
+    for (const line of dn.split('\n')) {
+      const at = line.indexOf('=')
+      if (at > 0) fields[line.slice(0, at)] = line.slice(at + 1)
+    }
+  } else {
+    for (const [k, v] of Object.entries(dn)) if (typeof v === 'string') fields[k] = v
+  }
+  const cn = fields.CN
+  const o = fields.O
+  if (cn && o && o !== cn) return `${cn} (${o})`
+  return cn ?? o ?? 'an unnamed authority'
+}
+
+/**
+ * The proxies of a PAC result, in order: `PROXY h:p` → http://h:p, `HTTPS h:p` → https://h:p,
+ * `DIRECT` → null. SOCKS entries are left out (not supported); an empty list means direct.
+ */
+export function parsePacResult(pac: string): (string | null)[] {
+  const out: (string | null)[] = []
+  for (const part of pac.split(';')) {
+    const [kind, hostPort] = part.trim().split(/\s+/)
+    const k = (kind ?? '').toUpperCase()
+    if (k === 'DIRECT') out.push(null)
+    else if ((k === 'PROXY' || k === 'HTTP') && hostPort) out.push(`http://${hostPort}`)
+    else if (k === 'HTTPS' && hostPort) out.push(`https://${hostPort}`)
+  }
+  return out
+}
+
+/** A proxy URL as shown to people: scheme, host and port, never a user name or password. */
+export function shownProxy(url: string): string {
+  try {
+    const u = new URL(url)
+    return `${u.protocol}//${u.host}`
+  } catch {
+    return 'the proxy'
+  }
+}
+
+/** Checks a proxy URL typed by a person (Settings) or given in the environment. */
+export function checkProxyUrl(raw: string): string {
+  const text = raw.trim()
+  let u: URL
+  try {
+    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`)
+  } catch {
+    throw new Error(`"${text.slice(0, 100)}" is not a proxy address: write it as http://proxy.example.com:3128.`)
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`The proxy must be an http:// or https:// proxy (got ${u.protocol}); SOCKS is not supported.`)
+  if (u.pathname !== '/' || u.search || u.hash)
+    throw new Error('The proxy address is a host and a port only, such as http://proxy.example.com:3128.')
+  return u.href.replace(/\/$/, '')
+}
+
+const SYSTEM_PROXY_TTL_MS = 30_000
+
+export class Network {
+  #opts: NetworkOptions
+  #direct: { http: http.Agent; https: https.Agent } | null = null
+  #directRoutes: { http?: Route; https?: Route } = {}
+  readonly #proxied = new Map<string, http.Agent>()
+  #context: tls.SecureContext | null | undefined
+  readonly #systemCache = new Map<string, { at: number; proxies: (string | null)[] }>()
+  readonly #credentials = new Map<string, ProxyCredentials | null>()
+
+  constructor(opts: NetworkOptions = {}) {
+    this.#opts = { ...opts }
+    if (opts.extraCaPem) readCaPem(opts.extraCaPem)
+  }
+
+  get proxySetting(): ProxySetting {
+    return this.#opts.proxy ?? { mode: 'system' }
+  }
+
+  /** The extra trusted certificates in force (PEM), or null. */
+  get extraCaPem(): string | null {
+    return this.#opts.extraCaPem ?? null
+  }
+
+  /**
+   * New settings (Settings, a saved proxy password): the connections made under the old ones are
+   * closed, the next request makes new ones.
+   */
+  update(change: Partial<Pick<NetworkOptions, 'proxy' | 'extraCaPem' | 'systemCa'>>): void {
+    if (change.extraCaPem) readCaPem(change.extraCaPem)
+    if (change.proxy?.mode === 'manual') checkProxyUrl(change.proxy.url)
+    this.#opts = { ...this.#opts, ...change }
+    this.reset()
+  }
+
+  /** Drops every connection, cached proxy answer and credential (the network changed). */
+  reset(): void {
+    this.#direct?.http.destroy()
+    this.#direct?.https.destroy()
+    this.#direct = null
+    this.#directRoutes = {}
+    for (const a of this.#proxied.values()) a.destroy()
+    this.#proxied.clear()
+    this.#context = undefined
+    this.#systemCache.clear()
+    this.#credentials.clear()
+  }
+
+  /**
+   * The connections of a request to `url`: at once (no promise) for loopback, which is never
+   * proxied, so the engine's requests to the local emulator cost nothing more than before.
+   */
+  route(url: URL): Route | Promise<Route> {
+    if (isLoopbackHost(url.hostname)) return this.directRoute(url)
+    return this.lookup(url)
+  }
+
+  private async lookup(url: URL): Promise<Route> {
+    const proxy = await this.proxyFor(url)
+    if (proxy === null) return this.directRoute(url)
+    const withAuth = await this.withCredentials(proxy)
+    const { HttpsProxyAgent, HttpProxyAgent } = await import('hpagent')
+    const make = (keepAlive: boolean): http.Agent => {
+      const options = { keepAlive, scheduling: 'lifo' as const, proxy: withAuth, ...this.tlsOptions() }
+      return url.protocol === 'https:' ? new HttpsProxyAgent(options) : new HttpProxyAgent(options)
+    }
+    const key = `${url.protocol}${withAuth}`
+    let agent = this.#proxied.get(key)
+    if (!agent) {
+      agent = make(true)
+      this.#proxied.set(key, agent)
+    }
+    return { agent, fresh: () => make(false), proxy: shownProxy(proxy) }
+  }
+
+  /** The direct route of a protocol, made once per generation of settings. */
+  private directRoute(url: URL): Route {
+    const https_ = url.protocol === 'https:'
+    const cached = https_ ? this.#directRoutes.https : this.#directRoutes.http
+    if (cached) return cached
+    const route: Route = {
+      agent: this.direct(url),
+      fresh: () => (https_ ? new https.Agent({ ...this.tlsOptions() }) : new http.Agent()),
+      proxy: null,
+    }
+    if (https_) this.#directRoutes.https = route
+    else this.#directRoutes.http = route
+    return route
+  }
+
+  /** The proxy of `url` under the current setting, or null for direct. */
+  async proxyFor(url: URL): Promise<string | null> {
+    const setting = this.proxySetting
+    if (setting.mode === 'none' || isLoopbackHost(url.hostname)) return null
+    if (setting.mode === 'manual') return checkProxyUrl(setting.url)
+    if (this.#opts.systemProxy) {
+      const key = url.origin
+      const hit = this.#systemCache.get(key)
+      let proxies = hit && Date.now() - hit.at < SYSTEM_PROXY_TTL_MS ? hit.proxies : undefined
+      if (!proxies) {
+        proxies = parsePacResult(await this.#opts.systemProxy(url.href).catch(() => 'DIRECT'))
+        this.#systemCache.set(key, { at: Date.now(), proxies })
+      }
+      return proxies[0] ?? null
+    }
+    const { getProxyForUrl } = await import('proxy-from-env')
+    const fromEnv = getProxyForUrl(url.href)
+    return fromEnv ? checkProxyUrl(fromEnv) : null
+  }
+
+  private direct(url: URL): http.Agent {
+    if (!this.#direct) {
+      // Kept for the next request (one pool per protocol), and an idle one never keeps the process
+      // alive (node unrefs free sockets).
+      this.#direct = {
+        http: new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
+        https: new https.Agent({ keepAlive: true, scheduling: 'lifo', ...this.tlsOptions() }),
+      }
+    }
+    return url.protocol === 'https:' ? this.#direct.https : this.#direct.http
+  }
+
+  /** The proxy URL with its user name and password from the keychain, when the URL has none. */
+  private async withCredentials(proxy: string): Promise<string> {
+    const u = new URL(proxy)
+    if (u.username || !this.#opts.proxyCredentials) return proxy
+    const origin = `${u.protocol}//${u.host}`
+    let creds = this.#credentials.get(origin)
+    if (creds === undefined) {
+      creds = await this.#opts.proxyCredentials(origin).catch(() => null)
+      this.#credentials.set(origin, creds)
+    }
+    if (!creds) return proxy
+    u.username = encodeURIComponent(creds.username)
+    u.password = encodeURIComponent(creds.password)
+    return u.href.replace(/\/$/, '')
+  }
+
+  /** The trust of every TLS connection: one secure context, built at the first https request. */
+  private tlsOptions(): { secureContext?: tls.SecureContext } {
+    if (this.#context === undefined) this.#context = buildContext(this.#opts)
+    return this.#context ? { secureContext: this.#context } : {}
+  }
+
+  /** What a person is told about the trust in force (`--check`, Test connection). */
+  trustSummary(): string {
+    const parts = ["Node's certificate authorities"]
+    if (this.#opts.systemCa !== false && typeof tls.getCACertificates === 'function') parts.push("the system's")
+    if (this.#opts.extraCaPem) {
+      const n = readCaPem(this.#opts.extraCaPem).pems.length
+      parts.push(`${n} extra certificate${n === 1 ? '' : 's'}`)
+    }
+    return parts.join(', ')
+  }
+}
+
+function buildContext(opts: NetworkOptions): tls.SecureContext | null {
+  const useSystem = opts.systemCa !== false && typeof tls.getCACertificates === 'function'
+  const extra = opts.extraCaPem ? readCaPem(opts.extraCaPem).pems : []
+  if (!useSystem && extra.length === 0) return null
+  const ca = new Set<string>(
+    typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : tls.rootCertificates,
+  )
+  if (useSystem) {
+    try {
+      for (const c of tls.getCACertificates('system')) ca.add(c)
+    } catch {
+      // The OS store could not be read: Node's own list (and the extra PEM) still apply.
+    }
+  }
+  for (const c of extra) ca.add(c)
+  return tls.createSecureContext({ ca: [...ca] })
+}
+
+let shared: Network | null = null
+
+/** The network of clients given none: the system's proxy (the environment's here) and trust. */
+export function defaultNetwork(): Network {
+  shared ??= new Network()
+  return shared
+}

@@ -1,0 +1,231 @@
+/**
+ * The engine on the networks a laptop meets (issue 22): real files, real SQLite, the emulator over
+ * HTTP behind a real server that answers in its place (a portal, an ingress page, a redirect, a
+ * foreign JSON, an answer of 600 MB, an outage), and an https server signed by an authority of its
+ * own. A receipt ends only on the API's own word; without it, it waits and is sent once.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { BookkeepingClient } from '../../src-main/core/api'
+import { Network } from '../../src-main/core/api/network'
+import type { ClientProvider } from '../../src-main/core/queue/queue'
+import { type Sandbox, startSandbox } from '../../sandbox'
+import { KEY, PROFILE, type Rig, createdBySha, fixtures, receipt, rig, waitFor } from '../engine/helpers'
+import { type Front, makeTestCa, startFront } from './path-servers'
+
+/** Waiting for the path: tries every 20–100 ms here, where a person's laptop waits 1–30 s. */
+const FAST_PATH = { connectionRetry: { baseMs: 20, capMs: 100 }, jobNotFoundGraceMs: 50 }
+
+let sb: Sandbox
+let front: Front
+let r: Rig | undefined
+const cleanups: (() => Promise<void> | void)[] = []
+
+beforeEach(async () => {
+  sb = await startSandbox({ fixtures: fixtures({ job_delay_ms: 30 }), port: 0 })
+  front = await startFront(sb.origin)
+})
+
+afterEach(async () => {
+  await r?.close()
+  r = undefined
+  for (const c of cleanups.splice(0)) await c()
+  await front.stop()
+  await sb.stop()
+})
+
+function provider(baseUrl: string, network?: Network): ClientProvider {
+  return {
+    clientFor: async (_id, onRateLimit) =>
+      new BookkeepingClient({
+        environment: 'custom',
+        baseUrl,
+        auth: { key: KEY },
+        ...(network ? { network } : {}),
+        onResponse: (i) => i.rateLimit && onRateLimit(i.rateLimit),
+      }),
+  }
+}
+
+async function start(queue: Record<string, unknown> = {}, clients = provider(front.url)): Promise<Rig> {
+  r = await rig({ sandbox: sb, clients, engine: { queue: { ...FAST_PATH, ...queue } } })
+  return r
+}
+
+const drop = (paths: string[]) => r!.engine.addFiles(paths, { profileId: PROFILE, target: 'expenses' })
+const rows = () => r!.engine.history({ order: 'asc' }).rows
+const posts = () => front.seen.filter((s) => s.method === 'POST').length
+const polls = () => front.seen.filter((s) => s.url.startsWith('/v1/jobs/')).length
+
+describe('only the API’s own word ends a receipt', () => {
+  it('a Wi-Fi login page (HTML 200) or an empty 200 on a create: the files wait, no attempt used, then are sent once', async () => {
+    await start()
+    let n = 0
+    front.behave = (q) =>
+      q.method === 'POST' ? (n++ % 2 === 0 ? { html: '', title: 'Hotel WiFi Login' } : { text: '' }) : 'pass'
+    const a = await receipt(r!.inbox, 'a.txt')
+    const b = await receipt(r!.inbox, 'b.txt')
+    await drop([a.path, b.path])
+    await waitFor('several tries through the portal', () => posts() >= 8)
+    for (const u of rows()) {
+      expect(u.status).toBe('waiting_retry')
+      expect(u.attempts).toBe(0)
+      expect(u.lastError).toMatch(/a web page \("Hotel WiFi Login"\)|an empty answer/)
+      expect(u.lastError).toMatch(/same Idempotency-Key/)
+    }
+    const state = r!.engine.profileState(PROFILE)
+    expect(state.state).toBe('not_api')
+    expect(state.message).toMatch(/instead of the API's answer.*nothing is lost/)
+    // Every try of a file carried its one key.
+    const keys = new Set(front.seen.filter((s) => s.method === 'POST').map((s) => s.idempotencyKey))
+    expect(keys.size).toBe(2)
+
+    front.behave = () => 'pass'
+    await r!.engine.whenIdle()
+    expect(rows().map((u) => u.status)).toEqual(['completed', 'completed'])
+    expect(rows().every((u) => u.recordUuid)).toBe(true)
+    const made = await createdBySha(sb)
+    expect(made.get(a.sha256)).toBe(1)
+    expect(made.get(b.sha256)).toBe(1)
+    expect(r!.engine.profileState(PROFILE).state).toBe('active')
+    expect(r!.events.profile.map((p) => p.state)).toEqual(['not_api', 'active'])
+  })
+
+  it('a portal’s 302 or an ingress’s HTML 404 while a job is followed: still followed past the 404 grace, then linked to its record', async () => {
+    await start()
+    let n = 0
+    front.behave = (q) =>
+      q.url.startsWith('/v1/jobs/')
+        ? n++ % 2 === 0
+          ? { redirect: 'http://portal.hotel.example/login' }
+          : { html: '', status: 404, title: '404 Not Found' }
+        : 'pass'
+    const f = await receipt(r!.inbox, 'job.txt')
+    await drop([f.path])
+    await waitFor('polls through the deploy, past the 404 grace', () => polls() >= 8)
+    await new Promise((s) => setTimeout(s, 100))
+    const waiting = rows()[0]!
+    expect(waiting.status).toBe('processing')
+    expect(waiting.recordUuid).toBeNull()
+    expect(waiting.lastError).toMatch(/redirect \(302\)|a web page/)
+    expect(r!.engine.profileState(PROFILE).state).toBe('not_api')
+
+    front.behave = () => 'pass'
+    await r!.engine.whenIdle()
+    const done = rows()[0]!
+    expect(done.status).toBe('completed')
+    expect(done.recordUuid).toBeTruthy()
+    expect(done.errorCode).toBeNull()
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+  })
+
+  it('a 200 that is JSON but not the API’s answer ("Scheduled maintenance"), on the create and then on the poll: nothing ends', async () => {
+    await start()
+    const maintenance = { json: { status: 'success', message: 'Scheduled maintenance' } } as const
+    front.behave = (q) => (q.method === 'POST' ? maintenance : 'pass')
+    const f = await receipt(r!.inbox, 'm.txt')
+    await drop([f.path])
+    await waitFor('tries of the create', () => posts() >= 4)
+    expect(rows()[0]).toMatchObject({ status: 'waiting_retry', attempts: 0 })
+    expect(rows()[0]!.lastError).toMatch(/"Scheduled maintenance"/)
+    expect(await createdBySha(sb)).toEqual(new Map())
+
+    // The create gets through; now the job's answers are the maintenance notice (more polls than the
+    // unknown-status limit of 10).
+    front.behave = (q) => (q.url.startsWith('/v1/jobs/') ? maintenance : 'pass')
+    await waitFor('polls answered by the notice', () => polls() >= 14, 20_000)
+    expect(rows()[0]).toMatchObject({ status: 'processing', recordUuid: null })
+
+    front.behave = () => 'pass'
+    await r!.engine.whenIdle()
+    expect(rows()[0]).toMatchObject({ status: 'completed', errorCode: null })
+    expect(rows()[0]!.recordUuid).toBeTruthy()
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+  })
+})
+
+describe('offline is waiting, not failing', () => {
+  it('an outage far longer than the retry policy (connections dropped ~100 times): every receipt is sent once, none failed', async () => {
+    await start({ maxAttempts: 25, connectionRetry: { baseMs: 5, capMs: 20 } })
+    front.behave = () => 'reset'
+    const files = await Promise.all(['o1.txt', 'o2.txt', 'o3.txt'].map((n) => receipt(r!.inbox, n)))
+    await drop(files.map((f) => f.path))
+    // Three files × 25 attempts would have failed them all by now.
+    await waitFor('an outage of about 100 tries', () => front.seen.length >= 100, 30_000)
+    expect(rows().map((u) => u.status)).toEqual(['waiting_retry', 'waiting_retry', 'waiting_retry'])
+    expect(rows().every((u) => u.attempts === 0)).toBe(true)
+    expect(r!.engine.profileState(PROFILE)).toMatchObject({ state: 'unreachable' })
+    expect(r!.engine.profileState(PROFILE).message).toMatch(/Could not reach 127\.0\.0\.1.*tries again by itself/)
+
+    front.behave = () => 'pass'
+    await r!.engine.whenIdle()
+    expect(rows().map((u) => u.status)).toEqual(['completed', 'completed', 'completed'])
+    const made = await createdBySha(sb)
+    for (const f of files) expect(made.get(f.sha256)).toBe(1)
+  })
+
+  it('the OS saying the network is back resumes at once, without waiting for the next try (30 s here)', async () => {
+    await start({ connectionRetry: { baseMs: 30_000, capMs: 30_000 } })
+    await front.down()
+    const f = await receipt(r!.inbox, 'back.txt')
+    await drop([f.path])
+    await waitFor('unreachable', () => r!.engine.profileState(PROFILE).state === 'unreachable')
+    r!.engine.networkChanged(false)
+    expect(r!.engine.profileState(PROFILE)).toMatchObject({ state: 'offline' })
+    expect(r!.engine.profileState(PROFILE).message).toMatch(/offline.*nothing is lost/)
+    await front.up()
+    const back = Date.now()
+    r!.engine.networkChanged(true)
+    await r!.engine.whenIdle()
+    expect(Date.now() - back).toBeLessThan(5000)
+    expect(rows()[0]!.status).toBe('completed')
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+  })
+})
+
+describe('bounded answers', () => {
+  it('an answer of 600 MB to a create: read to 16 MB, counted as a server problem, nothing crashes; sent once afterwards', async () => {
+    await start()
+    let first = true
+    front.behave = (q) => {
+      if (q.method !== 'POST' || !first) return 'pass'
+      first = false
+      return { huge: 600 * 1024 * 1024 }
+    }
+    const f = await receipt(r!.inbox, 'huge.txt')
+    await drop([f.path])
+    await r!.engine.whenIdle()
+    const u = rows()[0]!
+    expect(u.status).toBe('completed')
+    expect(front.hugeWritten()).toBeLessThan(80 * 1024 * 1024)
+    // The first try met the huge answer: it was the server's answer, so it used an attempt.
+    expect(u.attempts).toBe(2)
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+  })
+})
+
+describe('certificates', () => {
+  it('a server signed by an authority this computer does not trust: the file waits (not retried, not failed) with the issuer named; trusting it sends the file', async () => {
+    const ca = makeTestCa()
+    cleanups.push(() => ca.dispose())
+    const tls = await startFront(sb.origin, { tls: { key: ca.key, cert: ca.cert }, host: 'localhost' })
+    cleanups.push(() => tls.stop())
+    const network = new Network({ proxy: { mode: 'none' } })
+    await start({}, provider(tls.url, network))
+    const f = await receipt(r!.inbox, 'tls.txt')
+    await drop([f.path])
+    await waitFor('the certificate problem', () => r!.engine.profileState(PROFILE).state === 'not_api')
+    const state = r!.engine.profileState(PROFILE)
+    expect(state.message).toMatch(/signed by Bookdrop Test CA \(Bookdrop Tests\), which this computer does not trust/)
+    expect(state.message).toMatch(/Uploads wait until this is fixed/)
+    await new Promise((s) => setTimeout(s, 500))
+    // One handshake, no retries (a setting must change first), and the file is not failed.
+    expect(rows()[0]).toMatchObject({ status: 'waiting_retry', attempts: 0, errorCode: 'certificate_error' })
+    expect(tls.seen).toEqual([])
+
+    network.update({ extraCaPem: ca.caPem })
+    r!.engine.networkChanged(true)
+    await r!.engine.whenIdle()
+    expect(rows()[0]!.status).toBe('completed')
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+  })
+})
