@@ -1,5 +1,5 @@
 /**
- * Connection truth, main side (issue 26, the minimal part; issue 22 brings 'not_api' and 'offline'):
+ * Connection truth, main side (issue 26; test/network/ covers 'not_api' and 'offline'):
  * a server that stops answering makes the profile 'unreachable', with a message saying what
  * Bookdrop does; the first answer of the API after it comes back sets it to 'active' again, and the
  * file waiting meanwhile is sent once.
@@ -29,7 +29,7 @@ it('a stopped server makes the profile unreachable; its first answer after a res
     r!.events.profile.find((e) => e.profileId === PROFILE && e.state === 'unreachable'),
   )
   expect(down.message).toMatch(/Could not reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/)
-  expect(down.message).toMatch(/keeps trying by itself; nothing is lost/)
+  expect(down.message).toMatch(/tries again by itself \(at least every 30 s\); nothing is lost/)
   expect(r.engine.profileState(PROFILE).state).toBe('unreachable')
   // Nothing is held: the file waits for its next retry, not for a person.
   expect(r.engine.history().rows[0]?.status).toMatch(/waiting_retry|uploading/)
