@@ -20,6 +20,7 @@ import { TARGET_LABELS } from '../schemas/labels'
 import type { Engine } from './core/engine'
 import type { ClientProvider } from './core/queue/queue'
 import { defaultDataDir } from './core/paths'
+import { privacyNotice } from './core/store/private-dir'
 import type { UploadView } from '../contract/types'
 
 /**
@@ -242,7 +243,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error((e as Error).message)
     return EXIT.usage
   }
-  await mkdir(args.dataDir, { recursive: true })
+  await mkdir(args.dataDir, { recursive: true, mode: 0o700 })
   let conn: Connection
   try {
     conn = await connect(args)
@@ -279,6 +280,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`bookdrop: could not start: ${(e as Error).message}`)
     return EXIT.failed
   }
+  const privacy = privacyNotice(args.dataDir, engine.openReport.madePrivate)
+  if (privacy) console.log(privacy)
   if (engine.openReport.movedAside) {
     console.log(
       `bookdrop: the unreadable queue database was moved aside to ${engine.openReport.movedAside}; starting with an empty queue`,

@@ -33,6 +33,7 @@ import { AppService, type AppServiceOptions, type ShellPort } from './core/app-s
 import { dispatch, isCallName } from './core/bridge'
 import { defaultDataDir, packageRoot } from './core/paths'
 import { startupRefusal } from './core/store/data-dir'
+import { privacyNotice } from './core/store/private-dir'
 import type { SecretStore } from './core/secrets'
 import { isAllowedHost, isAllowedOrigin } from './core/security'
 import { contentSecurityPolicy } from './shell/csp'
@@ -394,7 +395,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2
   }
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir())
-  await mkdir(dataDir, { recursive: true })
+  await mkdir(dataDir, { recursive: true, mode: 0o700 })
 
   if (!rendererBuilt()) {
     console.error('bookdrop: the renderer is not built yet; building it now (electron-vite build)…')
@@ -423,6 +424,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`bookdrop: ${(e as Error).message}`)
     return 1
   }
+  const privacy = privacyNotice(dataDir, host.service.engine.openReport.madePrivate)
+  if (privacy) console.error(privacy)
   const moved = host.service.engine.openReport.movedAside
   if (moved)
     console.error(

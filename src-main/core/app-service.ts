@@ -109,7 +109,7 @@ export class AppService {
 
   static async open(opts: AppServiceOptions): Promise<AppService> {
     const ctx = new AppContext(opts.dataDir, opts.host, opts.shell, opts.clientOptions ?? {})
-    await mkdir(opts.dataDir, { recursive: true })
+    await mkdir(opts.dataDir, { recursive: true, mode: 0o700 })
     let store = opts.secretStore
     if (store) {
       ctx.keychainProblem = store.describe().problem ?? null

@@ -45,7 +45,7 @@ async function writeUnique(dir: string, name: string, bytes: Buffer): Promise<st
   for (const n of numberedNames(name)) {
     const candidate = join(dir, n)
     try {
-      await writeFile(candidate, bytes, { flag: 'wx' })
+      await writeFile(candidate, bytes, { flag: 'wx', mode: 0o600 })
       return candidate
     } catch (e) {
       if (errnoCode(e) !== 'EEXIST') throw e
@@ -75,7 +75,7 @@ export function uploadsHelpers(ctx: AppContext): UploadsHelpers {
   return {
     async writeDropped(files) {
       const dir = join(ctx.dataDir, 'dropped', localDate(new Date()))
-      await mkdir(dir, { recursive: true })
+      await mkdir(dir, { recursive: true, mode: 0o700 })
       const paths: string[] = []
       for (const f of files) {
         paths.push(await writeUnique(dir, sanitizeFileName(f.name), Buffer.from(f.base64, 'base64')))
@@ -175,7 +175,7 @@ export function uploadsRoom(ctx: AppContext, files: UploadsHelpers): UploadsRoom
         path = chosen
       } else {
         const dir = join(ctx.dataDir, 'exports')
-        await mkdir(dir, { recursive: true })
+        await mkdir(dir, { recursive: true, mode: 0o700 })
         path = join(dir, name)
       }
       const rows = await ctx.engine.exportCsv(req.filter, path)

@@ -40,7 +40,8 @@ export function* toCsv(rows: Iterable<Upload>): Generator<string> {
 
 /** Writes rows as CSV to `destination`, streaming row by row. Returns the number of rows. */
 export async function writeCsv(rows: Iterable<Upload>, destination: string): Promise<number> {
-  const out = createWriteStream(destination, { encoding: 'utf8' })
+  // Owner-only: the history names every receipt and where it came from.
+  const out = createWriteStream(destination, { encoding: 'utf8', mode: 0o600 })
   let n = 0
   for (const line of toCsv(rows)) {
     if (!out.write(line)) await once(out, 'drain')
