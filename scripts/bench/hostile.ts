@@ -8,7 +8,6 @@
  *
  *   npx tsx scripts/bench/hostile.ts [--json] [--timeout-s 180]
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { startSandbox } from '../../sandbox'
 import type { BenchRow } from './renderer'
 import { atOneText, inflateBombPdf, lessThanEmail, manyRunsPdf } from './hostile-documents'
@@ -44,11 +43,17 @@ export async function hostileRows(): Promise<BenchRow[]> {
     await (await send('warm.pdf', manyRunsPdf(10))).arrayBuffer()
     for (const c of CASES) {
       const bytes = c.bytes()
-      const delay = monitorEventLoopDelay({ resolution: 10 })
       const rss0 = process.memoryUsage.rss()
       let peak = rss0
-      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20)
-      delay.enable()
+      // A 10 ms tick: how late it fires is how long this thread could not answer.
+      let worstDelay = 0
+      let last = performance.now()
+      const sampler = setInterval(() => {
+        const now = performance.now()
+        worstDelay = Math.max(worstDelay, now - last - 10)
+        last = now
+        peak = Math.max(peak, process.memoryUsage.rss())
+      }, 10)
       const t0 = performance.now()
       let outcome: string
       try {
@@ -59,16 +64,17 @@ export async function hostileRows(): Promise<BenchRow[]> {
         outcome = `no answer within ${timeoutS} s (${(e as Error).name})`
       }
       const ms = performance.now() - t0
-      delay.disable()
+      // A thread blocked until now never ran the tick: the last wait counts too.
+      worstDelay = Math.max(worstDelay, performance.now() - last - 10)
       clearInterval(sampler)
       peak = Math.max(peak, process.memoryUsage.rss())
       rows.push({ what: `${c.what} (${Math.round(bytes.length / 1024)} KB): answered in`, figure: `${(ms / 1000).toFixed(2)} s`, target: '', ok: null })
       rows.push({ what: `  ${outcome.slice(0, 110)}`, figure: '', target: '', ok: null })
       rows.push({
         what: '  worst delay of the thread that answers, meanwhile',
-        figure: `${Math.round(delay.max / 1e6)} ms`,
+        figure: `${Math.round(worstDelay)} ms`,
         target: '< 200 ms',
-        ok: delay.max / 1e6 < 200,
+        ok: worstDelay < 200,
       })
       rows.push({ what: '  memory growth of the process (peak RSS − before)', figure: `${Math.round((peak - rss0) / MB)} MB`, target: '', ok: null })
     }
