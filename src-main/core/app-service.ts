@@ -167,6 +167,14 @@ export class AppService {
     return this.ctx.engine
   }
 
+  /**
+   * The running demo emulator's control routes (faults, the create log, the clock) and the headers
+   * of this run they need; null without a demo. For the host and tests: never a call of the contract.
+   */
+  get demoControl(): { origin: string; headers: Record<string, string> } | null {
+    return this.ctx.demo?.control ?? null
+  }
+
   /** Every engine event, plus `session`, `profiles` and `settings`. Returns the unsubscribe function. */
   onEvent(listener: EventListener): () => void {
     return this.ctx.onEvent(listener)
