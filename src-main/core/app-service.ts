@@ -29,7 +29,7 @@ export type { DemoLauncher, DemoServer } from './app/demo'
 export { DEFAULT_SETTINGS } from './app/settings'
 export { REGISTRATION_TTL_MS } from './app/partner'
 export { STUCK_AFTER_MS } from './app/health'
-export { sanitizeFileName } from './app/uploads'
+export { storedName } from './names'
 
 export interface AppServiceOptions {
   /** Where bookdrop.db, profiles.json, dropped files and exports live. */

@@ -230,7 +230,7 @@ export function watchedFolderRule(
   if (within(path, dataDir, platform) || (ctx.recursive === true && within(dataDir, path, platform))) {
     return {
       rule: 'data_directory',
-      message: `${shown} is ${within(path, dataDir, platform) ? 'inside' : 'around'} Bookdrop's own data folder (${dataDir}): choose another folder.`,
+      message: `${shown} is ${within(path, dataDir, platform) ? 'inside' : 'around'} Bookdrop's own data folder: choose another folder.`,
       hint: "Bookdrop's data folder cannot be watched",
     }
   }

@@ -97,8 +97,7 @@ export function demoRoom(ctx: AppContext, launcher: DemoLauncher | undefined, up
           'The sample receipts are for the demo only: they would become expenses in your real books. Switch to the demo profile, or drop your own receipts.',
         )
       }
-      const paths = await uploads.writeDropped(await launcher.sampleReceipts())
-      return uploads.addPaths(paths, { target: 'expenses' })
+      return uploads.addDropped(await launcher.sampleReceipts(), { target: 'expenses' })
     },
 
     async stopDemo(): Promise<void> {
