@@ -13,7 +13,13 @@
  * does not decode them to read text, but a stream said to be an image can still be used as a page's
  * content). An encrypted PDF is not handed to PDF.js at all: its streams cannot be measured.
  */
-import { brotliDecompressSync, constants, createBrotliDecompress, createInflate, inflateSync } from 'node:zlib'
+import {
+  brotliDecompressSync,
+  constants,
+  createBrotliDecompress,
+  createInflate,
+  inflateSync,
+} from 'node:zlib'
 
 const MB = 1024 * 1024
 
@@ -107,7 +113,10 @@ class Reader {
     if (c === 0x2f) {
       this.i++
       // #xx in a name stands for the byte xx: /Fl#61teDecode is /FlateDecode.
-      return { t: 'name', v: this.word().replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) }
+      return {
+        t: 'name',
+        v: this.word().replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+      }
     }
     if (c === 0x3c && this.code(this.i + 1) === 0x3c) {
       this.i += 2
@@ -279,7 +288,7 @@ function lzw(input: Buffer, earlyChange: number, budget: DecodeBudget, keep: boo
 /** RunLength: the output length, or the bytes. */
 function runLength(input: Buffer, budget: DecodeBudget, keep: boolean): Buffer | null {
   const out: Buffer[] = []
-  for (let p = 0; p < input.length; ) {
+  for (let p = 0; p < input.length;) {
     const n = input[p++]!
     if (n === 128) break
     if (n < 128) {
@@ -333,7 +342,15 @@ function ascii85(input: Buffer, budget: DecodeBudget): Buffer {
 }
 
 /** Filters PDF.js decodes only to draw an image: text reading stops at them. */
-const IMAGE_FILTERS = new Set(['DCT', 'DCTDecode', 'JPX', 'JPXDecode', 'CCF', 'CCITTFaxDecode', 'JBIG2Decode'])
+const IMAGE_FILTERS = new Set([
+  'DCT',
+  'DCTDecode',
+  'JPX',
+  'JPXDecode',
+  'CCF',
+  'CCITTFaxDecode',
+  'JBIG2Decode',
+])
 
 /** Decodes `data` through `filters` in order, counting every stage's output against the budget. */
 async function countFilters(
@@ -350,7 +367,10 @@ async function countFilters(
       case 'Fl':
       case 'FlateDecode':
         if (last) return countStream(() => createInflate({ chunkSize: 64 * 1024 }), data, budget)
-        data = decodeOrStop(() => inflateSync(data, { ...limit, finishFlush: constants.Z_SYNC_FLUSH }), budget)
+        data = decodeOrStop(
+          () => inflateSync(data, { ...limit, finishFlush: constants.Z_SYNC_FLUSH }),
+          budget,
+        )
         break
       case 'BrotliDecode':
         if (last) return countStream(() => createBrotliDecompress({ chunkSize: 64 * 1024 }), data, budget)
@@ -388,7 +408,8 @@ function decodeOrStop(decode: () => Buffer, budget: DecodeBudget): Buffer {
   try {
     out = decode()
   } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) throw overBudget(budget)
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError)
+      throw overBudget(budget)
     return Buffer.alloc(0)
   }
   spend(budget, out.length)
@@ -410,7 +431,11 @@ function simpleObjects(text: string): { ints: Map<number, number>; names: Map<nu
   for (const m of text.matchAll(/(\d+)\s+\d+\s+obj\s*(?:(\d+)|\/([^\s/<>[\]()%{}]+))\s*endobj/g)) {
     const n = Number(m[1])
     if (m[2] !== undefined) ints.set(n, Math.max(ints.get(n) ?? 0, Number(m[2])))
-    else if (m[3] !== undefined) names.set(n, m[3].replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))))
+    else if (m[3] !== undefined)
+      names.set(
+        n,
+        m[3].replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+      )
   }
   return { ints, names }
 }
@@ -424,7 +449,8 @@ function streamDict(text: string, at: number): Map<string, PdfValue> | null {
   // Its object header `N G obj`, at most DICT_WINDOW back; the dictionary is read forward from there.
   const from = Math.max(0, at - DICT_WINDOW)
   let o = text.lastIndexOf('obj', at)
-  while (o >= from && (o < 3 || text.slice(o - 3, o) === 'end' || !isDelimiter(text.charCodeAt(o + 3)))) o = text.lastIndexOf('obj', o - 1)
+  while (o >= from && (o < 3 || text.slice(o - 3, o) === 'end' || !isDelimiter(text.charCodeAt(o + 3))))
+    o = text.lastIndexOf('obj', o - 1)
   if (o < from) return null
   const r = new Reader(text, o + 3, at)
   const v = r.value()
@@ -448,7 +474,9 @@ export async function measurePdfStreams(pdf: Buffer, budget: DecodeBudget): Prom
   const encrypted =
     text.includes('/Encrypt') ||
     [...text.matchAll(/\/[^\s/<>[\]()%{}]*#[^\s/<>[\]()%{}]*/g)].some(
-      (m) => m[0].replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) === '/Encrypt',
+      (m) =>
+        m[0].replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) ===
+        '/Encrypt',
     )
   if (encrypted) return { encrypted, streams: 0 }
   let objects: ReturnType<typeof simpleObjects> | null = null
@@ -460,8 +488,14 @@ export async function measurePdfStreams(pdf: Buffer, budget: DecodeBudget): Prom
     const at = m.index
     keyword.lastIndex = at + 6
     // A token `stream` (not endstream, not a longer word), outside the stream just measured.
-    if (at < after || (at > 0 && !isDelimiter(text.charCodeAt(at - 1))) || !isDelimiter(text.charCodeAt(at + 6))) continue
-    if (++streams > MAX_STREAMS) throw new DocumentRefused(`it has more than ${MAX_STREAMS} parts, more than Bookdrop reads`)
+    if (
+      at < after ||
+      (at > 0 && !isDelimiter(text.charCodeAt(at - 1))) ||
+      !isDelimiter(text.charCodeAt(at + 6))
+    )
+      continue
+    if (++streams > MAX_STREAMS)
+      throw new DocumentRefused(`it has more than ${MAX_STREAMS} parts, more than Bookdrop reads`)
     // The data starts after the end of the keyword's line (PDF.js skips to the next line).
     let start = at + 6
     while (start < text.length && text[start] !== '\n' && text[start] !== '\r') start++
@@ -473,8 +507,13 @@ export async function measurePdfStreams(pdf: Buffer, budget: DecodeBudget): Prom
     let end = endKeyword < 0 ? text.length : endKeyword
     const lengthValue = dict?.get('Length')
     const length =
-      lengthValue?.t === 'num' ? lengthValue.v : lengthValue?.t === 'ref' ? refs().ints.get(lengthValue.n) : undefined
-    if (length !== undefined && Number.isInteger(length) && length > 0) end = Math.max(end, Math.min(text.length, start + length))
+      lengthValue?.t === 'num'
+        ? lengthValue.v
+        : lengthValue?.t === 'ref'
+          ? refs().ints.get(lengthValue.n)
+          : undefined
+    if (length !== undefined && Number.isInteger(length) && length > 0)
+      end = Math.max(end, Math.min(text.length, start + length))
     after = end
     const data = pdf.subarray(start, end)
     let filters: string[]

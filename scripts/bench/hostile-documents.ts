@@ -20,7 +20,11 @@ export function pdfWithContent(content: Buffer, dict = ''): Buffer {
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    [Buffer.from(`<< /Length ${content.length}${dict ? ` ${dict}` : ''} >>\nstream\n`, 'latin1'), content, Buffer.from('\nendstream', 'latin1')],
+    [
+      Buffer.from(`<< /Length ${content.length}${dict ? ` ${dict}` : ''} >>\nstream\n`, 'latin1'),
+      content,
+      Buffer.from('\nendstream', 'latin1'),
+    ],
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ]
   const offsets: number[] = []
@@ -33,7 +37,9 @@ export function pdfWithContent(content: Buffer, dict = ''): Buffer {
     push('\nendobj\n')
   })
   const xref = length
-  push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`)
+  push(
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`,
+  )
   push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`)
   return Buffer.concat(parts)
 }
@@ -65,7 +71,10 @@ export function inflateBombPdf(mb: number, filterName = '/FlateDecode'): Buffer 
 
 /** RunLength data that decodes to `bytes` zeros (2 bytes in, 128 out). */
 export function runLengthBomb(bytes: number): Buffer {
-  return Buffer.concat([Buffer.alloc(Math.ceil(bytes / 128) * 2).fill(Buffer.from([129, 0])), Buffer.from([128])])
+  return Buffer.concat([
+    Buffer.alloc(Math.ceil(bytes / 128) * 2).fill(Buffer.from([129, 0])),
+    Buffer.from([128]),
+  ])
 }
 
 /**

@@ -20,7 +20,11 @@ const timeoutS = Number(argv[argv.indexOf('--timeout-s') + 1]) || 180
 const CASES: { what: string; name: string; bytes: () => Buffer }[] = [
   { what: 'a PDF of a million text runs', name: 'runs.pdf', bytes: () => manyRunsPdf(1_000_000) },
   { what: 'an e-mail whose HTML is "<" after "<"', name: 'lt.eml', bytes: () => lessThanEmail(400 * 1024) },
-  { what: 'an e-mail of "<script" after "<script"', name: 'script.eml', bytes: () => lessThanEmail(400 * 1024, '<script') },
+  {
+    what: 'an e-mail of "<script" after "<script"',
+    name: 'script.eml',
+    bytes: () => lessThanEmail(400 * 1024, '<script'),
+  },
   { what: 'a text of "at 1 at 1 …"', name: 'at.txt', bytes: () => Buffer.from(atOneText(400 * 1024)) },
   { what: 'a PDF that inflates to 1 GB', name: 'bomb.pdf', bytes: () => inflateBombPdf(1024) },
 ]
@@ -28,14 +32,21 @@ const CASES: { what: string; name: string; bytes: () => Buffer }[] = [
 export async function hostileRows(): Promise<BenchRow[]> {
   const sb = await startSandbox({
     port: 0,
-    fixtures: { businesses: [{ uuid: 'bench', name: 'Bench', key: KEY, credit_balance: 1000 }], rate_limit: { limit: 1000, window_seconds: 60 } },
+    fixtures: {
+      businesses: [{ uuid: 'bench', name: 'Bench', key: KEY, credit_balance: 1000 }],
+      rate_limit: { limit: 1000, window_seconds: 60 },
+    },
   })
   const rows: BenchRow[] = []
   const send = (name: string, bytes: Buffer) =>
     fetch(`${sb.url}/expenses`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-API-Key': KEY },
-      body: JSON.stringify({ prompt: 'Receipt', process_type: 'direct', attachments: [{ file: bytes.toString('base64'), type: 'base64', name }] }),
+      body: JSON.stringify({
+        prompt: 'Receipt',
+        process_type: 'direct',
+        attachments: [{ file: bytes.toString('base64'), type: 'base64', name }],
+      }),
       signal: AbortSignal.timeout(timeoutS * 1000),
     })
   try {
@@ -68,7 +79,12 @@ export async function hostileRows(): Promise<BenchRow[]> {
       worstDelay = Math.max(worstDelay, performance.now() - last - 10)
       clearInterval(sampler)
       peak = Math.max(peak, process.memoryUsage.rss())
-      rows.push({ what: `${c.what} (${Math.round(bytes.length / 1024)} KB): answered in`, figure: `${(ms / 1000).toFixed(2)} s`, target: '', ok: null })
+      rows.push({
+        what: `${c.what} (${Math.round(bytes.length / 1024)} KB): answered in`,
+        figure: `${(ms / 1000).toFixed(2)} s`,
+        target: '',
+        ok: null,
+      })
       rows.push({ what: `  ${outcome.slice(0, 110)}`, figure: '', target: '', ok: null })
       rows.push({
         what: '  worst delay of the thread that answers, meanwhile',
@@ -76,7 +92,12 @@ export async function hostileRows(): Promise<BenchRow[]> {
         target: '< 200 ms',
         ok: worstDelay < 200,
       })
-      rows.push({ what: '  memory growth of the process (peak RSS − before)', figure: `${Math.round((peak - rss0) / MB)} MB`, target: '', ok: null })
+      rows.push({
+        what: '  memory growth of the process (peak RSS − before)',
+        figure: `${Math.round((peak - rss0) / MB)} MB`,
+        target: '',
+        ok: null,
+      })
     }
   } finally {
     await sb.stop()
@@ -90,7 +111,10 @@ if (process.argv[1] && /hostile\.ts$/.test(process.argv[1])) {
       if (argv.includes('--json')) console.log(JSON.stringify(rows))
       else {
         const w = Math.max(...rows.map((r) => r.what.length))
-        for (const r of rows) console.log(`${r.what.padEnd(w)}  ${r.figure.padStart(8)}  ${r.target}${r.ok === false ? '  MISSED' : ''}`)
+        for (const r of rows)
+          console.log(
+            `${r.what.padEnd(w)}  ${r.figure.padStart(8)}  ${r.target}${r.ok === false ? '  MISSED' : ''}`,
+          )
       }
       process.exit(0)
     },

@@ -27,8 +27,9 @@ const REPLACEMENT = '_'
  * stored, never shown. The zero-width (non-)joiners stay: emoji and several scripts are written
  * with them.
  */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-export const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g
+export const UNSAFE_CHARACTERS =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g
 
 const encoder = new TextEncoder()
 

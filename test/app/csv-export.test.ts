@@ -70,16 +70,25 @@ describe('the history as CSV', () => {
     await r.ok('addProfile', profileInput(r, 'business'))
     const files = HOSTILE_NAMES.map((name, i) => ({ name, base64: b64(receiptText(`csv-${i}`)) }))
     await r.ok('addFileContents', { target: 'expenses', files })
-    await waitFor('all completed', async () => (await r.ok('history', { statuses: ['completed'] })).total === files.length)
+    await waitFor(
+      'all completed',
+      async () => (await r.ok('history', { statuses: ['completed'] })).total === files.length,
+    )
     const exported = await r.ok('exportHistory', { filter: {} })
     expect(exported.rows).toBe(files.length)
     const text = await readFile(exported.path!, 'utf8')
 
     const comma = spreadsheet(text, ',')
     const semicolon = spreadsheet(text, ';')
-    for (const [sep, rows] of [[',', comma], [';', semicolon]] as const) {
+    for (const [sep, rows] of [
+      [',', comma],
+      [';', semicolon],
+    ] as const) {
       for (const row of rows) {
-        for (const cell of row) expect(cell, `a cell of the file split at ${sep}: ${JSON.stringify(cell)}`).not.toMatch(FORMULA_START)
+        for (const cell of row)
+          expect(cell, `a cell of the file split at ${sep}: ${JSON.stringify(cell)}`).not.toMatch(
+            FORMULA_START,
+          )
       }
     }
     // Split at `,` (the file's own separator), every row has every column, and each name is kept,

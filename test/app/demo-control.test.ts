@@ -25,7 +25,14 @@ function raw(
   const u = new URL(origin)
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: u.hostname, port: Number(u.port), method, path, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, setHost: false },
+      {
+        host: u.hostname,
+        port: Number(u.port),
+        method,
+        path,
+        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+        setHost: false,
+      },
       (res) => {
         let text = ''
         res.setEncoding('utf8')
@@ -62,12 +69,24 @@ describe('the emulator inside the app (demo mode)', () => {
     const secret = control.headers
 
     // Any local program without the secret: the log of uploads and the faults are closed.
-    for (const path of ['/_sandbox/creates', '/_sandbox/faults', '/_sandbox/stats', '/%5Fsandbox/creates', '/_sandbox/%63reates']) {
+    for (const path of [
+      '/_sandbox/creates',
+      '/_sandbox/faults',
+      '/_sandbox/stats',
+      '/%5Fsandbox/creates',
+      '/_sandbox/%63reates',
+    ]) {
       const r = await raw(control.origin, path, { Host: own })
       expect(r.status, path).not.toBe(200)
       expect([403, 404], path).toContain(r.status)
     }
-    const inject = await raw(control.origin, '/_sandbox/faults', { Host: own }, 'POST', JSON.stringify({ fail_next: 5 }))
+    const inject = await raw(
+      control.origin,
+      '/_sandbox/faults',
+      { Host: own },
+      'POST',
+      JSON.stringify({ fail_next: 5 }),
+    )
     expect(inject.status).toBe(403)
     expect(inject.body).toMatch(/control routes need the x-sandbox-control header/)
     // With the secret but another name for 127.0.0.1 (DNS rebinding) or a wrong secret: refused.
@@ -77,16 +96,23 @@ describe('the emulator inside the app (demo mode)', () => {
     const wrong = Object.fromEntries(Object.keys(secret).map((k) => [k, 'not-the-secret']))
     expect((await raw(control.origin, '/_sandbox/creates', { Host: own, ...wrong })).status).toBe(403)
     // The faults are as they were: nothing was injected.
-    const faults = JSON.parse((await raw(control.origin, '/_sandbox/faults', { Host: own, ...secret })).body) as { data: { fail_next: number } }
+    const faults = JSON.parse(
+      (await raw(control.origin, '/_sandbox/faults', { Host: own, ...secret })).body,
+    ) as { data: { fail_next: number } }
     expect(faults.data.fail_next).toBe(0)
 
     // The app's demo, holding the secret, reads the log of what it sent.
-    const added = await host.service.addFileContents({ files: [{ name: 'r.txt', base64: b64(receiptText('ctl')) }], target: 'expenses' })
+    const added = await host.service.addFileContents({
+      files: [{ name: 'r.txt', base64: b64(receiptText('ctl')) }],
+      target: 'expenses',
+    })
     expect(added[0]?.kind).toBe('queued')
     await waitFor('the upload in the emulator’s log', async () => {
       const r = await raw(control.origin, '/_sandbox/creates', { Host: `localhost:${port}`, ...secret })
       expect(r.status).toBe(200)
-      return (JSON.parse(r.body) as { data: { attachments: { name: string }[] }[] }).data.some((c) => c.attachments[0]?.name === 'r.txt')
+      return (JSON.parse(r.body) as { data: { attachments: { name: string }[] }[] }).data.some(
+        (c) => c.attachments[0]?.name === 'r.txt',
+      )
     })
     // The secret is one of the secrets the app redacts from every message.
     expect(host.service.redact(`x ${Object.values(secret)[0]} y`)).not.toContain(Object.values(secret)[0])
@@ -98,7 +124,13 @@ describe('the standalone emulator (npm run sandbox, tests)', () => {
     sb = await startSandbox({ fixtures: fixtures(), port: 0 })
     const r = await raw(sb.origin, '/_sandbox/creates', { Host: `127.0.0.1:${sb.port}` })
     expect(r.status).toBe(200)
-    const set = await raw(sb.origin, '/_sandbox/faults', { Host: `127.0.0.1:${sb.port}` }, 'POST', JSON.stringify({ fail_next: 1 }))
+    const set = await raw(
+      sb.origin,
+      '/_sandbox/faults',
+      { Host: `127.0.0.1:${sb.port}` },
+      'POST',
+      JSON.stringify({ fail_next: 1 }),
+    )
     expect(set.status).toBe(200)
   })
 })

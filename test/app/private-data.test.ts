@@ -42,8 +42,14 @@ async function used(): Promise<AppRig> {
   const r = (rig = await appRig())
   await r.ok('addProfile', profileInput(r, 'business'))
   expect(PROFILES.business.kind).toBe('business')
-  await r.ok('addFileContents', { target: 'expenses', files: [{ name: 'receipt.txt', base64: b64(receiptText('p')) }] })
-  await waitFor('the receipt completed', async () => (await r.ok('history', { statuses: ['completed'] })).total === 1)
+  await r.ok('addFileContents', {
+    target: 'expenses',
+    files: [{ name: 'receipt.txt', base64: b64(receiptText('p')) }],
+  })
+  await waitFor(
+    'the receipt completed',
+    async () => (await r.ok('history', { statuses: ['completed'] })).total === 1,
+  )
   const exported = await r.ok('exportHistory', { filter: {} })
   expect(exported.rows).toBe(1)
   return r
@@ -56,7 +62,14 @@ describe.runIf(posix)('the data folder', () => {
     const entries = await modesUnder(r.dataDir)
     const names = entries.map((e) => relative(r.dataDir, e.path))
     // The files the issue names are all there, so the check below covers them.
-    for (const name of ['bookdrop.db', 'bookdrop.db-wal', 'bookdrop.db-shm', 'bookdrop.lock', 'bookdrop.pid', 'profiles.json']) {
+    for (const name of [
+      'bookdrop.db',
+      'bookdrop.db-wal',
+      'bookdrop.db-shm',
+      'bookdrop.lock',
+      'bookdrop.pid',
+      'profiles.json',
+    ]) {
       expect(names).toContain(name)
     }
     expect(names.some((n) => n.startsWith('dropped/') && n.endsWith('receipt.txt'))).toBe(true)

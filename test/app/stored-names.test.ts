@@ -48,7 +48,19 @@ describe('storedName', () => {
 
   it('replaces bidirectional and other control characters', () => {
     expect(storedName(BIDI)).toBe('invoice_fdp.exe')
-    for (const c of ['\u202E', '\u202D', '\u2066', '\u2069', '\u200F', '\u061C', '\u0007', '\u0085', '\u2028', '\uFEFF', '\u200B']) {
+    for (const c of [
+      '\u202E',
+      '\u202D',
+      '\u2066',
+      '\u2069',
+      '\u200F',
+      '\u061C',
+      '\u0007',
+      '\u0085',
+      '\u2028',
+      '\uFEFF',
+      '\u200B',
+    ]) {
       expect(storedName(`a${c}b.txt`), JSON.stringify(c)).toBe('a_b.txt')
     }
     expect(storedName('Reçu café №5.pdf')).toBe('Reçu café №5.pdf')
@@ -103,7 +115,9 @@ describe('files sent as bytes', () => {
     expect(message).toBe('busy.txt could not be saved: there are 10,000 files of that name today already.')
     expect(message).not.toContain(r.dataDir)
     // No message of the whole exchange (results, errors, events) names the data folder.
-    const messages = r.transcript.flatMap((line) => [...line.matchAll(/"(?:message|lastError)":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!))
+    const messages = r.transcript.flatMap((line) =>
+      [...line.matchAll(/"(?:message|lastError)":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!),
+    )
     expect(messages.length).toBeGreaterThan(0)
     for (const m of messages) expect(m).not.toContain(r.dataDir)
   }, 60_000)

@@ -23,13 +23,20 @@ afterEach(async () => {
   dir = ''
 })
 
-async function startHost(): Promise<{ call(name: string, body: unknown): Promise<{ ok: boolean; value?: unknown; error?: unknown }>; err: () => string }> {
+async function startHost(): Promise<{
+  call(name: string, body: unknown): Promise<{ ok: boolean; value?: unknown; error?: unknown }>
+  err: () => string
+}> {
   dir = await mkdtemp(join(tmpdir(), 'bookdrop-hostile-'))
-  child = spawn(process.execPath, ['out/node/web-host.js', '--port', '0', '--demo', '--data-dir', join(dir, 'data')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, BOOKDROP_API_KEY: '' },
-  })
+  child = spawn(
+    process.execPath,
+    ['out/node/web-host.js', '--port', '0', '--demo', '--data-dir', join(dir, 'data')],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BOOKDROP_API_KEY: '' },
+    },
+  )
   let out = ''
   let err = ''
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c))
@@ -52,7 +59,10 @@ async function startHost(): Promise<{ call(name: string, body: unknown): Promise
 }
 
 /** Asks the host for its session again and again while `until` is false; returns the slowest answer, ms. */
-async function slowestAnswer(host: Awaited<ReturnType<typeof startHost>>, until: () => Promise<boolean>): Promise<number> {
+async function slowestAnswer(
+  host: Awaited<ReturnType<typeof startHost>>,
+  until: () => Promise<boolean>,
+): Promise<number> {
   let slowest = 0
   for (let i = 0; i < 600 && !(await until()); i++) {
     const t = performance.now()
@@ -81,7 +91,10 @@ describe('the web host in demo mode, given hostile receipts', () => {
     const settled = async () => {
       const r = await host.call('history', {})
       rows = (r.value as { rows: Row[] }).rows
-      return rows.length === files.length && rows.every((row) => row.status === 'completed' || row.status === 'failed')
+      return (
+        rows.length === files.length &&
+        rows.every((row) => row.status === 'completed' || row.status === 'failed')
+      )
     }
     const slowest = await slowestAnswer(host, settled)
     // A person clicking meanwhile is answered at once (the reading runs in the documents worker).
@@ -90,7 +103,10 @@ describe('the web host in demo mode, given hostile receipts', () => {
     expect(byName['at.txt']?.status).toBe('completed')
     expect(byName['lt.eml']?.status).toBe('completed')
     expect(byName['runs.pdf']?.status).toBe('completed')
-    expect(byName['bomb.pdf']).toMatchObject({ status: 'failed', lastError: expect.stringContaining('expand to more than 128 MB') })
+    expect(byName['bomb.pdf']).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringContaining('expand to more than 128 MB'),
+    })
   }, 180_000)
 
   it('stops promptly on SIGTERM while a document is being read', async () => {
@@ -98,15 +114,27 @@ describe('the web host in demo mode, given hostile receipts', () => {
     // Texts whose vendor search was quadratic (it ran on the thread that answers), and PDFs of a
     // million runs (each some hundreds of ms in the reader).
     const many = [
-      ...Array.from({ length: 2 }, (_, i) => ({ name: `at-${i}.txt`, base64: Buffer.from(`${i} ${atOneText(400 * 1024)}`).toString('base64') })),
-      ...Array.from({ length: 4 }, (_, i) => ({ name: `runs-${i}.pdf`, base64: manyRunsPdf(1_000_000 + i).toString('base64') })),
+      ...Array.from({ length: 2 }, (_, i) => ({
+        name: `at-${i}.txt`,
+        base64: Buffer.from(`${i} ${atOneText(400 * 1024)}`).toString('base64'),
+      })),
+      ...Array.from({ length: 4 }, (_, i) => ({
+        name: `runs-${i}.pdf`,
+        base64: manyRunsPdf(1_000_000 + i).toString('base64'),
+      })),
     ]
     // Sent in direct mode: the emulator reads each within the upload's own request.
-    expect((await host.call('addFileContents', { files: many, target: 'expenses', processType: 'direct' })).ok).toBe(true)
-    await waitFor('an upload on its way', async () => {
-      const r = await host.call('history', {})
-      return (r.value as { rows: Row[] }).rows.some((row) => row.status === 'uploading')
-    }, 60_000)
+    expect(
+      (await host.call('addFileContents', { files: many, target: 'expenses', processType: 'direct' })).ok,
+    ).toBe(true)
+    await waitFor(
+      'an upload on its way',
+      async () => {
+        const r = await host.call('history', {})
+        return (r.value as { rows: Row[] }).rows.some((row) => row.status === 'uploading')
+      },
+      60_000,
+    )
     // The emulator has the first files now and is reading them.
     await new Promise((r) => setTimeout(r, 500))
     const t = performance.now()

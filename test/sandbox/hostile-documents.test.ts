@@ -14,7 +14,12 @@ import { deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { MAX_DOCUMENT_TEXT, emlText, htmlText, pageText, pdfText } from '../../sandbox/documents'
 import { extract, findVendor, parseCsv } from '../../sandbox/extract'
-import { DocumentRefused, MAX_DECODED_BYTES, decodeBudget, measurePdfStreams } from '../../sandbox/pdf-streams'
+import {
+  DocumentRefused,
+  MAX_DECODED_BYTES,
+  decodeBudget,
+  measurePdfStreams,
+} from '../../sandbox/pdf-streams'
 import {
   atOneText,
   emailWithPdf,
@@ -49,15 +54,28 @@ function bestTime(make: () => unknown, fn: (input: never) => unknown, budgetMs =
  * How much more `fn` costs for an input `factor` times larger. Returns after one run of the large
  * input when that one already costs far more than linear (a quadratic routine is not run again).
  */
-function growth(make: (size: number) => unknown, fn: (input: never) => unknown, size: number, factor = 10): number {
+function growth(
+  make: (size: number) => unknown,
+  fn: (input: never) => unknown,
+  size: number,
+  factor = 10,
+): number {
   bestTime(() => make(size), fn) // warm the code up
-  const small = Math.max(bestTime(() => make(size), fn), 0.05)
+  const small = Math.max(
+    bestTime(() => make(size), fn),
+    0.05,
+  )
   const big = make(size * factor)
   const t = performance.now()
   fn(big as never)
   const once = performance.now() - t
   if (once / small > factor * 10) return once / small
-  return Math.min(once, bestTime(() => make(size * factor), fn)) / small
+  return (
+    Math.min(
+      once,
+      bestTime(() => make(size * factor), fn),
+    ) / small
+  )
 }
 
 /** Linear: ten times the input costs about ten times (here at most 30: timing on a shared machine). */
@@ -66,17 +84,28 @@ const LINEAR = 30
 describe('the text routines are linear in their input', () => {
   it('the vendor search ("at 1 at 1 …": each "at" re-read the rest of the line)', () => {
     for (const unit of ['at 1 ', 'from 1 ', 'vendor: 1 ', 'at the file.pdf ']) {
-      expect(growth((n) => atOneText(n, unit), findVendor, 20_000), unit).toBeLessThan(LINEAR)
+      expect(
+        growth((n) => atOneText(n, unit), findVendor, 20_000),
+        unit,
+      ).toBeLessThan(LINEAR)
     }
     // The whole extraction of a text attachment, as the emulator runs it.
     const extractText = (text: string) =>
-      extract({ target: 'expenses', prompt: 'Receipt', files: [{ name: 'r.txt', bytes: Buffer.from(text) }], today: '2026-01-01' })
+      extract({
+        target: 'expenses',
+        prompt: 'Receipt',
+        files: [{ name: 'r.txt', bytes: Buffer.from(text) }],
+        today: '2026-01-01',
+      })
     expect(growth((n) => atOneText(n), extractText, 20_000)).toBeLessThan(LINEAR)
   })
 
   it('the HTML tag stripper (a body of "<", of "<script", of "<br" …)', () => {
     for (const unit of ['<', '<script', '<style x', '<br ', '</p ', '&#1']) {
-      expect(growth((n) => unit.repeat(n / unit.length), htmlText, 40_000), unit).toBeLessThan(LINEAR)
+      expect(
+        growth((n) => unit.repeat(n / unit.length), htmlText, 40_000),
+        unit,
+      ).toBeLessThan(LINEAR)
     }
   })
 
@@ -90,17 +119,29 @@ describe('the text routines are linear in their input', () => {
   })
 
   it('keeps what they read: the same text, fields and lines as before', () => {
-    expect(htmlText('<html><head><title>x</title></head><body><p>Total<br>NGN&nbsp;5</p><script>1<2</script><td>a</td><td>b</td></body>'))
-      .toBe('    Total\nNGN 5\n  a  b  ')
+    expect(
+      htmlText(
+        '<html><head><title>x</title></head><body><p>Total<br>NGN&nbsp;5</p><script>1<2</script><td>a</td><td>b</td></body>',
+      ),
+    ).toBe('    Total\nNGN 5\n  a  b  ')
     expect(htmlText('a < b and c > d')).toBe('a   d')
     expect(htmlText('x <script> no end')).toBe('x   no end')
     expect(htmlText('<script<script>x</script>y<STYLE >c</style >d')).toBe(' y d')
-    expect(pageText([{ str: 'Total' }, { str: '12.50', hasEOL: true }, { type: 'beginMarkedContent' }, { str: 'Shop ' }, { str: 'Ltd' }])).toBe(
-      'Total 12.50\nShop Ltd ',
-    )
+    expect(
+      pageText([
+        { str: 'Total' },
+        { str: '12.50', hasEOL: true },
+        { type: 'beginMarkedContent' },
+        { str: 'Shop ' },
+        { str: 'Ltd' },
+      ]),
+    ).toBe('Total 12.50\nShop Ltd ')
     expect(findVendor('Paid at 10:30 at Mama Put Kitchen, Lekki')).toBe('Mama Put Kitchen')
     expect(findVendor(`at ${'x'.repeat(300)}`)).toBe('x'.repeat(80))
-    expect(parseCsv('a,"b ""c""",  "d"\n1,2,3')).toEqual([['a', 'b "c"', 'd'], ['1', '2', '3']])
+    expect(parseCsv('a,"b ""c""",  "d"\n1,2,3')).toEqual([
+      ['a', 'b "c"', 'd'],
+      ['1', '2', '3'],
+    ])
   })
 })
 
@@ -113,7 +154,9 @@ describe('a PDF whose streams expand past the budget', () => {
     // Stopped just past the budget: the other 900 MB were never inflated.
     expect(budget.left).toBeLessThan(0)
     expect(-budget.left).toBeLessThan(MB)
-    await expect(pdfText(bomb)).rejects.toThrow(/expand to more than 128 MB, more than Bookdrop reads from one document/)
+    await expect(pdfText(bomb)).rejects.toThrow(
+      /expand to more than 128 MB, more than Bookdrop reads from one document/,
+    )
   })
 
   it('whatever filter it hides behind', async () => {
@@ -122,26 +165,47 @@ describe('a PDF whose streams expand past the budget', () => {
       ['the short name', inflateBombPdf(200, '/Fl')],
       ['an array of filters', inflateBombPdf(200, '[/FlateDecode]')],
       ['Flate twice', pdfWithContent(deflateSync(zeroBomb(200)), '/Filter [/FlateDecode /FlateDecode]')],
-      ['ASCIIHex then Flate', pdfWithContent(Buffer.from(`${zeroBomb(200).toString('hex')}>`), '/Filter [/AHx /Fl]')],
+      [
+        'ASCIIHex then Flate',
+        pdfWithContent(Buffer.from(`${zeroBomb(200).toString('hex')}>`), '/Filter [/AHx /Fl]'),
+      ],
       ['RunLength', pdfWithContent(runLengthBomb(MAX_DECODED_BYTES + MB), '/Filter /RunLengthDecode')],
       ['LZW', pdfWithContent(lzwBomb(40_000), '/Filter /LZWDecode')],
-      ['a filter given by reference', pdfWithContent(zeroBomb(200), '/Filter 9 0 R').toString('latin1').replace('%%EOF', '9 0 obj /FlateDecode endobj\n%%EOF')],
+      [
+        'a filter given by reference',
+        pdfWithContent(zeroBomb(200), '/Filter 9 0 R')
+          .toString('latin1')
+          .replace('%%EOF', '9 0 obj /FlateDecode endobj\n%%EOF'),
+      ],
       ['no dictionary it can read', pdfWithContent(zeroBomb(200), '/Filter /FlateDecode /Junk (unclosed')],
-    ].map(([what, pdf]) => [what as string, Buffer.isBuffer(pdf) ? pdf : Buffer.from(pdf as string, 'latin1')])
+    ].map(([what, pdf]) => [
+      what as string,
+      Buffer.isBuffer(pdf) ? pdf : Buffer.from(pdf as string, 'latin1'),
+    ])
     for (const [what, pdf] of bombs) {
       await expect(measurePdfStreams(pdf, decodeBudget()), what).rejects.toThrow(DocumentRefused)
     }
   })
 
   it('in an e-mail, the attached PDFs share one budget', async () => {
-    await expect(emlText(emailWithPdf(inflateBombPdf(200)))).rejects.toThrow(/an attached PDF: its compressed parts expand to more than 128 MB/)
+    await expect(emlText(emailWithPdf(inflateBombPdf(200)))).rejects.toThrow(
+      /an attached PDF: its compressed parts expand to more than 128 MB/,
+    )
     // Two PDFs of 70 MB each: neither is over, together they are.
-    const two = emailWithPdf(inflateBombPdf(70)).toString('latin1').replace('--b--', `${emailWithPdf(inflateBombPdf(70), 'b.pdf').toString('latin1').split('--b\r\n')[2]}--b--`)
+    const two = emailWithPdf(inflateBombPdf(70))
+      .toString('latin1')
+      .replace(
+        '--b--',
+        `${emailWithPdf(inflateBombPdf(70), 'b.pdf').toString('latin1').split('--b\r\n')[2]}--b--`,
+      )
     await expect(emlText(Buffer.from(two, 'latin1'))).rejects.toThrow(DocumentRefused)
   })
 
   it('an ordinary PDF is measured and read as before', async () => {
-    const pdf = pdfWithContent(deflateSync(Buffer.from('BT /F1 12 Tf 20 700 Td (Total NGN 1,250.00) Tj ET')), '/Filter /FlateDecode')
+    const pdf = pdfWithContent(
+      deflateSync(Buffer.from('BT /F1 12 Tf 20 700 Td (Total NGN 1,250.00) Tj ET')),
+      '/Filter /FlateDecode',
+    )
     const report = await measurePdfStreams(pdf, decodeBudget())
     expect(report).toEqual({ encrypted: false, streams: 1 })
     expect(await pdfText(pdf)).toBe('Total NGN 1,250.00')
@@ -176,7 +240,10 @@ describe('hostile documents sent to the emulator', () => {
       ['lt.eml', lessThanEmail(400 * 1024)],
       ['at.txt', Buffer.from(atOneText(400 * 1024))],
     ] as const) {
-      const job = await createAndWait(sb, '/expenses', { prompt: 'Receipt', attachments: [{ file: b64(bytes), type: 'base64', name }] })
+      const job = await createAndWait(sb, '/expenses', {
+        prompt: 'Receipt',
+        attachments: [{ file: b64(bytes), type: 'base64', name }],
+      })
       expect(job.status, `${name}: ${job.message}`).toBe('completed')
     }
     // What was kept of the runs: the text kept per document, no more.

@@ -23,7 +23,8 @@ export const PRIVATE_FILE_MODE = 0o600
 export const PRIVATE_SUBDIRS = ['dropped', 'exports', 'logs'] as const
 
 /** Bookdrop's own files at the top of the data folder (the database's companions included). */
-const OWN_FILE = /^(?:bookdrop\.(?:db|lock|pid)(?:-wal|-shm|-journal|\.corrupt-.*)?|profiles\.json|window-state\.json|.*\.tmp)$/
+const OWN_FILE =
+  /^(?:bookdrop\.(?:db|lock|pid)(?:-wal|-shm|-journal|\.corrupt-.*)?|profiles\.json|window-state\.json|.*\.tmp)$/
 
 const isWindows = (platform: NodeJS.Platform) => platform === 'win32'
 
@@ -90,7 +91,8 @@ export async function makeDataDirPrivate(
   let entries = 0
   for (const e of await readdir(dataDir, { withFileTypes: true })) {
     const path = join(dataDir, e.name)
-    if (e.isDirectory() && (PRIVATE_SUBDIRS as readonly string[]).includes(e.name)) entries += await tightenTree(path)
+    if (e.isDirectory() && (PRIVATE_SUBDIRS as readonly string[]).includes(e.name))
+      entries += await tightenTree(path)
     else if (e.isFile() && OWN_FILE.test(e.name) && (await tighten(path, false))) entries++
   }
   return { folder, entries }
@@ -99,7 +101,10 @@ export async function makeDataDirPrivate(
 /** The one line the hosts print after tightening, or null when nothing was. */
 export function privacyNotice(dataDir: string, r: PrivacyReport): string | null {
   if (!r.folder && r.entries === 0) return null
-  const what = [r.folder ? 'the folder' : null, r.entries ? `${r.entries} ${r.entries === 1 ? 'entry' : 'entries'} in it` : null]
+  const what = [
+    r.folder ? 'the folder' : null,
+    r.entries ? `${r.entries} ${r.entries === 1 ? 'entry' : 'entries'} in it` : null,
+  ]
     .filter(Boolean)
     .join(' and ')
   return `bookdrop: the data folder ${dataDir} could be read by other users of this computer; ${what} made private (owner only)`
