@@ -227,6 +227,11 @@ export type IntakeOutcome =
   | { kind: 'queued' | 'duplicate' | 'skipped'; upload: UploadView }
   /** Nothing recorded: this exact version was already handled, or it changed while being read. */
   | { kind: 'ignored'; why: 'already_handled' | 'changed'; path: string }
+  /**
+   * A file sent as bytes that could not be saved to be sent (the disk is full…); the others of its
+   * batch were. `path` is its name; `message` says why, without the data folder's path.
+   */
+  | { kind: 'ignored'; why: 'not_saved'; path: string; message: string }
 
 export interface FolderView extends FolderConfig {
   state: FolderState

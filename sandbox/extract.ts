@@ -186,11 +186,17 @@ export function findDate(text: string): string | null {
   return found.find((f) => isCalendarDate(f.date))?.date ?? null
 }
 
+/**
+ * Characters of a line looked at after "at", "from" or "vendor:": a name is cut at 80, so a longer
+ * look changes nothing but the cost. Each candidate costs at most this much, so finding a vendor is
+ * linear in the text (issue 23: "at 1 at 1 …" re-read the rest of the line for every "at").
+ */
+export const NAME_WINDOW = 200
 /** The name is captured in a lookahead so a rejected candidate ("at 10:30") does not hide a later one. */
 const VENDOR_PATTERNS = [
-  /\b(?:vendor|supplier|merchant|payee)\s*[:-]\s*(?=([^\n]+))/gi,
-  /\bfrom:?\s+(?=([^\n]+))/gi,
-  /\bat\s+(?=([^\n]+))/gi,
+  new RegExp(String.raw`\b(?:vendor|supplier|merchant|payee)\s*[:-]\s*(?=([^\n]{1,${NAME_WINDOW}}))`, 'gi'),
+  new RegExp(String.raw`\bfrom:?\s+(?=([^\n]{1,${NAME_WINDOW}}))`, 'gi'),
+  new RegExp(String.raw`\bat\s+(?=([^\n]{1,${NAME_WINDOW}}))`, 'gi'),
 ]
 /**
  * Where a name stops: punctuation, a dash, a joining word, a currency, or a number that looks like
@@ -208,8 +214,11 @@ const DOCUMENT_REFERENCE =
 /** A file name in the candidate ("taxi-receipt.pdf"): a reference to a file, not a vendor. */
 const FILE_NAME = new RegExp(String.raw`[\w-]\.(?:${[...TEXT_KINDS, ...BINARY_KINDS].join('|')})\b`, 'i')
 
+/** The vendor name at the start of `raw` (the rest of a line), or null; reads at most NAME_WINDOW characters. */
 export function cleanName(raw: string): string | null {
-  const cut = (raw.split(NAME_END)[0] ?? '')
+  const head = raw.slice(0, NAME_WINDOW)
+  const end = NAME_END.exec(head)
+  const cut = (end ? head.slice(0, end.index) : head)
     .trim()
     .replace(/^["'“”]+|["'“”.:]+$/g, '')
     .trim()
@@ -256,10 +265,18 @@ export function parseCsv(text: string): string[][] {
   const rows: string[][] = []
   let row: string[] = []
   let cell = ''
+  // Whether cell.trim() is empty, kept up to date as characters are added: a quote opens a quoted
+  // cell only then. Calling cell.trim() at every quote made a cell full of quotes cost its length squared.
+  let blank = true
   let quoted = false
+  const add = (c: string) => {
+    cell += c
+    if (blank && c.trim() !== '') blank = false
+  }
   const endCell = () => {
     row.push(cell.trim())
     cell = ''
+    blank = true
   }
   const endRow = () => {
     endCell()
@@ -267,21 +284,21 @@ export function parseCsv(text: string): string[][] {
     row = []
   }
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]
+    const c = text[i] ?? ''
     if (quoted) {
       if (c === '"' && text[i + 1] === '"') {
-        cell += '"'
+        add('"')
         i++
       } else if (c === '"') quoted = false
-      else cell += c
-    } else if (c === '"' && cell.trim() === '') {
+      else add(c)
+    } else if (c === '"' && blank) {
       quoted = true
       cell = ''
     } else if (c === delim) endCell()
     else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++
       endRow()
-    } else cell += c
+    } else add(c)
   }
   if (cell !== '' || row.length > 0) endRow()
   return rows

@@ -19,6 +19,7 @@ import { SANDBOX_VARIANTS, type SandboxVariant, isSandboxVariant } from './varia
 
 export type { Fixtures, FaultsInput } from './state'
 export { SANDBOX_VARIANTS, type SandboxVariant } from './variants'
+export { CONTROL_HEADER } from './server'
 
 export interface SandboxOptions {
   /** Seed data; when omitted a demo business and a demo partner are created with fresh keys. */
@@ -42,6 +43,12 @@ export interface SandboxOptions {
   /** Raise the body and attachment limits (benchmarks send a 100 MB file). */
   maxBodyBytes?: number
   maxAttachmentBytes?: number
+  /**
+   * The control routes (/_sandbox/*) need this secret (header x-sandbox-control) and the loopback
+   * Host: set by the app for the emulator it runs inside itself (demo mode). Unset, they answer any
+   * loopback client (`npm run sandbox`, tests).
+   */
+  controlSecret?: string
 }
 
 export interface DemoKeys {
@@ -183,7 +190,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const state = new SandboxState(parseFixtures(fixtures))
   state.variant = variant
   if (opts.faults) state.setFaults(opts.faults)
-  const app = buildServer(state, { logger: opts.logger ?? false, maxBodyBytes: opts.maxBodyBytes })
+  const app = buildServer(state, {
+    logger: opts.logger ?? false,
+    maxBodyBytes: opts.maxBodyBytes,
+    controlSecret: opts.controlSecret,
+  })
   const ctx: RouteContext = {
     urlFetchCa: opts.urlFetchCa,
     urlFetchTimeoutMs: opts.urlFetchTimeoutMs,

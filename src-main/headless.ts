@@ -32,6 +32,7 @@ import type { ConnectionReport } from './core/api/transport'
 import type { ClientProvider } from './core/queue/queue'
 import { printable } from './core/names'
 import { defaultDataDir } from './core/paths'
+import { privacyNotice } from './core/store/private-dir'
 import type { UploadView } from '../contract/types'
 
 /**
@@ -376,7 +377,7 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
     }
   }
   const basics: ClientBasics = { network: networkOf(caPem), timeoutMs: args.timeoutMs }
-  await mkdir(args.dataDir, { recursive: true })
+  await mkdir(args.dataDir, { recursive: true, mode: 0o700 })
   let conn: Connection
   try {
     conn = await connect(args, basics)
@@ -420,6 +421,8 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
     console.error(`bookdrop: could not start: ${(e as Error).message}`)
     return EXIT.failed
   }
+  const privacy = privacyNotice(args.dataDir, engine.openReport.madePrivate)
+  if (privacy) console.log(privacy)
   if (engine.openReport.movedAside) {
     console.log(
       `bookdrop: the unreadable queue database was moved aside to ${engine.openReport.movedAside}; starting with an empty queue`,

@@ -8,13 +8,15 @@
  *
  *   POST /api/call/:name        JSON body, `Authorization: Bearer <token>` → the call's Result as JSON
  *   GET  /api/events?token=     server-sent events: `event: <name>` + `data: <json>`, keep-alive every 15 s
- *   GET  /api/download/:file?token=   a CSV export of <dataDir>/exports
+ *   GET  /api/download/:ticket  a CSV export of <dataDir>/exports, by a single-use ticket (no token)
  *   GET  /*                     the renderer's files, with a strict CSP, nosniff and no-referrer
  *
  * Every request must name 127.0.0.1:<port> or localhost:<port> as Host (DNS rebinding), and carry no
  * Origin or the host's own (other sites). API requests without the token get 401. The renderer's
  * static files are public build output and need no token (so a reload works once the page has moved
- * the token from its URL into sessionStorage).
+ * the token from its URL into sessionStorage). The token is in no URL but the first page's: a
+ * download link names a ticket that opens one export, once, within DOWNLOAD_TICKET_TTL_MS (a link
+ * kept in the browser's download history or in the file's "where from" opens nothing).
  *
  * "Add from phone" (Capture) starts a second listener, for phones on the LAN, on the address of
  * Settings or of `--phone-listen <address>` (src-main/core/phone/): it serves only the phone's page.
@@ -37,6 +39,7 @@ import { AppService, type AppServiceOptions, type ShellPort } from './core/app-s
 import { dispatch, isCallName } from './core/bridge'
 import { defaultDataDir, packageRoot } from './core/paths'
 import { startupRefusal } from './core/store/data-dir'
+import { privacyNotice } from './core/store/private-dir'
 import type { SecretStore } from './core/secrets'
 import { isAllowedHost, isAllowedOrigin } from './core/security'
 import { contentSecurityPolicy } from './shell/csp'
@@ -51,6 +54,10 @@ const FILE_CALL_BODY_LIMIT = 150 * 1024 * 1024
 /** The desktop shell's production policy: the <meta> of index.html, plus object-src, base-uri, frame-ancestors, form-action. */
 export const WEB_HOST_CSP = contentSecurityPolicy({ dev: false })
 const EXPORT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.csv$/
+/** How long a download link works (once): the person clicks it right after exporting. */
+export const DOWNLOAD_TICKET_TTL_MS = 10 * 60_000
+/** Download links not used yet, at most (the oldest go first). */
+const MAX_TICKETS = 100
 
 const SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
@@ -185,10 +192,17 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     )
   }
   const token = randomBytes(24).toString('base64url')
+  /** Download tickets: ticket → the export it opens, until when. */
+  const tickets = new Map<string, { file: string; until: number }>()
   const shell: ShellPort = {
     pickDirectory: async () => null,
     showItemInFolder: async () => false,
-    downloadUrl: (file) => `/api/download/${encodeURIComponent(file)}?token=${encodeURIComponent(token)}`,
+    downloadUrl: (file) => {
+      const ticket = randomBytes(24).toString('base64url')
+      tickets.set(ticket, { file, until: Date.now() + DOWNLOAD_TICKET_TTL_MS })
+      while (tickets.size > MAX_TICKETS) tickets.delete(tickets.keys().next().value!)
+      return `/api/download/${ticket}`
+    },
   }
   const service = await AppService.open({
     dataDir: opts.dataDir,
@@ -295,24 +309,36 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
         res.on('error', done)
       })
 
-      api.get<{ Params: { file: string } }>('/download/:file', async (req, reply) => {
-        const file = req.params.file
-        if (!EXPORT_NAME.test(file) || file.includes('..')) {
-          return reply.code(404).send(refusal('not_found', 'No such export.'))
-        }
-        const dir = join(opts.dataDir, 'exports')
-        const path = join(dir, file)
-        const st = await stat(path).catch(() => null)
-        if (!st?.isFile()) return reply.code(404).send(refusal('not_found', 'No such export.'))
-        reply.header('Content-Type', 'text/csv; charset=utf-8')
-        reply.header('Content-Disposition', `attachment; filename="${file}"`)
-        reply.header('Content-Length', String(st.size))
-        return reply.send(createReadStream(path))
-      })
-
       api.all('/*', async (_req, reply) => reply.code(404).send(refusal('not_found', 'No such API route.')))
     },
     { prefix: '/api' },
+  )
+
+  // Downloads: a scope of their own, whose hook takes the single-use ticket of the path in place of
+  // the token (a browser download cannot send a header, and the token must not sit in a URL).
+  await app.register(
+    async (dl) => {
+      dl.addHook('onRequest', async (_req, reply) => {
+        reply.header('Cache-Control', 'no-store')
+      })
+      // No HEAD: it would spend the ticket without giving the file.
+      dl.get<{ Params: { ticket: string } }>('/:ticket', { exposeHeadRoute: false }, async (req, reply) => {
+        const gone = () =>
+          reply.code(404).send(refusal('not_found', 'This download link was used already or has expired: export the history again.'))
+        const entry = tickets.get(req.params.ticket)
+        if (!entry) return gone()
+        tickets.delete(req.params.ticket)
+        if (entry.until < Date.now() || !EXPORT_NAME.test(entry.file)) return gone()
+        const path = join(opts.dataDir, 'exports', entry.file)
+        const st = await stat(path).catch(() => null)
+        if (!st?.isFile()) return gone()
+        reply.header('Content-Type', 'text/csv; charset=utf-8')
+        reply.header('Content-Disposition', `attachment; filename="${entry.file}"`)
+        reply.header('Content-Length', String(st.size))
+        return reply.send(createReadStream(path))
+      })
+    },
+    { prefix: '/api/download' },
   )
 
   // The app icon, so a browser's automatic request for it is answered (public, like every static file).
@@ -420,7 +446,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2
   }
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir())
-  await mkdir(dataDir, { recursive: true })
+  await mkdir(dataDir, { recursive: true, mode: 0o700 })
 
   if (!rendererBuilt()) {
     console.error('bookdrop: the renderer is not built yet; building it now (electron-vite build)…')
@@ -450,6 +476,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`bookdrop: ${(e as Error).message}`)
     return 1
   }
+  const privacy = privacyNotice(dataDir, host.service.engine.openReport.madePrivate)
+  if (privacy) console.error(privacy)
   const moved = host.service.engine.openReport.movedAside
   if (moved)
     console.error(

@@ -128,16 +128,15 @@ export class TaskPool<T extends TaskTable> {
   run<K extends keyof T & string>(
     task: K,
     input: Parameters<T[K]>[0],
-    o: { signal?: AbortSignal } = {},
+    /** `maxInputBytes`: this task's own input limit, for a task whose input is several documents. */
+    o: { signal?: AbortSignal; maxInputBytes?: number } = {},
   ): Promise<Awaited<ReturnType<T[K]>>> {
     if (this.closed) return Promise.reject(new WorkerLimitError('stopped', 'Bookdrop is stopping.'))
     const size = inputBytes(input)
-    if (size > this.opts.limits.maxInputBytes) {
+    const max = o.maxInputBytes ?? this.opts.limits.maxInputBytes
+    if (size > max) {
       return Promise.reject(
-        new WorkerLimitError(
-          'input_too_large',
-          `The document is ${sizeText(size)}, over the ${sizeText(this.opts.limits.maxInputBytes)} Bookdrop reads.`,
-        ),
+        new WorkerLimitError('input_too_large', `The document is ${sizeText(size)}, over the ${sizeText(max)} Bookdrop reads.`),
       )
     }
     if (o.signal?.aborted) return Promise.reject(new WorkerLimitError('aborted', 'Cancelled.'))

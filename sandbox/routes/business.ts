@@ -22,7 +22,8 @@ import {
 } from '../../schemas'
 import { AttachmentError, type PendingFile, acceptAttachment, digest, resolveFiles } from '../attachments'
 import { type Charge, chargeAiCreate } from '../credits'
-import { type SourceFile, extract } from '../extract'
+import { extractInWorker } from '../documents'
+import type { SourceFile } from '../extract'
 import type { RouteContext } from '../index'
 import { type JobOutcome, findJob, jobData, startJob } from '../jobs'
 import {
@@ -176,15 +177,15 @@ function acceptAiRequest(target: AiTarget, req: FastifyRequest, ctx: RouteContex
 
 type Committed = { ok: true; records: StoredRecord[] } | { ok: false; reason: string }
 
-/** Extracts and stores the records, logging each with the attachment it came from. */
-function commitRecords(state: SandboxState, ai: AiRequest, files: SourceFile[]): Committed {
-  const result = extract({
-    target: ai.target,
-    prompt: ai.prompt,
-    textAttachment: ai.textAttachment,
-    files,
-    today: today(state),
-  })
+/**
+ * Extracts (in the documents worker: the request's text and files are untrusted) and stores the
+ * records, logging each with the attachment it came from.
+ */
+async function commitRecords(state: SandboxState, ctx: RouteContext, ai: AiRequest, files: SourceFile[]): Promise<Committed> {
+  const result = await extractInWorker(
+    { target: ai.target, prompt: ai.prompt, textAttachment: ai.textAttachment, files, today: today(state) },
+    ctx.documents,
+  )
   if (!result.ok) return result
   const now = state.now()
   const records = result.drafts.map((draft) => {
@@ -226,7 +227,7 @@ async function createDirect(state: SandboxState, ctx: RouteContext, ai: AiReques
     if (e instanceof AttachmentError) throw new ApiFailure(400, e.message, ERROR_CODES.validation)
     throw e
   }
-  const committed = commitRecords(state, ai, files)
+  const committed = await commitRecords(state, ctx, ai, files)
   if (!committed.ok) throw new ApiFailure(400, committed.reason, ERROR_CODES.validation)
   const { records } = committed
   const first = records[0]
@@ -257,7 +258,7 @@ function createAsync(
       if (e instanceof AttachmentError) return { ok: false, reason: e.message }
       throw e
     }
-    const committed = commitRecords(state, ai, files)
+    const committed = await commitRecords(state, ctx, ai, files)
     return committed.ok ? { ok: true, resourceUuids: committed.records.map((r) => r.uuid) } : committed
   }
   const job = startJob(state, ctx, {

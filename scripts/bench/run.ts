@@ -21,7 +21,7 @@ const MB = 1024 * 1024
 const argv = process.argv.slice(2)
 const args = new Set(argv)
 const QUICK = args.has('--quick')
-/** `--only <scenario>[,<scenario>…]`: process, ingest, detect, pages, scan, large, renderer, phone (default: all). */
+/** `--only <scenario>[,<scenario>…]`: process, ingest, detect, pages, scan, large, hostile, renderer, phone (default: all). */
 const ONLY = (() => {
   const i = argv.indexOf('--only')
   return i >= 0 ? new Set((argv[i + 1] ?? '').split(',').filter(Boolean)) : null
@@ -101,6 +101,26 @@ function pageWriter(path: string, mode: 'keep-open' | 'append', pauses: number[]
       stdio: ['ignore', 'ignore', 'inherit'],
     })
     p.on('exit', (code) => (code === 0 ? res() : rej(new Error(`page-writer exited ${code}`))))
+  })
+}
+
+/** Runs scripts/bench/hostile.ts --json (hostile documents read by the emulator); its rows come back. */
+function hostileChild(): Promise<BenchRow[]> {
+  return new Promise((res, rej) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/hostile.ts', '--json'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    p.on('exit', (code) => {
+      try {
+        if (code === 0) return res(JSON.parse(out.trim().split('\n').at(-1) ?? '') as BenchRow[])
+      } catch {
+        // fall through
+      }
+      rej(new Error(`hostile documents bench exited ${code}`))
+    })
   })
 }
 
@@ -553,7 +573,15 @@ async function main(): Promise<void> {
     await rm(work, { recursive: true, force: true })
   }
 
-  // 5: the renderer in Chromium through the web host (scripts/bench/renderer.ts), in a process of
+  // 5: hostile documents read by the emulator (issue 23), in a process of its own: its thread's
+  // delays and memory are the figures.
+  try {
+    if (runs('hostile')) rows.push(...(await hostileChild()))
+  } catch (e) {
+    rows.push({ what: `hostile documents: could not run (${(e as Error).message})`, figure: '—', target: '', ok: false })
+  }
+
+  // 6: the renderer in Chromium through the web host (scripts/bench/renderer.ts), in a process of
   // its own too: this one's heap still holds what the emulator stored above.
   try {
     if (runs('renderer')) rows.push(...(await rendererChild()))

@@ -32,7 +32,7 @@ export type { DemoLauncher, DemoServer } from './app/demo'
 export { DEFAULT_SETTINGS } from './app/settings'
 export { REGISTRATION_TTL_MS } from './app/partner'
 export { STUCK_AFTER_MS } from './app/health'
-export { sanitizeFileName } from './app/uploads'
+export { storedName } from './names'
 
 export interface AppServiceOptions {
   /** Where bookdrop.db, profiles.json, dropped files and exports live. */
@@ -135,7 +135,7 @@ export class AppService {
       })
     const ctx = new AppContext(opts.dataDir, opts.host, opts.shell, { ...opts.clientOptions, network }, network)
     ctxRef = ctx
-    await mkdir(opts.dataDir, { recursive: true })
+    await mkdir(opts.dataDir, { recursive: true, mode: 0o700 })
     let store = opts.secretStore
     if (store) {
       ctx.keychainProblem = store.describe().problem ?? null
@@ -194,6 +194,14 @@ export class AppService {
   /** The engine (a façade: its database and queue stay inside). */
   get engine(): Engine {
     return this.ctx.engine
+  }
+
+  /**
+   * The running demo emulator's control routes (faults, the create log, the clock) and the headers
+   * of this run they need; null without a demo. For the host and tests: never a call of the contract.
+   */
+  get demoControl(): { origin: string; headers: Record<string, string> } | null {
+    return this.ctx.demo?.control ?? null
   }
 
   /** Every engine event, plus `session`, `profiles` and `settings`. Returns the unsubscribe function. */

@@ -22,7 +22,14 @@ import type { CallHandlers } from './app-service'
 import { ProfileError, SecretStoreError, redact } from './secrets'
 
 /** What dispatch needs: a handler per call, and optionally the service's own secret scrubber. */
-export type BridgeTarget = CallHandlers & { redact?(text: string): string }
+export type BridgeTarget = CallHandlers & {
+  redact?(text: string): string
+  /** The data folder: an error never shows its path (an exception of the file system would). */
+  readonly dataDir?: string
+}
+
+/** How an error names the data folder. */
+export const DATA_FOLDER_WORDS = "Bookdrop's data folder"
 
 /** True for the names of the contract's calls (own keys only: never 'constructor' or '__proto__'). */
 export function isCallName(name: unknown): name is CallName {
@@ -110,9 +117,11 @@ export async function dispatch(
   rawReq: unknown,
 ): Promise<Result<unknown>> {
   const typed = secretsIn(rawReq)
+  const folder = service.dataDir
   const scrub = (s: string): string => {
     const once = redact(s, typed)
-    return service.redact ? service.redact(once) : once
+    const clean = service.redact ? service.redact(once) : once
+    return folder && folder.length > 1 ? clean.replaceAll(folder, DATA_FOLDER_WORDS) : clean
   }
   if (!isCallName(name)) {
     return {

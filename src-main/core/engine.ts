@@ -36,6 +36,7 @@ import { isStorageError } from './store/storage-errors'
 import { type HistoryFilter, type Upload, UploadStore } from './store/uploads'
 import { FolderWatcher, type FolderWatcherConfig } from './watch'
 import { writeCsv } from './store/csv'
+import { type PrivacyReport, makeDataDirPrivate } from './store/private-dir'
 import { GrantStore, type Month, type UploadMonth, healthFigures, uploadMonth } from './store/overview'
 import type { RateLimit } from './api/ratelimit'
 
@@ -79,7 +80,11 @@ export interface EngineOptions {
 }
 
 /** What open() did with an unreadable queue database. */
-export type OpenReport = { movedAside: string | null }
+export type OpenReport = {
+  movedAside: string | null
+  /** What was tightened in a data folder others could read (store/private-dir.ts); the hosts say so once. */
+  madePrivate: PrivacyReport
+}
 export type FolderStatus = { state: FolderState; message: string | null }
 export type AddFilesOptions = { profileId: string; target: AiTarget; prompt?: string; processType?: 'async' | 'direct' }
 
@@ -168,8 +173,9 @@ export class Engine {
     const lock = lockDataDir(opts.dataDir)
     let engine: Engine
     try {
+      const madePrivate = await makeDataDirPrivate(opts.dataDir)
       const { db, report } = openQueueDatabase(opts)
-      engine = new Engine(opts, lock, db, report)
+      engine = new Engine(opts, lock, db, { ...report, madePrivate })
     } catch (e) {
       lock.release()
       throw e

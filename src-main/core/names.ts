@@ -1,5 +1,6 @@
 /**
- * Names as the file system holds them, and names as a person may see them.
+ * Names as the file system holds them, names as a person may see them, and names as Bookdrop
+ * stores them.
  *
  * A file name on Linux is any bytes but `/` and NUL: it may hold a newline, a control character, a
  * bidi control such as U+202E (which shows "gpj.exe" as "exe.jpg"), or bytes that are not UTF-8
@@ -14,6 +15,16 @@
  *   controls become escapes (`\n`, `\x1B`, `\u{202E}`), and a byte that is not UTF-8 shows as
  *   `\xFC`, which also marks the name as not UTF-8. Ordinary names come out unchanged.
  */
+
+import { extname } from 'node:path'
+
+/**
+ * Characters that are never shown as they are: control characters (C0, DEL, C1), bidirectional
+ * marks, embeddings, overrides and isolates, the zero-width space and word joiners, line and
+ * paragraph separators, the byte-order mark. `printable` escapes them; `storedName` replaces them.
+ * The zero-width (non-)joiners stay: emoji and several scripts are written with them.
+ */
+const INVISIBLE = '\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u180E\\u200B\\u200E\\u200F\\u2028-\\u202E\\u2060-\\u2069\\uFEFF'
 
 const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true })
 
@@ -95,12 +106,8 @@ export function fsPath(p: string): string | Buffer {
   return hasRawBytes(p) ? encodeFsName(p) : p
 }
 
-/** Characters that reorder text (bidi embeddings, overrides, isolates and marks). */
-const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/
-/** Everything `printable` escapes: C0 and C1 controls, DEL, line/paragraph separators, bidi, lone surrogates. */
-const UNPRINTABLE =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+/** Everything `printable` escapes: the INVISIBLE characters and lone surrogates (raw bytes). */
+const UNPRINTABLE = new RegExp(`[${INVISIBLE}]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]`, 'g')
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
 
@@ -137,5 +144,85 @@ export function needsEscaping(s: string): boolean {
   UNPRINTABLE.lastIndex = 0
   const r = UNPRINTABLE.test(s)
   UNPRINTABLE.lastIndex = 0
-  return r || BIDI.test(s)
+  return r
+}
+
+// ---- names for storage (issue 23) ---------------------------------------------------------------
+//
+// The name a file sent as bytes (a browser drop, the demo's samples, a bank statement, a phone's
+// photo) is saved under in the data folder, which is also the name the history shows. The name
+// came from anywhere (a sender, a shared folder), so it is made safe:
+// - one name, never a path: no separators, no `..`, no leading dot, no characters a file system
+//   refuses, not a Windows device name;
+// - the INVISIBLE characters replaced (U+202E turns `invoice\u202Efdp.exe` into what looks like
+//   `invoiceexe.pdf`);
+// - at most 255 bytes of UTF-8 (what ext4, APFS and NTFS take for one name), cut between whole
+//   characters (grapheme clusters: an accent or an emoji is never split), the extension kept.
+
+/** Bytes of UTF-8 one stored name may take (one path component on ext4, APFS, NTFS). */
+export const MAX_NAME_BYTES = 255
+/** Bytes of an extension kept as one (longer, it is part of the name). */
+const MAX_EXTENSION_BYTES = 24
+/** What replaces a character that cannot be stored or shown as it is. */
+const REPLACEMENT = '_'
+
+/** The INVISIBLE characters, each replaced in a stored name. */
+export const UNSAFE_CHARACTERS = new RegExp(`[${INVISIBLE}]`, 'g')
+
+const encoder = new TextEncoder()
+
+/** Bytes of `s` in UTF-8. */
+export function utf8Bytes(s: string): number {
+  return encoder.encode(s).length
+}
+
+/** The longest start of `s`, in whole grapheme clusters, that fits `maxBytes` of UTF-8. */
+export function truncateBytes(s: string, maxBytes: number): string {
+  if (utf8Bytes(s) <= maxBytes) return s
+  let out = ''
+  let bytes = 0
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)) {
+    const n = utf8Bytes(segment)
+    if (bytes + n > maxBytes) break
+    out += segment
+    bytes += n
+  }
+  return out
+}
+
+/** Splits a name into its stem and its extension (with the dot), the extension only when short. */
+function splitExtension(name: string): [stem: string, ext: string] {
+  const ext = extname(name)
+  if (!ext || ext === name || utf8Bytes(ext) > MAX_EXTENSION_BYTES) return [name, '']
+  return [name.slice(0, -ext.length), ext]
+}
+
+/**
+ * The name `raw` is stored (and shown) under: see above. Never empty ("file"), never a path, at
+ * most `maxBytes` bytes of UTF-8 with its extension kept.
+ */
+export function storedName(raw: string, maxBytes = MAX_NAME_BYTES): string {
+  let n = String(raw).normalize('NFC').replace(UNSAFE_CHARACTERS, REPLACEMENT)
+  n = n.replace(/[\\/]/g, REPLACEMENT).replace(/[<>:"|?*]/g, REPLACEMENT)
+  n = n.replace(/\.{2,}/g, '.')
+  n = n
+    .trim()
+    .replace(/^[.\s]+/, '')
+    .replace(/[.\s]+$/, '')
+  if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(n)) n = `_${n}`
+  if (n === '') n = 'file'
+  return fitBytes(n, '', maxBytes)
+}
+
+/** `name` with ` (n)` before its extension, still within `maxBytes` (the stem is shortened). */
+export function numberedStoredName(name: string, n: number, maxBytes = MAX_NAME_BYTES): string {
+  return n <= 1 ? fitBytes(name, '', maxBytes) : fitBytes(name, ` (${n})`, maxBytes)
+}
+
+/** `stem + suffix + extension` of `name`, the stem cut so the whole fits `maxBytes`. */
+function fitBytes(name: string, suffix: string, maxBytes: number): string {
+  const [stem, ext] = splitExtension(name)
+  const room = maxBytes - utf8Bytes(suffix) - utf8Bytes(ext)
+  const cut = truncateBytes(stem, Math.max(1, room)).replace(/[.\s]+$/, '')
+  return `${cut || 'file'}${suffix}${ext}`
 }

@@ -96,13 +96,24 @@ const SYSTEM_DIRS: Record<'posix' | 'darwin' | 'win32', readonly string[]> = {
   win32: ['C:\\Users'],
 }
 /**
+ * Where command-line tools keep credentials, in the home folder on every platform: cloud and
+ * container accounts, cluster configs, key rings and password stores, package registry tokens.
+ * A watched folder there would send keys to the bookkeeping service as "receipts".
+ */
+const CREDENTIAL_TREES = [
+  '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker', '.gcloud', '.oci', '.terraform.d',
+  '.password-store', '.cargo', '.m2', '.gradle', '.gem', '.pki', '.bitcoin', '.electrum',
+] as const
+/**
  * The account's own settings, inside the home folder: programs start from these (autostart, shell
- * profiles, keys), so nothing is watched there or below.
+ * profiles, keys), and credentials live there (`~/.config/gcloud`, `~/.local/share/keyrings`, the
+ * macOS keychains in `~/Library/Keychains`, Windows' credential files in `AppData`), so nothing is
+ * watched there or below.
  */
 const ACCOUNT_TREES: Record<'posix' | 'darwin' | 'win32', readonly string[]> = {
-  posix: ['.config', '.local', '.ssh', '.gnupg', '.mozilla', '.pki'],
-  darwin: ['Library', '.config', '.ssh', '.gnupg'],
-  win32: ['AppData', '.ssh'],
+  posix: ['.config', '.local', '.mozilla', '.thunderbird', ...CREDENTIAL_TREES],
+  darwin: ['Library', '.config', '.local', ...CREDENTIAL_TREES],
+  win32: ['AppData', '.config', ...CREDENTIAL_TREES],
 }
 /** Inside /run only these trees hold people's files (removable drives on some distributions). */
 const POSIX_RUN_EXCEPTIONS = ['/run/media']
@@ -230,7 +241,7 @@ export function watchedFolderRule(
   if (within(path, dataDir, platform) || (ctx.recursive === true && within(dataDir, path, platform))) {
     return {
       rule: 'data_directory',
-      message: `${shown} is ${within(path, dataDir, platform) ? 'inside' : 'around'} Bookdrop's own data folder (${dataDir}): choose another folder.`,
+      message: `${shown} is ${within(path, dataDir, platform) ? 'inside' : 'around'} Bookdrop's own data folder: choose another folder.`,
       hint: "Bookdrop's data folder cannot be watched",
     }
   }

@@ -6,6 +6,7 @@ import { app, type BrowserWindow, dialog, session } from 'electron'
 import type { CallName, Req, Res } from '../../contract'
 import { AppService } from '../core/app-service'
 import { AlreadyRunningError, CorruptDatabaseError, moveDatabaseAside } from '../core/store/data-dir'
+import { privacyNotice } from '../core/store/private-dir'
 import { dispatch } from '../core/bridge'
 import { HIDDEN_ARG, applyLinuxAutostart, autostartExecutable } from '../shell/autostart'
 import { ShellController } from '../shell/controller'
@@ -179,6 +180,8 @@ async function start(): Promise<void> {
 
   service = await openService()
   if (!service) return
+  const privacy = privacyNotice(app.getPath('userData'), service.engine.openReport.madePrivate)
+  if (privacy) console.error(privacy)
   stopIpc = registerIpc(service, () => location.url)
   // Offline: uploads wait (never fail); online again or awake: what waited goes at once.
   stopNetwork = watchNetwork((online) => service?.networkChanged(online))

@@ -142,6 +142,6 @@ export async function saveWindowState(dataDir: string, state: WindowState): Prom
     height: Math.round(state.height),
     maximized: state.maximized,
   }
-  await writeFile(tmp, `${JSON.stringify(clean)}\n`, 'utf8')
+  await writeFile(tmp, `${JSON.stringify(clean)}\n`, { encoding: 'utf8', mode: 0o600 })
   await rename(tmp, file)
 }

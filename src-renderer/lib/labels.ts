@@ -79,9 +79,10 @@ export const SKIP_REASON_LABELS: Record<NonNullable<Upload['reason']>, string> =
 }
 
 /** Why the engine recorded nothing for a file it was given. */
-export const IGNORED_LABELS: Record<'already_handled' | 'changed', string> = {
+export const IGNORED_LABELS: Record<'already_handled' | 'changed' | 'not_saved', string> = {
   already_handled: 'This exact file was already handled: nothing new to send.',
   changed: 'The file changed while it was being read: add it again once it is saved.',
+  not_saved: 'Bookdrop could not save this file to send it: add it again.',
 }
 
 export const FOLDER_STATE_LABELS: Record<FolderState, string> = {

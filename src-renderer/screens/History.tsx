@@ -497,7 +497,13 @@ function ExportButton() {
         Export CSV
       </BusyButton>
       {result?.downloadUrl ? (
-        <a className="btn btn--primary" href={result.downloadUrl} download>
+        // The link works once (a single-use ticket, no token in it): gone once followed.
+        <a
+          className="btn btn--primary"
+          href={result.downloadUrl}
+          download
+          onClick={() => setTimeout(() => setResult(null), 0)}
+        >
           Download CSV ({formatNumber(result.rows)} rows)
         </a>
       ) : null}

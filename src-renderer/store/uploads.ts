@@ -135,7 +135,7 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
             {
               key: `r${++rejectSeq}`,
               name: o.path.split(/[\\/]/).pop() || o.path,
-              reason: IGNORED_LABELS[o.why] ?? o.why,
+              reason: ('message' in o ? o.message : null) ?? IGNORED_LABELS[o.why] ?? o.why,
             },
           ],
         }))

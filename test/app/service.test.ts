@@ -7,7 +7,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AI_CREDITS_PER_CREATE } from '../../schemas'
-import { sanitizeFileName } from '../../src-main/core/app-service'
+import { storedName } from '../../src-main/core/app-service'
 import type { Upload } from '../../src-main/core/store/uploads'
 import {
   type AppRig,
@@ -177,19 +177,19 @@ describe('uploads', () => {
     expect(bad.ok ? null : Object.keys(bad.error.fields ?? {})).toEqual(['files.0.base64'])
   })
 
-  it('sanitizeFileName never yields a path, a dot-dot or a hidden file', () => {
+  it('storedName never yields a path, a dot-dot or a hidden file', () => {
     const cases: [name: string, safe: string][] = [
       ['../../etc/passwd', '_._etc_passwd'],
       ['..', 'file'],
       ['.bashrc', 'bashrc'],
       ['a\\b/c.pdf', 'a_b_c.pdf'],
       ['CON.txt', '_CON.txt'],
-      ['x\u0000y\n.pdf', 'xy.pdf'],
+      ['x\u0000y\n.pdf', 'x_y_.pdf'],
     ]
-    for (const [name, safe] of cases) expect(sanitizeFileName(name), JSON.stringify(name)).toBe(safe)
-    expect(sanitizeFileName(`${'a'.repeat(300)}.pdf`)).toMatch(/^a{176}\.pdf$/)
+    for (const [name, safe] of cases) expect(storedName(name), JSON.stringify(name)).toBe(safe)
+    expect(storedName(`${'a'.repeat(300)}.pdf`)).toMatch(/^a{251}\.pdf$/)
     for (const n of ['../x', 'a/../../b', '....//....//x', '/abs/path.pdf', 'C:\\Windows\\x.ini']) {
-      const s = sanitizeFileName(n)
+      const s = storedName(n)
       expect(s).not.toMatch(/[\\/]/)
       expect(s).not.toContain('..')
       expect(s.startsWith('.')).toBe(false)

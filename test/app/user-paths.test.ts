@@ -82,6 +82,26 @@ describe('watchedFolderRule', () => {
       expect(rule(p), p).toBe('system_directory')
   })
 
+  it('refuses the trees where tools keep credentials: cloud, containers, clusters, key rings, password stores', () => {
+    const trees = [
+      '.aws', '.kube', '.docker', '.gnupg', '.azure', '.config/gcloud', '.password-store', '.local/share/keyrings',
+      '.oci', '.terraform.d', '.cargo', '.m2', '.gradle', '.gem', '.gcloud', '.pki/nssdb',
+    ]
+    for (const t of trees) {
+      expect(rule(`/home/me/${t}`), t).toBe('system_directory')
+      expect(rule(`/home/me/${t}/sub`), `${t}/sub`).toBe('system_directory')
+    }
+    const mac = { dataDir: '/Users/me/Library/Application Support/Bookdrop', home: '/Users/me', platform: 'darwin' as const }
+    for (const t of ['.aws', '.kube', '.docker', '.gnupg', '.azure', '.config/gcloud', '.password-store', 'Library/Keychains'])
+      expect(watchedFolderRule(`/Users/me/${t}`, { ...mac, recursive: false })?.rule, `mac ${t}`).toBe('system_directory')
+    const win = { dataDir: 'C:\\Users\\me\\AppData\\Roaming\\Bookdrop', home: 'C:\\Users\\me', platform: 'win32' as const }
+    for (const t of ['.aws', '.kube', '.docker', '.gnupg', '.azure', '.config\\gcloud', 'AppData\\Roaming\\Microsoft\\Credentials'])
+      expect(watchedFolderRule(`C:\\Users\\me\\${t}`, { ...win, recursive: false })?.rule, `win ${t}`).toBe('system_directory')
+    // A folder of one's own whose name merely starts the same way is fine.
+    expect(rule('/home/me/.aws-receipts')).toBeNull()
+    expect(rule('/home/me/Documents/.docker-invoices')).toBeNull()
+  })
+
   it('takes folders of the person own, removable drives included', () => {
     for (const p of ['/home/me/Receipts', '/home/me/Documents/Shop/2026', '/run/media/me/USB', '/media/me/USB', '/mnt/share/receipts', '/tmp/inbox', '/srv/shop/in']) {
       expect(rule(p), p).toBeNull()

@@ -8,7 +8,7 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type WebHost, WEB_HOST_CSP, buildRenderer, rendererBuilt } from '../../src-main/web-host'
+import { DOWNLOAD_TICKET_TTL_MS, type WebHost, WEB_HOST_CSP, buildRenderer, rendererBuilt } from '../../src-main/web-host'
 import { createHttpBridge } from '../../src-renderer/lib/bridge'
 import { SECRET_SHAPE, b64, freePort, receiptText, startDemoWebHost, waitFor } from './helpers'
 
@@ -191,23 +191,45 @@ describe('web host', () => {
     await pump
   })
 
-  it('exports history as a CSV the browser can download with the token', async () => {
+  it('exports history as a CSV the browser downloads by a single-use ticket, the token in no URL', async () => {
     const h = await start()
     const res = JSON.parse((await callReq(h, 'exportHistory', { filter: {} })).body)
     expect(res).toMatchObject({ ok: true, value: { rows: 0 } })
     const url: string = res.value.downloadUrl
-    expect(url).toMatch(/^\/api\/download\/history-[\w.-]+\.csv\?token=/)
+    // The link names a ticket, never the token (download history, the file's "where from").
+    expect(url).toMatch(/^\/api\/download\/[A-Za-z0-9_-]{32}$/)
+    expect(url).not.toContain(h.token)
     const dl = await fetch(`${h.origin}${url}`)
     expect(dl.status).toBe(200)
-    expect(dl.headers.get('content-disposition')).toMatch(/^attachment; filename="history-/)
+    expect(dl.headers.get('content-disposition')).toMatch(/^attachment; filename="history-[\w.-]+\.csv"$/)
+    expect(dl.headers.get('cache-control')).toBe('no-store')
     expect((await dl.text()).split('\r\n')[0]).toMatch(/^id,created_at,file,/)
-    const noToken = await fetch(`${h.origin}${url.replace(/\?.*$/, '')}`)
-    expect(noToken.status).toBe(401)
-    const traversal = await raw(h.port, {
-      path: `/api/download/..%2F..%2Fprofiles.json?token=${h.token}`,
-      headers: { Host: `127.0.0.1:${h.port}` },
-    })
-    expect(traversal.status).toBe(404)
+    // Once: the same link (kept in the browser's history) opens nothing any more.
+    const again = await fetch(`${h.origin}${url}`)
+    expect(again.status).toBe(404)
+    expect(((await again.json()) as { error: { message: string } }).error.message).toMatch(/used already or has expired: export the history again/)
+    // No other way in: a file name, a traversal, a made-up ticket, the token itself.
+    const file = (dl.headers.get('content-disposition') ?? '').replace(/^.*filename="|"$/g, '')
+    for (const path of [`/api/download/${file}`, `/api/download/${file}?token=${h.token}`, '/api/download/..%2F..%2Fprofiles.json', `/api/download/${h.token}`, `/api/download/${'A'.repeat(32)}`]) {
+      const r = await raw(h.port, { path, headers: { Host: `127.0.0.1:${h.port}` } })
+      expect(r.status, path).toBe(404)
+    }
+    // A HEAD does not spend a ticket.
+    const second: string = JSON.parse((await callReq(h, 'exportHistory', { filter: {} })).body).value.downloadUrl
+    expect((await raw(h.port, { method: 'HEAD', path: second, headers: { Host: `127.0.0.1:${h.port}` } })).status).toBe(401)
+    expect((await fetch(`${h.origin}${second}`)).status).toBe(200)
+  })
+
+  it('a download link expires unused', async () => {
+    const h = await start()
+    const url: string = JSON.parse((await callReq(h, 'exportHistory', { filter: {} })).body).value.downloadUrl
+    const realNow = Date.now
+    Date.now = () => realNow() + DOWNLOAD_TICKET_TTL_MS + 1000
+    try {
+      expect((await fetch(`${h.origin}${url}`)).status).toBe(404)
+    } finally {
+      Date.now = realNow
+    }
   })
 
   it('serves the built renderer with the CSP, nosniff and no-referrer, and nothing outside it', async () => {

@@ -7,7 +7,7 @@
 import { PDFDocument } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Sandbox, startSandbox } from '../../sandbox/index'
-import { K1, as1, b64, businessFixtures, createAndWait } from './business-helpers'
+import { K1, as1, b64, businessFixtures, createAndWait, creates } from './business-helpers'
 
 async function manyPagePdf(pages: number): Promise<Buffer> {
   const doc = await PDFDocument.create()
@@ -27,6 +27,7 @@ describe('documents past a limit of the reader', () => {
   afterAll(() => sb.stop())
 
   it('fail their job naming the file and the limit; the rest of the API answers meanwhile', async () => {
+    const balance = sb.state.businesses.get('b1')!.credit_balance
     const pdf = await manyPagePdf(20)
     const job = await createAndWait(sb, '/expenses', {
       prompt: 'Receipt',
@@ -36,12 +37,18 @@ describe('documents past a limit of the reader', () => {
     expect(job.message).toMatch(/hostile\.pdf could not be read: Reading the document took longer than/)
     const list = await as1(sb, 'GET', '/expenses')
     expect(list.status).toBe(200)
-    // Nothing was created and the credit was given back (only a text attachment reads without the worker).
+    // Nothing was created, and the credit was given back.
+    expect(await creates(sb)).toEqual([])
+    expect(sb.state.businesses.get('b1')!.credit_balance).toBe(balance)
+  })
+
+  it('read a text file in the worker too: its extraction fails with the limit, never on the server thread', async () => {
     const text = await createAndWait(sb, '/expenses', {
       prompt: 'Receipt',
       attachments: [{ file: b64('Vendor: Shop\nTotal NGN 500'), type: 'base64', name: 'r.txt' }],
     }, K1)
-    expect(text.status).toBe('completed')
+    expect(text.status).toBe('failed')
+    expect(text.message).toMatch(/the attachments could not be read: Reading the document took longer than/)
   })
 
   it('answer 400 in direct mode with the same reason', async () => {

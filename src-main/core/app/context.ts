@@ -62,6 +62,8 @@ export interface DemoProfiles {
   manager: ProfileManager
   /** The emulator's keys: redacted from every message. */
   secrets: string[]
+  /** Where its control routes are, and the headers (this run's secret) they need (DemoServer.control). */
+  control: { origin: string; headers: Record<string, string> }
   stop(): Promise<void>
 }
 

@@ -18,6 +18,12 @@ export interface DemoServer {
   /** The base URL, ending in the version prefix. */
   url: string
   keys: { businessKey: string; partnerKey: string; businessPublicKey: string }
+  /**
+   * Its control routes (faults, the create log, the clock): they answer only a request to the
+   * loopback address that carries `headers` (a secret of this run), so no other local program can
+   * read the uploads or inject faults. The host keeps it; nothing reaches the renderer.
+   */
+  control: { origin: string; headers: Record<string, string> }
   stop(): Promise<void>
 }
 
@@ -50,7 +56,12 @@ export function demoRoom(ctx: AppContext, launcher: DemoLauncher | undefined, up
     try {
       const manager = await ProfileManager.open({ dataDir: dir, store: new MemorySecretStore(), clientOptions: ctx.clientOptions })
       const { businessKey, partnerKey, businessPublicKey } = server.keys
-      ctx.demo = { manager, secrets: [businessKey, partnerKey, businessPublicKey], stop }
+      ctx.demo = {
+        manager,
+        secrets: [businessKey, partnerKey, businessPublicKey, ...Object.values(server.control.headers)],
+        control: server.control,
+        stop,
+      }
       const env = { environment: 'custom' as const, baseUrl: server.url }
       await ctx.addTo(manager, { ...env, name: DEMO_BUSINESS_NAME, kind: 'business', secret: businessKey })
       await ctx.addTo(manager, { ...env, name: DEMO_PARTNER_NAME, kind: 'partner', secret: partnerKey })
@@ -86,8 +97,7 @@ export function demoRoom(ctx: AppContext, launcher: DemoLauncher | undefined, up
           'The sample receipts are for the demo only: they would become expenses in your real books. Switch to the demo profile, or drop your own receipts.',
         )
       }
-      const paths = await uploads.writeDropped(await launcher.sampleReceipts())
-      return uploads.addPaths(paths, { target: 'expenses' })
+      return uploads.addDropped(await launcher.sampleReceipts(), { target: 'expenses' })
     },
 
     async stopDemo(): Promise<void> {

@@ -3,14 +3,14 @@
  * bytes in the browser), the history, retry and cancel, the CSV export and "show in folder".
  */
 import { mkdir, writeFile } from 'node:fs/promises'
-import { basename, extname, isAbsolute, join } from 'node:path'
+import { basename, isAbsolute, join } from 'node:path'
 import type { AiTarget } from '../../../schemas'
 import type { Calls, IntakeOutcome, ParsedReq } from '../../../contract'
 import { AppError } from '../app-error'
 import type { IntakeResult } from '../intake/intake'
 import { type UploadView, toUploadView } from '../store/uploads'
-import { printable } from '../names'
-import { errnoCode, numberedNames } from '../util'
+import { numberedStoredName, printable, storedName } from '../names'
+import { errnoCode } from '../util'
 import { type AppContext, isBusinessKind } from './context'
 import type { Room } from './room'
 
@@ -18,50 +18,63 @@ function localDate(d: Date): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 }
 
-/**
- * A file name that is safe to create in one directory: no path separators, no `..`, no leading dot,
- * no control or reserved characters, not a Windows device name, at most 180 characters (extension kept).
- */
-export function sanitizeFileName(raw: string): string {
-  let n = raw.normalize('NFC')
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  n = n.replace(/[\u0000-\u001f\u007f]/g, '')
-  n = n.replace(/[\\/]/g, '_').replace(/[<>:"|?*]/g, '_')
-  n = n.replace(/\.{2,}/g, '.')
-  n = n
-    .trim()
-    .replace(/^[.\s]+/, '')
-    .replace(/[.\s]+$/, '')
-  if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(n)) n = `_${n}`
-  if (n === '') n = 'file'
-  if (n.length > 180) {
-    const ext = extname(n).slice(0, 20)
-    n = n.slice(0, 180 - ext.length) + ext
+/** Why a file could not be saved, in words, without any path (the data folder's is nobody's business). */
+function saveFailure(e: unknown): string {
+  switch (errnoCode(e)) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return 'the disk is full'
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return "Bookdrop may not write in its data folder"
+    case 'ENAMETOOLONG':
+      return 'its name is too long'
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'too many files are open: try again'
+    default:
+      return e instanceof NoFreeName ? e.message : `it could not be written (${errnoCode(e) ?? 'error'})`
   }
-  return n
 }
+
+class NoFreeName extends Error {}
 
 /** Writes `bytes` as `name` in `dir`, or "name (2).ext", "name (3).ext"… never replacing a file. */
 async function writeUnique(dir: string, name: string, bytes: Buffer): Promise<string> {
-  for (const n of numberedNames(name)) {
-    const candidate = join(dir, n)
+  for (let n = 1; n <= MAX_NUMBERED; n++) {
+    const candidate = join(dir, numberedStoredName(name, n))
     try {
-      await writeFile(candidate, bytes, { flag: 'wx' })
+      await writeFile(candidate, bytes, { flag: 'wx', mode: 0o600 })
       return candidate
     } catch (e) {
       if (errnoCode(e) !== 'EEXIST') throw e
     }
   }
-  throw new AppError('internal', `Could not find a free file name for ${name} in ${dir}.`)
+  throw new NoFreeName(`there are ${MAX_NUMBERED.toLocaleString('en')} files of that name today already`)
 }
+
+/** "name (2).ext" … up to this many of one name a day. */
+const MAX_NUMBERED = 10_000
+
+/** A file given as bytes, saved (its path) or not (its stored name and why, for the person). */
+export type Saved = { ok: true; path: string } | { ok: false; name: string; message: string }
 
 /** What other rooms (the demo's samples) do with files as a drop would. */
 export interface UploadsHelpers {
-  /** Writes files sent as bytes under <dataDir>/dropped/<date>/, each under a free name. */
-  writeDropped(files: { name: string; base64: string }[]): Promise<string[]>
+  /**
+   * Writes files sent as bytes under <dataDir>/dropped/<date>/, each under its stored name
+   * (names.ts), numbered when taken. One that cannot be written does not stop the others.
+   */
+  writeDropped(files: { name: string; base64: string }[]): Promise<Saved[]>
   /** Hands files to the engine for the active business, as a drop. */
   addPaths(
     paths: string[],
+    o: { target: AiTarget; prompt?: string; processType?: 'async' | 'direct' },
+  ): Promise<IntakeOutcome[]>
+  /** writeDropped, then addPaths for the files saved; each file's outcome in its place. */
+  addDropped(
+    files: { name: string; base64: string }[],
     o: { target: AiTarget; prompt?: string; processType?: 'async' | 'direct' },
   ): Promise<IntakeOutcome[]>
 }
@@ -73,15 +86,20 @@ export function uploadsHelpers(ctx: AppContext): UploadsHelpers {
         ? { kind: 'ignored', why: r.why, path: paths[i] ?? '' }
         : { kind: r.kind, upload: toUploadView(r.upload) },
     )
-  return {
+  const helpers: UploadsHelpers = {
     async writeDropped(files) {
       const dir = join(ctx.dataDir, 'dropped', localDate(new Date()))
-      await mkdir(dir, { recursive: true })
-      const paths: string[] = []
+      await mkdir(dir, { recursive: true, mode: 0o700 })
+      const saved: Saved[] = []
       for (const f of files) {
-        paths.push(await writeUnique(dir, sanitizeFileName(f.name), Buffer.from(f.base64, 'base64')))
+        const name = storedName(f.name)
+        try {
+          saved.push({ ok: true, path: await writeUnique(dir, name, Buffer.from(f.base64, 'base64')) })
+        } catch (e) {
+          saved.push({ ok: false, name, message: `${name} could not be saved: ${saveFailure(e)}.` })
+        }
       }
-      return paths
+      return saved
     },
     async addPaths(paths, o) {
       const { profile } = ctx.activeBusiness()
@@ -94,7 +112,17 @@ export function uploadsHelpers(ctx: AppContext): UploadsHelpers {
       })
       return outcomes(results, paths)
     },
+    async addDropped(files, o) {
+      const saved = await helpers.writeDropped(files)
+      const paths = saved.flatMap((s) => (s.ok ? [s.path] : []))
+      const taken = paths.length > 0 ? await helpers.addPaths(paths, o) : []
+      let next = 0
+      return saved.map(
+        (s): IntakeOutcome => (s.ok ? taken[next++]! : { kind: 'ignored', why: 'not_saved', path: s.name, message: s.message }),
+      )
+    },
   }
+  return helpers
 }
 
 export type UploadsRoom = Room<
@@ -139,13 +167,12 @@ export function uploadsRoom(ctx: AppContext, files: UploadsHelpers): UploadsRoom
 
     async addFileContents(req: ParsedReq<'addFileContents'>): Promise<IntakeOutcome[]> {
       ctx.activeBusiness() // refuse before writing anything
-      return files.addPaths(await files.writeDropped(req.files), req)
+      return files.addDropped(req.files, req)
     },
 
     async uploadBankStatement(req: ParsedReq<'uploadBankStatement'>): Promise<IntakeOutcome[]> {
       ctx.activeBusiness()
-      const paths = await files.writeDropped(req.files)
-      return files.addPaths(paths, { target: 'bank-transactions', prompt: req.prompt })
+      return files.addDropped(req.files, { target: 'bank-transactions', prompt: req.prompt })
     },
 
     async history(req: ParsedReq<'history'>): Promise<Calls['history']> {
@@ -176,7 +203,7 @@ export function uploadsRoom(ctx: AppContext, files: UploadsHelpers): UploadsRoom
         path = chosen
       } else {
         const dir = join(ctx.dataDir, 'exports')
-        await mkdir(dir, { recursive: true })
+        await mkdir(dir, { recursive: true, mode: 0o700 })
         path = join(dir, name)
       }
       const rows = await ctx.engine.exportCsv(req.filter, path)

@@ -1,6 +1,15 @@
 /**
- * History as CSV (RFC 4180), one line at a time. Cells that a spreadsheet would run as a formula
- * (=, +, -, @ first) are prefixed with an apostrophe: a file name must never become code.
+ * History as CSV (RFC 4180), one line at a time. A file name is whatever a person, a mail sender or
+ * a shared folder called it, so no cell may ever become a formula, whichever separator the
+ * spreadsheet that opens the file splits at (`,`, or `;` in much of Europe, or tab):
+ *
+ * - a text cell that starts with `=`, `+`, `-`, `@`, tab or CR is neutralised as OWASP advises: an
+ *   apostrophe in front; and so is every separator or line break inside a cell that is followed by
+ *   one of those (`x;=1+1;.txt` becomes `x;'=1+1;.txt`): a spreadsheet that splits at `;` does not
+ *   see the quotes of a `,` file, and would start a cell there;
+ * - every cell holding `,` `;` `"` CR LF or tab is quoted (`"` doubled), so a `;` or `,`
+ *   spreadsheet keeps it one cell;
+ * - control and bidirectional characters (U+202E turns `gpj.exe` around) are written as `<U+202E>`.
  */
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
@@ -26,11 +35,36 @@ const COLUMNS: [string, (u: Upload) => unknown][] = [
   ['completed_at', (u) => (u.completedAt ? new Date(u.completedAt).toISOString() : null)],
 ]
 
+/**
+ * Where a spreadsheet may start a new cell inside ours: the separators spreadsheets split at, and a
+ * line break (a spreadsheet that splits at `;` does not see the quotes of our `,` cells).
+ */
+const BREAKS = ',;\\t\\r\\n'
+/** What makes a spreadsheet read a cell as a formula (or a DDE call) when it comes first. */
+const TRIGGERS = '=+\\-@\\t\\r'
+const STARTS_AS_FORMULA = new RegExp(`^[${TRIGGERS}]`)
+const FORMULA_INSIDE = new RegExp(`([${BREAKS}])(?=[${TRIGGERS}])`, 'g')
+const NEEDS_QUOTES = /[",;\r\n\t]/
+/**
+ * Control characters (tab, CR and LF excepted: quoted, they are data), bidirectional controls, and
+ * line and paragraph separators: never written as they are.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is escaped
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g
+
+/**
+ * One cell: text escaped, neutralised and quoted as above; numbers as they are; null empty. A cell
+ * that starts like a formula gets an apostrophe in front, and so does every place inside it where a
+ * spreadsheet splitting at another separator would start a cell that looks like one
+ * (`x;=1+1;.txt` is written `x;'=1+1;.txt`).
+ */
 export function csvCell(v: unknown): string {
   if (v === null || v === undefined) return ''
-  let s = String(v)
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s
+  if (typeof v !== 'string') return String(v)
+  let s = v.replace(INVISIBLE, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`)
+  s = s.replace(FORMULA_INSIDE, "$1'")
+  if (STARTS_AS_FORMULA.test(s)) s = `'${s}`
+  return NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s
 }
 
 export function* toCsv(rows: Iterable<Upload>): Generator<string> {
@@ -40,7 +74,8 @@ export function* toCsv(rows: Iterable<Upload>): Generator<string> {
 
 /** Writes rows as CSV to `destination`, streaming row by row. Returns the number of rows. */
 export async function writeCsv(rows: Iterable<Upload>, destination: string): Promise<number> {
-  const out = createWriteStream(destination, { encoding: 'utf8' })
+  // Owner-only: the history names every receipt and where it came from.
+  const out = createWriteStream(destination, { encoding: 'utf8', mode: 0o600 })
   let n = 0
   for (const line of toCsv(rows)) {
     if (!out.write(line)) await once(out, 'drain')

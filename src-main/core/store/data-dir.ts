@@ -3,10 +3,11 @@
  * however it ends), and a queue database that cannot be read is named, with a way out that deletes
  * nothing (move it aside and start fresh).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from './libsql'
 import { Db } from './db'
+import { PRIVATE_FILE_MODE, createPrivateFile, mkdirPrivate } from './private-dir'
 
 export const DB_FILE = 'bookdrop.db'
 const LOCK_FILE = 'bookdrop.lock'
@@ -82,7 +83,8 @@ export interface DataDirLock {
  * Throws AlreadyRunningError naming the other process's pid.
  */
 export function lockDataDir(dataDir: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true })
+  mkdirPrivate(dataDir)
+  createPrivateFile(join(dataDir, LOCK_FILE))
   const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0 })
   try {
     db.exec('PRAGMA busy_timeout = 0')
@@ -104,7 +106,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
     throw e
   }
   const pidPath = join(dataDir, PID_FILE)
-  writeFileSync(pidPath, `${process.pid}\n`)
+  writeFileSync(pidPath, `${process.pid}\n`, { mode: PRIVATE_FILE_MODE })
   let held = true
   return {
     release() {
@@ -152,6 +154,8 @@ report: { movedAside: string | null }
 } {
   const path = databasePath(opts.dataDir)
   const attempt = (): Db => {
+    // Owner-only before SQLite opens it: its -wal and -shm files take the database's mode.
+    createPrivateFile(path)
     const db = new Db(path)
     try {
       // Reads the schema and an index: a file that is not a database, or a damaged one, says so here.

@@ -114,7 +114,7 @@ export class Db {
   private cache = new Map<string, Statement>()
 
   constructor(readonly path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
     this.raw = new Database(path, { timeout: 5000 })
     this.raw.exec('PRAGMA journal_mode = WAL')
     this.raw.exec('PRAGMA synchronous = NORMAL')
