@@ -10,6 +10,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_NAME_BYTES, numberedStoredName, storedName, utf8Bytes } from '../../src-main/core/names'
+import { documentBytes } from '../engine/documents'
 import { type AppRig, appRig, b64, profileInput, receiptText } from './helpers'
 
 let rig: AppRig | null = null
@@ -71,10 +72,12 @@ describe('files sent as bytes', () => {
   it('a 170-character accented name, a bidi name and plain ones are all saved and sent, in one batch', async () => {
     const r = (rig = await appRig())
     await r.ok('addProfile', profileInput(r, 'business'))
-    const names = [ACCENTED, BIDI, EMOJI, 'plain.txt']
+    // (The emoji name as a .txt: a JPEG here would be a photo to prepare, and these bytes are not one.)
+    const names = [ACCENTED, BIDI, EMOJI.replace(/\.jpg$/, '.txt'), 'plain.txt']
     const out = await r.call('addFileContents', {
       target: 'expenses',
-      files: names.map((name, i) => ({ name, base64: b64(receiptText(`n${i}`)) })),
+      // Each file holds what its name says (the content check skips a .pdf that is not a PDF).
+      files: names.map((name, i) => ({ name, base64: b64(documentBytes(name, receiptText(`n${i}`))) })),
     })
     expect(out.ok, JSON.stringify(out)).toBe(true)
     if (!out.ok) return
@@ -105,7 +108,7 @@ describe('files sent as bytes', () => {
       files: [
         { name: 'first.txt', base64: b64(receiptText('f1')) },
         { name: 'busy.txt', base64: b64(receiptText('f2')) },
-        { name: ACCENTED, base64: b64(receiptText('f3')) },
+        { name: ACCENTED, base64: b64(documentBytes(ACCENTED, receiptText('f3'))) },
       ],
     })
     expect(out.map((o) => o.kind)).toEqual(['queued', 'ignored', 'queued'])
