@@ -12,7 +12,8 @@ export function uploadReason(u: Upload): string | null {
   if (u.reason) return SKIP_REASON_LABELS[u.reason] ?? u.reason
   if (u.status === 'duplicate')
     return `Already sent${u.duplicateOf ? ` (upload #${u.duplicateOf})` : ''}: the same file was uploaded before.`
-  return null
+  // A note of intake ("Sent although it looked unfinished: …").
+  return u.note ?? null
 }
 
 export function UploadActions({ u, compact }: { u: Upload; compact?: boolean }) {
@@ -48,9 +49,9 @@ export function UploadActions({ u, compact }: { u: Upload; compact?: boolean }) 
 /** One file of this session on the capture screen, with its own progress bar while it is sent. */
 export function LiveUploadRow({ u, progress }: { u: Upload; progress: Progress | undefined }) {
   const sending = u.status === 'uploading' || (progress && u.status === 'queued')
-  // A completed row may still carry a note: the server did not report completion, or the file
-  // could not be moved afterwards.
-  const reason = u.status === 'completed' ? u.lastError : uploadReason(u)
+  // A completed row may still carry a note: the server did not report completion, the file could
+  // not be moved afterwards, or it was sent although it looked unfinished.
+  const reason = u.status === 'completed' ? (u.lastError ?? u.note) : uploadReason(u)
   return (
     <li className="upload-row">
       <div className="upload-row__main">
