@@ -77,7 +77,7 @@ describe('files sent as bytes', () => {
     const out = await r.call('addFileContents', {
       target: 'expenses',
       // Each file holds what its name says (the content check skips a .pdf that is not a PDF).
-      files: names.map((name, i) => ({ name, base64: b64(documentBytes(name, receiptText(`n${i}`))) })),
+      files: names.map((name, i) => ({ name, base64: documentBytes(name, receiptText(`n${i}`)).toString('base64') })),
     })
     expect(out.ok, JSON.stringify(out)).toBe(true)
     if (!out.ok) return
@@ -108,7 +108,7 @@ describe('files sent as bytes', () => {
       files: [
         { name: 'first.txt', base64: b64(receiptText('f1')) },
         { name: 'busy.txt', base64: b64(receiptText('f2')) },
-        { name: ACCENTED, base64: b64(documentBytes(ACCENTED, receiptText('f3'))) },
+        { name: ACCENTED, base64: documentBytes(ACCENTED, receiptText('f3')).toString('base64') },
       ],
     })
     expect(out.map((o) => o.kind)).toEqual(['queued', 'ignored', 'queued'])
