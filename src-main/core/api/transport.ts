@@ -10,6 +10,7 @@
  * API's failure envelope is the path's problem (`connection: 'not_api'`); no answer at all is
  * `unreachable` or `offline`. Such errors are retryable and name what was seen.
  */
+import type { ConnectionReport } from '../../../contract/types'
 import type { z } from 'zod'
 import { failureEnvelope, describeIssues } from '../../../schemas'
 import { ApiError, type ApiErrorInit, CLIENT_ERROR_CODES, type ConnectionProblem } from './errors'
@@ -45,26 +46,8 @@ export interface TransportConfig {
   onConnection: ((event: ConnectionEvent) => void) | undefined
 }
 
-/** What "Test connection" and `bookdrop headless --check` report. */
-export interface ConnectionReport {
-  baseUrl: string
-  /** The proxy used (no credentials), or null for a direct connection. */
-  proxy: string | null
-  /** Who signed the server's certificate (https), when a TLS connection was made. */
-  issuer: string | null
-  /** The round trip of GET /auth/validate, in ms; null when no answer came. */
-  roundTripMs: number | null
-  /** HTTP status of the answer; null when none came. */
-  status: number | null
-  /** True when the answer was the API's (its JSON envelope). */
-  api: boolean
-  /** True when the API accepted the key; null when it did not say. */
-  keyAccepted: boolean | null
-  /** One sentence: what was found and, when something is wrong, what to do. */
-  message: string
-  /** The trust in force (Node's, the system's, extra certificates). */
-  trust: string
-}
+/** What "Test connection" and `bookdrop headless --check` report: the contract's shape. */
+export type { ConnectionReport }
 
 /** No network at all: the OS says there is no route, or no resolver answers. */
 const OFFLINE_CODES = new Set(['ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN'])
