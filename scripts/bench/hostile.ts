@@ -9,7 +9,7 @@
  *   npx tsx scripts/bench/hostile.ts [--json] [--timeout-s 180]
  */
 import { startSandbox } from '../../sandbox'
-import type { BenchRow } from './renderer'
+import { type BenchRow, runAlone } from './rows'
 import { atOneText, inflateBombPdf, lessThanEmail, manyRunsPdf } from './hostile-documents'
 
 const MB = 1024 * 1024
@@ -105,22 +105,4 @@ export async function hostileRows(): Promise<BenchRow[]> {
   return rows
 }
 
-if (process.argv[1] && /hostile\.ts$/.test(process.argv[1])) {
-  void hostileRows().then(
-    (rows) => {
-      if (argv.includes('--json')) console.log(JSON.stringify(rows))
-      else {
-        const w = Math.max(...rows.map((r) => r.what.length))
-        for (const r of rows)
-          console.log(
-            `${r.what.padEnd(w)}  ${r.figure.padStart(8)}  ${r.target}${r.ok === false ? '  MISSED' : ''}`,
-          )
-      }
-      process.exit(0)
-    },
-    (e: unknown) => {
-      console.error(e)
-      process.exit(1)
-    },
-  )
-}
+runAlone('hostile.ts', hostileRows)

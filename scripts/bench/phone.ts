@@ -25,7 +25,7 @@ import { PHOTO_DEFAULTS, PhotoPreparer } from '../../src-main/core/prepare/prepa
 import { buildRenderer, rendererBuilt } from '../../src-main/web-host'
 import { CHROMIUM_PATH, launchChromium, openPage, startApp } from '../../test/e2e/helpers'
 import { twelveMegapixelPhoto } from '../../test/prepare/photos'
-import type { BenchRow } from './renderer'
+import { type BenchRow, runAlone } from './rows'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const KEY = 'svc_sk_bench_phone_0001'
@@ -172,22 +172,4 @@ export async function phoneBench(): Promise<BenchRow[]> {
   return rows
 }
 
-if (process.argv[1] && /phone\.ts$/.test(process.argv[1])) {
-  phoneBench().then(
-    (rows) => {
-      if (process.argv.includes('--json')) {
-        console.log(JSON.stringify(rows))
-        return
-      }
-      const w = Math.max(...rows.map((r) => r.what.length))
-      for (const r of rows) {
-        const mark = r.ok === null ? '' : r.ok ? '  ok' : '  MISSED'
-        console.log(`${r.what.padEnd(w)}  ${r.figure.padStart(9)}  ${r.target}${mark}`)
-      }
-    },
-    (e: unknown) => {
-      console.error(e)
-      process.exit(1)
-    },
-  )
-}
+runAlone('phone.ts', phoneBench)

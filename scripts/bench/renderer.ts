@@ -21,6 +21,7 @@ import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
+import { type BenchRow, runAlone } from './rows'
 import {
   CHROMIUM_PATH,
   type RunningApp,
@@ -32,12 +33,7 @@ import {
   startApp,
 } from '../../test/e2e/helpers'
 
-export interface BenchRow {
-  what: string
-  figure: string
-  target: string
-  ok: boolean | null
-}
+export type { BenchRow } from './rows'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const RENDERER_DIR = join(ROOT, 'out', 'renderer')
@@ -438,22 +434,4 @@ export async function rendererBench(
 }
 
 // Run alone: npx tsx scripts/bench/renderer.ts [--quick]; run.ts adds --json (the rows as one last line).
-if (process.argv[1] && /renderer\.ts$/.test(process.argv[1])) {
-  rendererBench({ quick: process.argv.includes('--quick') }).then(
-    (rows) => {
-      if (process.argv.includes('--json')) {
-        console.log(JSON.stringify(rows))
-        return
-      }
-      const w = Math.max(...rows.map((r) => r.what.length))
-      for (const r of rows) {
-        const mark = r.ok === null ? '' : r.ok ? '  ok' : '  MISSED'
-        console.log(`${r.what.padEnd(w)}  ${r.figure.padStart(9)}  ${r.target}${mark}`)
-      }
-    },
-    (e: unknown) => {
-      console.error(e)
-      process.exit(1)
-    },
-  )
-}
+runAlone('renderer.ts', () => rendererBench({ quick: process.argv.includes('--quick') }))

@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startSandbox } from '../../sandbox'
-import type { BenchRow } from './renderer'
+import type { BenchRow } from './rows'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const KEY = `svc_sk_bench_${randomBytes(8).toString('hex')}`

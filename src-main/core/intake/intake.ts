@@ -306,22 +306,18 @@ export class Intake {
       const file = this.store.fileState(req.profileId, req.target, req.path, size, mtimeMs)
       if (!req.override && file.handled) return { kind: 'ignored', why: 'already_handled' } as const
       const prior = file.retakeable ?? null
+      /** A duplicate row of this file: `of` has the same content. */
+      const duplicate = (of: Upload, lastError: string) =>
+        ({
+          kind: 'duplicate',
+          upload: this.record(req, 'duplicate', { size, mtimeMs, sha256, ...prepared, duplicateOf: of.id, lastError }, prior),
+        }) as const
       const earlier = req.override ? undefined : this.store.findContent(req.profileId, req.target, sha256)
       if (earlier) {
-        const upload = this.record(
-          req,
-          'duplicate',
-          {
-            size,
-            mtimeMs,
-            sha256,
-            ...prepared,
-            duplicateOf: earlier.id,
-            lastError: `Same content as ${printable(earlier.name)} (upload #${earlier.id}), already sent to ${req.target}. Choose "Send anyway" to send it again.`,
-          },
-          prior,
+        return duplicate(
+          earlier,
+          `Same content as ${printable(earlier.name)} (upload #${earlier.id}), already sent to ${req.target}. Choose "Send anyway" to send it again.`,
         )
-        return { kind: 'duplicate', upload } as const
       }
       const waiting = req.override ? [] : this.store.findUnsent(req.profileId, req.target, sha256)
       // The same file under a new name: its row follows it (and is sent once).
@@ -333,20 +329,10 @@ export class Intake {
       // Another copy of content on its way: not sent twice; it goes in its place if that one is not sent.
       const onItsWay = waiting.find((u) => u.status !== 'skipped' && u.path !== req.path)
       if (onItsWay) {
-        const upload = this.record(
-          req,
-          'duplicate',
-          {
-            size,
-            mtimeMs,
-            sha256,
-            ...prepared,
-            duplicateOf: onItsWay.id,
-            lastError: `Same content as ${printable(onItsWay.name)} (upload #${onItsWay.id}), which is on its way to ${req.target}: this copy is not sent. If that one is not sent, this one goes in its place.`,
-          },
-          prior,
+        return duplicate(
+          onItsWay,
+          `Same content as ${printable(onItsWay.name)} (upload #${onItsWay.id}), which is on its way to ${req.target}: this copy is not sent. If that one is not sent, this one goes in its place.`,
         )
-        return { kind: 'duplicate', upload } as const
       }
       const upload = this.record(
         req,
