@@ -38,8 +38,10 @@ import {
   type FolderState,
   type Grant,
   type GrantMonth,
+  type MailAccountView,
   type Profile,
   type ProfileState,
+  UPLOAD_SOURCES,
   UPLOAD_STATUSES,
   type UploadMonth,
   type UploadStatus,
@@ -80,6 +82,7 @@ export const historyFilterSchema = z
   .object({
     statuses: z.array(z.enum(UPLOAD_STATUS_VALUES)).max(10).optional(),
     targets: z.array(target).max(10).optional(),
+    sources: z.array(z.enum(UPLOAD_SOURCES)).max(10).optional(),
     profileId: z.string().max(200).optional(),
     folderId: z.string().max(200).optional(),
     search: z.string().max(200).optional(),
@@ -106,6 +109,39 @@ const folderFields = z.object({
   enabled: z.boolean().optional(),
   processType: z.enum(['async', 'direct']).optional(),
 })
+
+/** A mail account as the Mail screen sends it (main checks each field again: src-main/core/mail/config.ts). */
+const mailAccountFields = z
+  .object({
+    profileId: z.string().max(200),
+    label: z.string().max(100).optional(),
+    host: z.string().max(253),
+    port: z.number().int().min(1).max(65535).optional(),
+    security: z.enum(['tls', 'starttls', 'plain']).optional(),
+    user: z.string().max(200),
+    usePolling: z.boolean().optional(),
+    pollSeconds: z.number().int().min(15).max(3600).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict()
+
+const mailRuleFields = z
+  .object({
+    accountId: z.string().max(200),
+    mailbox: z.string().max(200).optional(),
+    fromContains: z.string().max(200).nullable().optional(),
+    subjectContains: z.string().max(200).nullable().optional(),
+    since: z.string().max(10).nullable().optional(),
+    target,
+    promptTemplate: z.string().max(4000).optional(),
+    acceptedKinds: z.array(z.string().max(10)).max(40).optional(),
+    after: z.enum(['leave', 'seen', 'move']).optional(),
+    moveTo: z.string().max(200).optional(),
+    sendBody: z.boolean().optional(),
+    processType: z.enum(['async', 'direct']).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict()
 
 const environment = z.enum(['production', 'sandbox', 'custom'])
 const profileKind = z.enum(['business', 'partner', 'oauth'])
@@ -389,6 +425,23 @@ export const CALLS = {
   addSeats: z.object({ businessUuid: id, grant: addSeatsSchema }),
   addCredits: z.object({ businessUuid: id, grant: addCreditsSchema }),
   getClientHealth: none,
+
+  // mail accounts and rules (issue 24): the password goes to the OS keychain and never comes back
+  listMail: none,
+  saveMailAccount: z
+    .object({
+      id: id.optional(),
+      account: mailAccountFields,
+      /** Required for a new account; left out, a saved account keeps its password. */
+      password: z.string().min(1).max(1000).optional(),
+    })
+    .strict(),
+  removeMailAccount: z.object({ id }).strict(),
+  saveMailRule: z.object({ id: id.optional(), rule: mailRuleFields }).strict(),
+  removeMailRule: z.object({ id }).strict(),
+  checkMail: z.object({ accountId: id }).strict(),
+  /** Demo only: a new sample receipt arrives in the demo's inbox. */
+  addDemoMail: none,
 } as const
 
 type _EveryCallNamed = Assert<
@@ -457,6 +510,15 @@ export interface Calls {
   addSeats: AddSeatsResult
   addCredits: AddCreditsRead
   getClientHealth: ClientHealth[]
+
+  /** The active business profile's mail accounts, with their rules and state. */
+  listMail: MailAccountView[]
+  saveMailAccount: MailAccountView
+  removeMailAccount: MailAccountView[]
+  saveMailRule: MailAccountView
+  removeMailRule: MailAccountView
+  checkMail: MailAccountView
+  addDemoMail: { uid: number }
 }
 
 export type Req<K extends CallName> = z.input<(typeof CALLS)[K]>

@@ -55,6 +55,13 @@ export const CALL_NAMES = [
   'addSeats',
   'addCredits',
   'getClientHealth',
+  'listMail',
+  'saveMailAccount',
+  'removeMailAccount',
+  'saveMailRule',
+  'removeMailRule',
+  'checkMail',
+  'addDemoMail',
 ] as const
 export type CallName = (typeof CALL_NAMES)[number]
 
@@ -66,6 +73,7 @@ export const EVENT_NAMES = [
   'profile',
   'notice',
   'storage',
+  'mail',
   'session',
   'profiles',
   'settings',

@@ -19,6 +19,8 @@ import { type CallHandlers, type Unhandled, composeRooms } from './app/room'
 import { type SessionRoom, sessionRoom } from './app/session'
 import { type SettingsRoom, readSettings, settingsRoom } from './app/settings'
 import { type UploadsRoom, uploadsHelpers, uploadsRoom } from './app/uploads'
+import { type MailRoom, mailRoom } from './app/mail'
+import { mailPasswords } from './mail/secrets'
 import { Engine, type EngineOptions } from './engine'
 import type { EngineEventName } from './events'
 import { ProfileManager, type ProfileClientOptions, type SecretStore, openSecretStore } from './secrets'
@@ -43,7 +45,7 @@ export interface AppServiceOptions {
   /** How the host starts the demo's emulator (core never imports it); without it there is no demo. */
   demoLauncher?: DemoLauncher
   /** Engine timing (tests shorten these). */
-  engine?: Pick<EngineOptions, 'queue' | 'watch' | 'hashConcurrency'>
+  engine?: Pick<EngineOptions, 'queue' | 'watch' | 'hashConcurrency' | 'mail'>
   /** Added to every API client (timeouts, user agent). */
   clientOptions?: ProfileClientOptions
   /** The queue database cannot be read: move it aside and start fresh (see Engine.open). */
@@ -63,7 +65,8 @@ type Handlers = ProfilesRoom &
   RecordsRoom &
   Pick<DemoRoom, 'startDemo' | 'addSampleReceipts'> &
   Omit<PartnerRoom, 'discardAll'> &
-  HealthRoom
+  HealthRoom &
+  MailRoom
 
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
@@ -91,6 +94,7 @@ function rooms(ctx: AppContext, launcher: DemoLauncher | undefined) {
       addCredits: partner.addCredits,
     },
     healthRoom(ctx),
+    mailRoom(ctx, async () => (launcher ? launcher.sampleReceipts() : [])),
   )
   return { handlers, demo, partner }
 }
@@ -118,6 +122,7 @@ export class AppService {
       store = opened.store
       ctx.keychainProblem = opened.problem
     }
+    ctx.secretStore = store
     ctx.real = await ProfileManager.open({ dataDir: opts.dataDir, store, clientOptions: ctx.clientOptions })
     ctx.active = ctx.real.activeId
     ctx.engine = await Engine.open({
@@ -126,6 +131,8 @@ export class AppService {
       isPickedDirectory: (p) => ctx.grants.isDirectoryGranted(p),
       resetQueue: opts.resetQueue ?? false,
       ...opts.engine,
+      // Mail passwords from the keychain only (BOOKDROP_MAIL_PASSWORD is the headless mode's).
+      mail: { ...opts.engine?.mail, passwords: mailPasswords(store, {}) },
     })
     // Saved settings win over the queue defaults, unless the caller fixed them (tests).
     const settings = readSettings(ctx)

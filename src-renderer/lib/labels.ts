@@ -61,6 +61,7 @@ export const SKIP_REASON_LABELS: Record<NonNullable<Upload['reason']>, string> =
   unreadable: 'The file could not be read.',
   vanished: 'The file disappeared before it could be read.',
   existed_before: 'The file was in the folder before it was watched.',
+  no_receipt: 'No receipt in this mail.',
 }
 
 /** Why the engine recorded nothing for a file it was given. */

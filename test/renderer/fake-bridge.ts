@@ -106,6 +106,8 @@ export function upload(over: Partial<Upload> = {}): Upload {
     createdAt: now - id * 1000,
     updatedAt: now - id * 1000,
     completedAt: null,
+    mailFrom: null,
+    mailSubject: null,
     ...over,
   }
 }

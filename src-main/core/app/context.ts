@@ -28,6 +28,7 @@ import {
   type ProfileClientOptions,
   ProfileError,
   type ProfileManager,
+  type SecretStore,
   redact as redactSecrets,
 } from '../secrets'
 import { type Upload, toUploadView } from '../store/uploads'
@@ -114,6 +115,8 @@ function mapStrings<T>(value: T, fn: (s: string) => string): T {
 export class AppContext {
   engine!: Engine
   real!: ProfileManager
+  /** Where real secrets live (the OS keychain): API keys through `real`, mail passwords directly. */
+  secretStore: SecretStore | null = null
   keychainProblem: string | null = null
   demo: DemoProfiles | null = null
   active: string | null = null

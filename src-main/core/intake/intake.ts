@@ -33,6 +33,15 @@ export interface IntakeRequest {
    * continued: a file keeps one row while it cannot be sent, and that row goes on when it can.
    */
   continues?: Upload
+  /** Source `mail`: the mail's sender and subject, kept on the row for the history. */
+  mailFrom?: string
+  mailSubject?: string
+  /**
+   * Called with the row this take recorded (new, continued or found), inside the transaction that
+   * commits it when there is one: mail intake links the row to its mail there, so a kill can never
+   * leave a row without its link (or the link without its row). Must be idempotent.
+   */
+  recorded?: (upload: Upload) => void
 }
 
 export type IntakeResult =
@@ -66,6 +75,8 @@ export function skipMessage(
       return 'The file was moved or deleted before it could be sent.'
     case 'existed_before':
       return 'The file was already in the folder when it was added.'
+    case 'no_receipt':
+      return 'No receipt in this mail (no PDF or image attached): it was left untouched. Choose "Send anyway" to send the text of the mail instead.'
   }
 }
 
@@ -85,6 +96,17 @@ export class Intake {
     status: 'queued' | 'duplicate' | 'skipped',
     extra: Partial<Upload>,
     /** The row this take continues, when the caller already looked it up (null: none). */
+    known?: Upload | null,
+  ): Upload {
+    const row = this.recordRow(req, status, extra, known)
+    req.recorded?.(row)
+    return row
+  }
+
+  private recordRow(
+    req: IntakeRequest,
+    status: 'queued' | 'duplicate' | 'skipped',
+    extra: Partial<Upload>,
     known?: Upload | null,
   ): Upload {
     const prior =
@@ -138,6 +160,7 @@ export class Intake {
       afterUpload: req.afterUpload,
       archiveDir: req.destinationDir,
       status,
+      ...(req.mailFrom !== undefined ? { mailFrom: req.mailFrom, mailSubject: req.mailSubject ?? '' } : {}),
       ...extra,
     })
     this.events.emit('upload', { upload: row, previous: null })
@@ -165,6 +188,14 @@ export class Intake {
   /** A file the watcher saw but that disappeared before it became stable. */
   vanished(req: IntakeRequest): IntakeResult {
     return this.skip(req, 'vanished')
+  }
+
+  /**
+   * A mail with no receipt in it: one skipped row, whose file is the mail's text (so "Send anyway"
+   * sends that). Run it inside a transaction so the row and its link (req.recorded) commit together.
+   */
+  noReceipt(req: IntakeRequest): IntakeResult {
+    return this.skip(req, 'no_receipt')
   }
 
   async take(req: IntakeRequest): Promise<IntakeResult> {

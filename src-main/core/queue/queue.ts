@@ -412,12 +412,16 @@ export class UploadQueue {
         row.sha256 !== null && row.size !== null && row.mtimeMs !== null
           ? { size: row.size, mtimeMs: row.mtimeMs, sha256: row.sha256 }
           : undefined
+      // A mail's body text goes as text_attachment, not as a file (issue 24).
+      const text = row.source === 'mail' && this.hooks.textOf ? await this.hooks.textOf(row) : null
       res = await client.aiCreateFromFiles(
         row.target,
         {
           prompt: row.prompt,
           process_type: row.processType,
-          files: [{ path: row.path, name: row.name, ...(expect ? { expect } : {}) }],
+          ...(text !== null
+            ? { text_attachment: text, files: [] }
+            : { files: [{ path: row.path, name: row.name, ...(expect ? { expect } : {}) }] }),
         },
         {
           idempotencyKey: row.idempotencyKey,

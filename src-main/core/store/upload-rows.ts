@@ -41,6 +41,8 @@ export interface Row {
   created_at: number
   updated_at: number
   completed_at: number | null
+  mail_from: string | null
+  mail_subject: string | null
 }
 
 export function fromRow(r: Row): Upload {
@@ -78,6 +80,8 @@ export function fromRow(r: Row): Upload {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     completedAt: r.completed_at,
+    mailFrom: r.mail_from ?? null,
+    mailSubject: r.mail_subject ?? null,
   }
 }
 
@@ -114,6 +118,8 @@ export const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
   createdAt: 'created_at',
   updatedAt: 'updated_at',
   completedAt: 'completed_at',
+  mailFrom: 'mail_from',
+  mailSubject: 'mail_subject',
 }
 
 /** A row's columns as the table's defaults leave them (schema in db.ts), for building an inserted row. */
@@ -153,6 +159,8 @@ export const ROW_DEFAULTS: Omit<
   archive_dir: null,
   moved_to: null,
   completed_at: null,
+  mail_from: null,
+  mail_subject: null,
 }
 
 /** `AND profile_id NOT IN (?, …)` for paused profiles, or nothing; the ids follow as parameters. */

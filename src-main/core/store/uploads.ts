@@ -14,7 +14,7 @@ import {
 } from '../lifecycle'
 import type { Db } from './db'
 import { COLUMN, type Row, fromRow, ROW_DEFAULTS } from './upload-rows'
-import type { UploadView } from '../../../contract/types'
+import type { UploadSource, UploadView } from '../../../contract/types'
 
 export { SKIP_REASONS, type AfterUpload, type SkipReason, type UploadSource, type UploadView } from '../../../contract/types'
 
@@ -54,6 +54,8 @@ export type NewUpload = Pick<
 export interface HistoryFilter {
   statuses?: UploadStatus[]
   targets?: AiTarget[]
+  /** Where the files came from (folder, drop, command line, mail, phone). */
+  sources?: UploadSource[]
   profileId?: string
   folderId?: string
   /** Case-insensitive substring of the file name. */
@@ -431,6 +433,10 @@ export class UploadStore {
     if (f.targets?.length) {
       clauses.push(`target IN (${f.targets.map(() => '?').join(', ')})`)
       params.push(...f.targets)
+    }
+    if (f.sources?.length) {
+      clauses.push(`source IN (${f.sources.map(() => '?').join(', ')})`)
+      params.push(...f.sources)
     }
     if (f.profileId) {
       clauses.push('profile_id = ?')
