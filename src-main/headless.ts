@@ -3,6 +3,12 @@
  *
  *   npm run headless -- --watch <dir> --target expenses [--base-url <url>] [--profile <name>]
  *                       [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--once] [--demo]
+ *   npm run headless -- --mail imaps://me%40example.com@imap.example.com/INBOX [--watch <dir>] …
+ *                       [--mail-after leave|seen|move:<mailbox>] [--mail-from <text>] [--mail-subject <text>]
+ *                       [--mail-since YYYY-MM-DD] [--mail-body]
+ *
+ * Mail (issue 24): each --mail is a mailbox read by a rule; its password comes from
+ * BOOKDROP_MAIL_PASSWORD or the OS keychain (`mail:<user>@<host>:<port>`), never the command line.
  *
  * The key comes from --profile (the OS keychain) or BOOKDROP_API_KEY; --demo starts the embedded
  * emulator and uses its demo key. One line per file as it moves, and a summary. SIGINT/SIGTERM stop
@@ -10,7 +16,8 @@
  * --job-timeout seconds each), prints the summary and exits 0 only if no file failed.
  *
  * Exit codes: 0 done, 1 a file failed, 2 usage, 3 the queue database cannot be read (start again
- * with --reset-queue to move it aside), 4 another Bookdrop process has this data directory.
+ * with --reset-queue to move it aside), 4 another Bookdrop process has this data directory, 5 a
+ * mail account could not be read (--once; the line names the account and what to do).
  */
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
@@ -53,20 +60,38 @@ function lineWriter(): { line(text: string): void; flush(): void } {
 // and a usage error answer at once; the engine is imported once the arguments are good.
 const AI_TARGETS = Object.keys(TARGET_LABELS) as AiTarget[]
 
-const USAGE = `usage: npm run headless -- --watch <dir> --target <${AI_TARGETS.join('|')}>
+const USAGE = `usage: npm run headless -- --watch <dir> | --mail <imap[s]://user@host[:port]/Mailbox> …
+       [--target <${AI_TARGETS.join('|')}>]
        [--profile <name> | --base-url <url> with BOOKDROP_API_KEY | --demo]
        [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--recursive] [--once]
-       [--concurrency <n>] [--job-timeout <seconds>] [--reset-queue]`
+       [--concurrency <n>] [--job-timeout <seconds>] [--reset-queue]
+       [--mail-after leave|seen|move:<mailbox>] [--mail-from <text>] [--mail-subject <text>]
+       [--mail-since YYYY-MM-DD] [--mail-body]   (mail password: BOOKDROP_MAIL_PASSWORD or the keychain)`
 
 /** Exit codes (also in README; 3 and 4 come from startupRefusal). */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
+export const EXIT = { ok: 0, failed: 1, usage: 2, mail: 5 } as const
 
 class UsageError extends Error {}
 /** `--help`: the usage on stdout, exit 0. */
 class HelpRequested extends Error {}
 
+interface MailArg {
+  url: string
+  security: 'tls' | 'starttls' | 'plain'
+  user: string
+  host: string
+  port: number
+  mailbox: string
+}
+
 interface Args {
-  watch: string
+  watch: string | null
+  mail: MailArg[]
+  mailAfter: { after: 'leave' | 'seen' | 'move'; moveTo: string }
+  mailFrom?: string
+  mailSubject?: string
+  mailSince?: string
+  mailBody: boolean
   target: AiTarget
   baseUrl?: string
   profile?: string
@@ -81,11 +106,54 @@ interface Args {
   resetQueue: boolean
 }
 
-function parse(argv: string[]): Args {
+/** `--mail` URLs and `--mail-after`: the parsing lives with the mail rules (core/mail/config.ts, small). */
+async function parseMail(values: {
+  mail?: string[]
+  'mail-after'?: string
+  'mail-since'?: string
+  'mail-from'?: string
+  'mail-subject'?: string
+}): Promise<Pick<Args, 'mail' | 'mailAfter' | 'mailSince'>> {
+  const { parseMailAfter, parseMailUrl } = await import('./core/mail/config')
+  const mail: MailArg[] = []
+  for (const url of values.mail ?? []) {
+    try {
+      mail.push({ url, ...parseMailUrl(url) })
+    } catch (e) {
+      throw new UsageError((e as Error).message)
+    }
+  }
+  let mailAfter: Args['mailAfter']
+  try {
+    mailAfter = parseMailAfter(values['mail-after'] ?? 'seen')
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+  const since = values['mail-since']
+  if (since !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(`${since}T00:00:00Z`)))) {
+    throw new UsageError('--mail-since must be a date written YYYY-MM-DD, e.g. 2026-01-31')
+  }
+  for (const k of ['mail-from', 'mail-subject'] as const) {
+    const v = values[k]
+    if (v !== undefined && (v.trim() === '' || v.length > 200)) throw new UsageError(`--${k} must be 1 to 200 characters`)
+  }
+  if (mail.length === 0 && (values['mail-after'] ?? values['mail-since'] ?? values['mail-from'] ?? values['mail-subject']) !== undefined) {
+    throw new UsageError('--mail-after, --mail-from, --mail-subject and --mail-since go with --mail <imap[s]://user@host/Mailbox>')
+  }
+  return { mail, mailAfter, ...(since ? { mailSince: since } : {}) }
+}
+
+async function parse(argv: string[]): Promise<Args> {
   const { values } = parseArgs({
     args: argv,
     options: {
       watch: { type: 'string' },
+      mail: { type: 'string', multiple: true },
+      'mail-after': { type: 'string' },
+      'mail-from': { type: 'string' },
+      'mail-subject': { type: 'string' },
+      'mail-since': { type: 'string' },
+      'mail-body': { type: 'boolean', default: false },
       target: { type: 'string', default: 'expenses' },
       'base-url': { type: 'string' },
       profile: { type: 'string' },
@@ -103,7 +171,8 @@ function parse(argv: string[]): Args {
     strict: true,
   })
   if (values.help) throw new HelpRequested(USAGE)
-  if (!values.watch) throw new UsageError(`--watch <dir> is required\n${USAGE}`)
+  if (!values.watch && !values.mail?.length) throw new UsageError(`--watch <dir> or --mail <url> is required\n${USAGE}`)
+  const mail = await parseMail(values)
   const target = values.target as AiTarget
   if (!AI_TARGETS.includes(target)) throw new UsageError(`--target must be one of ${AI_TARGETS.join(', ')}`)
   const after = values['after-upload']
@@ -120,7 +189,11 @@ function parse(argv: string[]): Args {
     throw new UsageError('--job-timeout must be a number of seconds from 1 to 2592000 (30 days)')
   }
   return {
-    watch: resolve(values.watch),
+    watch: values.watch ? resolve(values.watch) : null,
+    ...mail,
+    ...(values['mail-from'] ? { mailFrom: values['mail-from'] } : {}),
+    ...(values['mail-subject'] ? { mailSubject: values['mail-subject'] } : {}),
+    mailBody: values['mail-body'] ?? false,
     target,
     baseUrl: values['base-url'],
     profile: values.profile,
@@ -233,7 +306,7 @@ async function connect(args: Args): Promise<Connection> {
 export async function main(argv: string[]): Promise<number> {
   let args: Args
   try {
-    args = parse(argv)
+    args = await parse(argv)
   } catch (e) {
     if (e instanceof HelpRequested) {
       console.log(e.message)
@@ -260,6 +333,8 @@ export async function main(argv: string[]): Promise<number> {
     engine = await Engine.open({
       dataDir: args.dataDir,
       clients: conn.clients,
+      // Only the mailboxes of this command line are read (started below).
+      mail: { autoStart: false, ...(args.mail.length ? { passwords: await mailPasswordSource() } : {}) },
       queue: {
         ...(args.concurrency ? { concurrency: args.concurrency } : {}),
         ...(args.jobTimeoutMs ? { jobTimeoutMs: args.jobTimeoutMs } : {}),
@@ -286,7 +361,8 @@ export async function main(argv: string[]): Promise<number> {
   } else if (args.resetQueue) {
     console.log('bookdrop: --reset-queue: the queue database is readable, so nothing was moved')
   }
-  console.log(`bookdrop: watching ${args.watch} for ${args.target} as ${conn.label}; data in ${args.dataDir}`)
+  const what = [args.watch, ...args.mail.map((m) => `${m.user}@${m.host}/${m.mailbox}`)].filter(Boolean).join(' and ')
+  console.log(`bookdrop: ${args.watch ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`)
   const out = lineWriter()
 
   /** Every row this run saw, as its last event left it (the summary reads no database). */
@@ -300,51 +376,81 @@ export async function main(argv: string[]): Promise<number> {
   })
   engine.events.on('profile', (p) => out.line(`uploads ${p.state}${p.message ? `: ${p.message}` : ''}`))
   engine.events.on('notice', (n) => out.line(`${n.level}: ${n.message}`))
+  const mailLabels = new Map<string, string>()
+  const lastMailState = new Map<string, string>()
+  engine.events.on('mail', (m) => {
+    const label = mailLabels.get(m.accountId) ?? m.accountId
+    const line = m.message ? `${m.state}: ${m.message}` : m.state
+    if (lastMailState.get(m.accountId) === line) return
+    lastMailState.set(m.accountId, line)
+    // With --once a problem is told once, at the end; watching, as it happens.
+    if (args.once && (m.state === 'error' || m.state === 'waiting')) return
+    if (m.state === 'connected' || m.state === 'waiting' || m.state === 'error')
+      out.line(m.message ? `mail ${m.state}: ${m.message}` : `mail ${label}: ${m.state}${m.idle ? ' (IDLE)' : ''}`)
+  })
 
-  const existing = engine.folders
-    .list()
-    .find((f) => f.path === args.watch && f.profileId === conn.profileId && f.target === args.target)
-  const folderInput = {
-    profileId: conn.profileId,
-    path: args.watch,
-    target: args.target,
-    promptTemplate: args.prompt,
-    recursive: args.recursive,
-    afterUpload: args.afterUpload,
-    takeExisting: true,
+  if (args.watch) {
+    const existing = engine.folders
+      .list()
+      .find((f) => f.path === args.watch && f.profileId === conn.profileId && f.target === args.target)
+    const folderInput = {
+      profileId: conn.profileId,
+      path: args.watch,
+      target: args.target,
+      promptTemplate: args.prompt,
+      recursive: args.recursive,
+      afterUpload: args.afterUpload,
+      takeExisting: true,
+    }
+    try {
+      if (existing) await engine.updateFolder(existing.id, folderInput)
+      else await engine.addFolder(folderInput)
+    } catch (e) {
+      console.error(`cannot watch ${args.watch}: ${(e as Error).message}`)
+      await engine.close()
+      await conn.close()
+      return 2
+    }
   }
+
+  let ruleIds: string[]
   try {
-    if (existing) await engine.updateFolder(existing.id, folderInput)
-    else await engine.addFolder(folderInput)
+    ruleIds = await mailRules(engine, args, conn.profileId, mailLabels)
   } catch (e) {
-    console.error(`cannot watch ${args.watch}: ${(e as Error).message}`)
+    console.error(`cannot read mail: ${(e as Error).message}`)
     await engine.close()
     await conn.close()
     return 2
   }
 
   let stopping = false
+  const mailProblems: string[] = []
   const finish = async (): Promise<number> => {
     const rows: UploadView[] = [...seen.values()]
     const failed = rows.filter((u) => u.status === 'failed')
     out.flush()
     console.log(summaryLine(rows))
     for (const u of failed)
-      console.log(`failed: ${u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`)
+      console.log(`failed: ${u.mailSubject !== null ? `mail "${u.mailSubject}" (${u.name})` : u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`)
+    for (const p of new Set(mailProblems)) console.error(p)
     await engine.close()
     await conn.close()
-    return failed.length > 0 ? EXIT.failed : EXIT.ok
+    return failed.length > 0 ? EXIT.failed : mailProblems.length > 0 ? EXIT.mail : EXIT.ok
   }
 
   if (args.once) {
-    // The initial scan has queued what was there; wait for hashing, uploads and jobs to settle.
-    await engine.rescan()
+    // The initial scan (and the mailboxes) queued what was there; wait for hashing, uploads and
+    // jobs to settle; then mails whose receipts all have records get their after-action.
+    const [, readProblems] = await Promise.all([engine.rescan(), engine.mail.readOnce(ruleIds)])
+    mailProblems.push(...readProblems.map((e) => e.message))
     await engine.whenIdle()
+    mailProblems.push(...(await engine.mail.actOnce(ruleIds)).map((e) => e.message))
     if (!stopping) {
       stopping = true
       return finish()
     }
   }
+  engine.mail.start(ruleIds)
 
   return new Promise<number>((resolveExit) => {
     const stop = (signal: string) => {
@@ -357,6 +463,47 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'))
     process.once('SIGTERM', () => stop('SIGTERM'))
   })
+}
+
+/** BOOKDROP_MAIL_PASSWORD, else the OS keychain (opened only when the variable is unset). */
+async function mailPasswordSource(): Promise<import('./core/mail/service').MailPasswords> {
+  const { mailPasswords, MAIL_PASSWORD_ENV } = await import('./core/mail/secrets')
+  if (process.env[MAIL_PASSWORD_ENV]) return mailPasswords(null)
+  const { openSecretStore } = await import('./core/secrets')
+  const { store } = await openSecretStore()
+  return mailPasswords(store)
+}
+
+/**
+ * The mail accounts and rules of this command line, saved next to the queue (so a restart knows
+ * what was read and sent): one account per user, host and port, one rule per mailbox and target.
+ */
+async function mailRules(engine: Engine, args: Args, profileId: string, labels: Map<string, string>): Promise<string[]> {
+  const ids: string[] = []
+  for (const m of args.mail) {
+    const accountInput = { profileId, host: m.host, port: m.port, security: m.security, user: m.user }
+    const known = engine.mail.store.accounts().find((a) => a.profileId === profileId && a.host === m.host && a.port === m.port && a.user === m.user)
+    const account = await engine.mail.saveAccount({ ...accountInput, label: known?.label ?? `${m.user}@${m.host}` }, known?.id)
+    labels.set(account.id, account.label)
+    const rule = engine.mail.store.rules(account.id).find((r) => r.mailbox.toUpperCase() === m.mailbox.toUpperCase() && r.target === args.target)
+    const saved = await engine.mail.saveRule(
+      {
+        accountId: account.id,
+        mailbox: m.mailbox,
+        target: args.target,
+        ...(args.prompt ? { promptTemplate: args.prompt } : {}),
+        fromContains: args.mailFrom ?? null,
+        subjectContains: args.mailSubject ?? null,
+        since: args.mailSince ?? rule?.since ?? null,
+        after: args.mailAfter.after,
+        moveTo: args.mailAfter.moveTo,
+        sendBody: args.mailBody,
+      },
+      rule?.id,
+    )
+    ids.push(saved.id)
+  }
+  return ids
 }
 
 // Run when executed directly (tsx src-main/headless.ts, or the built file).

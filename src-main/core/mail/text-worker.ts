@@ -9,8 +9,13 @@ import { serve } from '../../../workers/serve'
 /** The text of a body part: HTML is turned into text by postal-mime (the same reader as the emulator's). */
 async function bodyText(input: { type: 'text/plain' | 'text/html'; text: string }): Promise<string> {
   if (input.type === 'text/plain') return tidy(input.text)
-  // A one-part message around the HTML: postal-mime gives its text form next to it.
-  const raw = `Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${input.text}`
+  // postal-mime renders a part of one text type in the other when the message has both types: an
+  // empty plain part next to the HTML makes it give the HTML's text (its own html-to-text reader).
+  const b = `=_bookdrop_${Math.random().toString(36).slice(2)}`
+  const raw =
+    `Content-Type: multipart/mixed; boundary="${b}"\r\n\r\n` +
+    `--${b}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\r\n` +
+    `--${b}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${input.text.replaceAll(`--${b}`, '')}\r\n--${b}--\r\n`
   const mail = await PostalMime.parse(raw)
   return tidy(mail.text ?? '')
 }
