@@ -237,3 +237,61 @@ export function useDovecot(opts: { tls?: boolean } = {}): { readonly server: Dov
     },
   }
 }
+
+/** A TCP proxy in front of a server, whose connections the test can cut (a server that drops). */
+export interface Proxy {
+  port: number
+  /** Bytes sent from the server to clients so far. */
+  readonly toClient: number
+  /** Connections accepted so far. */
+  readonly accepted: number
+  /** Cuts every open connection (both sides destroyed, as a lost network or a server crash). */
+  dropAll(): void
+  close(): Promise<void>
+}
+
+export async function tcpProxy(targetPort: number): Promise<Proxy> {
+  const sockets = new Set<import('node:net').Socket>()
+  let toClient = 0
+  let accepted = 0
+  const server = createServer((client) => {
+    accepted++
+    const upstream = netConnect(targetPort, '127.0.0.1')
+    sockets.add(client)
+    sockets.add(upstream)
+    upstream.on('data', (d: Buffer) => {
+      toClient += d.length
+    })
+    client.pipe(upstream)
+    upstream.pipe(client)
+    const end = () => {
+      client.destroy()
+      upstream.destroy()
+      sockets.delete(client)
+      sockets.delete(upstream)
+    }
+    client.on('error', end)
+    upstream.on('error', end)
+    client.on('close', end)
+    upstream.on('close', end)
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+  return {
+    port: (server.address() as { port: number }).port,
+    get toClient() {
+      return toClient
+    },
+    get accepted() {
+      return accepted
+    },
+    dropAll() {
+      for (const s of sockets) s.destroy()
+      sockets.clear()
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => r())
+      }),
+  }
+}

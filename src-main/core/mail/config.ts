@@ -43,7 +43,8 @@ export function defaultPort(security: MailSecurity): number {
   return security === 'tls' ? 993 : 143
 }
 
-const HOST_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$|^\[?[0-9a-f:.]+\]?$/i
+const HOST_RE =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$|^\[?[0-9a-f:.]+\]?$/i
 
 /**
  * A mailbox name as people write it: levels separated by `/`, no empty level, no control
@@ -51,7 +52,8 @@ const HOST_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-
  */
 export function mailboxPath(name: string): string[] {
   const levels = name.split('/').map((l) => l.trim())
-  if (levels.some((l) => l === '')) throw new Error(`"${name}" is not a mailbox name: no empty level between slashes`)
+  if (levels.some((l) => l === ''))
+    throw new Error(`"${name}" is not a mailbox name: no empty level between slashes`)
   return levels
 }
 
@@ -77,23 +79,45 @@ const mailbox = (what: string) =>
 
 export const mailAccountInputSchema = z
   .object({
-    profileId: z.string().check(z.minLength(1, { error: 'choose the profile (business) this account sends to' })),
+    profileId: z
+      .string()
+      .check(z.minLength(1, { error: 'choose the profile (business) this account sends to' })),
     label: z.optional(z.string().check(z.trim(), z.maxLength(100))),
     kind: z._default(z.enum(['imap', 'demo']), 'imap'),
     host: z.string().check(
       z.trim(),
       z.minLength(1, { error: 'give the IMAP server, e.g. imap.gmail.com' }),
       z.maxLength(253),
-      z.refine((h) => HOST_RE.test(h), { error: 'the server is a host name such as imap.gmail.com, without imap:// or a port' }),
+      z.refine((h) => HOST_RE.test(h), {
+        error: 'the server is a host name such as imap.gmail.com, without imap:// or a port',
+      }),
     ),
     port: z.optional(
-      z.number().check(z.int({ error: 'the port is a whole number' }), z.minimum(1), z.maximum(65535, { error: 'the port is at most 65535' })),
+      z
+        .number()
+        .check(
+          z.int({ error: 'the port is a whole number' }),
+          z.minimum(1),
+          z.maximum(65535, { error: 'the port is at most 65535' }),
+        ),
     ),
     security: z._default(z.enum(['tls', 'starttls', 'plain']), 'tls'),
-    user: z.string().check(z.trim(), z.minLength(1, { error: 'give the user name (usually the e-mail address)' }), z.maxLength(200)),
+    user: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, { error: 'give the user name (usually the e-mail address)' }),
+        z.maxLength(200),
+      ),
     usePolling: z._default(z.boolean(), false),
     pollSeconds: z._default(
-      z.number().check(z.int(), z.minimum(15, { error: 'poll at most every 15 seconds' }), z.maximum(3600, { error: 'poll at least once an hour' })),
+      z
+        .number()
+        .check(
+          z.int(),
+          z.minimum(15, { error: 'poll at most every 15 seconds' }),
+          z.maximum(3600, { error: 'poll at least once an hour' }),
+        ),
       DEFAULT_POLL_SECONDS,
     ),
     enabled: z._default(z.boolean(), true),
@@ -101,12 +125,14 @@ export const mailAccountInputSchema = z
   .check(
     z.superRefine((a, ctx) => {
       // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-      if (/[\u0000-\u001f\u007f]/.test(a.user)) ctx.addIssue({ code: 'custom', path: ['user'], message: 'the user name has a control character' })
+      if (/[\u0000-\u001f\u007f]/.test(a.user))
+        ctx.addIssue({ code: 'custom', path: ['user'], message: 'the user name has a control character' })
       if (a.kind === 'imap' && a.security === 'plain' && !isLoopbackHost(a.host)) {
         ctx.addIssue({
           code: 'custom',
           path: ['security'],
-          message: 'a connection without TLS is allowed only to this computer (127.0.0.1): choose TLS or STARTTLS',
+          message:
+            'a connection without TLS is allowed only to this computer (127.0.0.1): choose TLS or STARTTLS',
         })
       }
     }),
@@ -131,10 +157,18 @@ export const mailRuleInputSchema = z
         ),
       ),
     ),
-    target: z.enum(AI_TARGETS as [AiTarget, ...AiTarget[]], { error: `target must be one of ${AI_TARGETS.join(', ')}` }),
-    promptTemplate: z.optional(z.string().check(z.trim(), z.minLength(1, { error: 'the prompt must not be empty' }), z.maxLength(4000))),
+    target: z.enum(AI_TARGETS as [AiTarget, ...AiTarget[]], {
+      error: `target must be one of ${AI_TARGETS.join(', ')}`,
+    }),
+    promptTemplate: z.optional(
+      z
+        .string()
+        .check(z.trim(), z.minLength(1, { error: 'the prompt must not be empty' }), z.maxLength(4000)),
+    ),
     acceptedKinds: z.optional(
-      z.array(z.string().check(z.regex(/^\.?[a-z0-9]+$/i, { error: 'a kind is a file extension such as pdf' }))),
+      z.array(
+        z.string().check(z.regex(/^\.?[a-z0-9]+$/i, { error: 'a kind is a file extension such as pdf' })),
+      ),
     ),
     after: z._default(z.enum(['leave', 'seen', 'move']), 'seen'),
     moveTo: z._default(mailbox('mailbox to move mails to'), DEFAULT_MOVE_TO),
@@ -145,10 +179,18 @@ export const mailRuleInputSchema = z
   .check(
     z.superRefine((r, ctx) => {
       if (r.after === 'move' && r.moveTo.toUpperCase() === r.mailbox.toUpperCase()) {
-        ctx.addIssue({ code: 'custom', path: ['moveTo'], message: 'mails cannot be moved to the mailbox they are read from' })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['moveTo'],
+          message: 'mails cannot be moved to the mailbox they are read from',
+        })
       }
       if (r.acceptedKinds && allowedKinds(r.target, r.acceptedKinds).length === 0) {
-        ctx.addIssue({ code: 'custom', path: ['acceptedKinds'], message: 'choose at least one kind this target accepts' })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['acceptedKinds'],
+          message: 'choose at least one kind this target accepts',
+        })
       }
     }),
   )
@@ -158,7 +200,11 @@ function localDay(d: Date): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 }
 
-export function normalizeAccount(input: MailAccountInput, id: string = randomUUID(), addedAt = Date.now()): MailAccountConfig {
+export function normalizeAccount(
+  input: MailAccountInput,
+  id: string = randomUUID(),
+  addedAt = Date.now(),
+): MailAccountConfig {
   const a = mailAccountInputSchema.parse(input)
   const host = a.host.toLowerCase()
   return {
@@ -177,7 +223,11 @@ export function normalizeAccount(input: MailAccountInput, id: string = randomUUI
   }
 }
 
-export function normalizeRule(input: MailRuleInput, id: string = randomUUID(), addedAt = Date.now()): MailRuleConfig {
+export function normalizeRule(
+  input: MailRuleInput,
+  id: string = randomUUID(),
+  addedAt = Date.now(),
+): MailRuleConfig {
   const r = mailRuleInputSchema.parse(input)
   const since = r.since?.trim() || localDay(new Date(addedAt - DEFAULT_SINCE_DAYS * 86_400_000))
   const kinds = r.acceptedKinds?.length ? allowedKinds(r.target, r.acceptedKinds) : defaultMailKinds(r.target)
@@ -229,7 +279,8 @@ export function parseMailUrl(raw: string): MailUrl {
     throw new Error(`--mail ${raw}: not a URL; write imaps://user@host/INBOX`)
   }
   const scheme = url.protocol.replace(/:$/, '').toLowerCase()
-  if (scheme !== 'imap' && scheme !== 'imaps') throw new Error(`--mail ${raw}: the URL starts with imaps:// (TLS) or imap:// (STARTTLS)`)
+  if (scheme !== 'imap' && scheme !== 'imaps')
+    throw new Error(`--mail ${raw}: the URL starts with imaps:// (TLS) or imap:// (STARTTLS)`)
   if (url.password) {
     throw new Error(
       `--mail: do not put the password in the URL (it would show in the process list and your shell history); set BOOKDROP_MAIL_PASSWORD or save it in the keychain`,
@@ -243,7 +294,10 @@ export function parseMailUrl(raw: string): MailUrl {
   } catch {
     throw new Error(`--mail ${raw}: a percent-escape in the URL is not valid`)
   }
-  if (!user) throw new Error(`--mail ${raw}: give the user before the host, e.g. imaps://me%40example.com@imap.example.com/INBOX`)
+  if (!user)
+    throw new Error(
+      `--mail ${raw}: give the user before the host, e.g. imaps://me%40example.com@imap.example.com/INBOX`,
+    )
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
   if (!host) throw new Error(`--mail ${raw}: give the server's host name`)
   if (url.search || url.hash) throw new Error(`--mail ${raw}: no ? or # part is allowed`)

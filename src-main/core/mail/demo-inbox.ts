@@ -7,7 +7,15 @@
  */
 import { Readable } from 'node:stream'
 import type { MailAccountConfig } from '../../../contract/types'
-import { MailError, type MailAddress, type MailMeta, type MailPart, type MailServer, type MailSession, type MailboxInfo } from './provider'
+import {
+  MailError,
+  type MailAddress,
+  type MailMeta,
+  type MailPart,
+  type MailServer,
+  type MailSession,
+  type MailboxInfo,
+} from './provider'
 
 export interface DemoAttachment {
   filename: string
@@ -94,7 +102,16 @@ function build(input: DemoMailInput): { structure: MailPart; contents: Map<strin
   }
   const related = atts.some((a) => a.contentId)
   return {
-    structure: { part: '', type: related ? 'multipart/related' : 'multipart/mixed', disposition: null, filename: null, size: 0, contentId: null, encoding: null, children },
+    structure: {
+      part: '',
+      type: related ? 'multipart/related' : 'multipart/mixed',
+      disposition: null,
+      filename: null,
+      size: 0,
+      contentId: null,
+      encoding: null,
+      children,
+    },
     contents,
   }
 }
@@ -136,7 +153,8 @@ export class DemoInbox implements MailServer {
       structure,
       contents,
     })
-    for (const w of [...this.waiters]) if (w.box === (mailbox.toUpperCase() === 'INBOX' ? 'INBOX' : mailbox)) w.wake()
+    for (const w of [...this.waiters])
+      if (w.box === (mailbox.toUpperCase() === 'INBOX' ? 'INBOX' : mailbox)) w.wake()
     return uid
   }
 
@@ -146,7 +164,8 @@ export class DemoInbox implements MailServer {
   }
 
   async connect(account: MailAccountConfig): Promise<MailSession> {
-    if (account.kind !== 'demo') throw new MailError('protocol', `mail account "${account.label}" is not the demo's inbox`)
+    if (account.kind !== 'demo')
+      throw new MailError('protocol', `mail account "${account.label}" is not the demo's inbox`)
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the session reads the inbox it belongs to
     const inbox = this
     let selected: string | null = null
@@ -161,7 +180,10 @@ export class DemoInbox implements MailServer {
         const name = mailbox.join('/')
         const b = inbox.box(name)
         if (!b) {
-          throw new MailError('mailbox', `mail account "${account.label}": there is no mailbox "${name}" in the demo inbox. Use INBOX.`)
+          throw new MailError(
+            'mailbox',
+            `mail account "${account.label}": there is no mailbox "${name}" in the demo inbox. Use INBOX.`,
+          )
         }
         selected = name.toUpperCase() === 'INBOX' ? 'INBOX' : name
         return { uidValidity: b.uidValidity, uidNext: b.uidNext, exists: b.mails.length }
@@ -236,7 +258,9 @@ export class DemoInbox implements MailServer {
   seed(samples: { name: string; base64: string }[]): void {
     const pdf = (i: number) => {
       const s = samples[i % Math.max(1, samples.length)]
-      return s ? { filename: s.name, type: 'application/pdf', content: Buffer.from(s.base64, 'base64') } : null
+      return s
+        ? { filename: s.name, type: 'application/pdf', content: Buffer.from(s.base64, 'base64') }
+        : null
     }
     const day = 86_400_000
     const t = this.now()
@@ -274,7 +298,15 @@ export class DemoInbox implements MailServer {
       from: { name: 'Market News', address: 'news@market.example' },
       subject: 'Our March newsletter',
       html: '<html><body><img src="cid:logo@market" alt="Market News"><h1>Spring offers</h1><p>Nothing to pay here.</p></body></html>',
-      attachments: [{ filename: 'logo.png', type: 'image/png', content: LOGO_PNG, inline: true, contentId: 'logo@market' }],
+      attachments: [
+        {
+          filename: 'logo.png',
+          type: 'image/png',
+          content: LOGO_PNG,
+          inline: true,
+          contentId: 'logo@market',
+        },
+      ],
       receivedAt: t - 1 * day,
     })
     this.deliver({
@@ -293,7 +325,9 @@ export class DemoInbox implements MailServer {
       from: { name: 'Corner Shop', address: 'receipts@cornershop.example' },
       subject: `Receipt ${s?.name ?? ''}`.trim(),
       text: 'Your receipt is attached. Thank you!',
-      attachments: s ? [{ filename: s.name, type: 'application/pdf', content: Buffer.from(s.base64, 'base64') }] : [],
+      attachments: s
+        ? [{ filename: s.name, type: 'application/pdf', content: Buffer.from(s.base64, 'base64') }]
+        : [],
     })
   }
 }

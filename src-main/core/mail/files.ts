@@ -21,7 +21,11 @@ export function safeFileName(raw: string, fallback = 'attachment'): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
   n = n.replace(/[\u0000-\u001f\u007f]/g, '')
   n = n.replace(/[\\/]/g, '_').replace(/[<>:"|?*]/g, '_')
-  n = n.replace(/\.{2,}/g, '.').trim().replace(/^[.\s]+/, '').replace(/[.\s]+$/, '')
+  n = n
+    .replace(/\.{2,}/g, '.')
+    .trim()
+    .replace(/^[.\s]+/, '')
+    .replace(/[.\s]+$/, '')
   if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(n)) n = `_${n}`
   if (n === '') n = fallback
   if (n.length > 120) {
@@ -32,7 +36,13 @@ export function safeFileName(raw: string, fallback = 'attachment'): string {
 }
 
 /** A mail part's folder (one per part, so two attachments of one name never meet). */
-export function partDir(dataDir: string, accountId: string, uidValidity: string, uid: number, part: string): string {
+export function partDir(
+  dataDir: string,
+  accountId: string,
+  uidValidity: string,
+  uid: number,
+  part: string,
+): string {
   const safeAccount = accountId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)
   const safePart = part.replace(/[^0-9.a-z]/gi, '_').slice(0, 32)
   return join(dataDir, MAIL_DIR, safeAccount, `${uidValidity.replace(/\D/g, '')}-${uid}`, safePart)
@@ -43,7 +53,12 @@ async function privateDir(dir: string): Promise<void> {
 }
 
 /** Streams `source` into `dir/name` (through a temporary file), at most `maxBytes`. Returns the path. */
-export async function saveStream(dir: string, name: string, source: Readable, maxBytes: number): Promise<string> {
+export async function saveStream(
+  dir: string,
+  name: string,
+  source: Readable,
+  maxBytes: number,
+): Promise<string> {
   await privateDir(dir)
   const final = join(dir, name)
   const tmp = join(dir, `.${process.pid}.download`)

@@ -13,7 +13,14 @@ import type { Readable } from 'node:stream'
 import { ImapFlow, type FetchMessageObject, type MessageStructureObject } from 'imapflow'
 import type { MailAccountConfig } from '../../../contract/types'
 import { isLoopbackHost } from '../api/base-url'
-import { MailError, type MailMeta, type MailPart, type MailServer, type MailSession, type MailboxInfo } from './provider'
+import {
+  MailError,
+  type MailMeta,
+  type MailPart,
+  type MailServer,
+  type MailSession,
+  type MailboxInfo,
+} from './provider'
 
 /** TLS certificate errors of Node and OpenSSL: the server's certificate is not trusted. */
 const CERT_CODES = new Set([
@@ -62,7 +69,11 @@ interface ImapErrorLike {
 
 function codesOf(e: unknown): string[] {
   const out: string[] = []
-  for (let cur: unknown = e, i = 0; cur && typeof cur === 'object' && i < 5; cur = (cur as ImapErrorLike).cause, i++) {
+  for (
+    let cur: unknown = e, i = 0;
+    cur && typeof cur === 'object' && i < 5;
+    cur = (cur as ImapErrorLike).cause, i++
+  ) {
     const c = (cur as ImapErrorLike).code
     if (typeof c === 'string') out.push(c)
   }
@@ -70,18 +81,29 @@ function codesOf(e: unknown): string[] {
 }
 
 /** An imapflow or socket error as a MailError that names the account and what to do. */
-export function classifyImapError(e: unknown, a: Pick<MailAccountConfig, 'label' | 'host' | 'port' | 'user'>, mailbox?: string): MailError {
+export function classifyImapError(
+  e: unknown,
+  a: Pick<MailAccountConfig, 'label' | 'host' | 'port' | 'user'>,
+  mailbox?: string,
+): MailError {
   if (e instanceof MailError) return e
   const err = (e ?? {}) as ImapErrorLike
   const codes = codesOf(e)
   const where = `${a.host}:${a.port}`
-  if (err.authenticationFailed || err.serverResponseCode === 'AUTHENTICATIONFAILED' || err.serverResponseCode === 'AUTHORIZATIONFAILED') {
+  if (
+    err.authenticationFailed ||
+    err.serverResponseCode === 'AUTHENTICATIONFAILED' ||
+    err.serverResponseCode === 'AUTHORIZATIONFAILED'
+  ) {
     return new MailError(
       'auth',
       `mail account "${a.label}": the server refused the user name or password for ${a.user}. Check them; Gmail and Microsoft 365 need an app password (see README), then save it again.`,
     )
   }
-  if (codes.some((c) => CERT_CODES.has(c)) || (err.tlsFailed && /certificate|self.signed|issuer/i.test(err.message ?? ''))) {
+  if (
+    codes.some((c) => CERT_CODES.has(c)) ||
+    (err.tlsFailed && /certificate|self.signed|issuer/i.test(err.message ?? ''))
+  ) {
     return new MailError(
       'certificate',
       `mail account "${a.label}": the certificate of ${where} is not trusted (${codes.find((c) => CERT_CODES.has(c)) ?? 'TLS'}). Check the server's name; a company server may need its certificate authority installed on this computer.`,
@@ -93,7 +115,11 @@ export function classifyImapError(e: unknown, a: Pick<MailAccountConfig, 'label'
       `mail account "${a.label}": a secure connection to ${where} could not be made. Check the port and security (TLS is usually port 993, STARTTLS port 143).`,
     )
   }
-  if (err.serverResponseCode === 'NONEXISTENT' || (mailbox && /doesn.?t exist|not exist|unknown mailbox|no such mailbox/i.test(err.responseText ?? err.message ?? ''))) {
+  if (
+    err.serverResponseCode === 'NONEXISTENT' ||
+    (mailbox &&
+      /doesn.?t exist|not exist|unknown mailbox|no such mailbox/i.test(err.responseText ?? err.message ?? ''))
+  ) {
     return new MailError(
       'mailbox',
       `mail account "${a.label}": there is no mailbox "${mailbox ?? '?'}" on the server. Check its name (levels separated by /), or choose another in the rule.`,
@@ -106,7 +132,10 @@ export function classifyImapError(e: unknown, a: Pick<MailAccountConfig, 'label'
     )
   }
   const detail = (err.responseText || err.message || String(e)).slice(0, 200)
-  return new MailError('protocol', `mail account "${a.label}": the server answered in a way Bookdrop did not expect (${detail}); it tries again.`)
+  return new MailError(
+    'protocol',
+    `mail account "${a.label}": the server answered in a way Bookdrop did not expect (${detail}); it tries again.`,
+  )
 }
 
 function toPart(s: MessageStructureObject | undefined): MailPart | null {
@@ -180,7 +209,10 @@ class ImapSession implements MailSession {
 
   async search(o: { afterUid: number; since: string }): Promise<number[]> {
     const found = await this.guard(() =>
-      this.client.search({ uid: `${o.afterUid + 1}:*`, since: new Date(`${o.since}T00:00:00Z`) }, { uid: true }),
+      this.client.search(
+        { uid: `${o.afterUid + 1}:*`, since: new Date(`${o.since}T00:00:00Z`) },
+        { uid: true },
+      ),
     )
     // `N:*` always matches the mailbox's last mail, even below N.
     return (found || []).filter((u) => u > o.afterUid).sort((a, b) => a - b)
@@ -202,7 +234,9 @@ class ImapSession implements MailSession {
   }
 
   async download(uid: number, part: string, o: { maxBytes: number }): Promise<Readable | null> {
-    const d = await this.guard(() => this.client.download(String(uid), part, { uid: true, maxBytes: o.maxBytes }))
+    const d = await this.guard(() =>
+      this.client.download(String(uid), part, { uid: true, maxBytes: o.maxBytes }),
+    )
     return (d?.content as Readable | undefined) ?? null
   }
 
@@ -246,7 +280,9 @@ class ImapSession implements MailSession {
       this.onClose.push(onLost)
       if (!this.account.usePolling && this.canIdle) {
         // IDLE until new mail, the timer, or the next command (which ends IDLE first).
-        this.client.idle().catch((e: unknown) => finish(classifyImapError(e, this.account, this.mailboxName())))
+        this.client
+          .idle()
+          .catch((e: unknown) => finish(classifyImapError(e, this.account, this.mailboxName())))
       } else {
         // Polling: nothing to do until the timer; the next search asks the server.
       }
@@ -274,7 +310,10 @@ export const imapServer: MailServer = {
       )
     }
     if (account.security === 'plain' && !isLoopbackHost(account.host)) {
-      throw new MailError('certificate', `mail account "${account.label}": IMAP without TLS is allowed only on this computer: choose TLS or STARTTLS.`)
+      throw new MailError(
+        'certificate',
+        `mail account "${account.label}": IMAP without TLS is allowed only on this computer: choose TLS or STARTTLS.`,
+      )
     }
     const client = new ImapFlow({
       host: account.host,

@@ -18,7 +18,15 @@ import { mailboxPath, renderMailPrompt } from './config'
 import { partDir, safeFileName, saveStream, saveText } from './files'
 import { MailError, type MailMeta, type MailPart, type MailSession } from './provider'
 import { type MailRow, type MailStore } from './store'
-import { type ReceiptPart, bodyTextPart, decodedSize, htmlPart, maybeLogo, receiptParts, referencedCids } from './structure'
+import {
+  type ReceiptPart,
+  bodyTextPart,
+  decodedSize,
+  htmlPart,
+  maybeLogo,
+  receiptParts,
+  referencedCids,
+} from './structure'
 import { MAX_BODY_BYTES } from './text'
 
 /** Mails whose structure is fetched in one command. */
@@ -62,6 +70,11 @@ export interface RunnerDeps {
   notice(level: 'info' | 'warning' | 'error', message: string): void
   /** A mail's receipts may all have records now: check and mark it. */
   checkRecorded(mailId: number): void
+  /**
+   * Runs `fn` after any other run of the same key has finished: two rules reading the same mail (in
+   * two mailboxes) take it one after the other, so the second finds the first's receipts.
+   */
+  serial<T>(key: string, fn: () => Promise<T>): Promise<T>
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -81,7 +94,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export function asMailError(e: unknown, label: string): MailError {
   if (e instanceof MailError) return e
   const msg = e instanceof Error ? e.message : String(e)
-  if (isStorageError(e)) return new MailError('protocol', `mail account "${label}": storage failed (${msg}); mail is read again once it works.`)
+  if (isStorageError(e))
+    return new MailError(
+      'protocol',
+      `mail account "${label}": storage failed (${msg}); mail is read again once it works.`,
+    )
   return new MailError('protocol', `mail account "${label}": ${msg}`)
 }
 
@@ -90,17 +107,26 @@ export function senderText(meta: Pick<MailMeta, 'from'>): string {
   const f = meta.from[0]
   if (!f) return '(unknown sender)'
   const name = f.name.trim()
-  return (name && f.address ? `${name} <${f.address}>` : name || f.address || '(unknown sender)').slice(0, 300)
+  return (name && f.address ? `${name} <${f.address}>` : name || f.address || '(unknown sender)').slice(
+    0,
+    300,
+  )
 }
 
 /** The rule's filters (AND; case-insensitive substrings; from: the address or the display name). */
-export function matchesRule(rule: Pick<MailRuleConfig, 'fromContains' | 'subjectContains'>, meta: Pick<MailMeta, 'from' | 'subject'>): boolean {
+export function matchesRule(
+  rule: Pick<MailRuleConfig, 'fromContains' | 'subjectContains'>,
+  meta: Pick<MailMeta, 'from' | 'subject'>,
+): boolean {
   if (rule.fromContains) {
     const want = rule.fromContains.toLowerCase()
-    const hit = meta.from.some((f) => f.address.toLowerCase().includes(want) || f.name.toLowerCase().includes(want))
+    const hit = meta.from.some(
+      (f) => f.address.toLowerCase().includes(want) || f.name.toLowerCase().includes(want),
+    )
     if (!hit) return false
   }
-  if (rule.subjectContains && !meta.subject.toLowerCase().includes(rule.subjectContains.toLowerCase())) return false
+  if (rule.subjectContains && !meta.subject.toLowerCase().includes(rule.subjectContains.toLowerCase()))
+    return false
   return true
 }
 
@@ -110,7 +136,11 @@ function signatureOf(r: MailRuleConfig): string {
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are removed from what goes into a prompt
-const clean = (s: string, max: number) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max)
+const clean = (s: string, max: number) =>
+  s
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, max)
 
 export class RuleRunner {
   private session: MailSession | null = null
@@ -172,7 +202,13 @@ export class RuleRunner {
         while (!this.stopped) {
           this.wakeRequested = false
           await this.sync(s)
-          this.d.status(this.rule.id, { state: 'connected', lastCheckAt: Date.now(), message: null, problem: null, idle })
+          this.d.status(this.rule.id, {
+            state: 'connected',
+            lastCheckAt: Date.now(),
+            message: null,
+            problem: null,
+            idle,
+          })
           if (this.wakeRequested) continue
           this.waitAbort = new AbortController()
           const both = AbortSignal.any([this.stopper.signal, this.waitAbort.signal])
@@ -185,9 +221,14 @@ export class RuleRunner {
         const me = asMailError(e, this.account.label)
         failures++
         const wait = me.transient
-          ? Math.min(this.d.timing.backoffMaxMs, this.d.timing.backoffMs * 2 ** Math.min(failures - 1, 10)) * (0.5 + Math.random() / 2)
+          ? Math.min(this.d.timing.backoffMaxMs, this.d.timing.backoffMs * 2 ** Math.min(failures - 1, 10)) *
+            (0.5 + Math.random() / 2)
           : this.d.timing.problemRetryMs
-        this.d.status(this.rule.id, { state: me.transient ? 'waiting' : 'error', message: me.message, problem: me.problem })
+        this.d.status(this.rule.id, {
+          state: me.transient ? 'waiting' : 'error',
+          message: me.message,
+          problem: me.problem,
+        })
         await sleep(wait, this.stopper.signal)
       }
     }
@@ -214,7 +255,11 @@ export class RuleRunner {
       } catch (e) {
         await this.closeSession()
         const me = asMailError(e, this.account.label)
-        this.d.status(this.rule.id, { state: me.transient ? 'waiting' : 'error', message: me.message, problem: me.problem })
+        this.d.status(this.rule.id, {
+          state: me.transient ? 'waiting' : 'error',
+          message: me.message,
+          problem: me.problem,
+        })
         if (!me.transient || attempt >= this.d.timing.onceAttempts || this.stopped) throw me
         await sleep(this.d.timing.backoffMs * 2 ** (attempt - 1), this.stopper.signal)
       }
@@ -267,7 +312,10 @@ export class RuleRunner {
     // Mails found earlier that still miss a receipt (a part that could not be taken): read again.
     const open = this.d.store.mailsIn(rule.id, uv, 'open')
     const incomplete = open.filter((m) => this.d.store.parts(m.id).length < m.receipts).map((m) => m.uid)
-    const fresh = box.uidNext !== null && box.uidNext <= st.lastUid + 1 ? [] : await s.search({ afterUid: st.lastUid, since: rule.since })
+    const fresh =
+      box.uidNext !== null && box.uidNext <= st.lastUid + 1
+        ? []
+        : await s.search({ afterUid: st.lastUid, since: rule.since })
     const uids = [...new Set([...incomplete, ...fresh])].sort((a, b) => a - b)
 
     for (let i = 0; i < uids.length && !this.stopped; i += FETCH_BATCH) {
@@ -299,31 +347,41 @@ export class RuleRunner {
       if (html && meta.structure && hasMaybeLogo(meta.structure)) {
         cids = referencedCids(await this.readText(s, meta.uid, html.part || '1'))
       }
-      const plan = receiptParts(meta.structure, rule.acceptedKinds, cids).filter((p) => decodedSize({ size: p.size, encoding: 'base64' }) <= MAX_ATTACHMENT_BYTES)
-      const mail =
-        known ??
-        this.d.store.insertMail({
-          profile_id: account.profileId,
-          account_id: account.id,
-          rule_id: rule.id,
-          mailbox: rule.mailbox,
-          uid_validity: uv,
-          uid: meta.uid,
-          message_key: meta.messageId ? `mid:${meta.messageId.toLowerCase()}` : `place:${account.id}/${rule.mailbox}/${uv}/${meta.uid}`,
-          message_id: meta.messageId,
-          sender: senderText(meta),
-          subject: clean(meta.subject, 300) || '(no subject)',
-          received_at: meta.receivedAt,
-          receipts: Math.max(1, plan.length),
-        })
-      if (plan.length === 0) await this.takeBody(s, mail, meta)
-      else for (const p of plan) await this.takePart(s, mail, p)
-      this.d.checkRecorded(mail.id)
+      const plan = receiptParts(meta.structure, rule.acceptedKinds, cids).filter(
+        (p) => decodedSize({ size: p.size, encoding: 'base64' }) <= MAX_ATTACHMENT_BYTES,
+      )
+      const messageKey = meta.messageId
+        ? `mid:${meta.messageId.toLowerCase()}`
+        : `place:${account.id}/${rule.mailbox}/${uv}/${meta.uid}`
+      await this.d.serial(`${account.profileId}\u0000${messageKey}`, async () => {
+        const mail =
+          known ??
+          this.d.store.insertMail({
+            profile_id: account.profileId,
+            account_id: account.id,
+            rule_id: rule.id,
+            mailbox: rule.mailbox,
+            uid_validity: uv,
+            uid: meta.uid,
+            message_key: messageKey,
+            message_id: meta.messageId,
+            sender: senderText(meta),
+            subject: clean(meta.subject, 300) || '(no subject)',
+            received_at: meta.receivedAt,
+            receipts: Math.max(1, plan.length),
+          })
+        if (plan.length === 0) await this.takeBody(s, mail, meta)
+        else for (const p of plan) await this.takePart(s, mail, p)
+        this.d.checkRecorded(mail.id)
+      })
     } catch (e) {
       // The connection or storage: the whole read stops and is tried again. Anything else belongs to
       // this mail: said, and the mail is read again next time (it stays open, short of a receipt).
       if (e instanceof MailError || isStorageError(e) || this.stopped) throw e
-      this.d.notice('warning', `mail account "${account.label}": the mail "${clean(meta.subject, 80)}" could not be taken (${(e as Error).message}); it is tried again next time.`)
+      this.d.notice(
+        'warning',
+        `mail account "${account.label}": the mail "${clean(meta.subject, 80)}" could not be taken (${(e as Error).message}); it is tried again next time.`,
+      )
     }
   }
 
@@ -354,7 +412,8 @@ export class RuleRunner {
 
   /** Links the row intake recorded (idempotent: a second link of the same part is ignored). */
   private linker(mail: MailRow, part: string, name: string, size: number | null): (u: Upload) => void {
-    return (u) => this.d.store.linkPart({ mail_id: mail.id, part, name, size, sha256: u.sha256, upload_id: u.id })
+    return (u) =>
+      this.d.store.linkPart({ mail_id: mail.id, part, name, size, sha256: u.sha256, upload_id: u.id })
   }
 
   private async takePart(s: MailSession, mail: MailRow, p: ReceiptPart): Promise<void> {
@@ -363,7 +422,14 @@ export class RuleRunner {
     // receipt is this one's, nothing is downloaded or sent again.
     const earlier = this.d.store.earlierPart(mail.profile_id, mail.message_key, p.part, p.size, mail.id)
     if (earlier !== undefined) {
-      this.d.store.linkPart({ mail_id: mail.id, part: p.part, name: p.name, size: p.size, sha256: null, upload_id: earlier })
+      this.d.store.linkPart({
+        mail_id: mail.id,
+        part: p.part,
+        name: p.name,
+        size: p.size,
+        sha256: null,
+        upload_id: earlier,
+      })
       return
     }
     const stream = await s.download(mail.uid, p.part, { maxBytes: MAX_ATTACHMENT_BYTES })
@@ -382,7 +448,13 @@ export class RuleRunner {
    * Intake found this exact file already handled (a row recorded before a kill, on a path whose
    * link was not made: only a skipped row can be, see Intake.record): link that row.
    */
-  private linkHandled(req: IntakeRequest, mail: MailRow, part: string, name: string, size: number | null): void {
+  private linkHandled(
+    req: IntakeRequest,
+    mail: MailRow,
+    part: string,
+    name: string,
+    size: number | null,
+  ): void {
     const row = this.d.store.latestUploadOf(req.profileId, req.target, req.path)
     if (!row) throw new Error(`${name} changed while it was read`)
     this.d.store.linkPart({ mail_id: mail.id, part, name, size, sha256: row.sha256, upload_id: row.id })
@@ -404,7 +476,10 @@ export class RuleRunner {
     const dir = partDir(this.d.dataDir, this.account.id, mail.uid_validity, mail.uid, 'text')
     const header = `From: ${mail.sender}\nSubject: ${mail.subject}\n${mail.received_at ? `Received: ${new Date(mail.received_at).toISOString()}\n` : ''}\n`
     const path = await saveText(dir, name, header + text)
-    const req = { ...this.request(mail, path, name, ['txt']), recorded: this.linker(mail, 'text', name, null) }
+    const req = {
+      ...this.request(mail, path, name, ['txt']),
+      recorded: this.linker(mail, 'text', name, null),
+    }
     if (this.rule.sendBody) {
       const r = await this.d.take(req)
       if (r.kind === 'ignored') this.linkHandled(req, mail, 'text', name, null)
@@ -466,8 +541,15 @@ function hasMaybeLogo(p: MailPart): boolean {
 /** A download that broke off: the connection (tried again), or a file that could not be written. */
 function asDownloadError(e: unknown, label: string): MailError | Error {
   const code = (e as { code?: string }).code
-  if (code && /^(E[A-Z]+|NoConnection|EConnectionClosed|DownloadIncomplete)$/.test(code) && !['ENOSPC', 'EACCES', 'EROFS', 'EDQUOT', 'EIO'].includes(code)) {
-    return new MailError('unreachable', `mail account "${label}": the connection was lost while downloading (${code}); Bookdrop tries again.`)
+  if (
+    code &&
+    /^(E[A-Z]+|NoConnection|EConnectionClosed|DownloadIncomplete)$/.test(code) &&
+    !['ENOSPC', 'EACCES', 'EROFS', 'EDQUOT', 'EIO'].includes(code)
+  ) {
+    return new MailError(
+      'unreachable',
+      `mail account "${label}": the connection was lost while downloading (${code}); Bookdrop tries again.`,
+    )
   }
   return e instanceof Error ? e : new Error(String(e))
 }
@@ -486,7 +568,10 @@ export async function readBodyText(row: Pick<Upload, 'path' | 'name' | 'size' | 
     })
   }
   const { createHash } = await import('node:crypto')
-  if ((row.size !== null && buf.length !== row.size) || (row.sha256 !== null && createHash('sha256').update(buf).digest('hex') !== row.sha256)) {
+  if (
+    (row.size !== null && buf.length !== row.size) ||
+    (row.sha256 !== null && createHash('sha256').update(buf).digest('hex') !== row.sha256)
+  ) {
     throw Object.assign(new Error(`"${row.name}" changed on disk after it was queued; nothing was sent.`), {
       status: 0,
       errorCode: 'file_superseded',

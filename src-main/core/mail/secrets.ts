@@ -20,7 +20,10 @@ export function storesSecrets(store: SecretStore): boolean {
  * from the keychain. A read-only environment store is never asked: it answers BOOKDROP_API_KEY for
  * any account, and the API key must never be sent to a mail server.
  */
-export function mailPasswords(store: SecretStore | null, env: NodeJS.ProcessEnv = process.env): MailPasswords {
+export function mailPasswords(
+  store: SecretStore | null,
+  env: NodeJS.ProcessEnv = process.env,
+): MailPasswords {
   return async (account: MailAccountConfig) => {
     const fromEnv = env[MAIL_PASSWORD_ENV]
     if (fromEnv && fromEnv.length > 0) return fromEnv

@@ -7,7 +7,12 @@
  * The IMAP client loads only when an IMAP account runs (./imap.ts); the demo's inbox needs no
  * network (./demo-inbox.ts). Nothing here logs or stores a password.
  */
-import type { MailAccountConfig, MailAccountStatus, MailAccountView, MailRuleConfig } from '../../../contract/types'
+import type {
+  MailAccountConfig,
+  MailAccountStatus,
+  MailAccountView,
+  MailRuleConfig,
+} from '../../../contract/types'
 import type { EngineEmitter } from '../events'
 import type { IntakeRequest, IntakeResult } from '../intake/intake'
 import type { Db } from '../store/db'
@@ -41,8 +46,21 @@ export interface MailOptions {
 
 export type { MailAccountView }
 
-const INITIAL: MailAccountStatus = { state: 'starting', message: null, problem: null, lastCheckAt: null, idle: false }
-const RANK: Record<MailAccountStatus['state'], number> = { error: 6, waiting: 5, connecting: 4, starting: 3, connected: 2, disabled: 1 }
+const INITIAL: MailAccountStatus = {
+  state: 'starting',
+  message: null,
+  problem: null,
+  lastCheckAt: null,
+  idle: false,
+}
+const RANK: Record<MailAccountStatus['state'], number> = {
+  error: 6,
+  waiting: 5,
+  connecting: 4,
+  starting: 3,
+  connected: 2,
+  disabled: 1,
+}
 
 export class MailService {
   readonly store: MailStore
@@ -69,7 +87,8 @@ export class MailService {
     this.store = new MailStore(d.db)
     this.passwords = opts.passwords ?? (async () => null)
     this.timing = { ...DEFAULT_MAIL_TIMING, ...opts.timing }
-    this.hasMail = this.store.accounts().length > 0 || d.db.get('SELECT 1 AS x FROM mail_parts LIMIT 1') !== undefined
+    this.hasMail =
+      this.store.accounts().length > 0 || d.db.get('SELECT 1 AS x FROM mail_parts LIMIT 1') !== undefined
     d.events.on('upload', ({ upload }) => {
       if (this.hasMail && upload.status === 'completed') this.recordedUpload(upload.id)
     })
@@ -104,7 +123,12 @@ export class MailService {
   list(profileId?: string): MailAccountView[] {
     return this.allAccounts()
       .filter((a) => !profileId || a.profileId === profileId)
-      .map((a) => ({ ...a, status: this.status(a.id), rules: this.rulesOf(a.id), demo: this.ephemeral.has(a.id) }))
+      .map((a) => ({
+        ...a,
+        status: this.status(a.id),
+        rules: this.rulesOf(a.id),
+        demo: this.ephemeral.has(a.id),
+      }))
   }
 
   status(accountId: string): MailAccountStatus {
@@ -118,7 +142,16 @@ export class MailService {
     const cur = id ? this.store.account(id) : undefined
     if (id && !cur) throw new Error('That mail account is no longer there.')
     const a = normalizeAccount(input, id, cur?.addedAt)
-    const clash = this.store.accounts().find((o) => o.id !== a.id && o.profileId === a.profileId && o.host === a.host && o.port === a.port && o.user === a.user)
+    const clash = this.store
+      .accounts()
+      .find(
+        (o) =>
+          o.id !== a.id &&
+          o.profileId === a.profileId &&
+          o.host === a.host &&
+          o.port === a.port &&
+          o.user === a.user,
+      )
     if (clash) throw new Error(`${a.user} on ${a.host} is already an account ("${clash.label}").`)
     this.store.saveAccount(a)
     this.hasMail = true
@@ -137,7 +170,16 @@ export class MailService {
     if (id && !cur) throw new Error('That mail rule is no longer there.')
     if (!this.store.account(input.accountId)) throw new Error('That mail account is no longer there.')
     const r = normalizeRule(input, id, cur?.addedAt)
-    const clash = this.store.rules(r.accountId).find((o) => o.id !== r.id && o.mailbox.toUpperCase() === r.mailbox.toUpperCase() && o.target === r.target && o.fromContains === r.fromContains && o.subjectContains === r.subjectContains)
+    const clash = this.store
+      .rules(r.accountId)
+      .find(
+        (o) =>
+          o.id !== r.id &&
+          o.mailbox.toUpperCase() === r.mailbox.toUpperCase() &&
+          o.target === r.target &&
+          o.fromContains === r.fromContains &&
+          o.subjectContains === r.subjectContains,
+      )
     if (clash) throw new Error(`${r.mailbox} already has a rule for ${r.target} with these filters.`)
     this.store.saveRule(r)
     await this.restartAccount(r.accountId)
@@ -179,7 +221,8 @@ export class MailService {
 
   private async connect(account: MailAccountConfig, signal: AbortSignal): Promise<MailSession> {
     if (account.kind === 'demo') {
-      if (!this.demoInbox) throw new MailError('unreachable', `mail account "${account.label}": the demo inbox is not running.`)
+      if (!this.demoInbox)
+        throw new MailError('unreachable', `mail account "${account.label}": the demo inbox is not running.`)
       return this.demoInbox.connect(account)
     }
     const password = await this.passwords(account)
@@ -201,7 +244,21 @@ export class MailService {
       status: (ruleId, s) => this.setRuleStatus(account.id, ruleId, s),
       notice: (level, message) => this.d.events.emit('notice', { level, message }),
       checkRecorded: (id) => this.checkRecorded(id),
+      serial: (key, fn) => this.serial(key, fn),
     })
+  }
+
+  private readonly chains = new Map<string, Promise<unknown>>()
+
+  private serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.chains.get(key) ?? Promise.resolve()
+    const next = prev.then(fn, fn)
+    const tail = next.catch(() => undefined)
+    this.chains.set(key, tail)
+    void tail.then(() => {
+      if (this.chains.get(key) === tail) this.chains.delete(key)
+    })
+    return next
   }
 
   /** Starts watching every enabled rule of every enabled account (or only the rules given). */

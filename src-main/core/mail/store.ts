@@ -85,7 +85,10 @@ export class MailStore {
 
   rules(accountId?: string): MailRuleConfig[] {
     const rows = accountId
-      ? this.db.all<{ config: string }>('SELECT config FROM mail_rules WHERE account_id = ? ORDER BY added_at, id', accountId)
+      ? this.db.all<{ config: string }>(
+          'SELECT config FROM mail_rules WHERE account_id = ? ORDER BY added_at, id',
+          accountId,
+        )
       : this.db.all<{ config: string }>('SELECT config FROM mail_rules ORDER BY added_at, id')
     return rows.map((r) => JSON.parse(r.config) as MailRuleConfig)
   }
@@ -175,7 +178,12 @@ export class MailStore {
     return { ...m, id: lastInsertRowid, state: 'open', after_action: null, note: null }
   }
 
-  setState(id: number, from: MailState, to: MailState, o: { afterAction?: string | null; note?: string | null } = {}): boolean {
+  setState(
+    id: number,
+    from: MailState,
+    to: MailState,
+    o: { afterAction?: string | null; note?: string | null } = {},
+  ): boolean {
     return (
       this.db.run(
         'UPDATE mail_messages SET state = ?, after_action = COALESCE(?, after_action), note = ?, updated_at = ? WHERE id = ? AND state = ?',
@@ -215,7 +223,10 @@ export class MailStore {
   // ---- receipts ------------------------------------------------------------------------------
 
   parts(mailId: number): PartRow[] {
-    return this.db.all<PartRow>('SELECT mail_id, part, name, size, sha256, upload_id FROM mail_parts WHERE mail_id = ?', mailId)
+    return this.db.all<PartRow>(
+      'SELECT mail_id, part, name, size, sha256, upload_id FROM mail_parts WHERE mail_id = ?',
+      mailId,
+    )
   }
 
   /** Links a receipt of a mail to its upload row; a second link of the same part is ignored. */
@@ -235,7 +246,13 @@ export class MailStore {
    * The upload an earlier copy of the same mail (same profile and Message-ID: another mailbox, or
    * this one before it was renumbered) made of the same part (same number and size), if any.
    */
-  earlierPart(profileId: string, messageKey: string, part: string, size: number, notMail: number): number | undefined {
+  earlierPart(
+    profileId: string,
+    messageKey: string,
+    part: string,
+    size: number,
+    notMail: number,
+  ): number | undefined {
     return this.db.get<{ upload_id: number }>(
       `SELECT p.upload_id FROM mail_messages m JOIN mail_parts p ON p.mail_id = m.id
        WHERE m.profile_id = ? AND m.message_key = ? AND m.id != ? AND p.part = ? AND (p.size IS NULL OR p.size = ?)
@@ -276,7 +293,11 @@ export class MailStore {
   }
 
   /** The newest upload row of a file (its id and sha256), if any. */
-  latestUploadOf(profileId: string, target: string, path: string): { id: number; sha256: string | null } | undefined {
+  latestUploadOf(
+    profileId: string,
+    target: string,
+    path: string,
+  ): { id: number; sha256: string | null } | undefined {
     return this.db.get<{ id: number; sha256: string | null }>(
       'SELECT id, sha256 FROM uploads WHERE path = ? AND profile_id = ? AND target = ? ORDER BY id DESC LIMIT 1',
       path,
@@ -287,6 +308,11 @@ export class MailStore {
 
   /** True when the upload is a mail's body text (sent as text_attachment). */
   isBodyText(uploadId: number): boolean {
-    return this.db.get<{ n: number }>(`SELECT 1 AS n FROM mail_parts WHERE upload_id = ? AND part = 'text' LIMIT 1`, uploadId) !== undefined
+    return (
+      this.db.get<{ n: number }>(
+        `SELECT 1 AS n FROM mail_parts WHERE upload_id = ? AND part = 'text' LIMIT 1`,
+        uploadId,
+      ) !== undefined
+    )
   }
 }

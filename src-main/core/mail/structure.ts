@@ -105,7 +105,8 @@ export function receiptParts(
     const disposition = p.disposition?.toLowerCase() ?? null
     const named = !!p.filename?.trim()
     // The body's own text and HTML are never a receipt by themselves.
-    if ((p.type === 'text/plain' || p.type === 'text/html') && disposition !== 'attachment' && !named) continue
+    if ((p.type === 'text/plain' || p.type === 'text/html') && disposition !== 'attachment' && !named)
+      continue
     const counts = disposition === 'attachment' || named
     if (!counts) continue
     const kind = partKind(p)
@@ -141,12 +142,21 @@ export function bodyTextPart(structure: MailPart | null): MailPart | null {
   if (!structure) return null
   const all = leaves(structure)
     .map((l) => l.part)
-    .filter((p) => (p.type === 'text/plain' || p.type === 'text/html') && p.disposition?.toLowerCase() !== 'attachment' && !p.filename)
+    .filter(
+      (p) =>
+        (p.type === 'text/plain' || p.type === 'text/html') &&
+        p.disposition?.toLowerCase() !== 'attachment' &&
+        !p.filename,
+    )
   return all.find((p) => p.type === 'text/plain') ?? all.find((p) => p.type === 'text/html') ?? null
 }
 
 /** The HTML body part, read to tell which images it shows. */
 export function htmlPart(structure: MailPart | null): MailPart | null {
   if (!structure) return null
-  return leaves(structure).map((l) => l.part).find((p) => p.type === 'text/html' && p.disposition?.toLowerCase() !== 'attachment') ?? null
+  return (
+    leaves(structure)
+      .map((l) => l.part)
+      .find((p) => p.type === 'text/html' && p.disposition?.toLowerCase() !== 'attachment') ?? null
+  )
 }

@@ -12,7 +12,11 @@ export type MailTextTasks = {
 /** The largest body part read (a receipt's HTML is tens of KB); larger ones are cut to this. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024
 
-export const MAIL_TEXT_LIMITS = { timeoutMs: 10_000, maxHeapMb: 128, maxInputBytes: MAX_BODY_BYTES * 2 + 1024 }
+export const MAIL_TEXT_LIMITS = {
+  timeoutMs: 10_000,
+  maxHeapMb: 128,
+  maxInputBytes: MAX_BODY_BYTES * 2 + 1024,
+}
 
 export function mailTextPool(): TaskPool<MailTextTasks> {
   return new TaskPool<MailTextTasks>('mail-text', { limits: MAIL_TEXT_LIMITS, size: 1, idleMs: 10_000 })
