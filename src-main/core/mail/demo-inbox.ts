@@ -120,6 +120,8 @@ export class DemoInbox implements MailServer {
   private readonly boxes = new Map<string, Box>()
   private readonly waiters = new Set<{ box: string; wake: () => void }>()
   private seq = 0
+  /** The next sample a test receipt uses (the seed uses the first four). */
+  private nextSample = 4
 
   constructor(private readonly now: () => number = Date.now) {
     this.boxes.set('INBOX', this.newBox())
@@ -319,8 +321,7 @@ export class DemoInbox implements MailServer {
 
   /** A new sample receipt arriving now (the Mail screen's "Send a test receipt" in the demo). */
   deliverSample(samples: { name: string; base64: string }[]): number {
-    const i = (this.seq + 4) % Math.max(1, samples.length)
-    const s = samples[i]
+    const s = samples[this.nextSample++ % Math.max(1, samples.length)]
     return this.deliver({
       from: { name: 'Corner Shop', address: 'receipts@cornershop.example' },
       subject: `Receipt ${s?.name ?? ''}`.trim(),
