@@ -28,6 +28,7 @@ import type { Engine } from './core/engine'
 import type { ClientProvider } from './core/queue/queue'
 import { defaultDataDir } from './core/paths'
 import type { UploadView } from '../contract/types'
+import type { MailPasswords } from './core/mail/service'
 
 /**
  * Lines for stdout, written together once per turn of the event loop: a drop of 300 files makes
@@ -466,7 +467,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** BOOKDROP_MAIL_PASSWORD, else the OS keychain (opened only when the variable is unset). */
-async function mailPasswordSource(): Promise<import('./core/mail/service').MailPasswords> {
+async function mailPasswordSource(): Promise<MailPasswords> {
   const { mailPasswords, MAIL_PASSWORD_ENV } = await import('./core/mail/secrets')
   if (process.env[MAIL_PASSWORD_ENV]) return mailPasswords(null)
   const { openSecretStore } = await import('./core/secrets')

@@ -58,7 +58,7 @@ const RECORD: UploadField[] = ['recordUuid', 'recordType', 'completedAt', 'nextA
 export const TRANSITIONS: readonly Transition[] = [
   { from: 'new', to: 'queued', why: 'intake: a stable, accepted file, hashed, with content not sent before', writes: [] },
   { from: 'new', to: 'duplicate', why: 'intake: the same content was already sent to this target', writes: [] },
-  { from: 'new', to: 'skipped', why: 'intake: unsupported kind, too large, empty, unreadable or vanished', writes: [] },
+  { from: 'new', to: 'skipped', why: 'intake: unsupported kind, too large, empty, unreadable or vanished; or a mail with no receipt in it', writes: [] },
   { from: 'queued', to: 'uploading', why: 'scheduler: the row is due and its profile may send', writes: ['attempts', 'nextAttemptAt'] },
   { from: 'waiting_retry', to: 'uploading', why: 'scheduler: the retry is due', writes: ['attempts', 'nextAttemptAt'] },
   { from: 'uploading', to: 'processing', why: 'the server accepted the file as a job (async)', writes: ['jobReference', 'acceptedAt', 'polls', 'nextAttemptAt', ...ERROR] },

@@ -8,13 +8,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { initialFaultSeed, seededRandom } from '../../sandbox/state'
 import { HEADLESS_CLI, runCommand, useHeadlessRig } from '../engine/headless-helpers'
 import { KEY, createdBySha, waitFor } from '../engine/helpers'
-import { MAIL_PASSWORD, MAIL_USER, tcpProxy, useDovecot } from './dovecot'
+import { describeMail, MAIL_PASSWORD, MAIL_USER, tcpProxy, useDovecot } from './dovecot'
 import { mime, receiptPdf } from './mime'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -52,7 +51,7 @@ async function receiptMail(subject: string, names: string[], o: { messageId?: st
   return { raw, shas: pdfs.map(sha) }
 }
 
-describe('each attachment exactly once', () => {
+describeMail('each attachment exactly once', () => {
   it('kill -9 at random moments while 60 mails go through, restart: every attachment created once, every mail marked seen', async () => {
     console.log(`mail crash test: seed ${seed} (replay with BOOKDROP_FAULT_SEED=${seed})`)
     const box = 'Crash'

@@ -5,10 +5,10 @@
  */
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { HEADLESS_CLI, type Run, runCommand, useHeadlessRig } from '../engine/headless-helpers'
 import { KEY, createdBySha, creates, receipt } from '../engine/helpers'
-import { MAIL_PASSWORD, MAIL_USER, useDovecot } from './dovecot'
+import { describeMail, MAIL_PASSWORD, MAIL_USER, useDovecot } from './dovecot'
 import { LOGO_PNG, mime, receiptPdf } from './mime'
 
 const rig = useHeadlessRig('bookdrop-mail-cli-')
@@ -29,7 +29,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Run {
 
 const base = (data: string) => ['--base-url', rig.sb.url, '--data-dir', join(rig.dir, data), '--target', 'expenses']
 
-describe('headless --mail', () => {
+describeMail('headless --mail', () => {
   it('--once: two PDFs in one mail, an inline PDF, a logo-only mail and an HTML-body receipt', async () => {
     const box = 'Kinds'
     const two = [await receiptPdf('Flour Mills\nTotal NGN 1,200.00'), await receiptPdf('Sugar Co\nTotal NGN 800.00')]

@@ -8,11 +8,11 @@
 import { createHash } from 'node:crypto'
 import { readFile, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, expect, it } from 'vitest'
 import type { AppRig } from '../app/helpers'
 import { addProfile, appRig } from '../app/helpers'
 import { createdBySha, waitFor } from '../engine/helpers'
-import { MAIL_PASSWORD, MAIL_USER, useDovecot } from './dovecot'
+import { describeMail, MAIL_PASSWORD, MAIL_USER, useDovecot } from './dovecot'
 import { mime, receiptPdf } from './mime'
 
 const dv = useDovecot()
@@ -51,7 +51,7 @@ async function files(dir: string): Promise<string[]> {
   return out
 }
 
-describe('mail accounts through the app', () => {
+describeMail('mail accounts through the app', () => {
   it('an account and a rule read the mailbox: rows of source mail with sender and subject, filterable; the password only in the keychain', async () => {
     const r = await rig()
     const profileId = await addProfile(r)
@@ -165,7 +165,7 @@ describe('mail accounts through the app', () => {
   })
 })
 
-describe("the demo's inbox", () => {
+describeMail("the demo's inbox", () => {
   it('waits until read, then its sample mails become expenses (a logo-only mail and an HTML body are skipped); a new one arrives live', async () => {
     const r = await rigDemo()
     const [inbox] = await r.ok('listMail', {})

@@ -19,6 +19,7 @@ import { partDir, safeFileName, saveStream, saveText } from './files'
 import { MailError, type MailMeta, type MailPart, type MailSession } from './provider'
 import { type MailRow, type MailStore } from './store'
 import {
+  MAX_BODY_BYTES,
   type ReceiptPart,
   bodyTextPart,
   decodedSize,
@@ -27,7 +28,6 @@ import {
   receiptParts,
   referencedCids,
 } from './structure'
-import { MAX_BODY_BYTES } from './text'
 
 /** Mails whose structure is fetched in one command. */
 export const FETCH_BATCH = 50
@@ -135,9 +135,10 @@ function signatureOf(r: MailRuleConfig): string {
   return JSON.stringify([r.since, r.fromContains, r.subjectContains, [...r.acceptedKinds].sort(), r.sendBody])
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are removed from what goes into a prompt
+/** Text of a mail (subject, sender) fit for a prompt or a file name: no control characters, bounded. */
 const clean = (s: string, max: number) =>
   s
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .trim()
     .slice(0, max)
@@ -229,7 +230,11 @@ export class RuleRunner {
           message: me.message,
           problem: me.problem,
         })
-        await sleep(wait, this.stopper.signal)
+        // "Check now" (wake) tries again at once: a person may just have fixed the cause.
+        this.waitAbort = new AbortController()
+        if (!this.wakeRequested) await sleep(wait, AbortSignal.any([this.stopper.signal, this.waitAbort.signal]))
+        this.waitAbort = null
+        this.wakeRequested = false
       }
     }
     await this.closeSession()

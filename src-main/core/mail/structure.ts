@@ -11,6 +11,9 @@ import { extname } from 'node:path'
 import { fileKind } from '../../../schemas/routes'
 import type { MailPart } from './provider'
 
+/** The largest body part read (a receipt's HTML is tens of KB); larger ones are cut to this. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024
+
 /** An image the HTML body shows (`cid:`) under this many bytes is a logo or a signature. */
 export const LOGO_MAX_BYTES = 20 * 1024
 

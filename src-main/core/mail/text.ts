@@ -4,13 +4,11 @@
  * HTML is read in the mail-text worker (./text-worker.ts) with time, memory and size limits.
  */
 import { TaskPool } from '../../../workers/pool'
+import { MAX_BODY_BYTES } from './structure'
 
 export type MailTextTasks = {
   bodyText(input: { type: 'text/plain' | 'text/html'; text: string }): Promise<string>
 }
-
-/** The largest body part read (a receipt's HTML is tens of KB); larger ones are cut to this. */
-export const MAX_BODY_BYTES = 2 * 1024 * 1024
 
 export const MAIL_TEXT_LIMITS = {
   timeoutMs: 10_000,
