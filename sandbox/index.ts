@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { LIMITS } from '../schemas'
 import type { TaskPool } from '../workers/pool'
-import type { DOCUMENT_LIMITS} from './documents';
+import type { DOCUMENT_LIMITS } from './documents'
 import { type DocumentTasks, documentPool } from './documents'
 import { registerBusinessRoutes } from './routes/business'
 import { registerPartnerRoutes } from './routes/partner'
