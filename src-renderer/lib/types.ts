@@ -20,6 +20,11 @@ export type {
   SessionState,
   Settings,
   Events,
+  MailAccountView,
+  MailAccountState,
+  MailAfter,
+  MailRuleConfig,
+  UploadSource,
 } from '../../contract'
 
 export type Upload = Res<'history'>['rows'][number]

@@ -10,14 +10,16 @@ import { formatBytes, formatCompactDateTime, formatDateTime, formatNumber, plura
 import {
   CANCELLABLE,
   RETRYABLE,
+  SOURCE_LABELS,
   STATUS_LABELS,
   TARGET_LABELS,
+  UPLOAD_SOURCE_LIST,
   UPLOAD_STATUS_LIST,
   retryLabel,
 } from '../lib/labels'
 import { settle } from '../lib/result'
 import { useThrottled } from '../lib/useThrottled'
-import type { AiTarget, Upload } from '../lib/types'
+import type { AiTarget, Upload, UploadSource } from '../lib/types'
 import { useApp } from '../store'
 import { historyRowAt } from '../store/history'
 import { useShallow } from 'zustand/react/shallow'
@@ -31,6 +33,7 @@ export const ROW_HEIGHT = 40
 const COLUMNS = [
   { label: 'Added', priority: 1 },
   { label: 'File', priority: 1 },
+  { label: 'Source', priority: 3 },
   { label: 'Target', priority: 3 },
   { label: 'Status', priority: 1 },
   { label: 'Details', priority: 2 },
@@ -149,6 +152,22 @@ export function History() {
             </select>
           )}
         </Field>
+        <Field label="Source">
+          {(p) => (
+            <select
+              {...p}
+              value={filter.source}
+              onChange={(e) => setFilter({ source: e.target.value as UploadSource | '' })}
+            >
+              <option value="">All sources</option>
+              {UPLOAD_SOURCE_LIST.map((src) => (
+                <option key={src} value={src}>
+                  {SOURCE_LABELS[src]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <DateField
           label="From"
           value={filter.from}
@@ -249,8 +268,8 @@ function FocusedRowDetails({ row }: { row: Upload | undefined }) {
   const reason = row.status === 'completed' ? null : uploadReason(row)
   return (
     <p className="history__focused small">
-      <strong>{row.name}</strong> <span className="muted">{row.path}</span> · {TARGET_LABELS[row.target]} ·{' '}
-      {STATUS_LABELS[row.status]}
+      <strong>{row.name}</strong> <span className="muted">{row.path}</span> · {sourceText(row)} ·{' '}
+      {TARGET_LABELS[row.target]} · {STATUS_LABELS[row.status]}
       {reason ? ` · ${reason}` : ''}
       {row.recordUuid ? ` · record ${row.recordUuid}` : ''}
     </p>
@@ -303,6 +322,18 @@ const HistoryRow = memo(function HistoryRow({
         <span className="ellipsis">{row.name}</span>{' '}
         <span className="muted small nowrap">{formatBytes(row.size)}</span>
       </div>
+      <div role="cell" className={colClass(3)} title={sourceText(row)}>
+        <span className="ellipsis">
+          {row.source === 'mail' && row.mailSubject !== null ? (
+            <>
+              <span className="muted">Mail:</span> {row.mailSubject}
+              <span className="muted"> · {row.mailFrom}</span>
+            </>
+          ) : (
+            SOURCE_LABELS[row.source]
+          )}
+        </span>
+      </div>
       <div role="cell" className={colClass(3)}>
         <span className="ellipsis">{TARGET_LABELS[row.target]}</span>
       </div>
@@ -321,6 +352,13 @@ const HistoryRow = memo(function HistoryRow({
     </div>
   )
 })
+
+/** Where a row's file came from, in words: a mail's subject and sender, else the source's name. */
+function sourceText(row: Upload): string {
+  if (row.source === 'mail' && row.mailSubject !== null)
+    return `Mail "${row.mailSubject}" from ${row.mailFrom ?? 'an unknown sender'}`
+  return SOURCE_LABELS[row.source]
+}
 
 function RecordLink({ row }: { row: Upload }) {
   const [openInvoice, setScreen] = useApp(useShallow((s) => [s.openInvoice, s.setScreen] as const))

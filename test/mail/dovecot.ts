@@ -20,7 +20,8 @@ export const HAVE_DOVECOT = existsSync(DOVECOT)
  * `describe`, or `describe.skip` where Dovecot is not installed and CI is not `true` (as the
  * browser tests do without Chromium): `.ci/run` installs dovecot-imapd, so CI always runs them.
  */
-export const describeMail: typeof describe = HAVE_DOVECOT || process.env.CI === 'true' ? describe : (describe.skip as typeof describe)
+export const describeMail: typeof describe =
+  HAVE_DOVECOT || process.env.CI === 'true' ? describe : (describe.skip as typeof describe)
 
 export const MAIL_USER = 'receipts@bakery.test'
 export const MAIL_PASSWORD = 'corr3ct-h0rse-battery'
@@ -38,7 +39,9 @@ export interface Dovecot {
   /** Puts a raw message in a mailbox (created when missing), as an MTA would deliver it. */
   append(mailbox: string, raw: string | Buffer, o?: { flags?: string[]; date?: Date }): Promise<number>
   /** UIDs, flags and subjects of a mailbox. */
-  mailbox(mailbox: string): Promise<{ uidValidity: string; mails: { uid: number; subject: string; seen: boolean }[] }>
+  mailbox(
+    mailbox: string,
+  ): Promise<{ uidValidity: string; mails: { uid: number; subject: string; seen: boolean }[] }>
   /** Deletes a mailbox and makes it again: a new UIDVALIDITY, as a server renumbering does. */
   recreate(mailbox: string): Promise<void>
   log(): Promise<string>
@@ -77,7 +80,9 @@ export async function startDovecot(opts: { tls?: boolean; separator?: string } =
   await chmod(dir, 0o755)
   const root = process.getuid?.() === 0
   // As root, Dovecot runs as nobody; otherwise as this user. Either way no privilege is needed.
-  const runAs = root ? { user: 'nobody', group: 'nogroup', uid: 65534, gid: 65534 } : { user: userInfo().username, group: '', uid: -1, gid: -1 }
+  const runAs = root
+    ? { user: 'nobody', group: 'nogroup', uid: 65534, gid: 65534 }
+    : { user: userInfo().username, group: '', uid: -1, gid: -1 }
   if (!runAs.group) runAs.group = execFileSync('id', ['-gn']).toString().trim()
   const base = join(dir, 'run')
   const mail = join(dir, 'mail')
@@ -90,10 +95,27 @@ export async function startDovecot(opts: { tls?: boolean; separator?: string } =
   if (opts.tls) {
     certFile = join(dir, 'cert.pem')
     const keyFile = join(dir, 'key.pem')
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    ], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-days',
+        '2',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    )
     ssl = `ssl = yes\nssl_cert = <${certFile}\nssl_key = <${keyFile}\nssl_min_protocol = TLSv1.2`
   }
   await writeFile(join(dir, 'passwd'), `${MAIL_USER}:{PLAIN}${MAIL_PASSWORD}\n`)
@@ -148,7 +170,14 @@ namespace inbox {
 `
   await writeFile(join(dir, 'dovecot.conf'), conf)
   if (root) {
-    for (const p of [dir, base, mail, join(dir, 'passwd'), join(dir, 'dovecot.conf'), ...(certFile ? [certFile, join(dir, 'key.pem')] : [])])
+    for (const p of [
+      dir,
+      base,
+      mail,
+      join(dir, 'passwd'),
+      join(dir, 'dovecot.conf'),
+      ...(certFile ? [certFile, join(dir, 'key.pem')] : []),
+    ])
       await chown(p, runAs.uid, runAs.gid)
   }
   const child: ChildProcess = spawn(DOVECOT, ['-F', '-c', join(dir, 'dovecot.conf')], {
@@ -172,7 +201,14 @@ namespace inbox {
   }
 
   const client = async () => {
-    const c = new ImapFlow({ host: '127.0.0.1', port, secure: false, doSTARTTLS: false, auth: { user: MAIL_USER, pass: MAIL_PASSWORD }, logger: false })
+    const c = new ImapFlow({
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      doSTARTTLS: false,
+      auth: { user: MAIL_USER, pass: MAIL_PASSWORD },
+      logger: false,
+    })
     await c.connect()
     return c
   }
@@ -202,7 +238,11 @@ namespace inbox {
         const mails: { uid: number; subject: string; seen: boolean }[] = []
         if (mb.exists > 0) {
           for await (const m of c.fetch('1:*', { uid: true, envelope: true, flags: true })) {
-            mails.push({ uid: m.uid, subject: m.envelope?.subject ?? '', seen: m.flags?.has('\\Seen') ?? false })
+            mails.push({
+              uid: m.uid,
+              subject: m.envelope?.subject ?? '',
+              seen: m.flags?.has('\\Seen') ?? false,
+            })
           }
         }
         return { uidValidity: String(mb.uidValidity), mails }

@@ -26,10 +26,21 @@ const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
 const user = encodeURIComponent(MAIL_USER)
 const url = (mailbox: string, port = dv.server.port) => `imap://${user}@127.0.0.1:${port}/${mailbox}`
 const env = () => ({ ...process.env, BOOKDROP_API_KEY: KEY, BOOKDROP_MAIL_PASSWORD: MAIL_PASSWORD })
-const base = (data: string) => ['--base-url', rig.sb.url, '--data-dir', join(rig.dir, data), '--target', 'expenses']
+const base = (data: string) => [
+  '--base-url',
+  rig.sb.url,
+  '--data-dir',
+  join(rig.dir, data),
+  '--target',
+  'expenses',
+]
 
 function headless(args: string[]): { child: ChildProcess; out: () => string; exit: Promise<number | null> } {
-  const child = spawn(HEADLESS_CLI[0]!, [...HEADLESS_CLI.slice(1), ...args], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(HEADLESS_CLI[0]!, [...HEADLESS_CLI.slice(1), ...args], {
+    cwd: ROOT,
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
@@ -41,7 +52,11 @@ function headless(args: string[]): { child: ChildProcess; out: () => string; exi
 }
 
 async function receiptMail(subject: string, names: string[], o: { messageId?: string; padTo?: number } = {}) {
-  const pdfs = await Promise.all(names.map((n) => receiptPdf(`${subject}\n${n}\nTotal NGN ${1000 + Math.floor(random() * 9000)}.00`, o.padTo)))
+  const pdfs = await Promise.all(
+    names.map((n) =>
+      receiptPdf(`${subject}\n${n}\nTotal NGN ${1000 + Math.floor(random() * 9000)}.00`, o.padTo),
+    ),
+  )
   const raw = mime({
     subject,
     text: 'Your receipt is attached.',
@@ -68,7 +83,8 @@ describeMail('each attachment exactly once', () => {
       for (let round = 0; round < 4; round++) {
         const h = headless(args)
         const started = Date.now()
-        while (!/queued|sending|processing|done/.test(h.out()) && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 20))
+        while (!/queued|sending|processing|done/.test(h.out()) && Date.now() - started < 20_000)
+          await new Promise((r) => setTimeout(r, 20))
         await new Promise((r) => setTimeout(r, 50 + random() * 1500))
         h.child.kill('SIGKILL')
         await h.exit
@@ -80,7 +96,10 @@ describeMail('each attachment exactly once', () => {
     expect(await last.exit, last.out()).toBe(0)
     const made = await createdBySha(rig.sb)
     const counts = shas.map((s) => made.get(s) ?? 0)
-    expect(counts.filter((n) => n !== 1), `seed ${seed}`).toEqual([])
+    expect(
+      counts.filter((n) => n !== 1),
+      `seed ${seed}`,
+    ).toEqual([])
     expect((await dv.server.mailbox(box)).mails.every((m) => m.seen)).toBe(true)
   }, 180_000)
 
@@ -115,7 +134,10 @@ describeMail('each attachment exactly once', () => {
     const m = await receiptMail('Filed twice', ['t1.pdf', 't2.pdf'], { messageId: '<twice@shop.test>' })
     await dv.server.append('CopyA', m.raw)
     await dv.server.append('CopyB', m.raw)
-    const r = runCommand([...HEADLESS_CLI, '--mail', url('CopyA'), '--mail', url('CopyB'), ...base('twice'), '--once'], env())
+    const r = runCommand(
+      [...HEADLESS_CLI, '--mail', url('CopyA'), '--mail', url('CopyB'), ...base('twice'), '--once'],
+      env(),
+    )
     expect(await r.exit, r.out()).toBe(0)
     const made = await createdBySha(rig.sb)
     for (const s of m.shas) expect(made.get(s)).toBe(1)
@@ -136,18 +158,32 @@ describeMail('each attachment exactly once', () => {
       // Cut while the big attachment is coming down.
       await waitFor('the download under way', () => proxy.toClient > 2_000_000, 30_000)
       proxy.dropAll()
-      await waitFor('both receipts created', async () => {
-        const made = await createdBySha(rig.sb)
-        return [...big.shas, ...small.shas].every((s) => made.get(s) === 1)
-      }, 60_000)
-      expect(h.out()).toMatch(/mail waiting: mail account "[^"]+": the (server .* cannot be reached|connection was lost)/)
+      await waitFor(
+        'both receipts created',
+        async () => {
+          const made = await createdBySha(rig.sb)
+          return [...big.shas, ...small.shas].every((s) => made.get(s) === 1)
+        },
+        60_000,
+      )
+      expect(h.out()).toMatch(
+        /mail waiting: mail account "[^"]+": the (server .* cannot be reached|connection was lost)/,
+      )
       // Cut while idle; a mail arriving meanwhile is read once the connection is back.
       const accepted = proxy.accepted
-      await waitFor('idle again', () => /mail .*: connected \(IDLE\)/.test(h.out().slice(h.out().lastIndexOf('mail waiting'))), 30_000)
+      await waitFor(
+        'idle again',
+        () => /mail .*: connected \(IDLE\)/.test(h.out().slice(h.out().lastIndexOf('mail waiting'))),
+        30_000,
+      )
       proxy.dropAll()
       const late = await receiptMail('After the drop', ['late.pdf'])
       await dv.server.append(box, late.raw)
-      await waitFor('the late receipt created', async () => (await createdBySha(rig.sb)).get(late.shas[0]!) === 1, 60_000)
+      await waitFor(
+        'the late receipt created',
+        async () => (await createdBySha(rig.sb)).get(late.shas[0]!) === 1,
+        60_000,
+      )
       expect(proxy.accepted).toBeGreaterThan(accepted)
       const made = await createdBySha(rig.sb)
       for (const s of [...big.shas, ...small.shas, ...late.shas]) expect(made.get(s)).toBe(1)
@@ -166,7 +202,20 @@ describeMail('each attachment exactly once', () => {
      */
     const peak = async (box: string, data: string): Promise<number> => {
       const probe = join(import.meta.dirname, 'memory-probe.cjs')
-      const child = spawn(process.execPath, ['--expose-gc', '--require', probe, 'out/node/headless.js', '--mail', url(box), ...base(data), '--once'], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(
+        process.execPath,
+        [
+          '--expose-gc',
+          '--require',
+          probe,
+          'out/node/headless.js',
+          '--mail',
+          url(box),
+          ...base(data),
+          '--once',
+        ],
+        { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
+      )
       let out = ''
       let most = 0
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
@@ -185,7 +234,9 @@ describeMail('each attachment exactly once', () => {
     const withSmall = await peak('MemSmall', 'mem-small')
     const withLarge = await peak('MemLarge', 'mem-large')
     expect((await createdBySha(rig.sb)).get(large.shas[0]!)).toBe(1)
-    console.log(`peak live heap + buffers: ${Math.round(withSmall / 1e6)} MB with a small attachment, ${Math.round(withLarge / 1e6)} MB with 25 MB`)
+    console.log(
+      `peak live heap + buffers: ${Math.round(withSmall / 1e6)} MB with a small attachment, ${Math.round(withLarge / 1e6)} MB with 25 MB`,
+    )
     // Held in memory once (its Base64 from the server, its bytes, or the request body), the
     // attachment alone would add 25 MB or more; streamed, only the chunks in flight are held.
     expect(withLarge - withSmall).toBeLessThan(12_500_000)

@@ -27,25 +27,65 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Run {
   })
 }
 
-const base = (data: string) => ['--base-url', rig.sb.url, '--data-dir', join(rig.dir, data), '--target', 'expenses']
+const base = (data: string) => [
+  '--base-url',
+  rig.sb.url,
+  '--data-dir',
+  join(rig.dir, data),
+  '--target',
+  'expenses',
+]
 
 describeMail('headless --mail', () => {
   it('--once: two PDFs in one mail, an inline PDF, a logo-only mail and an HTML-body receipt', async () => {
     const box = 'Kinds'
-    const two = [await receiptPdf('Flour Mills\nTotal NGN 1,200.00'), await receiptPdf('Sugar Co\nTotal NGN 800.00')]
+    const two = [
+      await receiptPdf('Flour Mills\nTotal NGN 1,200.00'),
+      await receiptPdf('Sugar Co\nTotal NGN 800.00'),
+    ]
     const inline = await receiptPdf('Fuel Station\nTotal NGN 9,000.00')
-    await dv.server.append(box, mime({ subject: 'Invoice and delivery note', text: 'attached', attachments: [
-      { filename: 'invoice.pdf', type: 'application/pdf', content: two[0]! },
-      { filename: 'delivery.pdf', type: 'application/pdf', content: two[1]! },
-    ] }))
+    await dv.server.append(
+      box,
+      mime({
+        subject: 'Invoice and delivery note',
+        text: 'attached',
+        attachments: [
+          { filename: 'invoice.pdf', type: 'application/pdf', content: two[0]! },
+          { filename: 'delivery.pdf', type: 'application/pdf', content: two[1]! },
+        ],
+      }),
+    )
     // Apple Mail: the PDF inline, with a file name.
-    await dv.server.append(box, mime({ subject: 'Fuel receipt', text: 'Sent from my iPhone', attachments: [
-      { filename: 'fuel.pdf', type: 'application/pdf', content: inline, disposition: 'inline' },
-    ] }))
-    await dv.server.append(box, mime({ subject: 'Newsletter', html: '<img src="cid:logo@shop"><p>Spring offers</p>', attachments: [
-      { filename: 'logo.png', type: 'image/png', content: LOGO_PNG, disposition: 'inline', contentId: 'logo@shop' },
-    ] }))
-    await dv.server.append(box, mime({ subject: 'Order #1042 confirmed', html: '<h1>Thanks</h1><p>Total paid NGN 18,500.00</p>' }))
+    await dv.server.append(
+      box,
+      mime({
+        subject: 'Fuel receipt',
+        text: 'Sent from my iPhone',
+        attachments: [
+          { filename: 'fuel.pdf', type: 'application/pdf', content: inline, disposition: 'inline' },
+        ],
+      }),
+    )
+    await dv.server.append(
+      box,
+      mime({
+        subject: 'Newsletter',
+        html: '<img src="cid:logo@shop"><p>Spring offers</p>',
+        attachments: [
+          {
+            filename: 'logo.png',
+            type: 'image/png',
+            content: LOGO_PNG,
+            disposition: 'inline',
+            contentId: 'logo@shop',
+          },
+        ],
+      }),
+    )
+    await dv.server.append(
+      box,
+      mime({ subject: 'Order #1042 confirmed', html: '<h1>Thanks</h1><p>Total paid NGN 18,500.00</p>' }),
+    )
 
     const r = run(['--mail', url(box), ...base('kinds'), '--once'])
     expect(await r.exit, r.out()).toBe(0)
@@ -78,7 +118,14 @@ describeMail('headless --mail', () => {
 
   it('--mail-body sends an HTML-body receipt as its text (text_attachment) with the prompt', async () => {
     const box = 'Body'
-    await dv.server.append(box, mime({ from: 'PackShop <orders@packshop.test>', subject: 'Order #2077 confirmed', html: '<h1>Thank you</h1><table><tr><td>Cake boxes</td><td>NGN 18,500.00</td></tr></table>' }))
+    await dv.server.append(
+      box,
+      mime({
+        from: 'PackShop <orders@packshop.test>',
+        subject: 'Order #2077 confirmed',
+        html: '<h1>Thank you</h1><table><tr><td>Cake boxes</td><td>NGN 18,500.00</td></tr></table>',
+      }),
+    )
     const before = (await creates(rig.sb)).length
     const r = run(['--mail', url(box), ...base('body'), '--mail-body', '--once'])
     expect(await r.exit, r.out()).toBe(0)
@@ -97,12 +144,52 @@ describeMail('headless --mail', () => {
     const box = 'Filters'
     const pdfs = await Promise.all([1, 2, 3, 4].map((i) => receiptPdf(`Vendor ${i}\nTotal NGN ${i}00.00`)))
     const old = new Date(Date.now() - 40 * 86_400_000)
-    await dv.server.append(box, mime({ from: 'Flour Mills <billing@flour.test>', subject: 'Invoice 1', attachments: [{ filename: 'i1.pdf', type: 'application/pdf', content: pdfs[0]! }] }))
-    await dv.server.append(box, mime({ from: 'Other <x@other.test>', subject: 'Invoice 2', attachments: [{ filename: 'i2.pdf', type: 'application/pdf', content: pdfs[1]! }] }))
-    await dv.server.append(box, mime({ from: 'billing@flour.test', subject: 'Newsletter 3', attachments: [{ filename: 'i3.pdf', type: 'application/pdf', content: pdfs[2]! }] }))
-    await dv.server.append(box, mime({ from: 'FLOUR MILLS <b@flour.test>', subject: 'INVOICE 4', attachments: [{ filename: 'i4.pdf', type: 'application/pdf', content: pdfs[3]! }] }), { date: old })
+    await dv.server.append(
+      box,
+      mime({
+        from: 'Flour Mills <billing@flour.test>',
+        subject: 'Invoice 1',
+        attachments: [{ filename: 'i1.pdf', type: 'application/pdf', content: pdfs[0]! }],
+      }),
+    )
+    await dv.server.append(
+      box,
+      mime({
+        from: 'Other <x@other.test>',
+        subject: 'Invoice 2',
+        attachments: [{ filename: 'i2.pdf', type: 'application/pdf', content: pdfs[1]! }],
+      }),
+    )
+    await dv.server.append(
+      box,
+      mime({
+        from: 'billing@flour.test',
+        subject: 'Newsletter 3',
+        attachments: [{ filename: 'i3.pdf', type: 'application/pdf', content: pdfs[2]! }],
+      }),
+    )
+    await dv.server.append(
+      box,
+      mime({
+        from: 'FLOUR MILLS <b@flour.test>',
+        subject: 'INVOICE 4',
+        attachments: [{ filename: 'i4.pdf', type: 'application/pdf', content: pdfs[3]! }],
+      }),
+      { date: old },
+    )
     const since = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10)
-    const r = run(['--mail', url(box), ...base('filters'), '--mail-from', 'flour mills', '--mail-subject', 'invoice', '--mail-since', since, '--once'])
+    const r = run([
+      '--mail',
+      url(box),
+      ...base('filters'),
+      '--mail-from',
+      'flour mills',
+      '--mail-subject',
+      'invoice',
+      '--mail-since',
+      since,
+      '--once',
+    ])
     expect(await r.exit, r.out()).toBe(0)
     const made = await createdBySha(rig.sb)
     expect(made.get(sha(pdfs[0]!))).toBe(1)
@@ -114,28 +201,52 @@ describeMail('headless --mail', () => {
 
   it('--mail-after move:<mailbox> moves into a mailbox it creates; leave changes nothing; never a delete', async () => {
     const pdf = await receiptPdf('Mover Ltd\nTotal NGN 50.00')
-    await dv.server.append('MoveMe', mime({ subject: 'To move', attachments: [{ filename: 'm.pdf', type: 'application/pdf', content: pdf }] }))
+    await dv.server.append(
+      'MoveMe',
+      mime({
+        subject: 'To move',
+        attachments: [{ filename: 'm.pdf', type: 'application/pdf', content: pdf }],
+      }),
+    )
     const r = run(['--mail', url('MoveMe'), ...base('move'), '--mail-after', 'move:Bookdrop/Done', '--once'])
     expect(await r.exit, r.out()).toBe(0)
     expect((await dv.server.mailbox('MoveMe')).mails).toEqual([])
     expect((await dv.server.mailbox('Bookdrop/Done')).mails.map((m) => m.subject)).toEqual(['To move'])
 
     const pdf2 = await receiptPdf('Leaver Ltd\nTotal NGN 60.00')
-    await dv.server.append('LeaveMe', mime({ subject: 'To leave', attachments: [{ filename: 'l.pdf', type: 'application/pdf', content: pdf2 }] }))
+    await dv.server.append(
+      'LeaveMe',
+      mime({
+        subject: 'To leave',
+        attachments: [{ filename: 'l.pdf', type: 'application/pdf', content: pdf2 }],
+      }),
+    )
     const l = run(['--mail', url('LeaveMe'), ...base('leave'), '--mail-after', 'leave', '--once'])
     expect(await l.exit, l.out()).toBe(0)
     expect((await createdBySha(rig.sb)).get(sha(pdf2))).toBe(1)
-    expect((await dv.server.mailbox('LeaveMe')).mails.map((m) => [m.subject, m.seen])).toEqual([['To leave', false]])
+    expect((await dv.server.mailbox('LeaveMe')).mails.map((m) => [m.subject, m.seen])).toEqual([
+      ['To leave', false],
+    ])
   })
 
   it('a mail is marked only once every receipt in it has its record: one failed job leaves it untouched', async () => {
     const box = 'HalfFailed'
     const pdf = await receiptPdf('Good Vendor\nTotal NGN 70.00')
-    await dv.server.append(box, mime({ subject: 'Half', attachments: [
-      { filename: 'good.pdf', type: 'application/pdf', content: pdf },
-      // A statement the emulator refuses to read (its fail marker): that job fails.
-      { filename: 'bad.csv', type: 'text/csv', content: Buffer.from('date,amount\n[[sandbox:fail]],1\n') },
-    ] }))
+    await dv.server.append(
+      box,
+      mime({
+        subject: 'Half',
+        attachments: [
+          { filename: 'good.pdf', type: 'application/pdf', content: pdf },
+          // A statement the emulator refuses to read (its fail marker): that job fails.
+          {
+            filename: 'bad.csv',
+            type: 'text/csv',
+            content: Buffer.from('date,amount\n[[sandbox:fail]],1\n'),
+          },
+        ],
+      }),
+    )
     const r = run(['--mail', url(box), ...base('half'), '--mail-after', 'move:Done2', '--once'])
     expect(await r.exit, r.out()).toBe(1)
     expect(r.out()).toMatch(/failed: mail "Half" \(bad\.csv\)/)
@@ -147,7 +258,13 @@ describeMail('headless --mail', () => {
     const inbox = await rig.folder('both')
     const file = await receipt(inbox, 'folder.txt')
     const pdf = await receiptPdf('Both Ltd\nTotal NGN 80.00')
-    await dv.server.append('Both', mime({ subject: 'Both', attachments: [{ filename: 'both.pdf', type: 'application/pdf', content: pdf }] }))
+    await dv.server.append(
+      'Both',
+      mime({
+        subject: 'Both',
+        attachments: [{ filename: 'both.pdf', type: 'application/pdf', content: pdf }],
+      }),
+    )
     const r = run(['--watch', inbox, '--mail', url('Both'), ...base('both-data'), '--once'])
     expect(await r.exit, r.out()).toBe(0)
     const made = await createdBySha(rig.sb)
@@ -158,11 +275,22 @@ describeMail('headless --mail', () => {
 
   it('a wrong password, an unknown mailbox, an unreachable server: one line naming the account and what to do, exit 5, nothing marked', async () => {
     const pdf = await receiptPdf('Never Sent\nTotal NGN 90.00')
-    await dv.server.append('Refused', mime({ subject: 'Refused', attachments: [{ filename: 'n.pdf', type: 'application/pdf', content: pdf }] }))
+    await dv.server.append(
+      'Refused',
+      mime({
+        subject: 'Refused',
+        attachments: [{ filename: 'n.pdf', type: 'application/pdf', content: pdf }],
+      }),
+    )
 
-    const wrong = run(['--mail', url('Refused'), ...base('wrong'), '--once'], { BOOKDROP_MAIL_PASSWORD: 'not-the-password' })
+    const wrong = run(['--mail', url('Refused'), ...base('wrong'), '--once'], {
+      BOOKDROP_MAIL_PASSWORD: 'not-the-password',
+    })
     expect(await wrong.exit, wrong.out()).toBe(5)
-    const lines = wrong.out().split('\n').filter((l) => l.includes('refused the user name or password'))
+    const lines = wrong
+      .out()
+      .split('\n')
+      .filter((l) => l.includes('refused the user name or password'))
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain(`mail account "${MAIL_USER}@127.0.0.1"`)
     expect(lines[0]).toMatch(/app password/)
@@ -184,8 +312,14 @@ describeMail('headless --mail', () => {
     for (const [args, message] of [
       [['--mail', `imap://${user}:secret@127.0.0.1/INBOX`], /do not put the password in the URL/],
       [['--mail', 'http://x/INBOX'], /starts with imaps:\/\/ \(TLS\) or imap:\/\//],
-      [['--mail', url('INBOX'), '--mail-after', 'delete'], /--mail-after must be leave, seen or move:<mailbox>/],
-      [['--mail', url('INBOX'), '--mail-since', '31/01/2026'], /--mail-since must be a date written YYYY-MM-DD/],
+      [
+        ['--mail', url('INBOX'), '--mail-after', 'delete'],
+        /--mail-after must be leave, seen or move:<mailbox>/,
+      ],
+      [
+        ['--mail', url('INBOX'), '--mail-since', '31/01/2026'],
+        /--mail-since must be a date written YYYY-MM-DD/,
+      ],
       [['--mail-from', 'x'], /--watch <dir> or --mail <url> is required/],
     ] as const) {
       const r = run([...args, ...base('usage'), '--once'])

@@ -35,7 +35,14 @@ async function rigDemo(): Promise<AppRig> {
 
 async function account(r: AppRig, profileId: string, o: { password?: string; port?: number } = {}) {
   return r.ok('saveMailAccount', {
-    account: { profileId, host: '127.0.0.1', port: o.port ?? dv.server.port, security: 'plain', user: MAIL_USER, label: 'Shop inbox' },
+    account: {
+      profileId,
+      host: '127.0.0.1',
+      port: o.port ?? dv.server.port,
+      security: 'plain',
+      user: MAIL_USER,
+      label: 'Shop inbox',
+    },
     password: o.password ?? MAIL_PASSWORD,
   })
 }
@@ -57,18 +64,37 @@ describeMail('mail accounts through the app', () => {
     const profileId = await addProfile(r)
     await r.ok('setActiveProfile', { id: profileId })
     const pdf = await receiptPdf('App Vendor\nTotal NGN 4,200.00')
-    await dv.server.append('AppBox', mime({ from: 'App Vendor <billing@appvendor.test>', subject: 'April invoice', attachments: [{ filename: 'april.pdf', type: 'application/pdf', content: pdf }] }))
-    await r.ok('addFileContents', { files: [{ name: 'dropped.txt', base64: Buffer.from('Receipt dropped\nTotal NGN 10.00').toString('base64') }], target: 'expenses' })
+    await dv.server.append(
+      'AppBox',
+      mime({
+        from: 'App Vendor <billing@appvendor.test>',
+        subject: 'April invoice',
+        attachments: [{ filename: 'april.pdf', type: 'application/pdf', content: pdf }],
+      }),
+    )
+    await r.ok('addFileContents', {
+      files: [
+        { name: 'dropped.txt', base64: Buffer.from('Receipt dropped\nTotal NGN 10.00').toString('base64') },
+      ],
+      target: 'expenses',
+    })
 
     const a = await account(r, profileId)
     expect(a).toMatchObject({ label: 'Shop inbox', host: '127.0.0.1', user: MAIL_USER, rules: [] })
-    const withRule = await r.ok('saveMailRule', { rule: { accountId: a.id, mailbox: 'AppBox', target: 'expenses', after: 'seen' } })
+    const withRule = await r.ok('saveMailRule', {
+      rule: { accountId: a.id, mailbox: 'AppBox', target: 'expenses', after: 'seen' },
+    })
     expect(withRule.rules).toHaveLength(1)
     const row = await waitFor('the mail receipt completed', async () => {
       const h = await r.ok('history', { sources: ['mail'] })
       return h.rows.find((u) => u.status === 'completed')
     })
-    expect(row).toMatchObject({ source: 'mail', name: 'april.pdf', mailFrom: 'App Vendor <billing@appvendor.test>', mailSubject: 'April invoice' })
+    expect(row).toMatchObject({
+      source: 'mail',
+      name: 'april.pdf',
+      mailFrom: 'App Vendor <billing@appvendor.test>',
+      mailSubject: 'April invoice',
+    })
     expect((await createdBySha(r.sb!)).get(sha(pdf))).toBe(1)
     // The source filter: mail rows only, drop rows only, or both.
     expect((await r.ok('history', { sources: ['mail'] })).rows.map((u) => u.source)).toEqual(['mail'])
@@ -100,7 +126,13 @@ describeMail('mail accounts through the app', () => {
     const profileId = await addProfile(r)
     await r.ok('setActiveProfile', { id: profileId })
     const pdf = await receiptPdf('Locked Vendor\nTotal NGN 1.00')
-    await dv.server.append('Locked', mime({ subject: 'Locked', attachments: [{ filename: 'locked.pdf', type: 'application/pdf', content: pdf }] }))
+    await dv.server.append(
+      'Locked',
+      mime({
+        subject: 'Locked',
+        attachments: [{ filename: 'locked.pdf', type: 'application/pdf', content: pdf }],
+      }),
+    )
     const a = await account(r, profileId, { password: 'wrong-password' })
     await r.ok('saveMailRule', { rule: { accountId: a.id, mailbox: 'Locked', target: 'expenses' } })
     const status = await waitFor('the error', async () => {
@@ -108,26 +140,44 @@ describeMail('mail accounts through the app', () => {
       return v?.status.state === 'error' ? v.status : null
     })
     expect(status.problem).toBe('auth')
-    expect(status.message).toMatch(/refused the user name or password for receipts@bakery\.test.*app password/)
+    expect(status.message).toMatch(
+      /refused the user name or password for receipts@bakery\.test.*app password/,
+    )
     expect((await r.ok('history', { sources: ['mail'] })).total).toBe(0)
     expect(r.transcript.join('\n')).not.toContain('wrong-password')
 
     // The same account with the right password: read at once.
-    await r.ok('saveMailAccount', { id: a.id, account: { profileId, host: '127.0.0.1', port: dv.server.port, security: 'plain', user: MAIL_USER }, password: MAIL_PASSWORD })
+    await r.ok('saveMailAccount', {
+      id: a.id,
+      account: { profileId, host: '127.0.0.1', port: dv.server.port, security: 'plain', user: MAIL_USER },
+      password: MAIL_PASSWORD,
+    })
     await waitFor('the receipt sent', async () => (await createdBySha(r.sb!)).get(sha(pdf)) === 1)
   })
 
-  it('refuses what it must: plain IMAP off this computer, a new account without a password, a partner profile, another profile\'s account', async () => {
+  it("refuses what it must: plain IMAP off this computer, a new account without a password, a partner profile, another profile's account", async () => {
     const r = await rig()
     const profileId = await addProfile(r)
     await r.ok('setActiveProfile', { id: profileId })
-    const plain = await r.call('saveMailAccount', { account: { profileId, host: 'imap.example.com', security: 'plain', user: 'me@example.com' }, password: 'x1234567' })
-    expect(plain.ok ? null : plain.error.fields).toMatchObject({ security: expect.stringMatching(/only to this computer/) })
-    const nopass = await r.call('saveMailAccount', { account: { profileId, host: 'imap.example.com', user: 'me@example.com' } })
+    const plain = await r.call('saveMailAccount', {
+      account: { profileId, host: 'imap.example.com', security: 'plain', user: 'me@example.com' },
+      password: 'x1234567',
+    })
+    expect(plain.ok ? null : plain.error.fields).toMatchObject({
+      security: expect.stringMatching(/only to this computer/),
+    })
+    const nopass = await r.call('saveMailAccount', {
+      account: { profileId, host: 'imap.example.com', user: 'me@example.com' },
+    })
     expect(nopass.ok ? null : nopass.error.fields).toEqual({ password: 'required' })
-    const junkHost = await r.call('saveMailAccount', { account: { profileId, host: 'imap://x.com:993', user: 'me' }, password: 'x1234567' })
+    const junkHost = await r.call('saveMailAccount', {
+      account: { profileId, host: 'imap://x.com:993', user: 'me' },
+      password: 'x1234567',
+    })
     expect(junkHost.ok ? null : junkHost.error.code).toBe('invalid_request')
-    const badBox = await r.call('saveMailRule', { rule: { accountId: 'nope', mailbox: 'A/*', target: 'expenses' } })
+    const badBox = await r.call('saveMailRule', {
+      rule: { accountId: 'nope', mailbox: 'A/*', target: 'expenses' },
+    })
     expect(badBox.ok).toBe(false)
     expect(await r.ok('listMail', {})).toEqual([])
   })
@@ -136,11 +186,20 @@ describeMail('mail accounts through the app', () => {
     const r = await rig()
     const profileId = await addProfile(r)
     await r.ok('setActiveProfile', { id: profileId })
-    await dv.server.append('Actions', mime({ subject: 'Paid online #55', html: '<p>Total paid NGN 3,300.00 to Corner Shop</p>' }))
+    await dv.server.append(
+      'Actions',
+      mime({ subject: 'Paid online #55', html: '<p>Total paid NGN 3,300.00 to Corner Shop</p>' }),
+    )
     const a = await account(r, profileId)
     await r.ok('saveMailRule', { rule: { accountId: a.id, mailbox: 'Actions', target: 'expenses' } })
-    const skipped = await waitFor('the skipped row', async () => (await r.ok('history', { sources: ['mail'] })).rows.find((u) => u.status === 'skipped'))
-    expect(skipped).toMatchObject({ reason: 'no_receipt', name: 'Paid online #55.txt', mailSubject: 'Paid online #55' })
+    const skipped = await waitFor('the skipped row', async () =>
+      (await r.ok('history', { sources: ['mail'] })).rows.find((u) => u.status === 'skipped'),
+    )
+    expect(skipped).toMatchObject({
+      reason: 'no_receipt',
+      name: 'Paid online #55.txt',
+      mailSubject: 'Paid online #55',
+    })
     expect(skipped.lastError).toMatch(/No receipt in this mail/)
     expect((await dv.server.mailbox('Actions')).mails[0]!.seen).toBe(false)
 
@@ -156,8 +215,18 @@ describeMail('mail accounts through the app', () => {
     // Cancel, then Retry, on a mail attachment.
     await r.ok('pauseUploads', {})
     const pdf = await receiptPdf('Cancel Me\nTotal NGN 77.00')
-    await dv.server.append('Actions', mime({ subject: 'To cancel', attachments: [{ filename: 'cancel.pdf', type: 'application/pdf', content: pdf }] }))
-    const queued = await waitFor('queued', async () => (await r.ok('history', { sources: ['mail'] })).rows.find((u) => u.name === 'cancel.pdf' && u.status === 'queued'))
+    await dv.server.append(
+      'Actions',
+      mime({
+        subject: 'To cancel',
+        attachments: [{ filename: 'cancel.pdf', type: 'application/pdf', content: pdf }],
+      }),
+    )
+    const queued = await waitFor('queued', async () =>
+      (await r.ok('history', { sources: ['mail'] })).rows.find(
+        (u) => u.name === 'cancel.pdf' && u.status === 'queued',
+      ),
+    )
     expect((await r.ok('cancelUpload', { id: queued.id })).status).toBe('cancelled')
     await r.ok('resumeUploads', {})
     expect((await r.ok('retryUpload', { id: queued.id })).status).toBe('queued')
@@ -174,20 +243,36 @@ describeMail("the demo's inbox", () => {
     expect((await r.ok('history', {})).total).toBe(0)
 
     await r.ok('checkMail', { accountId: inbox!.id })
-    const rows = await waitFor('the demo mails taken', async () => {
-      const h = await r.ok('history', { sources: ['mail'] })
-      return h.rows.filter((u) => u.status === 'completed').length === 4 && h.rows.filter((u) => u.status === 'skipped').length === 2 ? h.rows : null
-    }, 30_000)
-    expect(rows.filter((u) => u.reason === 'no_receipt').map((u) => u.mailSubject).sort()).toEqual(['Order #1042 confirmed', 'Our March newsletter'])
+    const rows = await waitFor(
+      'the demo mails taken',
+      async () => {
+        const h = await r.ok('history', { sources: ['mail'] })
+        return h.rows.filter((u) => u.status === 'completed').length === 4 &&
+          h.rows.filter((u) => u.status === 'skipped').length === 2
+          ? h.rows
+          : null
+      },
+      30_000,
+    )
+    expect(
+      rows
+        .filter((u) => u.reason === 'no_receipt')
+        .map((u) => u.mailSubject)
+        .sort(),
+    ).toEqual(['Order #1042 confirmed', 'Our March newsletter'])
     expect(rows.find((u) => u.mailSubject === 'Invoice and delivery note')).toBeTruthy()
     expect((await r.ok('listMail', {}))[0]!.status.state).toBe('connected')
 
     const { uid } = await r.ok('addDemoMail', {})
     expect(uid).toBeGreaterThan(5)
-    await waitFor('the new demo receipt', async () => {
-      const h = await r.ok('history', { sources: ['mail'] })
-      return h.rows.filter((u) => u.status === 'completed').length === 5
-    }, 30_000)
+    await waitFor(
+      'the new demo receipt',
+      async () => {
+        const h = await r.ok('history', { sources: ['mail'] })
+        return h.rows.filter((u) => u.status === 'completed').length === 5
+      },
+      30_000,
+    )
   }, 90_000)
 
   it('is the demo only: a real profile cannot ask for test mails', async () => {

@@ -10,7 +10,16 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { MailAccountStatus } from '../../contract/types'
 import { HEADLESS_CLI, runCommand } from '../engine/headless-helpers'
-import { FAST_QUEUE, KEY, PROFILE, type Rig, createdBySha, fixtures, useRigs, waitFor } from '../engine/helpers'
+import {
+  FAST_QUEUE,
+  KEY,
+  PROFILE,
+  type Rig,
+  createdBySha,
+  fixtures,
+  useRigs,
+  waitFor,
+} from '../engine/helpers'
 import { describeMail, MAIL_PASSWORD, MAIL_USER, startDovecot, useDovecot } from './dovecot'
 import { mime, receiptPdf } from './mime'
 
@@ -21,7 +30,10 @@ const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
 async function mailRig(o: { jobDelayMs?: number } = {}): Promise<Rig> {
   return rigs({
     ...(o.jobDelayMs ? { fixtures: fixtures({ job_delay_ms: o.jobDelayMs }) } : {}),
-    engine: { queue: FAST_QUEUE, mail: { passwords: async () => MAIL_PASSWORD, timing: { backoffMs: 100, backoffMaxMs: 1000 } } },
+    engine: {
+      queue: FAST_QUEUE,
+      mail: { passwords: async () => MAIL_PASSWORD, timing: { backoffMs: 100, backoffMaxMs: 1000 } },
+    },
   })
 }
 
@@ -29,7 +41,10 @@ function status(r: Rig, accountId: string): MailAccountStatus {
   return r.engine.mail.status(accountId)
 }
 
-async function account(r: Rig, o: { port?: number; security?: 'tls' | 'starttls' | 'plain'; usePolling?: boolean } = {}) {
+async function account(
+  r: Rig,
+  o: { port?: number; security?: 'tls' | 'starttls' | 'plain'; usePolling?: boolean } = {},
+) {
   return r.engine.mail.saveAccount({
     profileId: PROFILE,
     host: '127.0.0.1',
@@ -41,8 +56,16 @@ async function account(r: Rig, o: { port?: number; security?: 'tls' | 'starttls'
 }
 
 async function pdfMail(subject: string, names: string[]) {
-  const pdfs = await Promise.all(names.map((n) => receiptPdf(`${subject} ${n}\nTotal NGN ${Math.floor(Math.random() * 9000)}.00`)))
-  return { raw: mime({ subject, attachments: names.map((n, i) => ({ filename: n, type: 'application/pdf', content: pdfs[i]! })) }), shas: pdfs.map(sha) }
+  const pdfs = await Promise.all(
+    names.map((n) => receiptPdf(`${subject} ${n}\nTotal NGN ${Math.floor(Math.random() * 9000)}.00`)),
+  )
+  return {
+    raw: mime({
+      subject,
+      attachments: names.map((n, i) => ({ filename: n, type: 'application/pdf', content: pdfs[i]! })),
+    }),
+    shas: pdfs.map(sha),
+  }
 }
 
 describeMail('mail while watching', () => {
@@ -51,7 +74,10 @@ describeMail('mail while watching', () => {
     const a = await account(r)
     await r.engine.mail.saveRule({ accountId: a.id, mailbox: 'Live', target: 'expenses' })
     await dv.server.append('Live', mime({ subject: 'first', text: 'no receipt here' }))
-    await waitFor('connected and idle', () => status(r, a.id).state === 'connected' && status(r, a.id).idle && status(r, a.id).lastCheckAt)
+    await waitFor(
+      'connected and idle',
+      () => status(r, a.id).state === 'connected' && status(r, a.id).idle && status(r, a.id).lastCheckAt,
+    )
     const m = await pdfMail('Arrives live', ['live.pdf'])
     await dv.server.append('Live', m.raw)
     // The account polls never (IDLE, rescan every 10 minutes): only the push can bring it this soon.
@@ -68,7 +94,11 @@ describeMail('mail while watching', () => {
     const m = await pdfMail('Polled receipt', ['polled.pdf'])
     await dv.server.append('Polled', m.raw)
     await r.engine.mail.checkNow(a.id)
-    await waitFor('the polled mail sent', async () => (await createdBySha(r.sb)).get(m.shas[0]!) === 1, 15_000)
+    await waitFor(
+      'the polled mail sent',
+      async () => (await createdBySha(r.sb)).get(m.shas[0]!) === 1,
+      15_000,
+    )
   })
 
   it('a mail is marked when its jobs have finished (records exist), not when the server accepted them', async () => {
@@ -85,7 +115,9 @@ describeMail('mail while watching', () => {
     await new Promise((res) => setTimeout(res, 300))
     expect(r.engine.history({ sources: ['mail'] }).rows.every((u) => u.status === 'processing')).toBe(true)
     expect((await dv.server.mailbox('SlowJobs')).mails[0]!.seen).toBe(false)
-    await waitFor('both completed', () => r.engine.history({ sources: ['mail'] }).rows.every((u) => u.status === 'completed'))
+    await waitFor('both completed', () =>
+      r.engine.history({ sources: ['mail'] }).rows.every((u) => u.status === 'completed'),
+    )
     await waitFor('then marked seen', async () => (await dv.server.mailbox('SlowJobs')).mails[0]?.seen)
   })
 
@@ -109,12 +141,19 @@ describeMail('TLS', () => {
     const r = await mailRig()
     const m = await pdfMail('Behind TLS', ['tls.pdf'])
     await dv.server.append('Tls', m.raw)
-    for (const [security, port] of [['tls', dv.server.tlsPort!], ['starttls', dv.server.port]] as const) {
+    for (const [security, port] of [
+      ['tls', dv.server.tlsPort!],
+      ['starttls', dv.server.port],
+    ] as const) {
       const a = await account(r, { security, port })
       await r.engine.mail.saveRule({ accountId: a.id, mailbox: 'Tls', target: 'expenses' })
-      const st = await waitFor(`the ${security} error`, () => (status(r, a.id).state === 'error' ? status(r, a.id) : null))
+      const st = await waitFor(`the ${security} error`, () =>
+        status(r, a.id).state === 'error' ? status(r, a.id) : null,
+      )
       expect(st.problem).toBe('certificate')
-      expect(st.message).toMatch(/the certificate of 127\.0\.0\.1:\d+ is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\)/)
+      expect(st.message).toMatch(
+        /the certificate of 127\.0\.0\.1:\d+ is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
+      )
       await r.engine.mail.removeAccount(a.id)
     }
     expect((await createdBySha(r.sb)).has(m.shas[0]!)).toBe(false)
@@ -126,7 +165,11 @@ describeMail('TLS', () => {
       const r = await mailRig()
       const a = await account(r, { security: 'starttls', port: plainOnly.port })
       await r.engine.mail.saveRule({ accountId: a.id, mailbox: 'INBOX', target: 'expenses' })
-      const st = await waitFor('the error', () => (status(r, a.id).state !== 'connecting' && status(r, a.id).state !== 'starting' ? status(r, a.id) : null))
+      const st = await waitFor('the error', () =>
+        status(r, a.id).state !== 'connecting' && status(r, a.id).state !== 'starting'
+          ? status(r, a.id)
+          : null,
+      )
       expect(st).toMatchObject({ state: 'error', problem: 'certificate' })
       expect(st.message).toMatch(/a secure connection to 127\.0\.0\.1:\d+ could not be made/)
       expect(await plainOnly.log()).not.toMatch(/Login: user=/)
@@ -135,13 +178,27 @@ describeMail('TLS', () => {
     }
   })
 
-  it('imaps:// in the headless mode, with the server\'s certificate authority trusted (NODE_EXTRA_CA_CERTS)', async () => {
+  it("imaps:// in the headless mode, with the server's certificate authority trusted (NODE_EXTRA_CA_CERTS)", async () => {
     const m = await pdfMail('Trusted TLS', ['trusted.pdf'])
     await dv.server.append('Trusted', m.raw)
     const sb = (await mailRig()).sb
     const r = runCommand(
-      [...HEADLESS_CLI, '--mail', `imaps://${encodeURIComponent(MAIL_USER)}@127.0.0.1:${dv.server.tlsPort}/Trusted`, '--base-url', sb.url, '--data-dir', join(dv.server.dir, 'cli-data'), '--once'],
-      { ...process.env, BOOKDROP_API_KEY: KEY, BOOKDROP_MAIL_PASSWORD: MAIL_PASSWORD, NODE_EXTRA_CA_CERTS: dv.server.certFile! },
+      [
+        ...HEADLESS_CLI,
+        '--mail',
+        `imaps://${encodeURIComponent(MAIL_USER)}@127.0.0.1:${dv.server.tlsPort}/Trusted`,
+        '--base-url',
+        sb.url,
+        '--data-dir',
+        join(dv.server.dir, 'cli-data'),
+        '--once',
+      ],
+      {
+        ...process.env,
+        BOOKDROP_API_KEY: KEY,
+        BOOKDROP_MAIL_PASSWORD: MAIL_PASSWORD,
+        NODE_EXTRA_CA_CERTS: dv.server.certFile!,
+      },
     )
     expect(await r.exit, r.out()).toBe(0)
     expect((await createdBySha(sb)).get(m.shas[0]!)).toBe(1)
@@ -157,7 +214,13 @@ describeMail('mailbox names', () => {
       // The test's own client writes the path as levels: the server's name is "Reçus.2026".
       await dot.append('Reçus/2026', m.raw)
       const a = await account(r, { port: dot.port })
-      await r.engine.mail.saveRule({ accountId: a.id, mailbox: 'Reçus/2026', target: 'expenses', after: 'move', moveTo: 'Bookdrop/Done' })
+      await r.engine.mail.saveRule({
+        accountId: a.id,
+        mailbox: 'Reçus/2026',
+        target: 'expenses',
+        after: 'move',
+        moveTo: 'Bookdrop/Done',
+      })
       await waitFor('sent', async () => (await createdBySha(r.sb)).get(m.shas[0]!) === 1, 15_000)
       await waitFor('moved', async () => (await dot.mailbox('Reçus/2026')).mails.length === 0, 15_000)
       expect((await dot.mailbox('Bookdrop/Done')).mails.map((x) => x.subject)).toEqual(['Reçu'])

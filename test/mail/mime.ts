@@ -49,8 +49,10 @@ export function mime(m: MimeMail): string {
     'MIME-Version: 1.0',
   ]
   const bodies: string[] = []
-  if (m.text !== undefined) bodies.push(`Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${m.text}`)
-  if (m.html !== undefined) bodies.push(`Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${m.html}`)
+  if (m.text !== undefined)
+    bodies.push(`Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${m.text}`)
+  if (m.html !== undefined)
+    bodies.push(`Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${m.html}`)
   const atts = (m.attachments ?? []).map((a) => {
     const name = a.filename ? `; name="${a.filename}"` : ''
     const disp = a.disposition ?? 'attachment'
