@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startSandbox } from '../../sandbox'
+import { mailBench } from './mail'
 import type { BenchRow } from './renderer'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -21,7 +22,7 @@ const MB = 1024 * 1024
 const argv = process.argv.slice(2)
 const args = new Set(argv)
 const QUICK = args.has('--quick')
-/** `--only <scenario>[,<scenario>…]`: ingest, detect, scan, large, renderer (default: all). */
+/** `--only <scenario>[,<scenario>…]`: process, ingest, detect, scan, large, mail, renderer (default: all). */
 const ONLY = (() => {
   const i = argv.indexOf('--only')
   return i >= 0 ? new Set((argv[i + 1] ?? '').split(',').filter(Boolean)) : null
@@ -485,12 +486,32 @@ async function main(): Promise<void> {
         ok: big.failed === 0 && growth < 64 * MB,
       })
     }
+    // 5: mail intake (issue 24): 500 mails read --once against the same files in a folder, and
+    // the latency of a new mail with IDLE; against a real Dovecot (scripts/bench/mail.ts).
+    if (runs('mail')) {
+      const msb = await startSandbox({
+        port: 0,
+        fixtures: {
+          businesses: [{ uuid: 'bench', name: 'Bench', key: KEY }],
+          rate_limit: { limit: 1_000_000, window_seconds: 60 },
+        },
+        maxBodyBytes: 200 * MB,
+      })
+      try {
+        rows.push(...(await mailBench({ root: ROOT, work, sb: msb, key: KEY, quick: QUICK, timed, median, pct })))
+      } catch (e) {
+        console.error(e)
+        rows.push({ what: `mail: could not run (${(e instanceof Error ? e.message : String(e)).split('\n')[0]})`, figure: '—', target: '', ok: false })
+      } finally {
+        await msb.stop()
+      }
+    }
   } finally {
     await sb.stop()
     await rm(work, { recursive: true, force: true })
   }
 
-  // 5: the renderer in Chromium through the web host (scripts/bench/renderer.ts), in a process of
+  // 6: the renderer in Chromium through the web host (scripts/bench/renderer.ts), in a process of
   // its own too: this one's heap still holds what the emulator stored above.
   try {
     if (runs('renderer')) rows.push(...(await rendererChild()))

@@ -33,6 +33,12 @@ export interface IntakeRequest {
    * continued: a file keeps one row while it cannot be sent, and that row goes on when it can.
    */
   continues?: Upload
+  /**
+   * The caller wrote this file itself and hashed the bytes as it wrote them (a mail attachment
+   * streamed to disk): that sha256 is used when the file still has that size, instead of reading
+   * it again. What is sent is checked against it all the same (the queue hashes what it streams).
+   */
+  written?: { size: number; sha256: string }
   /** Source `mail`: the mail's sender and subject, kept on the row for the history. */
   mailFrom?: string
   mailSubject?: string
@@ -222,7 +228,7 @@ export class Intake {
 
     let sha256: string
     try {
-      sha256 = await sha256File(req.path, size)
+      sha256 = req.written && req.written.size === size ? req.written.sha256 : await sha256File(req.path, size)
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       if (code === 'ENOENT') return this.skip(req, 'vanished', { size, mtimeMs })

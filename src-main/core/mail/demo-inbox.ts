@@ -216,6 +216,14 @@ export class DemoInbox implements MailServer {
         if (!c) return null
         return Readable.from([c.subarray(0, o.maxBytes)])
       },
+      async fetchParts(uids, part, maxBytes) {
+        const out = new Map<number, Buffer>()
+        for (const m of sel().mails) {
+          const c = uids.includes(m.uid) ? m.contents.get(part || '1') : undefined
+          if (c && c.length <= maxBytes) out.set(m.uid, c)
+        }
+        return out
+      },
       async markSeen(uids) {
         for (const m of sel().mails) if (uids.includes(m.uid)) m.seen = true
       },

@@ -1,12 +1,13 @@
 /**
  * Where mail receipts are kept: `<dataDir>/mail/<account>/<UIDVALIDITY>-<UID>/<part>/<name>`, in
  * folders only this user can open (0700) and files only this user can read (0600). An attachment
- * is streamed from the server to a temporary file, then renamed into place: a file under its final
- * name is always whole. The row's name is the attachment's own (the server detects the type by it).
+ * is streamed from the server to its file and hashed on the way; intake takes it once it is whole.
+ * The row's name is the attachment's own (the server detects the type by it).
  */
 import { createWriteStream } from 'node:fs'
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
-import { extname, join } from 'node:path'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { dirname, extname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
@@ -48,47 +49,66 @@ export function partDir(
   return join(dataDir, MAIL_DIR, safeAccount, `${uidValidity.replace(/\D/g, '')}-${uid}`, safePart)
 }
 
+/** Folders made this run: a mail's folder is made with one call, its parents once. */
+const made = new Set<string>()
+
 async function privateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 })
+  const parent = dirname(dir)
+  if (!made.has(parent)) {
+    await mkdir(parent, { recursive: true, mode: 0o700 })
+    made.add(parent)
+  }
+  await mkdir(dir, { mode: 0o700 }).catch((e: unknown) => {
+    if ((e as { code?: string }).code !== 'EEXIST') throw e
+  })
 }
 
-/** Streams `source` into `dir/name` (through a temporary file), at most `maxBytes`. Returns the path. */
+/**
+ * Streams `source` into `dir/name`, at most `maxBytes`, hashing the bytes as they are written.
+ * A download cut short leaves a partial file nothing refers to: intake takes a file only once it
+ * is whole, and the next try writes it again from the start.
+ */
 export async function saveStream(
   dir: string,
   name: string,
   source: Readable,
   maxBytes: number,
-): Promise<string> {
+): Promise<{ path: string; size: number; sha256: string }> {
   await privateDir(dir)
-  const final = join(dir, name)
-  const tmp = join(dir, `.${process.pid}.download`)
+  const path = join(dir, name)
+  const hash = createHash('sha256')
   let bytes = 0
-  try {
-    await pipeline(
-      source,
-      async function* (chunks: AsyncIterable<Buffer>) {
-        for await (const c of chunks) {
-          bytes += c.length
-          if (bytes > maxBytes) throw new Error(`the attachment is larger than ${maxBytes} bytes`)
-          yield c
-        }
-      },
-      createWriteStream(tmp, { mode: 0o600 }),
-    )
-    await rename(tmp, final)
-  } catch (e) {
-    await rm(tmp, { force: true }).catch(() => undefined)
-    throw e
-  }
-  return final
+  await pipeline(
+    source,
+    async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const c of chunks) {
+        bytes += c.length
+        if (bytes > maxBytes) throw new Error(`the attachment is larger than ${maxBytes} bytes`)
+        hash.update(c)
+        yield c
+      }
+    },
+    createWriteStream(path, { mode: 0o600 }),
+  )
+  return { path, size: bytes, sha256: hash.digest('hex') }
 }
 
-/** Writes text to `dir/name` (through a temporary file). Returns the path. */
+/** Writes a small attachment fetched whole to `dir/name`; returns its path, size and sha256. */
+export async function saveBytes(
+  dir: string,
+  name: string,
+  bytes: Buffer,
+): Promise<{ path: string; size: number; sha256: string }> {
+  await privateDir(dir)
+  const path = join(dir, name)
+  await writeFile(path, bytes, { mode: 0o600 })
+  return { path, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
+}
+
+/** Writes text to `dir/name`. Returns the path. */
 export async function saveText(dir: string, name: string, text: string): Promise<string> {
   await privateDir(dir)
-  const final = join(dir, name)
-  const tmp = join(dir, `.${process.pid}.text`)
-  await writeFile(tmp, text, { mode: 0o600 })
-  await rename(tmp, final)
-  return final
+  const path = join(dir, name)
+  await writeFile(path, text, { mode: 0o600 })
+  return path
 }

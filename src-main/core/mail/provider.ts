@@ -66,6 +66,11 @@ export interface MailSession {
    * fetched in chunks: never the whole part in memory. Null when the mail or part is gone.
    */
   download(uid: number, part: string, o: { maxBytes: number }): Promise<Readable | null>
+  /**
+   * One small part (decoded) of each of these mails, whole, in one command: for attachments of at
+   * most `maxBytes`; a mail whose part is larger, or gone, is left out (it is downloaded alone).
+   */
+  fetchParts(uids: number[], part: string, maxBytes: number): Promise<Map<number, Buffer>>
   /** Adds \Seen to these mails of the selected mailbox. */
   markSeen(uids: number[]): Promise<void>
   /** Moves these mails of the selected mailbox to `to` (its levels), creating it first when missing. Never deletes. */

@@ -15,7 +15,7 @@ import type { IntakeRequest, IntakeResult } from '../intake/intake'
 import { isStorageError } from '../store/storage-errors'
 import type { Upload } from '../store/uploads'
 import { mailboxPath, renderMailPrompt } from './config'
-import { partDir, safeFileName, saveStream, saveText } from './files'
+import { partDir, safeFileName, saveBytes, saveStream, saveText } from './files'
 import { MailError, type MailMeta, type MailPart, type MailSession } from './provider'
 import { type MailRow, type MailStore } from './store'
 import {
@@ -33,6 +33,10 @@ import {
 export const FETCH_BATCH = 50
 /** Mails acted on (seen, moved) in one command. */
 const ACTION_BATCH = 200
+/** Attachments up to this size (decoded) are fetched several mails at a time, as whole parts. */
+const PREFETCH_PART_BYTES = 1024 * 1024
+/** The most bytes of such attachments held in memory at once. */
+const PREFETCH_GROUP_BYTES = 8 * 1024 * 1024
 /** The largest attachment downloaded at all (the Settings maximum); larger ones are not receipts. */
 export const MAX_ATTACHMENT_BYTES = 200 * 1024 * 1024
 
@@ -150,6 +154,8 @@ export class RuleRunner {
   private wakeRequested = false
   private loopDone: Promise<void> | null = null
   private uidValidity: string | null = null
+  /** The UIDVALIDITY under which open mails were last looked at for records made meanwhile. */
+  private swept: string | null = null
 
   constructor(
     readonly account: MailAccountConfig,
@@ -232,7 +238,8 @@ export class RuleRunner {
         })
         // "Check now" (wake) tries again at once: a person may just have fixed the cause.
         this.waitAbort = new AbortController()
-        if (!this.wakeRequested) await sleep(wait, AbortSignal.any([this.stopper.signal, this.waitAbort.signal]))
+        if (!this.wakeRequested)
+          await sleep(wait, AbortSignal.any([this.stopper.signal, this.waitAbort.signal]))
         this.waitAbort = null
         this.wakeRequested = false
       }
@@ -326,9 +333,14 @@ export class RuleRunner {
     for (let i = 0; i < uids.length && !this.stopped; i += FETCH_BATCH) {
       const batch = uids.slice(i, i + FETCH_BATCH)
       const metas = await s.fetchMeta(batch)
-      for (const meta of metas) {
-        if (this.stopped) return
-        await this.takeMail(s, uv, meta)
+      for (const group of this.prefetchGroups(uv, metas)) {
+        // Small receipts of a few mails come in one command (a per-attachment download costs a
+        // round trip and a stream each); larger ones stream to disk as they are taken.
+        const pre = await this.prefetch(s, group.parts)
+        for (const meta of group.metas) {
+          if (this.stopped) return
+          await this.takeMail(s, uv, meta, pre)
+        }
       }
       const top = Math.max(...batch)
       if (top > st.lastUid) {
@@ -336,12 +348,67 @@ export class RuleRunner {
         this.d.store.setRuleState(rule.id, st)
       }
     }
-    for (const m of this.d.store.mailsIn(rule.id, uv, 'open')) this.d.checkRecorded(m.id)
+    // Once per run: mails whose last record came while Bookdrop was stopped (the completion and the
+    // mail's mark are two commits); from then on each completion marks its mails as it happens.
+    if (this.swept !== uv) {
+      for (const m of this.d.store.mailsIn(rule.id, uv, 'open')) this.d.checkRecorded(m.id)
+      this.swept = uv
+    }
     await this.act(s, uv)
   }
 
+  /**
+   * The mails of a batch in groups whose small receipts (at most PREFETCH_PART_BYTES each) add up
+   * to at most PREFETCH_GROUP_BYTES: what is held in memory at once while they are taken.
+   */
+  private prefetchGroups(
+    uv: string,
+    metas: MailMeta[],
+  ): { metas: MailMeta[]; parts: { uid: number; part: string }[] }[] {
+    const groups: { metas: MailMeta[]; parts: { uid: number; part: string }[]; bytes: number }[] = []
+    let cur: (typeof groups)[number] = { metas: [], parts: [], bytes: 0 }
+    for (const meta of metas) {
+      const known = this.d.store.mailAt(this.account.id, this.rule.mailbox, uv, meta.uid)
+      const wanted = (known ? known.state === 'open' : matchesRule(this.rule, meta))
+        ? receiptParts(meta.structure, this.rule.acceptedKinds).filter(
+            (p) => decodedSize({ size: p.size, encoding: 'base64' }) <= PREFETCH_PART_BYTES,
+          )
+        : []
+      const bytes = wanted.reduce((n, p) => n + decodedSize({ size: p.size, encoding: 'base64' }), 0)
+      if (cur.metas.length && cur.bytes + bytes > PREFETCH_GROUP_BYTES) {
+        groups.push(cur)
+        cur = { metas: [], parts: [], bytes: 0 }
+      }
+      cur.metas.push(meta)
+      cur.parts.push(...wanted.map((p) => ({ uid: meta.uid, part: p.part })))
+      cur.bytes += bytes
+    }
+    if (cur.metas.length) groups.push(cur)
+    return groups
+  }
+
+  /** Small parts of several mails, fetched together (one command per part number). */
+  private async prefetch(
+    s: MailSession,
+    parts: { uid: number; part: string }[],
+  ): Promise<Map<string, Buffer>> {
+    const out = new Map<string, Buffer>()
+    const byPart = new Map<string, number[]>()
+    for (const p of parts) byPart.set(p.part, [...(byPart.get(p.part) ?? []), p.uid])
+    for (const [part, uids] of byPart) {
+      for (const [uid, bytes] of await s.fetchParts(uids, part, PREFETCH_PART_BYTES * 2))
+        out.set(`${uid}/${part}`, bytes)
+    }
+    return out
+  }
+
   /** One mail: its receipts (or its text) through intake, each linked to the mail as it is recorded. */
-  private async takeMail(s: MailSession, uv: string, meta: MailMeta): Promise<void> {
+  private async takeMail(
+    s: MailSession,
+    uv: string,
+    meta: MailMeta,
+    pre: Map<string, Buffer> = new Map(),
+  ): Promise<void> {
     const { rule, account } = this
     const known = this.d.store.mailAt(account.id, rule.mailbox, uv, meta.uid)
     if (known && (known.state !== 'open' || this.d.store.parts(known.id).length >= known.receipts)) return
@@ -376,7 +443,7 @@ export class RuleRunner {
             receipts: Math.max(1, plan.length),
           })
         if (plan.length === 0) await this.takeBody(s, mail, meta)
-        else for (const p of plan) await this.takePart(s, mail, p)
+        else for (const p of plan) await this.takePart(s, mail, p, pre.get(`${meta.uid}/${p.part}`))
         this.d.checkRecorded(mail.id)
       })
     } catch (e) {
@@ -421,7 +488,7 @@ export class RuleRunner {
       this.d.store.linkPart({ mail_id: mail.id, part, name, size, sha256: u.sha256, upload_id: u.id })
   }
 
-  private async takePart(s: MailSession, mail: MailRow, p: ReceiptPart): Promise<void> {
+  private async takePart(s: MailSession, mail: MailRow, p: ReceiptPart, prefetched?: Buffer): Promise<void> {
     if (this.d.store.parts(mail.id).some((x) => x.part === p.part)) return
     // The same mail found before (another mailbox, or this one before it was renumbered): its
     // receipt is this one's, nothing is downloaded or sent again.
@@ -437,15 +504,23 @@ export class RuleRunner {
       })
       return
     }
-    const stream = await s.download(mail.uid, p.part, { maxBytes: MAX_ATTACHMENT_BYTES })
-    if (!stream) throw new Error(`part ${p.part} (${p.name}) is no longer on the server`)
     const dir = partDir(this.d.dataDir, this.account.id, mail.uid_validity, mail.uid, p.part)
     const name = safeFileName(p.name)
-    const path = await saveStream(dir, name, stream, MAX_ATTACHMENT_BYTES).catch((e: unknown) => {
-      throw e instanceof MailError ? e : asDownloadError(e, this.account.label)
+    let saved: { path: string; size: number; sha256: string }
+    if (prefetched) saved = await saveBytes(dir, name, prefetched)
+    else {
+      const stream = await s.download(mail.uid, p.part, { maxBytes: MAX_ATTACHMENT_BYTES })
+      if (!stream) throw new Error(`part ${p.part} (${p.name}) is no longer on the server`)
+      saved = await saveStream(dir, name, stream, MAX_ATTACHMENT_BYTES).catch((e: unknown) => {
+        throw e instanceof MailError ? e : asDownloadError(e, this.account.label)
+      })
+    }
+    const req = this.request(mail, saved.path, name, [p.kind])
+    const r = await this.d.take({
+      ...req,
+      written: { size: saved.size, sha256: saved.sha256 },
+      recorded: this.linker(mail, p.part, name, p.size),
     })
-    const req = this.request(mail, path, name, [p.kind])
-    const r = await this.d.take({ ...req, recorded: this.linker(mail, p.part, name, p.size) })
     if (r.kind === 'ignored') this.linkHandled(req, mail, p.part, name, p.size)
   }
 

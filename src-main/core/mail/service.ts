@@ -417,9 +417,9 @@ export class MailService {
 
   /** Marks a mail recorded once every receipt in it has its record; its runner then acts on it. */
   checkRecorded(mailId: number): void {
+    if (!this.store.openAndRecorded(mailId)) return
     const m = this.store.mail(mailId)
-    if (!m || m.state !== 'open' || !this.store.allRecorded(m)) return
-    if (this.store.setState(m.id, 'open', 'recorded')) this.runners.get(m.rule_id)?.wake()
+    if (m && this.store.setState(m.id, 'open', 'recorded')) this.runners.get(m.rule_id)?.wake()
   }
 
   /** The queue's hook: a mail's body text is sent as text_attachment (null: send the file). */

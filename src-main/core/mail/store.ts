@@ -279,17 +279,19 @@ export class MailStore {
   }
 
   /**
-   * True when every receipt of the mail has its record: its upload completed, or it is a duplicate of
-   * an upload that completed (the content was sent once, its record exists).
+   * True when the mail is open and every receipt in it has its record: its upload completed, or it
+   * is a duplicate of an upload that completed (the content was sent once, its record exists). One
+   * query (it runs on every completed upload that is a mail's receipt).
    */
-  allRecorded(mail: Pick<MailRow, 'id' | 'receipts'>): boolean {
-    const rows = this.db.all<{ status: string; dup: string | null }>(
-      `SELECT u.status AS status, d.status AS dup FROM mail_parts p JOIN uploads u ON u.id = p.upload_id
-       LEFT JOIN uploads d ON d.id = u.duplicate_of WHERE p.mail_id = ?`,
-      mail.id,
+  openAndRecorded(mailId: number): boolean {
+    const r = this.db.get<{ state: string; receipts: number; parts: number; recorded: number | null }>(
+      `SELECT m.state AS state, m.receipts AS receipts, COUNT(p.id) AS parts,
+       SUM(CASE WHEN u.status = 'completed' OR (u.status = 'duplicate' AND d.status = 'completed') THEN 1 ELSE 0 END) AS recorded
+       FROM mail_messages m LEFT JOIN mail_parts p ON p.mail_id = m.id LEFT JOIN uploads u ON u.id = p.upload_id
+       LEFT JOIN uploads d ON d.id = u.duplicate_of WHERE m.id = ?`,
+      mailId,
     )
-    if (rows.length < mail.receipts) return false
-    return rows.every((r) => r.status === 'completed' || (r.status === 'duplicate' && r.dup === 'completed'))
+    return !!r && r.state === 'open' && r.parts >= r.receipts && r.parts > 0 && (r.recorded ?? 0) === r.parts
   }
 
   /** The newest upload row of a file (its id and sha256), if any. */
