@@ -152,6 +152,7 @@ export class RuleRunner {
   private readonly stopper = new AbortController()
   private waitAbort: AbortController | null = null
   private wakeRequested = false
+  private actRequested = false
   private loopDone: Promise<void> | null = null
   private uidValidity: string | null = null
   /** The UIDVALIDITY under which open mails were last looked at for records made meanwhile. */
@@ -170,6 +171,12 @@ export class RuleRunner {
   /** Looks at the mailbox now (after-actions due, "Check now"), instead of at the next wake-up. */
   wake(): void {
     this.wakeRequested = true
+    this.waitAbort?.abort()
+  }
+
+  /** Mails of this rule became recorded: apply their after-action soon (without reading the mailbox). */
+  requestAct(): void {
+    this.actRequested = true
     this.waitAbort?.abort()
   }
 
@@ -206,20 +213,33 @@ export class RuleRunner {
         failures = 0
         const idle = s.canIdle && !this.account.usePolling
         this.d.status(this.rule.id, { state: 'connected', message: null, problem: null, idle })
+        let full = true
         while (!this.stopped) {
-          this.wakeRequested = false
-          await this.sync(s)
-          this.d.status(this.rule.id, {
-            state: 'connected',
-            lastCheckAt: Date.now(),
-            message: null,
-            problem: null,
-            idle,
-          })
-          if (this.wakeRequested) continue
+          if (full) {
+            this.wakeRequested = false
+            this.actRequested = false
+            await this.sync(s)
+            this.d.status(this.rule.id, {
+              state: 'connected',
+              lastCheckAt: Date.now(),
+              message: null,
+              problem: null,
+              idle,
+            })
+          } else if (this.uidValidity) {
+            // Mails whose receipts all have records now: their after-action, no reading.
+            this.actRequested = false
+            await this.act(s, this.uidValidity)
+          }
+          if (this.wakeRequested || this.actRequested) {
+            full = this.wakeRequested
+            continue
+          }
           this.waitAbort = new AbortController()
           const both = AbortSignal.any([this.stopper.signal, this.waitAbort.signal])
           await s.wait(idle ? this.d.timing.rescanMs : this.account.pollSeconds * 1000, both)
+          // New mail, the rescan's time or "Check now" read the mailbox; records only act.
+          full = this.wakeRequested || !this.actRequested
           this.waitAbort = null
         }
       } catch (e) {

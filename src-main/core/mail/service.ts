@@ -419,7 +419,7 @@ export class MailService {
   checkRecorded(mailId: number): void {
     if (!this.store.openAndRecorded(mailId)) return
     const m = this.store.mail(mailId)
-    if (m && this.store.setState(m.id, 'open', 'recorded')) this.runners.get(m.rule_id)?.wake()
+    if (m && this.store.setState(m.id, 'open', 'recorded')) this.runners.get(m.rule_id)?.requestAct()
   }
 
   /** The queue's hook: a mail's body text is sent as text_attachment (null: send the file). */
