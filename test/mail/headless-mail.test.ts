@@ -6,7 +6,10 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { mailSecretAccount } from '../../src-main/core/mail/config'
+import { openSecretStore } from '../../src-main/core/secrets'
 import { HEADLESS_CLI, type Run, runCommand, useHeadlessRig } from '../engine/headless-helpers'
+import { keychainTitle, skipKeychain } from '../secrets/keychain-helpers'
 import { KEY, createdBySha, creates, receipt } from '../engine/helpers'
 import { describeMail, MAIL_PASSWORD, MAIL_USER, useDovecot } from './dovecot'
 import { LOGO_PNG, mime, receiptPdf } from './mime'
@@ -327,5 +330,26 @@ describeMail('headless --mail', () => {
       expect(r.out()).toMatch(message)
       expect(r.out()).not.toContain('secret')
     }
+  })
+
+  it.skipIf(skipKeychain)(keychainTitle('the password from the OS keychain (the entry the Mail screen saves), when BOOKDROP_MAIL_PASSWORD is not set'), async () => {
+    const { store, problem } = await openSecretStore()
+    expect(problem).toBeNull()
+    const entry = mailSecretAccount({ user: MAIL_USER, host: '127.0.0.1', port: dv.server.port })
+    await store.set(entry, MAIL_PASSWORD)
+    try {
+      const pdf = await receiptPdf('Keychain Ltd\nTotal NGN 12.00')
+      await dv.server.append('Keychain', mime({ subject: 'Keychain', attachments: [{ filename: 'k.pdf', type: 'application/pdf', content: pdf }] }))
+      const r = run(['--mail', url('Keychain'), ...base('keychain'), '--once'], { BOOKDROP_MAIL_PASSWORD: '' })
+      expect(await r.exit, r.out()).toBe(0)
+      expect((await createdBySha(rig.sb)).get(sha(pdf))).toBe(1)
+      expect(r.out()).not.toContain(MAIL_PASSWORD)
+    } finally {
+      await store.delete(entry)
+    }
+    // Without it (and without the variable): one line saying where to put the password, exit 5.
+    const none = run(['--mail', url('Keychain'), ...base('keychain-none'), '--once'], { BOOKDROP_MAIL_PASSWORD: '' })
+    expect(await none.exit, none.out()).toBe(5)
+    expect(none.out()).toMatch(/no password is saved for receipts@bakery\.test.*BOOKDROP_MAIL_PASSWORD/)
   })
 })
