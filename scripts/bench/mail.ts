@@ -128,6 +128,35 @@ export async function mailBench(o: {
       folders.push(f)
     }
     const ratio = o.median(mails.map((m, i) => m.cpuMs / folders[i]!.cpuMs))
+    // The same commands with nothing to read: what a run costs before its first receipt (start-up,
+    // loading the IMAP client, connecting, the database), to tell it from the cost per receipt.
+    const emptyFolder = join(o.work, 'mail-folder-empty')
+    await mkdir(emptyFolder)
+    await dv.append('Empty', mime({ subject: 'nothing attached', text: 'x' }))
+    const mailEmpty: number[] = []
+    const folderEmpty: number[] = []
+    for (let round = 0; round < 3; round++) {
+      mailEmpty.push(
+        (
+          await o.timed(
+            process.execPath,
+            [...headless, '--mail', url('Empty'), ...common(`mail-empty-${round}`), '--once'],
+            env,
+          )
+        ).cpuMs,
+      )
+      folderEmpty.push(
+        (
+          await o.timed(
+            process.execPath,
+            [...headless, '--watch', emptyFolder, ...common(`folder-empty-${round}`), '--once'],
+            env,
+          )
+        ).cpuMs,
+      )
+    }
+    const perMail = (o.median(mails.map((m) => m.cpuMs)) - o.median(mailEmpty)) / MAILS
+    const perFile = (o.median(folders.map((f) => f.cpuMs)) - o.median(folderEmpty)) / MAILS
     rows.push({
       what: `${MAILS} mails × one 200 KB PDF, headless --mail --once: every attachment created once (3 runs)`,
       figure: exactlyOnce ? 'yes' : 'NO',
@@ -143,6 +172,12 @@ export async function mailBench(o: {
     rows.push({
       what: `  CPU time: mail ${(o.median(mails.map((m) => m.cpuMs)) / 1000).toFixed(2)} s, folder ${(o.median(folders.map((f) => f.cpuMs)) / 1000).toFixed(2)} s; wall: mail ${(o.median(mails.map((m) => m.wallMs)) / 1000).toFixed(1)} s, folder ${(o.median(folders.map((f) => f.wallMs)) / 1000).toFixed(1)} s`,
       figure: '',
+      target: '',
+      ok: null,
+    })
+    rows.push({
+      what: `  per receipt, the run's CPU less an empty run's (start-up: mail ${o.median(mailEmpty).toFixed(0)} ms, folder ${o.median(folderEmpty).toFixed(0)} ms): mail ${perMail.toFixed(2)} ms, folder ${perFile.toFixed(2)} ms; ratio`,
+      figure: (perMail / perFile).toFixed(2),
       target: '',
       ok: null,
     })

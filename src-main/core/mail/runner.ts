@@ -36,7 +36,7 @@ const ACTION_BATCH = 200
 /** Attachments up to this size (decoded) are fetched several mails at a time, as whole parts. */
 const PREFETCH_PART_BYTES = 1024 * 1024
 /** The most bytes of such attachments held in memory at once. */
-const PREFETCH_GROUP_BYTES = 8 * 1024 * 1024
+const PREFETCH_GROUP_BYTES = 2 * 1024 * 1024
 /** The largest attachment downloaded at all (the Settings maximum); larger ones are not receipts. */
 export const MAX_ATTACHMENT_BYTES = 200 * 1024 * 1024
 
@@ -431,7 +431,8 @@ export class RuleRunner {
   ): Promise<void> {
     const { rule, account } = this
     const known = this.d.store.mailAt(account.id, rule.mailbox, uv, meta.uid)
-    if (known && (known.state !== 'open' || this.d.store.parts(known.id).length >= known.receipts)) return
+    const have = new Set(known ? this.d.store.parts(known.id).map((x) => x.part) : [])
+    if (known && (known.state !== 'open' || have.size >= known.receipts)) return
     if (!known && !matchesRule(rule, meta)) return
     try {
       let cids: Set<string> | null = null
@@ -462,9 +463,16 @@ export class RuleRunner {
             received_at: meta.receivedAt,
             receipts: Math.max(1, plan.length),
           })
-        if (plan.length === 0) await this.takeBody(s, mail, meta)
-        else for (const p of plan) await this.takePart(s, mail, p, pre.get(`${meta.uid}/${p.part}`))
-        this.d.checkRecorded(mail.id)
+        // Receipts just queued have no record yet: the mail is looked at when their jobs complete.
+        let mayBeRecorded = false
+        if (plan.length === 0) mayBeRecorded = (await this.takeBody(s, mail, meta, have)) !== 'queued'
+        else {
+          for (const p of plan) {
+            const took = await this.takePart(s, mail, p, have, pre.get(`${meta.uid}/${p.part}`))
+            if (took !== 'queued') mayBeRecorded = true
+          }
+        }
+        if (mayBeRecorded) this.d.checkRecorded(mail.id)
       })
     } catch (e) {
       // The connection or storage: the whole read stops and is tried again. Anything else belongs to
@@ -508,8 +516,15 @@ export class RuleRunner {
       this.d.store.linkPart({ mail_id: mail.id, part, name, size, sha256: u.sha256, upload_id: u.id })
   }
 
-  private async takePart(s: MailSession, mail: MailRow, p: ReceiptPart, prefetched?: Buffer): Promise<void> {
-    if (this.d.store.parts(mail.id).some((x) => x.part === p.part)) return
+  /** Takes one receipt of a mail; says whether it was queued just now (no record can exist yet). */
+  private async takePart(
+    s: MailSession,
+    mail: MailRow,
+    p: ReceiptPart,
+    have: ReadonlySet<string>,
+    prefetched?: Buffer,
+  ): Promise<'queued' | 'other'> {
+    if (have.has(p.part)) return 'other'
     // The same mail found before (another mailbox, or this one before it was renumbered): its
     // receipt is this one's, nothing is downloaded or sent again.
     const earlier = this.d.store.earlierPart(mail.profile_id, mail.message_key, p.part, p.size, mail.id)
@@ -522,7 +537,7 @@ export class RuleRunner {
         sha256: null,
         upload_id: earlier,
       })
-      return
+      return 'other'
     }
     const dir = partDir(this.d.dataDir, this.account.id, mail.uid_validity, mail.uid, p.part)
     const name = safeFileName(p.name)
@@ -542,6 +557,7 @@ export class RuleRunner {
       recorded: this.linker(mail, p.part, name, p.size),
     })
     if (r.kind === 'ignored') this.linkHandled(req, mail, p.part, name, p.size)
+    return r.kind === 'queued' ? 'queued' : 'other'
   }
 
   /**
@@ -564,8 +580,13 @@ export class RuleRunner {
    * A mail with no receipt attached: its text is kept as a file, and either sent (the rule's "send
    * the body") or recorded as skipped "no receipt in this mail" (its "Send anyway" sends the text).
    */
-  private async takeBody(s: MailSession, mail: MailRow, meta: MailMeta): Promise<void> {
-    if (this.d.store.parts(mail.id).some((x) => x.part === 'text')) return
+  private async takeBody(
+    s: MailSession,
+    mail: MailRow,
+    meta: MailMeta,
+    have: ReadonlySet<string>,
+  ): Promise<'queued' | 'other'> {
+    if (have.has('text')) return 'other'
     const part = bodyTextPart(meta.structure)
     let text = ''
     if (part) {
@@ -583,9 +604,10 @@ export class RuleRunner {
     if (this.rule.sendBody) {
       const r = await this.d.take(req)
       if (r.kind === 'ignored') this.linkHandled(req, mail, 'text', name, null)
-    } else {
-      this.d.store.transaction(() => this.d.noReceipt(req))
+      return r.kind === 'queued' ? 'queued' : 'other'
     }
+    this.d.store.transaction(() => this.d.noReceipt(req))
+    return 'other'
   }
 
   /** A text part of a mail, decoded to UTF-8, at most MAX_BODY_BYTES. */
