@@ -131,15 +131,25 @@ async function parseMail(values: {
     throw new UsageError((e as Error).message)
   }
   const since = values['mail-since']
-  if (since !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(`${since}T00:00:00Z`)))) {
+  if (
+    since !== undefined &&
+    (!/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(`${since}T00:00:00Z`)))
+  ) {
     throw new UsageError('--mail-since must be a date written YYYY-MM-DD, e.g. 2026-01-31')
   }
   for (const k of ['mail-from', 'mail-subject'] as const) {
     const v = values[k]
-    if (v !== undefined && (v.trim() === '' || v.length > 200)) throw new UsageError(`--${k} must be 1 to 200 characters`)
+    if (v !== undefined && (v.trim() === '' || v.length > 200))
+      throw new UsageError(`--${k} must be 1 to 200 characters`)
   }
-  if (mail.length === 0 && (values['mail-after'] ?? values['mail-since'] ?? values['mail-from'] ?? values['mail-subject']) !== undefined) {
-    throw new UsageError('--mail-after, --mail-from, --mail-subject and --mail-since go with --mail <imap[s]://user@host/Mailbox>')
+  if (
+    mail.length === 0 &&
+    (values['mail-after'] ?? values['mail-since'] ?? values['mail-from'] ?? values['mail-subject']) !==
+      undefined
+  ) {
+    throw new UsageError(
+      '--mail-after, --mail-from, --mail-subject and --mail-since go with --mail <imap[s]://user@host/Mailbox>',
+    )
   }
   return { mail, mailAfter, ...(since ? { mailSince: since } : {}) }
 }
@@ -172,8 +182,13 @@ async function parse(argv: string[]): Promise<Args> {
     strict: true,
   })
   if (values.help) throw new HelpRequested(USAGE)
-  if (!values.watch && !values.mail?.length) throw new UsageError(`--watch <dir> or --mail <url> is required\n${USAGE}`)
-  const mail = await parseMail(values)
+  if (!values.watch && !values.mail?.length)
+    throw new UsageError(`--watch <dir> or --mail <url> is required\n${USAGE}`)
+  // The mail rules' module loads only for a command line that speaks of mail (an idle watcher stays small).
+  const mailFlags = ['mail', 'mail-after', 'mail-from', 'mail-subject', 'mail-since'] as const
+  const mail = mailFlags.some((k) => values[k] !== undefined)
+    ? await parseMail(values)
+    : { mail: [], mailAfter: { after: 'seen' as const, moveTo: 'Bookdrop/Done' } }
   const target = values.target as AiTarget
   if (!AI_TARGETS.includes(target)) throw new UsageError(`--target must be one of ${AI_TARGETS.join(', ')}`)
   const after = values['after-upload']
@@ -362,8 +377,12 @@ export async function main(argv: string[]): Promise<number> {
   } else if (args.resetQueue) {
     console.log('bookdrop: --reset-queue: the queue database is readable, so nothing was moved')
   }
-  const what = [args.watch, ...args.mail.map((m) => `${m.user}@${m.host}/${m.mailbox}`)].filter(Boolean).join(' and ')
-  console.log(`bookdrop: ${args.watch ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`)
+  const what = [args.watch, ...args.mail.map((m) => `${m.user}@${m.host}/${m.mailbox}`)]
+    .filter(Boolean)
+    .join(' and ')
+  console.log(
+    `bookdrop: ${args.watch ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`,
+  )
   const out = lineWriter()
 
   /** Every row this run saw, as its last event left it (the summary reads no database). */
@@ -387,7 +406,9 @@ export async function main(argv: string[]): Promise<number> {
     // With --once a problem is told once, at the end; watching, as it happens.
     if (args.once && (m.state === 'error' || m.state === 'waiting')) return
     if (m.state === 'connected' || m.state === 'waiting' || m.state === 'error')
-      out.line(m.message ? `mail ${m.state}: ${m.message}` : `mail ${label}: ${m.state}${m.idle ? ' (IDLE)' : ''}`)
+      out.line(
+        m.message ? `mail ${m.state}: ${m.message}` : `mail ${label}: ${m.state}${m.idle ? ' (IDLE)' : ''}`,
+      )
   })
 
   if (args.watch) {
@@ -432,7 +453,9 @@ export async function main(argv: string[]): Promise<number> {
     out.flush()
     console.log(summaryLine(rows))
     for (const u of failed)
-      console.log(`failed: ${u.mailSubject !== null ? `mail "${u.mailSubject}" (${u.name})` : u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`)
+      console.log(
+        `failed: ${u.mailSubject !== null ? `mail "${u.mailSubject}" (${u.name})` : u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`,
+      )
     for (const p of new Set(mailProblems)) console.error(p)
     await engine.close()
     await conn.close()
@@ -479,14 +502,26 @@ async function mailPasswordSource(): Promise<MailPasswords> {
  * The mail accounts and rules of this command line, saved next to the queue (so a restart knows
  * what was read and sent): one account per user, host and port, one rule per mailbox and target.
  */
-async function mailRules(engine: Engine, args: Args, profileId: string, labels: Map<string, string>): Promise<string[]> {
+async function mailRules(
+  engine: Engine,
+  args: Args,
+  profileId: string,
+  labels: Map<string, string>,
+): Promise<string[]> {
   const ids: string[] = []
   for (const m of args.mail) {
     const accountInput = { profileId, host: m.host, port: m.port, security: m.security, user: m.user }
-    const known = engine.mail.store.accounts().find((a) => a.profileId === profileId && a.host === m.host && a.port === m.port && a.user === m.user)
-    const account = await engine.mail.saveAccount({ ...accountInput, label: known?.label ?? `${m.user}@${m.host}` }, known?.id)
+    const known = engine.mail.store
+      .accounts()
+      .find((a) => a.profileId === profileId && a.host === m.host && a.port === m.port && a.user === m.user)
+    const account = await engine.mail.saveAccount(
+      { ...accountInput, label: known?.label ?? `${m.user}@${m.host}` },
+      known?.id,
+    )
     labels.set(account.id, account.label)
-    const rule = engine.mail.store.rules(account.id).find((r) => r.mailbox.toUpperCase() === m.mailbox.toUpperCase() && r.target === args.target)
+    const rule = engine.mail.store
+      .rules(account.id)
+      .find((r) => r.mailbox.toUpperCase() === m.mailbox.toUpperCase() && r.target === args.target)
     const saved = await engine.mail.saveRule(
       {
         accountId: account.id,
