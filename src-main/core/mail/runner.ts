@@ -438,7 +438,13 @@ export class RuleRunner {
       let cids: Set<string> | null = null
       const html = htmlPart(meta.structure)
       if (html && meta.structure && hasMaybeLogo(meta.structure)) {
-        cids = referencedCids(await this.readText(s, meta.uid, html.part || '1'))
+        // The HTML tells which small images are its logos. Unreadable (but the connection is fine):
+        // an image with a Content-ID inside multipart/related is taken as one (cids stays null), so
+        // nothing fallible stands between a mail and its row.
+        cids = await this.readText(s, meta.uid, html.part || '1').then(referencedCids, (e: unknown) => {
+          if (e instanceof MailError) throw e
+          return null
+        })
       }
       const plan = receiptParts(meta.structure, rule.acceptedKinds, cids).filter(
         (p) => decodedSize({ size: p.size, encoding: 'base64' }) <= MAX_ATTACHMENT_BYTES,
