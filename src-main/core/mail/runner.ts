@@ -597,7 +597,10 @@ export class RuleRunner {
     let text = ''
     if (part) {
       const raw = await this.readText(s, meta.uid, part.part || '1')
-      text = await this.d.bodyText(part.type === 'text/html' ? 'text/html' : 'text/plain', raw)
+      // A body the text reader refuses (past its time or memory limit) is kept as the headers only.
+      text = await this.d
+        .bodyText(part.type === 'text/html' ? 'text/html' : 'text/plain', raw)
+        .catch((e: unknown) => `(the text of this mail could not be read: ${(e as Error).message})`)
     }
     const name = `${safeFileName(clean(mail.subject, 80), 'message').replace(/\.txt$/i, '')}.txt`
     const dir = partDir(this.d.dataDir, this.account.id, mail.uid_validity, mail.uid, 'text')
