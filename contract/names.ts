@@ -65,6 +65,13 @@ export const CALL_NAMES = [
   'setConnection',
   'setProxyCredentials',
   'testConnection',
+  'listMail',
+  'saveMailAccount',
+  'removeMailAccount',
+  'saveMailRule',
+  'removeMailRule',
+  'checkMail',
+  'addDemoMail',
 ] as const
 export type CallName = (typeof CALL_NAMES)[number]
 
@@ -76,6 +83,7 @@ export const EVENT_NAMES = [
   'profile',
   'notice',
   'storage',
+  'mail',
   'session',
   'profiles',
   'settings',

@@ -40,10 +40,17 @@ export const SKIP_REASONS = [
   'mismatch',
   /** A photo that could not be prepared (damaged, too many pixels): not sent; "Send anyway" sends it as it is. */
   'not_prepared',
+  /** A mail with no receipt in it (no accepted attachment, and its body not sent): left untouched. */
+  'no_receipt',
 ] as const
 export type SkipReason = (typeof SKIP_REASONS)[number]
 
-export type UploadSource = 'watch' | 'drop' | 'cli' | 'phone'
+/**
+ * Where a row's file came from: a watched folder, a drop on the window (or the web page), the
+ * command line, a mail rule, a phone. Listed so the history can filter by each.
+ */
+export const UPLOAD_SOURCES = ['watch', 'drop', 'cli', 'mail', 'phone'] as const
+export type UploadSource = (typeof UPLOAD_SOURCES)[number]
 export type AfterUpload = 'leave' | 'move' | 'archive'
 
 /** One file's upload as screens show it (its history row). */
@@ -94,6 +101,9 @@ export interface UploadView {
   preparedPath: string | null
   preparedSize: number | null
   preparedMtimeMs: number | null
+  /** Source `mail`: the mail's sender (display name and address) and subject; null otherwise. */
+  mailFrom: string | null
+  mailSubject: string | null
 }
 
 // ---- profiles -----------------------------------------------------------------------------------
@@ -151,6 +161,94 @@ export interface FolderConfig {
   addedAt: number
 }
 
+// ---- mail accounts and rules ------------------------------------------------------------------
+
+/** How an IMAP connection is protected: implicit TLS (993), STARTTLS (143), or none (loopback only). */
+export type MailSecurity = 'tls' | 'starttls' | 'plain'
+/** What happens to a mail once every receipt in it has its record. Never a delete. */
+export type MailAfter = 'leave' | 'seen' | 'move'
+
+export interface MailAccountConfig {
+  id: string
+  profileId: string
+  /** A name for people ("Shop inbox"); defaults to user@host. */
+  label: string
+  /** `imap` for a real server; `demo` for the demo's inbox (in memory, no network). */
+  kind: 'imap' | 'demo'
+  host: string
+  port: number
+  security: MailSecurity
+  user: string
+  /** Poll every `pollSeconds` instead of IMAP IDLE (servers without IDLE use polling anyway). */
+  usePolling: boolean
+  pollSeconds: number
+  enabled: boolean
+  addedAt: number
+}
+
+export interface MailRuleConfig {
+  id: string
+  accountId: string
+  /** Written with `/` between levels (translated to the server's separator), e.g. `INBOX` or `Receipts/2026`. */
+  mailbox: string
+  /** Case-insensitive substrings; all given must match (AND). `from` matches the address or the name. */
+  fromContains: string | null
+  subjectContains: string | null
+  /** YYYY-MM-DD: only mails the server received on or after this day are read (IMAP SINCE). */
+  since: string
+  target: AiTarget
+  /** The folder template fields, plus `{from}` and `{subject}`. */
+  promptTemplate: string
+  acceptedKinds: string[]
+  after: MailAfter
+  /** The mailbox `move` puts mails in (created if missing), `/`-separated. */
+  moveTo: string
+  /** A mail with no receipt attached: send its body's text (`text_attachment`) instead of skipping it. */
+  sendBody: boolean
+  processType: 'async' | 'direct'
+  enabled: boolean
+  addedAt: number
+}
+
+export type MailAccountState =
+  | 'starting'
+  | 'connecting'
+  /** Connected, reading or waiting for new mail (IDLE or polling). */
+  | 'connected'
+  /** The server cannot be reached now (offline, refused, dropped): tried again with backoff. */
+  | 'waiting'
+  /** Something a person must fix (wrong password, certificate, unknown mailbox): tried again slowly. */
+  | 'error'
+  | 'disabled'
+
+/** What went wrong with an account, for the screen's advice. */
+export type MailProblem =
+  | 'auth'
+  | 'certificate'
+  | 'unreachable'
+  | 'mailbox'
+  | 'no_password'
+  | 'protocol'
+
+export interface MailAccountStatus {
+  state: MailAccountState
+  /** What happened and what to do, in a sentence (never a password). */
+  message: string | null
+  problem: MailProblem | null
+  /** When the mailboxes were last read completely. */
+  lastCheckAt: number | null
+  /** IMAP IDLE in use (else polling). */
+  idle: boolean
+}
+
+/** An account as the Mail screen shows it: its settings, state and rules; never its password. */
+export interface MailAccountView extends MailAccountConfig {
+  status: MailAccountStatus
+  rules: MailRuleConfig[]
+  /** The demo's inbox: in memory only, gone with the demo. */
+  demo: boolean
+}
+
 // ---- the engine's events --------------------------------------------------------------------------
 
 export type ProfileState =
@@ -193,6 +291,8 @@ export interface EngineEvents {
    * works again and uploads resume.
    */
   storage: { problem: string | null }
+  /** A mail account's state changed (connected, last check, error with what to do). */
+  mail: { accountId: string } & MailAccountStatus
   /** Something went wrong outside a single file (a move failed, a folder could not be read). */
   notice: { level: 'info' | 'warning' | 'error'; message: string }
 }

@@ -5,6 +5,12 @@
  *                       [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--once] [--demo]
  *                       [--max-wait <s>] [--timeout <s>] [--ca-file <pem>]
  *   npm run headless -- --check [--base-url <url> | --profile <name> | --demo] [--ca-file <pem>]
+ *   npm run headless -- --mail imaps://me%40example.com@imap.example.com/INBOX [--watch <dir>] …
+ *                       [--mail-after leave|seen|move:<mailbox>] [--mail-from <text>] [--mail-subject <text>]
+ *                       [--mail-since YYYY-MM-DD] [--mail-body]
+ *
+ * Mail (issue 24): each --mail is a mailbox read by a rule; its password comes from
+ * BOOKDROP_MAIL_PASSWORD or the OS keychain (`mail:<user>@<host>:<port>`), never the command line.
  *
  * The key comes from --profile (the OS keychain) or BOOKDROP_API_KEY; --demo starts the embedded
  * emulator and uses its demo key. One line per file as it moves, and a summary. SIGINT/SIGTERM stop
@@ -18,7 +24,8 @@
  * Exit codes: 0 done, 1 a file failed, 2 usage, 3 the queue database cannot be read (start again
  * with --reset-queue to move it aside), 4 another Bookdrop process has this data directory, 5 files
  * are left unfinished (--max-wait passed, a stop, or a problem only a person can fix), or --check
- * found no working API.
+ * found no working API, 6 a mail account could not be read (--once; the line names the account and
+ * what to do).
  */
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
@@ -34,6 +41,7 @@ import { printable } from './core/names'
 import { defaultDataDir } from './core/paths'
 import { privacyNotice } from './core/store/private-dir'
 import type { UploadView } from '../contract/types'
+import type { MailPasswords } from './core/mail/service'
 
 /**
  * Lines for stdout, written together once per turn of the event loop: a drop of 300 files makes
@@ -67,16 +75,19 @@ function lineWriter(): { line(text: string): void; flush(): void } {
 // and a usage error answer at once; the engine is imported once the arguments are good.
 const AI_TARGETS = Object.keys(TARGET_LABELS) as AiTarget[]
 
-const USAGE = `usage: npm run headless -- --watch <dir> --target <${AI_TARGETS.join('|')}>
+const USAGE = `usage: npm run headless -- --watch <dir> | --mail <imap[s]://user@host[:port]/Mailbox> …
+       [--target <${AI_TARGETS.join('|')}>]
        [--profile <name> | --base-url <url> with BOOKDROP_API_KEY | --demo]
        [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--recursive] [--once]
        [--max-wait <seconds>] [--timeout <seconds>] [--ca-file <pem>]
        [--concurrency <n>] [--job-timeout <seconds>] [--reset-queue]
+       [--mail-after leave|seen|move:<mailbox>] [--mail-from <text>] [--mail-subject <text>]
+       [--mail-since YYYY-MM-DD] [--mail-body]   (mail password: BOOKDROP_MAIL_PASSWORD or the keychain)
    or: npm run headless -- --check [--profile <name> | --base-url <url> with BOOKDROP_API_KEY | --demo]
        [--ca-file <pem>] [--timeout <seconds>]`
 
 /** Exit codes (also in README; 3 and 4 come from startupRefusal). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, unfinished: 5 } as const
+export const EXIT = { ok: 0, failed: 1, usage: 2, unfinished: 5, mail: 6 } as const
 
 /** --once gives up after this long in all, by default (README). */
 export const DEFAULT_MAX_WAIT_S = 30 * 60
@@ -87,9 +98,24 @@ class UsageError extends Error {}
 /** `--help`: the usage on stdout, exit 0. */
 class HelpRequested extends Error {}
 
+interface MailArg {
+  url: string
+  security: 'tls' | 'starttls' | 'plain'
+  user: string
+  host: string
+  port: number
+  mailbox: string
+}
+
 interface Args {
-  /** Empty with --check. */
-  watch: string
+  /** Null with --check, or with --mail alone. */
+  watch: string | null
+  mail: MailArg[]
+  mailAfter: { after: 'leave' | 'seen' | 'move'; moveTo: string }
+  mailFrom?: string
+  mailSubject?: string
+  mailSince?: string
+  mailBody: boolean
   target: AiTarget
   baseUrl?: string
   profile?: string
@@ -117,11 +143,64 @@ function seconds(name: string, raw: string | undefined, min: number, max: number
   return n
 }
 
-function parse(argv: string[]): Args {
+/** `--mail` URLs and `--mail-after`: the parsing lives with the mail rules (core/mail/config.ts, small). */
+async function parseMail(values: {
+  mail?: string[]
+  'mail-after'?: string
+  'mail-since'?: string
+  'mail-from'?: string
+  'mail-subject'?: string
+}): Promise<Pick<Args, 'mail' | 'mailAfter' | 'mailSince'>> {
+  const { parseMailAfter, parseMailUrl } = await import('./core/mail/config')
+  const mail: MailArg[] = []
+  for (const url of values.mail ?? []) {
+    try {
+      mail.push({ url, ...parseMailUrl(url) })
+    } catch (e) {
+      throw new UsageError((e as Error).message)
+    }
+  }
+  let mailAfter: Args['mailAfter']
+  try {
+    mailAfter = parseMailAfter(values['mail-after'] ?? 'seen')
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+  const since = values['mail-since']
+  if (
+    since !== undefined &&
+    (!/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(`${since}T00:00:00Z`)))
+  ) {
+    throw new UsageError('--mail-since must be a date written YYYY-MM-DD, e.g. 2026-01-31')
+  }
+  for (const k of ['mail-from', 'mail-subject'] as const) {
+    const v = values[k]
+    if (v !== undefined && (v.trim() === '' || v.length > 200))
+      throw new UsageError(`--${k} must be 1 to 200 characters`)
+  }
+  if (
+    mail.length === 0 &&
+    (values['mail-after'] ?? values['mail-since'] ?? values['mail-from'] ?? values['mail-subject']) !==
+      undefined
+  ) {
+    throw new UsageError(
+      '--mail-after, --mail-from, --mail-subject and --mail-since go with --mail <imap[s]://user@host/Mailbox>',
+    )
+  }
+  return { mail, mailAfter, ...(since ? { mailSince: since } : {}) }
+}
+
+async function parse(argv: string[]): Promise<Args> {
   const { values } = parseArgs({
     args: argv,
     options: {
       watch: { type: 'string' },
+      mail: { type: 'string', multiple: true },
+      'mail-after': { type: 'string' },
+      'mail-from': { type: 'string' },
+      'mail-subject': { type: 'string' },
+      'mail-since': { type: 'string' },
+      'mail-body': { type: 'boolean', default: false },
       target: { type: 'string', default: 'expenses' },
       'base-url': { type: 'string' },
       profile: { type: 'string' },
@@ -144,7 +223,13 @@ function parse(argv: string[]): Args {
   })
   if (values.help) throw new HelpRequested(USAGE)
   const check = values.check ?? false
-  if (!values.watch && !check) throw new UsageError(`--watch <dir> is required\n${USAGE}`)
+  if (!values.watch && !values.mail?.length && !check)
+    throw new UsageError(`--watch <dir> or --mail <url> is required\n${USAGE}`)
+  // The mail rules' module loads only for a command line that speaks of mail (an idle watcher stays small).
+  const mailFlags = ['mail', 'mail-after', 'mail-from', 'mail-subject', 'mail-since'] as const
+  const mail = mailFlags.some((k) => values[k] !== undefined)
+    ? await parseMail(values)
+    : { mail: [], mailAfter: { after: 'seen' as const, moveTo: 'Bookdrop/Done' } }
   const target = values.target as AiTarget
   if (!AI_TARGETS.includes(target)) throw new UsageError(`--target must be one of ${AI_TARGETS.join(', ')}`)
   const after = values['after-upload']
@@ -163,7 +248,11 @@ function parse(argv: string[]): Args {
   const maxWait = seconds('max-wait', values['max-wait'], 1, 30 * 86_400, DEFAULT_MAX_WAIT_S)
   const timeout = seconds('timeout', values.timeout, 1, 3600, DEFAULT_TIMEOUT_S)
   return {
-    watch: values.watch ? resolve(values.watch) : '',
+    watch: values.watch ? resolve(values.watch) : null,
+    ...mail,
+    ...(values['mail-from'] ? { mailFrom: values['mail-from'] } : {}),
+    ...(values['mail-subject'] ? { mailSubject: values['mail-subject'] } : {}),
+    mailBody: values['mail-body'] ?? false,
     target,
     baseUrl: values['base-url'],
     profile: values.profile,
@@ -332,7 +421,7 @@ async function checkConnection(conn: Connection): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   let args: Args
   try {
-    args = parse(argv)
+    args = await parse(argv)
   } catch (e) {
     if (e instanceof HelpRequested) {
       console.log(e.message)
@@ -402,6 +491,8 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
     engine = await Engine.open({
       dataDir: args.dataDir,
       clients: conn.clients,
+      // Only the mailboxes of this command line are read (started below).
+      mail: { autoStart: false, ...(args.mail.length ? { passwords: await mailPasswordSource() } : {}) },
       queue: {
         ...(args.concurrency ? { concurrency: args.concurrency } : {}),
         ...(args.jobTimeoutMs ? { jobTimeoutMs: args.jobTimeoutMs } : {}),
@@ -430,7 +521,12 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
   } else if (args.resetQueue) {
     console.log('bookdrop: --reset-queue: the queue database is readable, so nothing was moved')
   }
-  console.log(`bookdrop: watching ${args.watch} for ${args.target} as ${conn.label}; data in ${args.dataDir}`)
+  const what = [args.watch, ...args.mail.map((m) => `${m.user}@${m.host}/${m.mailbox}`)]
+    .filter(Boolean)
+    .join(' and ')
+  console.log(
+    printable(`bookdrop: ${args.watch ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`),
+  )
   const out = lineWriter()
 
   /** Every row this run saw, as its last event left it (the summary reads no database). */
@@ -454,28 +550,53 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
     lastState = p.state
   })
   engine.events.on('notice', (n) => out.line(`${n.level}: ${n.message}`))
+  const mailLabels = new Map<string, string>()
+  const lastMailState = new Map<string, string>()
+  engine.events.on('mail', (m) => {
+    const label = mailLabels.get(m.accountId) ?? m.accountId
+    const line = m.message ? `${m.state}: ${m.message}` : m.state
+    if (lastMailState.get(m.accountId) === line) return
+    lastMailState.set(m.accountId, line)
+    // With --once a problem is told once, at the end; watching, as it happens.
+    if (args.once && (m.state === 'error' || m.state === 'waiting')) return
+    if (m.state === 'connected' || m.state === 'waiting' || m.state === 'error')
+      out.line(m.message ? `mail ${m.state}: ${m.message}` : `mail ${label}: ${m.state}${m.idle ? ' (IDLE)' : ''}`)
+  })
 
-  const existing = engine.folders
-    .list()
-    .find((f) => f.path === args.watch && f.profileId === conn.profileId && f.target === args.target)
-  const folderInput = {
-    profileId: conn.profileId,
-    path: args.watch,
-    target: args.target,
-    promptTemplate: args.prompt,
-    recursive: args.recursive,
-    afterUpload: args.afterUpload,
-    takeExisting: true,
+  if (args.watch) {
+    const existing = engine.folders
+      .list()
+      .find((f) => f.path === args.watch && f.profileId === conn.profileId && f.target === args.target)
+    const folderInput = {
+      profileId: conn.profileId,
+      path: args.watch,
+      target: args.target,
+      promptTemplate: args.prompt,
+      recursive: args.recursive,
+      afterUpload: args.afterUpload,
+      takeExisting: true,
+    }
+    try {
+      if (existing) await engine.updateFolder(existing.id, folderInput)
+      else await engine.addFolder(folderInput)
+    } catch (e) {
+      console.error(printable(`cannot watch ${args.watch}: ${(e as Error).message}`))
+      await engine.close()
+      await conn.close()
+      return 2
+    }
   }
+
+  let ruleIds: string[]
   try {
-    if (existing) await engine.updateFolder(existing.id, folderInput)
-    else await engine.addFolder(folderInput)
+    ruleIds = await mailRules(engine, args, conn.profileId, mailLabels)
   } catch (e) {
-    console.error(`cannot watch ${args.watch}: ${(e as Error).message}`)
+    console.error(`cannot read mail: ${(e as Error).message}`)
     await engine.close()
     await conn.close()
     return 2
   }
+  const mailProblems: string[] = []
 
   /**
    * Stops sending (requests in flight are aborted: their rows wait, same key, for the next start),
@@ -494,8 +615,11 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
     const failed = rows.filter((u) => u.status === 'failed')
     out.flush()
     console.log(summaryLine(rows))
-    for (const u of failed)
-      console.log(printable(`failed: ${u.path}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`))
+    for (const u of failed) {
+      const which = u.mailSubject !== null ? `mail "${u.mailSubject}" (${u.name})` : u.path
+      console.log(printable(`failed: ${which}: ${u.lastError ?? u.errorCode ?? 'no reason given'}`))
+    }
+    for (const p of new Set(mailProblems)) console.error(printable(p))
     if (args.once && left.length > 0) {
       const reason =
         why === 'max-wait'
@@ -511,6 +635,7 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
     await engine.close()
     await conn.close()
     if (failed.length > 0) return EXIT.failed
+    if (mailProblems.length > 0) return EXIT.mail
     return args.once && left.length > 0 ? EXIT.unfinished : EXIT.ok
   }
   const announce = (signal: string): void => {
@@ -519,14 +644,19 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
   }
 
   if (args.once) {
-    // The initial scan has queued what was there; wait for hashing, uploads and jobs to settle,
-    // never longer than --max-wait, and stop at once on a signal.
+    // The initial scan (and the mailboxes) queued what was there; wait for hashing, uploads and jobs
+    // to settle, then mails whose receipts all have records get their after-action; never longer
+    // than --max-wait, and stop at once on a signal.
     let timer: NodeJS.Timeout | undefined
+    const settle = async (): Promise<'idle'> => {
+      const [, readProblems] = await Promise.all([engine.rescan(), engine.mail.readOnce(ruleIds)])
+      mailProblems.push(...readProblems.map((e) => e.message))
+      await engine.whenIdle()
+      mailProblems.push(...(await engine.mail.actOnce(ruleIds)).map((e) => e.message))
+      return 'idle'
+    }
     const outcome = await Promise.race([
-      engine
-        .rescan()
-        .then(() => engine.whenIdle())
-        .then(() => 'idle' as const),
+      settle(),
       new Promise<'max-wait'>((r) => {
         timer = setTimeout(() => r('max-wait'), args.maxWaitMs)
       }),
@@ -541,9 +671,63 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
     return finish(outcome)
   }
 
+  engine.mail.start(ruleIds)
   const signal = await stopped
   announce(signal)
   return finish('signal')
+}
+
+/** BOOKDROP_MAIL_PASSWORD, else the OS keychain (opened only when the variable is unset). */
+async function mailPasswordSource(): Promise<MailPasswords> {
+  const { mailPasswords, MAIL_PASSWORD_ENV } = await import('./core/mail/secrets')
+  if (process.env[MAIL_PASSWORD_ENV]) return mailPasswords(null)
+  const { openSecretStore } = await import('./core/secrets')
+  const { store } = await openSecretStore()
+  return mailPasswords(store)
+}
+
+/**
+ * The mail accounts and rules of this command line, saved next to the queue (so a restart knows
+ * what was read and sent): one account per user, host and port, one rule per mailbox and target.
+ */
+async function mailRules(
+  engine: Engine,
+  args: Args,
+  profileId: string,
+  labels: Map<string, string>,
+): Promise<string[]> {
+  const ids: string[] = []
+  for (const m of args.mail) {
+    const accountInput = { profileId, host: m.host, port: m.port, security: m.security, user: m.user }
+    const known = engine.mail.store
+      .accounts()
+      .find((a) => a.profileId === profileId && a.host === m.host && a.port === m.port && a.user === m.user)
+    const account = await engine.mail.saveAccount(
+      { ...accountInput, label: known?.label ?? `${m.user}@${m.host}` },
+      known?.id,
+    )
+    labels.set(account.id, account.label)
+    const rule = engine.mail.store
+      .rules(account.id)
+      .find((r) => r.mailbox.toUpperCase() === m.mailbox.toUpperCase() && r.target === args.target)
+    const saved = await engine.mail.saveRule(
+      {
+        accountId: account.id,
+        mailbox: m.mailbox,
+        target: args.target,
+        ...(args.prompt ? { promptTemplate: args.prompt } : {}),
+        fromContains: args.mailFrom ?? null,
+        subjectContains: args.mailSubject ?? null,
+        since: args.mailSince ?? rule?.since ?? null,
+        after: args.mailAfter.after,
+        moveTo: args.mailAfter.moveTo,
+        sendBody: args.mailBody,
+      },
+      rule?.id,
+    )
+    ids.push(saved.id)
+  }
+  return ids
 }
 
 // Run when executed directly (tsx src-main/headless.ts, or the built file).

@@ -15,6 +15,7 @@ const LOADERS: Record<Screen, () => Promise<ComponentType>> = {
   overview: () => import('./screens/Overview').then((m) => m.Overview),
   capture: () => import('./screens/Capture').then((m) => m.Capture),
   folders: () => import('./screens/Folders').then((m) => m.Folders),
+  mail: () => import('./screens/Mail').then((m) => m.Mail),
   history: () => import('./screens/History').then((m) => m.History),
   purchaseOrders: () => import('./screens/PurchaseOrders').then((m) => m.PurchaseOrders),
   invoices: () => import('./screens/Invoices').then((m) => m.Invoices),

@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startSandbox } from '../../sandbox'
+import { mailBench } from './mail'
 import type { BenchRow } from './rows'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -21,7 +22,7 @@ const MB = 1024 * 1024
 const argv = process.argv.slice(2)
 const args = new Set(argv)
 const QUICK = args.has('--quick')
-/** `--only <scenario>[,<scenario>…]`: process, ingest, detect, pages, scan, large, hostile, renderer, phone (default: all). */
+/** `--only <scenario>[,<scenario>…]`: process, ingest, detect, pages, scan, large, hostile, mail, renderer, phone (default: all). */
 const ONLY = (() => {
   const i = argv.indexOf('--only')
   return i >= 0 ? new Set((argv[i + 1] ?? '').split(',').filter(Boolean)) : null
@@ -568,12 +569,32 @@ async function main(): Promise<void> {
         ok: big.failed === 0 && growth < 64 * MB,
       })
     }
+    // 5: mail intake (issue 24): 500 mails read --once against the same files in a folder, and
+    // the latency of a new mail with IDLE; against a real Dovecot (scripts/bench/mail.ts).
+    if (runs('mail')) {
+      const msb = await startSandbox({
+        port: 0,
+        fixtures: {
+          businesses: [{ uuid: 'bench', name: 'Bench', key: KEY }],
+          rate_limit: { limit: 1_000_000, window_seconds: 60 },
+        },
+        maxBodyBytes: 200 * MB,
+      })
+      try {
+        rows.push(...(await mailBench({ root: ROOT, work, sb: msb, key: KEY, quick: QUICK, timed, median, pct })))
+      } catch (e) {
+        console.error(e)
+        rows.push({ what: `mail: could not run (${(e instanceof Error ? e.message : String(e)).split('\n')[0]})`, figure: '—', target: '', ok: false })
+      } finally {
+        await msb.stop()
+      }
+    }
   } finally {
     await sb.stop()
     await rm(work, { recursive: true, force: true })
   }
 
-  // 5: hostile documents read by the emulator (issue 23), in a process of its own: its thread's
+  // 6: hostile documents read by the emulator (issue 23), in a process of its own: its thread's
   // delays and memory are the figures.
   try {
     if (runs('hostile')) rows.push(...(await hostileChild()))
@@ -581,7 +602,7 @@ async function main(): Promise<void> {
     rows.push({ what: `hostile documents: could not run (${(e as Error).message})`, figure: '—', target: '', ok: false })
   }
 
-  // 6: the renderer in Chromium through the web host (scripts/bench/renderer.ts), in a process of
+  // 7: the renderer in Chromium through the web host (scripts/bench/renderer.ts), in a process of
   // its own too: this one's heap still holds what the emulator stored above.
   try {
     if (runs('renderer')) rows.push(...(await rendererChild()))
@@ -591,7 +612,7 @@ async function main(): Promise<void> {
     rows.push({ what: `renderer in Chromium: could not run (${why})`, figure: '—', target: '', ok: false })
   }
 
-  // 6: photos prepared and the phone's page (scripts/bench/phone.ts), in a process of its own.
+  // 8: photos prepared and the phone's page (scripts/bench/phone.ts), in a process of its own.
   try {
     if (runs('phone')) rows.push(...(await rendererChild('phone.ts')))
   } catch (e) {

@@ -22,6 +22,8 @@ import { Network } from './api/network'
 import { type SessionRoom, sessionRoom } from './app/session'
 import { type SettingsRoom, readSettings, settingsRoom } from './app/settings'
 import { type UploadsRoom, uploadsHelpers, uploadsRoom } from './app/uploads'
+import { type MailRoom, mailRoom } from './app/mail'
+import { mailPasswords } from './mail/secrets'
 import { Engine, type EngineOptions } from './engine'
 import type { EngineEventName } from './events'
 import { ProfileManager, type ProfileClientOptions, type SecretStore, openSecretStore } from './secrets'
@@ -46,7 +48,7 @@ export interface AppServiceOptions {
   /** How the host starts the demo's emulator (core never imports it); without it there is no demo. */
   demoLauncher?: DemoLauncher
   /** Engine timing (tests shorten these). */
-  engine?: Pick<EngineOptions, 'queue' | 'watch' | 'hashConcurrency'>
+  engine?: Pick<EngineOptions, 'queue' | 'watch' | 'hashConcurrency' | 'mail'>
   /** Added to every API client (timeouts, user agent). */
   clientOptions?: ProfileClientOptions
   /**
@@ -75,7 +77,8 @@ type Handlers = ProfilesRoom &
   Omit<PartnerRoom, 'discardAll'> &
   HealthRoom &
   PhoneRoom &
-  ConnectionRoom
+  ConnectionRoom &
+  MailRoom
 
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
@@ -106,6 +109,7 @@ function rooms(ctx: AppContext, launcher: DemoLauncher | undefined, phoneOptions
     healthRoom(ctx),
     phone,
     connectionRoom(ctx),
+    mailRoom(ctx, async () => (launcher ? launcher.sampleReceipts() : [])),
   )
   return { handlers, demo, partner, shutdownPhone }
 }
@@ -144,7 +148,7 @@ export class AppService {
       store = opened.store
       ctx.keychainProblem = opened.problem
     }
-    ctx.secrets = store
+    ctx.secretStore = store
     ctx.real = await ProfileManager.open({ dataDir: opts.dataDir, store, clientOptions: ctx.clientOptions })
     ctx.active = ctx.real.activeId
     ctx.engine = await Engine.open({
@@ -153,6 +157,8 @@ export class AppService {
       isPickedDirectory: (p) => ctx.grants.isDirectoryGranted(p),
       resetQueue: opts.resetQueue ?? false,
       ...opts.engine,
+      // Mail passwords from the keychain only (BOOKDROP_MAIL_PASSWORD is the headless mode's).
+      mail: { ...opts.engine?.mail, passwords: mailPasswords(store, {}) },
     })
     // Saved settings win over the queue defaults, unless the caller fixed them (tests).
     const settings = readSettings(ctx)

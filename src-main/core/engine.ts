@@ -39,6 +39,7 @@ import { writeCsv } from './store/csv'
 import { type PrivacyReport, makeDataDirPrivate } from './store/private-dir'
 import { GrantStore, type Month, type UploadMonth, healthFigures, uploadMonth } from './store/overview'
 import type { RateLimit } from './api/ratelimit'
+import { type MailOptions, MailService } from './mail/service'
 
 export interface EngineOptions {
   /** Where bookdrop.db lives. */
@@ -77,6 +78,11 @@ export interface EngineOptions {
    * CorruptDatabaseError. A readable database is never moved.
    */
   resetQueue?: boolean
+  /**
+   * Mail intake (issue 24): where passwords come from, timing, and whether every enabled rule starts
+   * watching at open (the app) or the host starts the ones it wants (headless: `mail.start(ids)`).
+   */
+  mail?: MailOptions & { autoStart?: boolean }
 }
 
 /** What open() did with an unreadable queue database. */
@@ -108,6 +114,8 @@ export class Engine {
   readonly events: EngineEmitter = new TypedEmitter<EngineEvents>()
   readonly uploads: UploadStore
   readonly folders: FolderStore
+  /** Mail accounts and rules, and their runners (./mail/service.ts). */
+  readonly mail: MailService
   private readonly db: Db
   private readonly settings: SettingsStore
   private readonly queue: UploadQueue
@@ -158,10 +166,22 @@ export class Engine {
         superseded: (row) => this.retakeSuperseded(row),
         storageRecovered: () => this.retakeUntaken(),
         fileForSend: (row) => this.fileForSend(row),
+        textOf: (row) => this.mail.textOf(row),
       },
       { ...saved, ...opts.queue },
     )
     this.hashLimit = pLimit(opts.hashConcurrency ?? 4)
+    this.mail = new MailService(
+      {
+        db: this.db,
+        dataDir: opts.dataDir,
+        events: this.events,
+        take: (req) => this.hashLimit(() => this.take(req)),
+        noReceipt: (req) => this.recordNoReceipt(req),
+        maxFileBytes: () => this.maxFileBytes,
+      },
+      opts.mail,
+    )
   }
 
   /**
@@ -189,6 +209,7 @@ export class Engine {
     engine.promoteOrphans()
     await engine.finishPendingMoves()
     for (const f of engine.folders.list()) if (f.enabled) await engine.startIfAllowed(f)
+    if (opts.mail?.autoStart !== false) engine.mail.start()
     return engine
   }
 
@@ -476,6 +497,16 @@ export class Engine {
       this.intakeInFlight--
       // Any file taken (a scan's or a drop's) may make room for a waiting scan.
       this.wakeIntakeRoom()
+    }
+  }
+
+  /** A mail with no receipt: its skipped row (see Intake.noReceipt); a storage fault pauses the queue. */
+  private recordNoReceipt(req: IntakeRequest): IntakeResult {
+    try {
+      return this.intake.noReceipt(req)
+    } catch (e) {
+      if (isStorageError(e)) this.queue.storageFault(e)
+      throw e
     }
   }
 
@@ -778,6 +809,7 @@ export class Engine {
     this.closed = true
     this.wakeIntakeRoom(true)
     await Promise.all([...this.watchers.keys()].map((id) => this.stopWatcher(id)))
+    await this.mail.stop()
     this.hashLimit.clearQueue()
     await this.queue.stop()
     await Promise.all([this.inspectPool?.close(), this.photos.close()])

@@ -69,7 +69,7 @@ const RECORD: UploadField[] = ['recordUuid', 'recordType', 'completedAt', 'nextA
 export const TRANSITIONS: readonly Transition[] = [
   { from: 'new', to: 'queued', why: 'intake: a stable, accepted file, hashed, with content not sent before', writes: [] },
   { from: 'new', to: 'duplicate', why: 'intake: the same content was already sent to this target (accepted or recorded), or another file of it is being sent', writes: [] },
-  { from: 'new', to: 'skipped', why: 'intake: unsupported kind, too large, empty, unreadable, vanished, a link to a file outside the watched folder, or content that is not what its name says', writes: [] },
+  { from: 'new', to: 'skipped', why: 'intake: unsupported kind, too large, empty, unreadable, vanished, a link to a file outside the watched folder, content that is not what its name says, a photo that could not be prepared; or a mail with no receipt in it', writes: [] },
   { from: 'queued', to: 'uploading', why: 'scheduler: the row is due and its profile may send', writes: ['attempts', 'nextAttemptAt'] },
   { from: 'waiting_retry', to: 'uploading', why: 'scheduler: the retry is due', writes: ['attempts', 'nextAttemptAt'] },
   { from: 'uploading', to: 'processing', why: "the API accepted the file as a job (async): its JSON envelope named the job", writes: ['jobReference', 'acceptedAt', 'polls', 'nextAttemptAt', ...ERROR] },

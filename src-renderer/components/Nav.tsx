@@ -7,6 +7,7 @@ const LABELS: Record<Screen, string> = {
   overview: 'Overview',
   capture: 'Capture',
   folders: 'Watched folders',
+  mail: 'Mail',
   history: 'Upload history',
   purchaseOrders: 'Purchase orders',
   invoices: 'Invoices',
@@ -96,17 +97,20 @@ export function Nav() {
               type="button"
               className="nav__item"
               aria-current={screen === item.screen ? 'page' : undefined}
-              aria-keyshortcuts={`${isMac ? 'Meta' : 'Control'}+${i + 1}`}
+              aria-keyshortcuts={i < 9 ? `${isMac ? 'Meta' : 'Control'}+${i + 1}` : undefined}
               onClick={() => {
                 setOpen(false)
                 setScreen(item.screen)
               }}
             >
               <span>{item.label}</span>
-              <kbd className="nav__key" aria-hidden="true">
-                {MOD}
-                {i + 1}
-              </kbd>
+              {/* Ctrl/Cmd+1…9: the tenth screen on has no digit of its own. */}
+              {i < 9 ? (
+                <kbd className="nav__key" aria-hidden="true">
+                  {MOD}
+                  {i + 1}
+                </kbd>
+              ) : null}
             </button>
           </li>
         ))}

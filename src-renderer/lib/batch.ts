@@ -56,6 +56,7 @@ const SKIP_WORDS: Record<NonNullable<Upload['reason']>, string> = {
   outside_folder: 'outside the folder (a link)',
   mismatch: 'not what the name says',
   not_prepared: 'not prepared (a photo that could not be read)',
+  no_receipt: 'a mail with no receipt',
 }
 
 /**

@@ -3,7 +3,17 @@
  * compiler says when a status is added and has no words yet.
  */
 import { TARGET_LABELS } from '../../contract/labels'
-import type { AiTarget, FolderState, ProfileKind, ProfileState, Upload, UploadStatus } from './types'
+import type {
+  AiTarget,
+  FolderState,
+  MailAccountState,
+  MailAfter,
+  ProfileKind,
+  ProfileState,
+  Upload,
+  UploadSource,
+  UploadStatus,
+} from './types'
 
 export { TARGET_LABELS }
 export const TARGETS = Object.keys(TARGET_LABELS) as AiTarget[]
@@ -76,6 +86,7 @@ export const SKIP_REASON_LABELS: Record<NonNullable<Upload['reason']>, string> =
   outside_folder: 'A link to a file outside the watched folder: not sent.',
   mismatch: 'The content is not what the file name says.',
   not_prepared: 'The photo could not be prepared (damaged, or too many pixels).',
+  no_receipt: 'No receipt in this mail.',
 }
 
 /** Why the engine recorded nothing for a file it was given. */
@@ -92,6 +103,31 @@ export const FOLDER_STATE_LABELS: Record<FolderState, string> = {
   error: 'Error',
   stopped: 'Stopped',
   disabled: 'Disabled',
+}
+
+/** Where a file came from (the history's source column and filter). */
+export const SOURCE_LABELS: Record<UploadSource, string> = {
+  watch: 'Folder',
+  drop: 'Drop',
+  cli: 'Command line',
+  mail: 'Mail',
+  phone: 'Phone',
+}
+export const UPLOAD_SOURCE_LIST = Object.keys(SOURCE_LABELS) as UploadSource[]
+
+export const MAIL_STATE_LABELS: Record<MailAccountState, string> = {
+  starting: 'Starting',
+  connecting: 'Connecting',
+  connected: 'Connected',
+  waiting: 'Waiting for the server',
+  error: 'Needs attention',
+  disabled: 'Off',
+}
+
+export const MAIL_AFTER_LABELS: Record<MailAfter, string> = {
+  leave: 'Leave it as it is',
+  seen: 'Mark it read',
+  move: 'Move it to a mailbox',
 }
 
 export const PROFILE_STATE_LABELS: Record<ProfileState, string> = {

@@ -22,6 +22,11 @@ export type {
   Events,
   PhoneState,
   PhoneDevice,
+  MailAccountView,
+  MailAccountState,
+  MailAfter,
+  MailRuleConfig,
+  UploadSource,
 } from '../../contract'
 
 export type Upload = Res<'history'>['rows'][number]

@@ -19,14 +19,16 @@ import { columnWidth } from '../lib/measure'
 import {
   CANCELLABLE,
   RETRYABLE,
+  SOURCE_LABELS,
   STATUS_LABELS,
   TARGET_LABELS,
+  UPLOAD_SOURCE_LIST,
   UPLOAD_STATUS_LIST,
   retryLabel,
 } from '../lib/labels'
 import { settle } from '../lib/result'
 import { useThrottled } from '../lib/useThrottled'
-import type { AiTarget, Upload } from '../lib/types'
+import type { AiTarget, Upload, UploadSource } from '../lib/types'
 import { useApp } from '../store'
 import { historyRowAt } from '../store/history'
 import { useShallow } from 'zustand/react/shallow'
@@ -40,6 +42,7 @@ export const ROW_HEIGHT = 40
 const COLUMNS = [
   { label: 'Added', priority: 1 },
   { label: 'File', priority: 1 },
+  { label: 'Source', priority: 3 },
   { label: 'Target', priority: 3 },
   { label: 'Status', priority: 1 },
   { label: 'Details', priority: 2 },
@@ -174,6 +177,22 @@ export function History() {
             </select>
           )}
         </Field>
+        <Field label="Source">
+          {(p) => (
+            <select
+              {...p}
+              value={filter.source}
+              onChange={(e) => setFilter({ source: e.target.value as UploadSource | '' })}
+            >
+              <option value="">All sources</option>
+              {UPLOAD_SOURCE_LIST.map((src) => (
+                <option key={src} value={src}>
+                  {SOURCE_LABELS[src]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <DateField
           label="From"
           value={filter.from}
@@ -294,7 +313,8 @@ function FocusedRowDetails({ row }: { row: Upload | undefined }) {
       <span className="muted">
         <bdi>{row.path}</bdi>
       </span>{' '}
-      · added {formatWholeDateTime(row.createdAt)} · {TARGET_LABELS[row.target]} · {STATUS_LABELS[row.status]}
+      · added {formatWholeDateTime(row.createdAt)} · {sourceText(row)} · {TARGET_LABELS[row.target]} ·{' '}
+      {STATUS_LABELS[row.status]}
       {reason ? ` · ${reason}` : ''}
       {row.recordUuid ? ` · record ${row.recordUuid}` : ''}
     </p>
@@ -353,6 +373,21 @@ const HistoryRow = memo(function HistoryRow({
           {uploadSize(row)}
         </span>
       </div>
+      <div role="cell" className={colClass(3)} title={sourceText(row)}>
+        <span className="ellipsis">
+          {row.source === 'mail' && row.mailSubject !== null ? (
+            <>
+              <span className="muted">Mail:</span> <bdi>{row.mailSubject}</bdi>
+              <span className="muted">
+                {' '}
+                · <bdi>{row.mailFrom}</bdi>
+              </span>
+            </>
+          ) : (
+            SOURCE_LABELS[row.source]
+          )}
+        </span>
+      </div>
       <div role="cell" className={colClass(3)} title={TARGET_LABELS[row.target]}>
         <span className="ellipsis">{TARGET_LABELS[row.target]}</span>
       </div>
@@ -371,6 +406,13 @@ const HistoryRow = memo(function HistoryRow({
     </div>
   )
 })
+
+/** Where a row's file came from, in words: a mail's subject and sender, else the source's name. */
+function sourceText(row: Upload): string {
+  if (row.source === 'mail' && row.mailSubject !== null)
+    return `Mail "${row.mailSubject}" from ${row.mailFrom ?? 'an unknown sender'}`
+  return SOURCE_LABELS[row.source]
+}
 
 function RecordLink({ row }: { row: Upload }) {
   const [openInvoice, setScreen] = useApp(useShallow((s) => [s.openInvoice, s.setScreen] as const))

@@ -60,6 +60,7 @@ export function startEvents(get: GetState): () => void {
       schedule()
     }),
     bookdrop.on('folder', (e) => get().applyFolderEvent(e)),
+    bookdrop.on('mail', (e) => get().applyMailEvent(e)),
     bookdrop.on('rateLimit', (e) => get().applyRateLimit(e)),
     bookdrop.on('profile', (e) => get().applyProfileEvent(e)),
     bookdrop.on('notice', (e) => get().toast(e.level, e.message)),

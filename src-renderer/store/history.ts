@@ -6,7 +6,7 @@
 import { callEarlyOr } from '../lib/early'
 import { dayBound } from '../lib/format'
 import { settle } from '../lib/result'
-import type { AiTarget, HistoryFilterInput, Upload, UploadStatus } from '../lib/types'
+import type { AiTarget, HistoryFilterInput, Upload, UploadSource, UploadStatus } from '../lib/types'
 import type { AppState, SliceCreator } from './types'
 
 export const HISTORY_PAGE = 100
@@ -16,6 +16,8 @@ const MAX_PAGES = 80
 export interface HistoryFilterState {
   statuses: UploadStatus[]
   target: AiTarget | ''
+  /** Where the files came from (folder, drop, command line, mail, phone); '' for all. */
+  source: UploadSource | ''
   /** YYYY-MM-DD, local days, inclusive. */
   from: string
   to: string
@@ -51,6 +53,7 @@ export interface HistorySlice {
 export const emptyHistoryFilter = (): HistoryFilterState => ({
   statuses: [],
   target: '',
+  source: '',
   from: '',
   to: '',
   search: '',
@@ -71,6 +74,7 @@ export function historyRequestOf(f: HistoryFilterState, profileId: string | null
   const req: HistoryFilterInput = { order: 'desc' }
   if (f.statuses.length) req.statuses = f.statuses
   if (f.target) req.targets = [f.target]
+  if (f.source) req.sources = [f.source]
   if (!f.allProfiles && profileId) req.profileId = profileId
   const search = f.search.trim()
   if (search) req.search = search
@@ -85,6 +89,7 @@ export function historyRequestOf(f: HistoryFilterState, profileId: string | null
 export function matchesHistory(u: Upload, req: HistoryFilterInput): boolean {
   if (req.statuses?.length && !req.statuses.includes(u.status)) return false
   if (req.targets?.length && !req.targets.includes(u.target)) return false
+  if (req.sources?.length && !req.sources.includes(u.source)) return false
   if (req.profileId && u.profileId !== req.profileId) return false
   if (req.search && !u.name.toLowerCase().includes(req.search.toLowerCase())) return false
   if (req.from !== undefined && u.createdAt < req.from) return false

@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand'
 import { createFoldersSlice } from './folders'
+import { createMailSlice } from './mail'
 import { createHistorySlice } from './history'
 import { createOverviewSlice } from './overview'
 import { createPartnerSlice } from './partner'
@@ -25,6 +26,7 @@ export const useApp = create<AppState>()((...a) => ({
   ...createHistorySlice(...a),
   ...createOverviewSlice(...a),
   ...createFoldersSlice(...a),
+  ...createMailSlice(...a),
   ...createRecordsSlice(...a),
   ...createPartnerSlice(...a),
   ...createSettingsSlice(...a),

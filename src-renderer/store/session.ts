@@ -211,6 +211,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     s.resetRecords()
     s.resetPartner()
     s.resetHistory()
+    s.resetMail()
     s.resetOverview()
     const partner = isPartner(s)
     const screens: readonly Screen[] = partner ? PARTNER_SCREENS : BUSINESS_SCREENS

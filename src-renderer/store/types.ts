@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand'
 import type { FoldersSlice } from './folders'
 import type { HistorySlice } from './history'
+import type { MailSlice } from './mail'
 import type { OverviewSlice } from './overview'
 import type { PartnerSlice } from './partner'
 import type { PhoneSlice } from './phone'
@@ -15,6 +16,7 @@ export type AppState = SessionSlice &
   HistorySlice &
   OverviewSlice &
   FoldersSlice &
+  MailSlice &
   RecordsSlice &
   PartnerSlice &
   SettingsSlice &

@@ -7,6 +7,7 @@ export const SCREENS = [
   'capture',
   'folders',
   'history',
+  'mail',
   'purchaseOrders',
   'invoices',
   'expensesBills',

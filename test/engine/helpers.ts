@@ -122,6 +122,7 @@ export async function rig(
     profile: [],
     notice: [],
     storage: [],
+    mail: [],
   } as Rig['events']
   const open = async (extra: Partial<EngineOptions> = {}) => {
     const e = await Engine.open({
@@ -129,6 +130,7 @@ export async function rig(
       clients: opts.clients ?? providerFor(sb, opts.keys, seen),
       queue: { ...FAST_QUEUE, ...opts.engine?.queue, ...extra.queue },
       watch: { stabilityMs: 120, rescanIntervalMs: 60_000, ...opts.engine?.watch, ...extra.watch },
+      ...(opts.engine?.mail || extra.mail ? { mail: { ...opts.engine?.mail, ...extra.mail } } : {}),
     })
     for (const k of Object.keys(events) as (keyof EngineEvents)[]) {
       e.events.on(k, (p) => (events[k] as unknown[]).push(p))

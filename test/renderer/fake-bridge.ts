@@ -13,6 +13,7 @@ import {
   CALL_NAMES,
   type CallName,
   type EventName,
+  type MailAccountView,
   type Events,
   type ProfileList,
   type Req,
@@ -110,6 +111,8 @@ export function upload(over: Partial<Upload> = {}): Upload {
     preparedPath: null,
     preparedSize: null,
     preparedMtimeMs: null,
+    mailFrom: null,
+    mailSubject: null,
     ...over,
   }
 }
@@ -122,6 +125,10 @@ export interface FakeState {
   uploads: Upload[]
   /** When set, history answers with this many made-up rows (ids total..1, newest first). */
   syntheticTotal: number | null
+  /** The active profile's mail accounts (listMail). */
+  mail: MailAccountView[]
+  /** Passwords main was given (saveMailAccount), by account id: what a keychain would hold. */
+  mailPasswords: Record<string, string>
 }
 
 function initialState(): FakeState {
@@ -145,6 +152,30 @@ function initialState(): FakeState {
     },
     uploads: [],
     syntheticTotal: null,
+    mail: [],
+    mailPasswords: {},
+  }
+}
+
+/** A mail account as listMail gives it. */
+export function mailAccount(over: Partial<MailAccountView> = {}): MailAccountView {
+  return {
+    id: 'm1',
+    profileId: 'p1',
+    label: 'Shop inbox',
+    kind: 'imap',
+    host: 'imap.example.com',
+    port: 993,
+    security: 'tls',
+    user: 'receipts@bakery.test',
+    usePolling: false,
+    pollSeconds: 60,
+    enabled: true,
+    addedAt: 1_767_000_000_000,
+    status: { state: 'connected', message: null, problem: null, lastCheckAt: 1_767_000_000_000, idle: true },
+    rules: [],
+    demo: false,
+    ...over,
   }
 }
 
@@ -200,6 +231,7 @@ export function createFakeBridge() {
       }
       const rows = state.uploads
         .filter((u) => !req.statuses?.length || req.statuses.includes(u.status))
+        .filter((u) => !req.sources?.length || req.sources.includes(u.source))
         .filter((u) => !req.profileId || u.profileId === req.profileId)
         .filter((u) => !req.search || u.name.toLowerCase().includes(req.search.toLowerCase()))
         .sort((a, b) => b.createdAt - a.createdAt)
@@ -229,6 +261,50 @@ export function createFakeBridge() {
         state.uploads.push(u)
         return { kind: 'queued' as const, upload: u }
       }),
+    listMail: () => state.mail,
+    saveMailAccount: ({ id, account, password }) => {
+      if (!id && !password) return { ok: false, error: { code: 'invalid_request', message: 'Give the password.', fields: { password: 'required' } } }
+      const cur = state.mail.find((a) => a.id === id)
+      const next = mailAccount({
+        ...cur,
+        id: id ?? `m${state.mail.length + 1}`,
+        profileId: account.profileId,
+        host: account.host,
+        port: account.port ?? (account.security === 'starttls' ? 143 : 993),
+        security: account.security ?? 'tls',
+        user: account.user,
+        label: account.label ?? `${account.user}@${account.host}`,
+        status: { state: 'connecting', message: null, problem: null, lastCheckAt: null, idle: false },
+      })
+      if (password) state.mailPasswords[next.id] = password
+      state.mail = [...state.mail.filter((a) => a.id !== next.id), next]
+      return next
+    },
+    saveMailRule: ({ id, rule }) => {
+      const a = state.mail.find((x) => x.id === rule.accountId)
+      if (!a) return { ok: false, error: { code: 'not_found', message: 'That mail account is no longer there.' } }
+      const r = {
+        id: id ?? `r${a.rules.length + 1}`,
+        accountId: a.id,
+        mailbox: rule.mailbox ?? 'INBOX',
+        fromContains: rule.fromContains ?? null,
+        subjectContains: rule.subjectContains ?? null,
+        since: rule.since ?? '2026-01-01',
+        target: rule.target,
+        promptTemplate: rule.promptTemplate ?? 'Record an expense from {filename}.',
+        acceptedKinds: rule.acceptedKinds ?? ['pdf', 'jpg', 'png'],
+        after: rule.after ?? 'seen',
+        moveTo: rule.moveTo ?? 'Bookdrop/Done',
+        sendBody: rule.sendBody ?? false,
+        processType: rule.processType ?? 'async',
+        enabled: rule.enabled ?? true,
+        addedAt: 1_767_000_000_000,
+      } as const
+      a.rules = [...a.rules.filter((x) => x.id !== r.id), r]
+      return a
+    },
+    checkMail: ({ accountId }) => state.mail.find((a) => a.id === accountId)!,
+    addDemoMail: () => ({ uid: 6 }),
     listPurchaseOrders: (req) => ({
       data: [],
       meta: { page: req.page ?? 1, limit: req.limit ?? 20, total: 0 },

@@ -2,7 +2,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
-import { type Upload, fake } from './fake-bridge'
+import { type Upload, fake, upload } from './fake-bridge'
 import { freshEachTest, startApp, useApp } from './harness'
 
 const { History, ROW_HEIGHT } = await import('../../src-renderer/screens/History')
@@ -116,5 +116,25 @@ describe('upload history', () => {
     render(<History />)
     await user.click(await screen.findByRole('button', { name: `Retry: ${'receipt-7.pdf'}` }))
     expect(fake.calls.retryUpload).toHaveBeenCalledWith({ id: 7 })
+  })
+
+  it('shows where each file came from (a mail by its subject and sender) and filters by source', async () => {
+    const user = userEvent.setup()
+    fake.state.syntheticTotal = null
+    fake.state.uploads = [
+      upload({ id: 1, name: 'invoice.pdf', source: 'mail', mailFrom: 'Flour Mills <billing@flour.test>', mailSubject: 'March invoice', createdAt: 3 }),
+      upload({ id: 2, name: 'scan.pdf', source: 'watch', createdAt: 2 }),
+      upload({ id: 3, name: 'dropped.pdf', source: 'drop', createdAt: 1 }),
+    ]
+    useApp.getState().reloadHistory()
+    render(<History />)
+    const mailRow = (await screen.findByText('invoice.pdf')).closest('[role="row"]')!
+    expect(mailRow.textContent).toMatch(/Mail: March invoice · Flour Mills <billing@flour\.test>/)
+    expect(screen.getByText('scan.pdf').closest('[role="row"]')!.textContent).toMatch(/Folder/)
+    fake.calls.history.mockClear()
+    await user.selectOptions(screen.getByLabelText('Source'), 'Mail')
+    await vi.waitFor(() => expect(historyCalls().at(-1)).toMatchObject({ sources: ['mail'] }))
+    await vi.waitFor(() => expect(screen.queryByText('scan.pdf')).toBeNull())
+    expect(screen.getByText('invoice.pdf')).toBeTruthy()
   })
 })

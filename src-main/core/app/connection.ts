@@ -57,8 +57,8 @@ export function applyConnection(ctx: AppContext, s: SavedConnection = readConnec
 
 /** The proxy credentials from the keychain, for the network (./network.ts asks per proxy). */
 export async function proxyCredentials(ctx: AppContext): Promise<ProxyCredentials | null> {
-  if (!ctx.secrets) return null
-  const raw = await ctx.secrets.get(PROXY_CREDENTIALS_ACCOUNT).catch(() => null)
+  if (!ctx.secretStore) return null
+  const raw = await ctx.secretStore.get(PROXY_CREDENTIALS_ACCOUNT).catch(() => null)
   if (!raw) return null
   try {
     const v = JSON.parse(raw) as { username?: unknown; password?: unknown }
@@ -130,10 +130,10 @@ export function connectionRoom(ctx: AppContext): ConnectionRoom {
     },
 
     async setProxyCredentials(req: ParsedReq<'setProxyCredentials'>): Promise<Calls['setProxyCredentials']> {
-      if (!ctx.secrets) throw new AppError('keychain_unavailable', 'There is no keychain to keep the proxy password in.')
+      if (!ctx.secretStore) throw new AppError('keychain_unavailable', 'There is no keychain to keep the proxy password in.')
       const username = req.username.trim()
       if (username === '') {
-        await ctx.secrets.delete(PROXY_CREDENTIALS_ACCOUNT)
+        await ctx.secretStore.delete(PROXY_CREDENTIALS_ACCOUNT)
       } else {
         const control = (t: string) => [...t].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
         if (control(username) || control(req.password)) {
@@ -141,7 +141,7 @@ export function connectionRoom(ctx: AppContext): ConnectionRoom {
             username: 'no control characters',
           })
         }
-        await ctx.secrets.set(PROXY_CREDENTIALS_ACCOUNT, JSON.stringify({ username, password: req.password }))
+        await ctx.secretStore.set(PROXY_CREDENTIALS_ACCOUNT, JSON.stringify({ username, password: req.password }))
       }
       changed(ctx)
       return view(ctx)

@@ -118,6 +118,11 @@ function mapStrings<T>(value: T, fn: (s: string) => string): T {
 export class AppContext {
   engine!: Engine
   real!: ProfileManager
+  /**
+   * Where real secrets live (the OS keychain): API keys through `real`; mail passwords and the
+   * proxy's password directly.
+   */
+  secretStore: SecretStore | null = null
   keychainProblem: string | null = null
   demo: DemoProfiles | null = null
   active: string | null = null
@@ -128,9 +133,6 @@ export class AppContext {
   private readonly clients = new Map<string, Promise<BookkeepingClient>>()
   private readonly listeners = new Set<EventListener>()
   private sessionTimer: NodeJS.Timeout | null = null
-
-  /** Where the keys live (and the proxy's password). */
-  secrets: SecretStore | null = null
 
   constructor(
     readonly dataDir: string,

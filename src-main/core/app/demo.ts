@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import type { IntakeOutcome, ProfileList } from '../../../contract'
 import { AppError } from '../app-error'
 import { MemorySecretStore, ProfileManager } from '../secrets'
+import { DEFAULT_MAIL_PROMPTS, defaultMailKinds } from '../mail/config'
+import { DemoInbox } from '../mail/demo-inbox'
 import type { AppContext } from './context'
 import type { Room } from './room'
 import type { UploadsHelpers } from './uploads'
@@ -35,6 +37,9 @@ export interface DemoLauncher {
 }
 
 const DEMO_BUSINESS_NAME = 'Demo Bakery (demo)'
+/** The demo's inbox (issue 24): an account and a rule held in memory, read once the person asks. */
+export const DEMO_MAIL_ACCOUNT = 'demo-inbox'
+const DEMO_MAIL_RULE = 'demo-inbox-rule'
 const DEMO_PARTNER_NAME = 'Demo Partner (demo)'
 
 export type DemoRoom = Room<'startDemo' | 'addSampleReceipts'> & {
@@ -63,8 +68,9 @@ export function demoRoom(ctx: AppContext, launcher: DemoLauncher | undefined, up
         stop,
       }
       const env = { environment: 'custom' as const, baseUrl: server.url }
-      await ctx.addTo(manager, { ...env, name: DEMO_BUSINESS_NAME, kind: 'business', secret: businessKey })
+      const business = await ctx.addTo(manager, { ...env, name: DEMO_BUSINESS_NAME, kind: 'business', secret: businessKey })
       await ctx.addTo(manager, { ...env, name: DEMO_PARTNER_NAME, kind: 'partner', secret: partnerKey })
+      await addDemoInbox(ctx, business.id, await launcher.sampleReceipts())
     } catch (e) {
       ctx.demo = null
       await stop()
@@ -104,7 +110,59 @@ export function demoRoom(ctx: AppContext, launcher: DemoLauncher | undefined, up
       if (starting) await starting.catch(() => undefined)
       const demo = ctx.demo
       ctx.demo = null
-      if (demo) await demo.stop()
+      if (demo) {
+        await ctx.engine.mail.removeDemo(DEMO_MAIL_ACCOUNT).catch(() => undefined)
+        await demo.stop()
+      }
     },
   }
+}
+
+/**
+ * The demo's inbox: sample mails around the sample receipts, in memory (no network), behind the
+ * same interface as IMAP. Its account waits until the person reads it (Mail screen, "Read the demo
+ * inbox"), so starting the demo sends nothing by itself.
+ */
+async function addDemoInbox(ctx: AppContext, profileId: string, samples: { name: string; base64: string }[]): Promise<void> {
+  const now = Date.now()
+  const inbox = new DemoInbox()
+  inbox.seed(samples)
+  const since = new Date(now - 30 * 86_400_000)
+  const day = `${since.getFullYear()}-${String(since.getMonth() + 1).padStart(2, '0')}-${String(since.getDate()).padStart(2, '0')}`
+  await ctx.engine.mail.addDemo(
+    inbox,
+    {
+      id: DEMO_MAIL_ACCOUNT,
+      profileId,
+      label: 'Demo inbox (demo)',
+      kind: 'demo',
+      host: 'demo.invalid',
+      port: 993,
+      security: 'tls',
+      user: 'receipts@demo-bakery.example',
+      usePolling: false,
+      pollSeconds: 60,
+      enabled: false,
+      addedAt: now,
+    },
+    [
+      {
+        id: DEMO_MAIL_RULE,
+        accountId: DEMO_MAIL_ACCOUNT,
+        mailbox: 'INBOX',
+        fromContains: null,
+        subjectContains: null,
+        since: day,
+        target: 'expenses',
+        promptTemplate: DEFAULT_MAIL_PROMPTS.expenses,
+        acceptedKinds: defaultMailKinds('expenses'),
+        after: 'seen',
+        moveTo: 'Bookdrop/Done',
+        sendBody: false,
+        processType: 'async',
+        enabled: true,
+        addedAt: now,
+      },
+    ],
+  )
 }

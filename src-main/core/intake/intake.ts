@@ -58,6 +58,21 @@ export interface IntakeRequest {
    * continued: a file keeps one row while it cannot be sent, and that row goes on when it can.
    */
   continues?: Upload
+  /**
+   * The caller wrote this file itself and hashed the bytes as it wrote them (a mail attachment
+   * streamed to disk): that sha256 is used when the file still has that size, instead of reading
+   * it again. What is sent is checked against it all the same (the queue hashes what it streams).
+   */
+  written?: { size: number; sha256: string }
+  /** Source `mail`: the mail's sender and subject, kept on the row for the history. */
+  mailFrom?: string
+  mailSubject?: string
+  /**
+   * Called with the row this take recorded (new, continued or found), inside the transaction that
+   * commits it when there is one: mail intake links the row to its mail there, so a kill can never
+   * leave a row without its link (or the link without its row). Must be idempotent.
+   */
+  recorded?: (upload: Upload) => void
 }
 
 export type IntakeResult =
@@ -103,6 +118,8 @@ export function skipMessage(
       return `The file is ${ctx.detail ?? 'not what its name says'}: it was not sent. Check the file, or choose "Send anyway".`
     case 'not_prepared':
       return `Bookdrop could not prepare this photo${ctx.detail ? `: ${ctx.detail}` : ''}. Nothing was sent. Save it again as a JPEG, or choose "Send anyway" to send it as it is.`
+    case 'no_receipt':
+      return 'No receipt in this mail (no PDF or image attached): it was left untouched. Choose "Send anyway" to send the text of the mail instead.'
   }
 }
 
@@ -126,6 +143,17 @@ export class Intake {
     status: 'queued' | 'duplicate' | 'skipped',
     extra: Partial<Upload>,
     /** The row this take continues, when the caller already looked it up (null: none). */
+    known?: Upload | null,
+  ): Upload {
+    const row = this.recordRow(req, status, extra, known)
+    req.recorded?.(row)
+    return row
+  }
+
+  private recordRow(
+    req: IntakeRequest,
+    status: 'queued' | 'duplicate' | 'skipped',
+    extra: Partial<Upload>,
     known?: Upload | null,
   ): Upload {
     const prior =
@@ -183,6 +211,7 @@ export class Intake {
       afterUpload: req.afterUpload,
       archiveDir: req.destinationDir,
       status,
+      ...(req.mailFrom !== undefined ? { mailFrom: req.mailFrom, mailSubject: req.mailSubject ?? '' } : {}),
       ...extra,
     })
     this.events.emit('upload', { upload: row, previous: null })
@@ -210,6 +239,14 @@ export class Intake {
   /** A file the watcher saw but that disappeared before it became stable. */
   vanished(req: IntakeRequest): IntakeResult {
     return this.skip(req, 'vanished')
+  }
+
+  /**
+   * A mail with no receipt in it: one skipped row, whose file is the mail's text (so "Send anyway"
+   * sends that). Run it inside a transaction so the row and its link (req.recorded) commit together.
+   */
+  noReceipt(req: IntakeRequest): IntakeResult {
+    return this.skip(req, 'no_receipt')
   }
 
   async take(req: IntakeRequest): Promise<IntakeResult> {
@@ -274,11 +311,14 @@ export class Intake {
       }
       const sendSize = prepared.preparedSize ?? size
       if (sendSize > req.maxFileBytes) return this.skip(req, 'too_large', { size: sendSize, mtimeMs })
+      // A mail's attachment was hashed as it was written (req.written): not read again for that.
       sha256 = prepared.preparedPath
         ? await sha256File(prepared.preparedPath, sendSize)
-        : whole
-          ? createHash('sha256').update(whole).digest('hex')
-          : await sha256Handle(opened.handle, size)
+        : req.written && req.written.size === size
+          ? req.written.sha256
+          : whole
+            ? createHash('sha256').update(whole).digest('hex')
+            : await sha256Handle(opened.handle, size)
       const after = await opened.handle.stat()
       if (after.size !== size || Math.floor(after.mtimeMs) !== mtimeMs) return { kind: 'ignored', why: 'changed' }
     } catch (e) {

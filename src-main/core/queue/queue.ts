@@ -453,15 +453,17 @@ export class UploadQueue {
     try {
       const client = await this.client(row.profileId)
       const sent = sentFile(row)
+      // A mail's body text goes as text_attachment, not as a file (issue 24).
+      const text = row.source === 'mail' && this.hooks.textOf ? await this.hooks.textOf(row) : null
       // The file as it is to be read: a prepared photo is Bookdrop's own file in its data folder; an
       // original is checked where it is opened (see QueueHooks.fileForSend).
-      file = row.preparedPath === null && this.hooks.fileForSend ? await this.hooks.fileForSend(row) : undefined
+      file = text === null && row.preparedPath === null && this.hooks.fileForSend ? await this.hooks.fileForSend(row) : undefined
       res = await client.aiCreateFromFiles(
         row.target,
         {
           prompt: row.prompt,
           process_type: row.processType,
-          files: [{ ...sent, path: file?.path ?? sent.path }],
+          ...(text !== null ? { text_attachment: text, files: [] } : { files: [{ ...sent, path: file?.path ?? sent.path }] }),
         },
         {
           idempotencyKey: row.idempotencyKey,

@@ -23,6 +23,8 @@ export interface UploadClient {
     body: {
       prompt: string
       process_type?: 'async' | 'direct'
+      /** Plain text sent with the prompt (a mail's body, issue 24); then `files` is empty. */
+      text_attachment?: string
       files: { path: string; name: string; expect?: { size: number; mtimeMs: number; sha256: string } }[]
     },
     opts: {
@@ -173,6 +175,12 @@ export interface QueueHooks {
    * refusal is a ClientFailure (e.g. `file_outside_folder`): nothing is sent.
    */
   fileForSend?(row: Upload): Promise<{ path: string; release(): Promise<void> }>
+  /**
+   * The text to send as `text_attachment` instead of the row's file as an attachment (a mail's body
+   * text, issue 24), or null to send the file. Checks the file is the version recorded; a failure
+   * it throws is a client failure (file_superseded, file_not_found…).
+   */
+  textOf?(row: Upload): Promise<string | null>
 }
 
 /** How long the queue waits before trying storage again after a fault, rising to the cap. */

@@ -33,6 +33,8 @@ const COLUMNS: [string, (u: Upload) => unknown][] = [
   ['duplicate_of', (u) => u.duplicateOf],
   ['moved_to', (u) => u.movedTo],
   ['completed_at', (u) => (u.completedAt ? new Date(u.completedAt).toISOString() : null)],
+  ['mail_from', (u) => u.mailFrom],
+  ['mail_subject', (u) => u.mailSubject],
 ]
 
 /**

@@ -107,6 +107,74 @@ const MIGRATIONS: string[] = [
   ALTER TABLE uploads ADD COLUMN prepared_size INTEGER;
   ALTER TABLE uploads ADD COLUMN prepared_mtime_ms INTEGER;
   `,
+  // 7 (issue 24): mail intake. A mail attachment is an upload row with source 'mail', carrying its
+  // sender and subject for the history; the mail's identity (account, mailbox, UIDVALIDITY, UID,
+  // Message-ID, part, sha256) and its progress live in mail_* tables next to it. The history filters
+  // by source. (Self-contained: other branches may append migrations before this one.)
+  `
+  ALTER TABLE uploads ADD COLUMN mail_from TEXT;
+  ALTER TABLE uploads ADD COLUMN mail_subject TEXT;
+  CREATE INDEX IF NOT EXISTS uploads_profile_source ON uploads(profile_id, source, created_at, id);
+  CREATE INDEX IF NOT EXISTS uploads_duplicate_of ON uploads(duplicate_of) WHERE duplicate_of IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS mail_accounts (
+    id TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    added_at INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS mail_rules (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    config TEXT NOT NULL,
+    added_at INTEGER NOT NULL
+  );
+  -- What a rule has read of its mailbox: under which UIDVALIDITY, up to which UID, with which
+  -- start date and filters (a change of any of them reads the mailbox again).
+  CREATE TABLE IF NOT EXISTS mail_rule_state (
+    rule_id TEXT PRIMARY KEY,
+    uid_validity TEXT NOT NULL,
+    last_uid INTEGER NOT NULL DEFAULT 0,
+    signature TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  -- One mail as found in one mailbox (the same mail in two mailboxes is two rows with one
+  -- message_key): open while its receipts wait for records, recorded once they all have one, done
+  -- once the after-action was applied; stale when its mailbox's UIDVALIDITY changed.
+  CREATE TABLE IF NOT EXISTS mail_messages (
+    id INTEGER PRIMARY KEY,
+    profile_id TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    rule_id TEXT NOT NULL,
+    mailbox TEXT NOT NULL,
+    uid_validity TEXT NOT NULL,
+    uid INTEGER NOT NULL,
+    message_key TEXT NOT NULL,
+    message_id TEXT,
+    sender TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    received_at INTEGER,
+    receipts INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    after_action TEXT,
+    note TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (account_id, mailbox, uid_validity, uid)
+  );
+  CREATE INDEX IF NOT EXISTS mail_messages_key ON mail_messages(profile_id, message_key);
+  CREATE INDEX IF NOT EXISTS mail_messages_pending ON mail_messages(rule_id, state) WHERE state IN ('open', 'recorded');
+  -- A receipt of a mail: the upload row it became (two copies of one mail share it).
+  CREATE TABLE IF NOT EXISTS mail_parts (
+    id INTEGER PRIMARY KEY,
+    mail_id INTEGER NOT NULL,
+    part TEXT NOT NULL,
+    name TEXT NOT NULL,
+    size INTEGER,
+    sha256 TEXT,
+    upload_id INTEGER NOT NULL,
+    UNIQUE (mail_id, part)
+  );
+  CREATE INDEX IF NOT EXISTS mail_parts_upload ON mail_parts(upload_id);
+  `,
 ]
 
 export class Db {

@@ -48,6 +48,8 @@ export interface Row {
   prepared_path: string | null
   prepared_size: number | null
   prepared_mtime_ms: number | null
+  mail_from: string | null
+  mail_subject: string | null
 }
 
 export function fromRow(r: Row): Upload {
@@ -89,6 +91,8 @@ export function fromRow(r: Row): Upload {
     preparedPath: r.prepared_path ?? null,
     preparedSize: r.prepared_size ?? null,
     preparedMtimeMs: r.prepared_mtime_ms ?? null,
+    mailFrom: r.mail_from ?? null,
+    mailSubject: r.mail_subject ?? null,
   }
 }
 
@@ -129,6 +133,8 @@ export const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
   preparedPath: 'prepared_path',
   preparedSize: 'prepared_size',
   preparedMtimeMs: 'prepared_mtime_ms',
+  mailFrom: 'mail_from',
+  mailSubject: 'mail_subject',
 }
 
 /** A row's columns as the table's defaults leave them (schema in db.ts), for building an inserted row. */
@@ -173,6 +179,8 @@ export const ROW_DEFAULTS: Omit<
   prepared_path: null,
   prepared_size: null,
   prepared_mtime_ms: null,
+  mail_from: null,
+  mail_subject: null,
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 import type { Db } from './db'
 import { printable } from '../names'
 import { COLUMN, type Row, fromRow, ROW_DEFAULTS, storedPath } from './upload-rows'
-import type { UploadView } from '../../../contract/types'
+import type { UploadSource, UploadView } from '../../../contract/types'
 
 export { SKIP_REASONS, type AfterUpload, type SkipReason, type UploadSource, type UploadView } from '../../../contract/types'
 
@@ -64,6 +64,8 @@ export type NewUpload = Pick<
 export interface HistoryFilter {
   statuses?: UploadStatus[]
   targets?: AiTarget[]
+  /** Where the files came from (folder, drop, command line, mail, phone). */
+  sources?: UploadSource[]
   profileId?: string
   folderId?: string
   /** Case-insensitive substring of the file name. */
@@ -554,6 +556,10 @@ export class UploadStore {
     if (f.targets?.length) {
       clauses.push(`target IN (${f.targets.map(() => '?').join(', ')})`)
       params.push(...f.targets)
+    }
+    if (f.sources?.length) {
+      clauses.push(`source IN (${f.sources.map(() => '?').join(', ')})`)
+      params.push(...f.sources)
     }
     if (f.profileId) {
       clauses.push('profile_id = ?')
