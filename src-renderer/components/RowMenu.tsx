@@ -138,7 +138,20 @@ export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] 
  * text (dir="auto"), so an Arabic or Hebrew name is cut at its end, never at its beginning.
  */
 export function Truncate({ text, focusable = false }: { text: string; focusable?: boolean }) {
-  const ref = useCutFocus<HTMLSpanElement>(!focusable)
+  const el = useRef<HTMLSpanElement | null>(null)
+  const observe = useCutFocus<HTMLSpanElement>(!focusable)
+  const ref = useCallback(
+    (node: HTMLSpanElement | null) => {
+      el.current = node
+      return observe(node)
+    },
+    [observe],
+  )
+  // The box may keep its size while the text changes (a row updated in place, a list reloaded with
+  // fuller rows): no resize to observe, so look again whenever the text does.
+  useLayoutEffect(() => {
+    if (!focusable && el.current) markCut(el.current)
+  }, [text, focusable])
   return (
     <span ref={ref} className="truncate" title={text} dir="auto" tabIndex={focusable ? 0 : undefined}>
       {text}

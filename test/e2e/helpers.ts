@@ -286,6 +286,11 @@ export async function statusBarProblems(page: Page): Promise<string[]> {
  * Returns plain descriptions, [] when nothing is hidden.
  */
 export async function cutProblems(page: Page): Promise<string[]> {
+  // A cut text becomes a tab stop when its ResizeObserver reports (in the next frame's rendering
+  // steps, after its rAF callbacks): look once two frames have passed, as a person's Tab would.
+  await page.evaluate(
+    () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))),
+  )
   return page.evaluate(() => {
     const out: string[] = []
     const words = (el: Element) => (el.textContent ?? '').trim().replace(/\s+/g, ' ')
