@@ -17,12 +17,10 @@ import type { Sandbox } from '../../sandbox'
 import { HAVE_DOVECOT, MAIL_PASSWORD, MAIL_USER, startDovecot } from '../../test/mail/dovecot-server'
 import { mime } from '../../test/mail/mime'
 
-export interface MailBenchRow {
-  what: string
-  figure: string
-  target: string
-  ok: boolean | null
-}
+import type { BenchRow } from './rows'
+
+/** A row of the mail scenario (the bench's one row shape). */
+export type MailBenchRow = BenchRow
 
 interface Timed {
   wallMs: number
