@@ -150,7 +150,7 @@ describe('3. a renamed receipt follows its row', () => {
     await waitFor('completed', () => r.engine.uploads.get(row.id)?.status === 'completed')
     await r.engine.whenIdle()
     const rows = r.engine.history().rows
-    expect(rows).toHaveLength(1)
+    expect(rows, JSON.stringify(rows.map((x) => [x.id, x.name, x.status, x.reason, x.lastError]))).toHaveLength(1)
     expect(rows[0]).toMatchObject({ id: row.id, status: 'completed', path: join(r.inbox, 'Lunch at Mama Put.pdf') })
     expect((await createdBySha(r.sb)).get(f.sha256)).toBe(1)
   })

@@ -238,6 +238,11 @@ export class Intake {
 
   /** A file the watcher saw but that disappeared before it became stable. */
   vanished(req: IntakeRequest): IntakeResult {
+    // A file already taken has its row, which says what becomes of it (sent; followed to its new
+    // name when it was renamed; skipped if it is gone when it is sent): a watcher that still had
+    // the path pending (a late change event) records nothing more for it.
+    const taken = this.store.latestOfPath(req.profileId, req.target, req.path)
+    if (taken && taken.status !== 'skipped') return { kind: 'ignored', why: 'already_handled' }
     return this.skip(req, 'vanished')
   }
 

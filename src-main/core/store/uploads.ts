@@ -225,6 +225,19 @@ export class UploadStore {
    *   go away (that file is looked at again);
    * - `retakeable`: the latest row skipped for such a cause, which a new take continues.
    */
+  /** The newest row of this file (path) for a profile and target, whatever its status. */
+  latestOfPath(profileId: string, target: string, path: string): Upload | undefined {
+    const stored = storedPath(path)
+    const r = this.db.get<Row>(
+      `SELECT * FROM uploads WHERE path = ? AND path_bytes IS ? AND profile_id = ? AND target = ? ORDER BY id DESC LIMIT 1`,
+      stored.path,
+      stored.path_bytes,
+      profileId,
+      target,
+    )
+    return r ? fromRow(r) : undefined
+  }
+
   fileState(
     profileId: string,
     target: string,
