@@ -649,10 +649,11 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
     // than --max-wait, and stop at once on a signal.
     let timer: NodeJS.Timeout | undefined
     const settle = async (): Promise<'idle'> => {
-      const [, readProblems] = await Promise.all([engine.rescan(), engine.mail.readOnce(ruleIds)])
+      const mail = ruleIds.length > 0 ? await engine.mail() : null
+      const [, readProblems] = await Promise.all([engine.rescan(), mail?.readOnce(ruleIds) ?? []])
       mailProblems.push(...readProblems.map((e) => e.message))
       await engine.whenIdle()
-      mailProblems.push(...(await engine.mail.actOnce(ruleIds)).map((e) => e.message))
+      if (mail) mailProblems.push(...(await mail.actOnce(ruleIds)).map((e) => e.message))
       return 'idle'
     }
     const outcome = await Promise.race([
@@ -671,7 +672,7 @@ async function run(args: Args, stopped: Promise<string>, signalled: () => string
     return finish(outcome)
   }
 
-  engine.mail.start(ruleIds)
+  if (ruleIds.length > 0) (await engine.mail()).start(ruleIds)
   const signal = await stopped
   announce(signal)
   return finish('signal')
@@ -697,20 +698,22 @@ async function mailRules(
   labels: Map<string, string>,
 ): Promise<string[]> {
   const ids: string[] = []
+  if (args.mail.length === 0) return ids
+  const mail = await engine.mail()
   for (const m of args.mail) {
     const accountInput = { profileId, host: m.host, port: m.port, security: m.security, user: m.user }
-    const known = engine.mail.store
+    const known = mail.store
       .accounts()
       .find((a) => a.profileId === profileId && a.host === m.host && a.port === m.port && a.user === m.user)
-    const account = await engine.mail.saveAccount(
+    const account = await mail.saveAccount(
       { ...accountInput, label: known?.label ?? `${m.user}@${m.host}` },
       known?.id,
     )
     labels.set(account.id, account.label)
-    const rule = engine.mail.store
+    const rule = mail.store
       .rules(account.id)
       .find((r) => r.mailbox.toUpperCase() === m.mailbox.toUpperCase() && r.target === args.target)
-    const saved = await engine.mail.saveRule(
+    const saved = await mail.saveRule(
       {
         accountId: account.id,
         mailbox: m.mailbox,

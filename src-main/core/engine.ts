@@ -39,7 +39,7 @@ import { writeCsv } from './store/csv'
 import { type PrivacyReport, makeDataDirPrivate } from './store/private-dir'
 import { GrantStore, type Month, type UploadMonth, healthFigures, uploadMonth } from './store/overview'
 import type { RateLimit } from './api/ratelimit'
-import { type MailOptions, MailService } from './mail/service'
+import type { MailOptions, MailService } from './mail/service'
 
 export interface EngineOptions {
   /** Where bookdrop.db lives. */
@@ -114,8 +114,8 @@ export class Engine {
   readonly events: EngineEmitter = new TypedEmitter<EngineEvents>()
   readonly uploads: UploadStore
   readonly folders: FolderStore
-  /** Mail accounts and rules, and their runners (./mail/service.ts). */
-  readonly mail: MailService
+  /** The mail service once loaded (see mail()). */
+  private mailLoad: Promise<MailService> | null = null
   private readonly db: Db
   private readonly settings: SettingsStore
   private readonly queue: UploadQueue
@@ -166,21 +166,45 @@ export class Engine {
         superseded: (row) => this.retakeSuperseded(row),
         storageRecovered: () => this.retakeUntaken(),
         fileForSend: (row) => this.fileForSend(row),
-        textOf: (row) => this.mail.textOf(row),
+        textOf: async (row) => (await this.mail()).textOf(row),
       },
       { ...saved, ...opts.queue },
     )
     this.hashLimit = pLimit(opts.hashConcurrency ?? 4)
-    this.mail = new MailService(
-      {
-        db: this.db,
-        dataDir: opts.dataDir,
-        events: this.events,
-        take: (req) => this.hashLimit(() => this.take(req)),
-        noReceipt: (req) => this.recordNoReceipt(req),
-        maxFileBytes: () => this.maxFileBytes,
-      },
-      opts.mail,
+  }
+
+  /**
+   * Mail accounts and rules, and their runners (./mail/service.ts), loaded on first use: an engine
+   * with no mail account (the idle watcher of `npm run bench`) never loads the mail code.
+   */
+  mail(): Promise<MailService> {
+    return (this.mailLoad ??= import('./mail/service').then(({ MailService }) => {
+      const mail = new MailService(
+        {
+          db: this.db,
+          dataDir: this.opts.dataDir,
+          events: this.events,
+          take: (req) => this.hashLimit(() => this.take(req)),
+          noReceipt: (req) => this.recordNoReceipt(req),
+          maxFileBytes: () => this.maxFileBytes,
+        },
+        this.opts.mail,
+      )
+      // The app reads every account's mailboxes (and those added later); a host that chooses
+      // (headless: `start(ids)`) starts the ones it wants.
+      if (this.opts.mail?.autoStart !== false && !this.closed) mail.start()
+      return mail
+    }))
+  }
+
+  /**
+   * True when this data folder has mail: an account, or receipts of mails (whose rows, when they
+   * complete, the mail service follows to apply its after-action). The service is loaded at open then.
+   */
+  private hasMail(): boolean {
+    return (
+      this.db.get('SELECT 1 AS one FROM mail_accounts LIMIT 1') !== undefined ||
+      this.db.get('SELECT 1 AS one FROM mail_parts LIMIT 1') !== undefined
     )
   }
 
@@ -209,7 +233,7 @@ export class Engine {
     engine.promoteOrphans()
     await engine.finishPendingMoves()
     for (const f of engine.folders.list()) if (f.enabled) await engine.startIfAllowed(f)
-    if (opts.mail?.autoStart !== false) engine.mail.start()
+    if (engine.hasMail()) await engine.mail()
     return engine
   }
 
@@ -809,7 +833,7 @@ export class Engine {
     this.closed = true
     this.wakeIntakeRoom(true)
     await Promise.all([...this.watchers.keys()].map((id) => this.stopWatcher(id)))
-    await this.mail.stop()
+    if (this.mailLoad) await (await this.mailLoad).stop()
     this.hashLimit.clearQueue()
     await this.queue.stop()
     await Promise.all([this.inspectPool?.close(), this.photos.close()])

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { MailAccountStatus } from '../../contract/types'
+import type { MailService } from '../../src-main/core/mail/service'
 import { HEADLESS_CLI, runCommand } from '../engine/headless-helpers'
 import {
   FAST_QUEUE,
@@ -37,15 +38,22 @@ async function mailRig(o: { jobDelayMs?: number } = {}): Promise<Rig> {
   })
 }
 
+/** Each rig's mail service, once an account made it load (status() is read in waitFor's loops). */
+const services = new WeakMap<Rig, MailService>()
+
 function status(r: Rig, accountId: string): MailAccountStatus {
-  return r.engine.mail.status(accountId)
+  const mail = services.get(r)
+  if (!mail) throw new Error('no mail account in this rig yet')
+  return mail.status(accountId)
 }
 
 async function account(
   r: Rig,
   o: { port?: number; security?: 'tls' | 'starttls' | 'plain'; usePolling?: boolean } = {},
 ) {
-  return r.engine.mail.saveAccount({
+  const mail = await r.engine.mail()
+  services.set(r, mail)
+  return mail.saveAccount({
     profileId: PROFILE,
     host: '127.0.0.1',
     port: o.port ?? dv.server.port,
@@ -72,7 +80,7 @@ describeMail('mail while watching', () => {
   it('a new mail is pushed by IMAP IDLE and sent without waiting for a poll', async () => {
     const r = await mailRig()
     const a = await account(r)
-    await r.engine.mail.saveRule({ accountId: a.id, mailbox: 'Live', target: 'expenses' })
+    await (await r.engine.mail()).saveRule({ accountId: a.id, mailbox: 'Live', target: 'expenses' })
     await dv.server.append('Live', mime({ subject: 'first', text: 'no receipt here' }))
     await waitFor(
       'connected and idle',
@@ -87,13 +95,13 @@ describeMail('mail while watching', () => {
   it('polling (for servers without IDLE): Check now reads the mailbox', async () => {
     const r = await mailRig()
     const a = await account(r, { usePolling: true })
-    await r.engine.mail.saveRule({ accountId: a.id, mailbox: 'Polled', target: 'expenses' })
+    await (await r.engine.mail()).saveRule({ accountId: a.id, mailbox: 'Polled', target: 'expenses' })
     await dv.server.append('Polled', mime({ subject: 'nothing', text: 'x' }))
     await waitFor('checked once', () => status(r, a.id).lastCheckAt)
     expect(status(r, a.id).idle).toBe(false)
     const m = await pdfMail('Polled receipt', ['polled.pdf'])
     await dv.server.append('Polled', m.raw)
-    await r.engine.mail.checkNow(a.id)
+    await (await r.engine.mail()).checkNow(a.id)
     await waitFor(
       'the polled mail sent',
       async () => (await createdBySha(r.sb)).get(m.shas[0]!) === 1,
@@ -106,12 +114,12 @@ describeMail('mail while watching', () => {
     const a = await account(r)
     const m = await pdfMail('Slow jobs', ['s1.pdf', 's2.pdf'])
     await dv.server.append('SlowJobs', m.raw)
-    await r.engine.mail.saveRule({ accountId: a.id, mailbox: 'SlowJobs', target: 'expenses' })
+    await (await r.engine.mail()).saveRule({ accountId: a.id, mailbox: 'SlowJobs', target: 'expenses' })
     await waitFor('both accepted as jobs', () => {
       const rows = r.engine.history({ sources: ['mail'] }).rows
       return rows.length === 2 && rows.every((u) => u.status === 'processing')
     })
-    await r.engine.mail.checkNow(a.id)
+    await (await r.engine.mail()).checkNow(a.id)
     await new Promise((res) => setTimeout(res, 300))
     expect(r.engine.history({ sources: ['mail'] }).rows.every((u) => u.status === 'processing')).toBe(true)
     expect((await dv.server.mailbox('SlowJobs')).mails[0]!.seen).toBe(false)
@@ -124,13 +132,13 @@ describeMail('mail while watching', () => {
   it('an unknown mailbox: the account says so; created meanwhile, Check now reads it at once', async () => {
     const r = await mailRig()
     const a = await account(r)
-    await r.engine.mail.saveRule({ accountId: a.id, mailbox: 'Later/Receipts', target: 'expenses' })
+    await (await r.engine.mail()).saveRule({ accountId: a.id, mailbox: 'Later/Receipts', target: 'expenses' })
     const st = await waitFor('the error', () => (status(r, a.id).state === 'error' ? status(r, a.id) : null))
     expect(st).toMatchObject({ problem: 'mailbox' })
     expect(st.message).toMatch(/there is no mailbox "Later\/Receipts" on the server/)
     const m = await pdfMail('Later', ['later.pdf'])
     await dv.server.append('Later/Receipts', m.raw)
-    await r.engine.mail.checkNow(a.id)
+    await (await r.engine.mail()).checkNow(a.id)
     await waitFor('read after the fix', async () => (await createdBySha(r.sb)).get(m.shas[0]!) === 1, 15_000)
     expect(status(r, a.id).state).toBe('connected')
   })
@@ -146,7 +154,7 @@ describeMail('TLS', () => {
       ['starttls', dv.server.port],
     ] as const) {
       const a = await account(r, { security, port })
-      await r.engine.mail.saveRule({ accountId: a.id, mailbox: 'Tls', target: 'expenses' })
+      await (await r.engine.mail()).saveRule({ accountId: a.id, mailbox: 'Tls', target: 'expenses' })
       const st = await waitFor(`the ${security} error`, () =>
         status(r, a.id).state === 'error' ? status(r, a.id) : null,
       )
@@ -154,7 +162,7 @@ describeMail('TLS', () => {
       expect(st.message).toMatch(
         /the certificate of 127\.0\.0\.1:\d+ is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
       )
-      await r.engine.mail.removeAccount(a.id)
+      await (await r.engine.mail()).removeAccount(a.id)
     }
     expect((await createdBySha(r.sb)).has(m.shas[0]!)).toBe(false)
   })
@@ -164,7 +172,7 @@ describeMail('TLS', () => {
     try {
       const r = await mailRig()
       const a = await account(r, { security: 'starttls', port: plainOnly.port })
-      await r.engine.mail.saveRule({ accountId: a.id, mailbox: 'INBOX', target: 'expenses' })
+      await (await r.engine.mail()).saveRule({ accountId: a.id, mailbox: 'INBOX', target: 'expenses' })
       const st = await waitFor('the error', () =>
         status(r, a.id).state !== 'connecting' && status(r, a.id).state !== 'starting'
           ? status(r, a.id)
@@ -214,7 +222,7 @@ describeMail('mailbox names', () => {
       // The test's own client writes the path as levels: the server's name is "Reçus.2026".
       await dot.append('Reçus/2026', m.raw)
       const a = await account(r, { port: dot.port })
-      await r.engine.mail.saveRule({
+      await (await r.engine.mail()).saveRule({
         accountId: a.id,
         mailbox: 'Reçus/2026',
         target: 'expenses',

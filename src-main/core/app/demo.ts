@@ -111,7 +111,7 @@ export function demoRoom(ctx: AppContext, launcher: DemoLauncher | undefined, up
       const demo = ctx.demo
       ctx.demo = null
       if (demo) {
-        await ctx.engine.mail.removeDemo(DEMO_MAIL_ACCOUNT).catch(() => undefined)
+        await (await ctx.engine.mail()).removeDemo(DEMO_MAIL_ACCOUNT).catch(() => undefined)
         await demo.stop()
       }
     },
@@ -129,7 +129,7 @@ async function addDemoInbox(ctx: AppContext, profileId: string, samples: { name:
   inbox.seed(samples)
   const since = new Date(now - 30 * 86_400_000)
   const day = `${since.getFullYear()}-${String(since.getMonth() + 1).padStart(2, '0')}-${String(since.getDate()).padStart(2, '0')}`
-  await ctx.engine.mail.addDemo(
+  await (await ctx.engine.mail()).addDemo(
     inbox,
     {
       id: DEMO_MAIL_ACCOUNT,

@@ -24,20 +24,19 @@ export function mailRoom(
   ctx: AppContext,
   samples: () => Promise<{ name: string; base64: string }[]>,
 ): MailRoom {
-  const mail = () => ctx.engine.mail
+  /** The engine's mail service (loaded with the first mail call). */
+  const mail = () => ctx.engine.mail()
 
-  const view = (accountId: string): MailAccountView => {
-    const v = mail()
-      .list()
-      .find((a) => a.id === accountId)
+  const view = async (accountId: string): Promise<MailAccountView> => {
+    const v = (await mail()).list().find((a) => a.id === accountId)
     if (!v) throw new AppError('not_found', 'That mail account is no longer there.')
     return v
   }
 
   /** The account, which must belong to the active business profile. */
-  const mine = (accountId: string) => {
+  const mine = async (accountId: string) => {
     const profileId = ctx.activeBusiness().profile.id
-    const a = mail().account(accountId)
+    const a = (await mail()).account(accountId)
     if (!a || a.profileId !== profileId)
       throw new AppError('not_found', 'That mail account is no longer there.')
     return a
@@ -57,7 +56,7 @@ export function mailRoom(
   return {
     async listMail(): Promise<Calls['listMail']> {
       const profileId = ctx.activeBusiness().profile.id
-      return mail().list(profileId)
+      return (await mail()).list(profileId)
     },
 
     async saveMailAccount(req: ParsedReq<'saveMailAccount'>): Promise<MailAccountView> {
@@ -71,7 +70,7 @@ export function mailRoom(
           },
         )
       }
-      const cur = req.id ? mine(req.id) : undefined
+      const cur = req.id ? await mine(req.id) : undefined
       if (cur?.kind === 'demo')
         throw new AppError('not_demo', "The demo's inbox cannot be changed: add your own account.")
       // Checked first (a bad field answers before anything reaches the keychain).
@@ -96,15 +95,14 @@ export function mailRoom(
           })
         await store.set(entry, old)
       }
+      const service = await mail()
       const saved = await ctx.engineAction('mail_account', () =>
-        mail().saveAccount({ ...req.account, kind: 'imap' }, req.id),
+        service.saveAccount({ ...req.account, kind: 'imap' }, req.id),
       )
       if (
         oldEntry &&
         oldEntry !== entry &&
-        !mail()
-          .list()
-          .some((a) => a.kind === 'imap' && mailSecretAccount(a) === oldEntry)
+        !service.list().some((a) => a.kind === 'imap' && mailSecretAccount(a) === oldEntry)
       ) {
         await store.delete(oldEntry).catch(() => undefined)
       }
@@ -112,53 +110,50 @@ export function mailRoom(
     },
 
     async removeMailAccount(req: ParsedReq<'removeMailAccount'>): Promise<MailAccountView[]> {
-      const a = mine(req.id)
+      const a = await mine(req.id)
       if (a.kind === 'demo') throw new AppError('not_demo', "The demo's inbox goes away with the demo.")
-      await mail().removeAccount(a.id)
+      const service = await mail()
+      await service.removeAccount(a.id)
       const entry = mailSecretAccount(a)
       const store = ctx.secretStore
-      if (
-        store &&
-        storesSecrets(store) &&
-        !mail()
-          .list()
-          .some((o) => o.kind === 'imap' && mailSecretAccount(o) === entry)
-      ) {
+      if (store && storesSecrets(store) && !service.list().some((o) => o.kind === 'imap' && mailSecretAccount(o) === entry)) {
         await store.delete(entry).catch(() => undefined)
       }
-      return mail().list(a.profileId)
+      return service.list(a.profileId)
     },
 
     async saveMailRule(req: ParsedReq<'saveMailRule'>): Promise<MailAccountView> {
-      const a = mine(req.rule.accountId)
+      const a = await mine(req.rule.accountId)
       if (a.kind === 'demo')
         throw new AppError('not_demo', "The demo inbox's rule cannot be changed: add your own account.")
+      const service = await mail()
       if (req.id) {
-        const cur = mail().store.rule(req.id)
+        const cur = service.store.rule(req.id)
         if (!cur || cur.accountId !== a.id)
           throw new AppError('not_found', 'That mail rule is no longer there.')
       }
-      await ctx.engineAction('mail_rule', () => mail().saveRule(req.rule, req.id))
+      await ctx.engineAction('mail_rule', () => service.saveRule(req.rule, req.id))
       return view(a.id)
     },
 
     async removeMailRule(req: ParsedReq<'removeMailRule'>): Promise<MailAccountView> {
-      const r = mail().store.rule(req.id)
+      const service = await mail()
+      const r = service.store.rule(req.id)
       if (!r) throw new AppError('not_found', 'That mail rule is no longer there.')
-      const a = mine(r.accountId)
-      await mail().removeRule(r.id)
+      const a = await mine(r.accountId)
+      await service.removeRule(r.id)
       return view(a.id)
     },
 
     async checkMail(req: ParsedReq<'checkMail'>): Promise<MailAccountView> {
-      const a = mine(req.accountId)
-      await mail().checkNow(a.id)
+      const a = await mine(req.accountId)
+      await (await mail()).checkNow(a.id)
       return view(a.id)
     },
 
     async addDemoMail(): Promise<Calls['addDemoMail']> {
       const e = ctx.activeBusiness()
-      const inbox = mail().demo
+      const inbox = (await mail()).demo
       if (!e.demo || !inbox) {
         throw new AppError(
           'not_demo',
