@@ -11,9 +11,9 @@
  *
  * The descriptor is opened non-blocking, so a FIFO swapped in for a file never hangs a thread.
  */
-import { constants as fsConstants } from 'node:fs'
+import { constants as fsConstants, readlinkSync } from 'node:fs'
 import type { Stats } from 'node:fs'
-import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises'
+import { type FileHandle, open, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { decodeFsName, fsPath } from '../names'
 import { errnoCode } from '../util'
@@ -43,11 +43,15 @@ export async function realPathOf(p: string): Promise<string> {
   return decodeFsName(raw)
 }
 
-/** What the descriptor opened is, by the kernel's word (Linux), or null. */
-async function pathOfDescriptor(handle: FileHandle): Promise<string | null> {
+/**
+ * What the descriptor opened is, by the kernel's word (Linux), or null. Read synchronously: procfs
+ * answers from memory (it never waits on a disk or a network share), and a round trip through the
+ * thread pool for it cost more than the answer (three per file: peek, intake, send).
+ */
+function pathOfDescriptor(handle: FileHandle): string | null {
   if (!PROC_FD) return null
   try {
-    const raw = await readlink(`${PROC_FD}/${handle.fd}`, { encoding: 'buffer' })
+    const raw = readlinkSync(`${PROC_FD}/${handle.fd}`, { encoding: 'buffer' })
     const s = decodeFsName(raw)
     // An unlinked file is named "<path> (deleted)": it is gone from the folder.
     return s.endsWith(' (deleted)') || !path.isAbsolute(s) ? '' : s
@@ -76,7 +80,7 @@ export async function openInside(p: string, realRoot: string | null): Promise<Op
   try {
     const st = await handle.stat()
     if (!st.isFile()) return await fail({ ok: false, why: 'not_file', message: 'not a regular file' })
-    let real = await pathOfDescriptor(handle)
+    let real = pathOfDescriptor(handle)
     if (real === '') return await fail({ ok: false, why: 'error', code: 'ENOENT', message: 'the file was deleted' })
     if (real === null) {
       // No kernel answer: the real path of the path, if it still names the file opened.
