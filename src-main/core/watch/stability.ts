@@ -59,7 +59,7 @@ const WRITER_SAMPLE_MAX_MS = 250
 
 /** What a peek at a version of a file found (see SamplerHost.inspect). */
 type Peek =
-  | { kind: 'ok'; realPath: string; complete: 'yes' | 'no' | 'unknown'; missing: string | null }
+  | { kind: 'ok'; realPath: string; mtimeMs: number; complete: 'yes' | 'no' | 'unknown'; missing: string | null }
   | { kind: 'outside'; realPath: string }
   | { kind: 'not_file' }
   | { kind: 'changed' }
@@ -388,7 +388,10 @@ export class StabilitySampler {
     // long wait is not asked about: it would be taken anyway.)
     let writer: boolean | undefined
     if (this.host.writers.available && !this.host.polling() && quiet.byMtime < long) {
-      writer = (await this.host.writers.writing([peek.realPath])).get(peek.realPath)
+      // A walk of this folder that began after the version peeked at was written may answer
+      // (writers.ts); the later of the two mtimes, in case it changed between the stat and the open.
+      const asked = { scope: this.host.realRoot(), since: Math.max(p.mtimeMs, peek.mtimeMs) }
+      writer = (await this.host.writers.writing([peek.realPath], asked)).get(peek.realPath)
       if (signal.aborted || this.pending.get(key) !== p) return
       now = performance.now()
     }
@@ -430,7 +433,13 @@ export class StabilitySampler {
       const size = opened.stat.size
       const { head, tail } = await readWindows(opened.handle, size, HEAD_BYTES, tailBytesFor(kind))
       const v = await this.host.inspect({ kind, size, head, tail })
-      return { kind: 'ok', realPath: opened.realPath, complete: v.matches ? v.complete : 'unknown', missing: v.missing }
+      return {
+        kind: 'ok',
+        realPath: opened.realPath,
+        mtimeMs: opened.stat.mtimeMs,
+        complete: v.matches ? v.complete : 'unknown',
+        missing: v.missing,
+      }
     } catch (e) {
       const code = (e as { code?: unknown } | null)?.code
       return { kind: 'error', code: typeof code === 'string' ? code : 'EIO', message: (e as Error).message }

@@ -8,6 +8,13 @@
  * - one walk of /proc answers for every file asked about at the time (questions are gathered for a
  *   few ms, those asked while a walk runs go to the next one, and a walk's answer is reused for
  *   WALK_REUSE_MS);
+ * - a question may name its *scope* (the watched folder's real path) and its *version time* (the
+ *   file's mtime): the walk then also notes the writers of every other file in that folder, and a
+ *   later question about a file of that folder whose version is older than the walk's start is
+ *   answered from it, for up to SCOPED_REUSE_MS. A program that wrote the file opened it before it
+ *   wrote, so if it still held it, that walk saw it. Three hundred receipts saved at once cost a
+ *   few walks instead of one per sample (a walk reads every descriptor of every process: thousands
+ *   on a desktop with a browser open);
  * - a writer found is remembered by (pid, fd): while it still holds the file, the next question costs
  *   one readlink and one small read instead of a walk;
  * - a walk reads at most MAX_LINKS descriptor links, in slices that yield to the event loop, and
@@ -22,6 +29,13 @@ import { readFileSync, readdirSync, readlinkSync } from 'node:fs'
 
 /** A walk's answer is reused for this long. */
 export const WALK_REUSE_MS = 40
+/** A walk's answer for a file of its scope, changed before the walk started, is reused for this long. */
+export const SCOPED_REUSE_MS = 1_000
+/**
+ * A version counts as older than a walk only when its mtime is this much before the walk's start:
+ * file systems stamp mtimes from a coarse clock (a few ms behind the write on Linux; 2 s on FAT).
+ */
+const VERSION_SLACK_MS = 50
 /** At most this many descriptor links are read in one walk. */
 export const MAX_LINKS = 200_000
 /** A slice of a walk runs at most this long before yielding. */
@@ -32,9 +46,18 @@ export interface WriterProbe {
   readonly available: boolean
   /**
    * For each real path asked about: true when some process holds it open for writing, false when
-   * none that Bookdrop can see does, undefined when it could not tell.
+   * none that Bookdrop can see does, undefined when it could not tell. `o.scope` (a watched
+   * folder's real path) and `o.since` (the version's mtime, epoch ms) let a recent walk of that
+   * folder answer (see the cost notes above); without them every question gets a walk of its own.
    */
-  writing(realPaths: readonly string[]): Promise<Map<string, boolean | undefined>>
+  writing(realPaths: readonly string[], o?: WritingQuestion): Promise<Map<string, boolean | undefined>>
+}
+
+export interface WritingQuestion {
+  /** The real path of the folder the files lie in. */
+  scope?: string
+  /** Epoch ms: the latest mtime among the versions asked about. */
+  since?: number
 }
 
 /** A probe that never knows (other systems, polling mode, tests that want the settle time). */
@@ -46,6 +69,11 @@ export const NO_WRITER_PROBE: WriterProbe = {
 /** The key of a path: its exact bytes, as a binary string (non-UTF-8 names compare exactly). */
 function keyOf(realPath: string, toBytes: (s: string) => Buffer): string {
   return toBytes(realPath).toString('latin1')
+}
+
+/** A folder's key as a prefix of the keys of the files below it. */
+function scopeKey(folderKey: string): string {
+  return folderKey.endsWith('/') ? folderKey : `${folderKey}/`
 }
 
 interface Seen {
@@ -69,10 +97,23 @@ export class ProcWriterProbe implements WriterProbe {
   private readonly known = new Map<string, Seen>()
   /** Files asked about that wait for the next walk, with whoever waits for each answer. */
   private readonly asked = new Map<string, Array<(w: Seen | null | undefined) => void>>()
+  /** The scopes (folder key + '/') of the questions waiting for the next walk. */
+  private readonly askedScopes = new Set<string>()
   private walking = false
   private timer: NodeJS.Timeout | null = null
-  /** The last walk: when, what it looked for, what it found (null: it could not tell). */
-  private last: { at: number; keys: Set<string>; found: Map<string, Seen> | null } | null = null
+  /**
+   * The last walk: when it ended (monotonic) and started (epoch ms), what it looked for (files and
+   * folder scopes), what it found (null: it could not tell).
+   */
+  private last: {
+    at: number
+    startedWall: number
+    keys: Set<string>
+    scopes: string[]
+    found: Map<string, Seen> | null
+  } | null = null
+  /** Walks of /proc done so far (the bench and tests read it). */
+  walks = 0
 
   constructor(
     private readonly toBytes: (s: string) => Buffer,
@@ -90,12 +131,13 @@ export class ProcWriterProbe implements WriterProbe {
     this.available = ok
   }
 
-  async writing(realPaths: readonly string[]): Promise<Map<string, boolean | undefined>> {
+  async writing(realPaths: readonly string[], o: WritingQuestion = {}): Promise<Map<string, boolean | undefined>> {
     const out = new Map<string, boolean | undefined>()
     if (!this.available) {
       for (const p of realPaths) out.set(p, undefined)
       return out
     }
+    const scope = o.scope === undefined ? undefined : scopeKey(keyOf(o.scope, this.toBytes))
     await Promise.all(
       realPaths.map(async (p) => {
         const key = keyOf(p, this.toBytes)
@@ -104,7 +146,7 @@ export class ProcWriterProbe implements WriterProbe {
         if (seen && this.stillWriting(seen, key)) return out.set(p, true)
         this.known.delete(key)
         // A writer that let go just now: the last walk (which saw it) is no answer any more.
-        const w = await this.fromWalk(key, seen !== undefined)
+        const w = await this.fromWalk(key, seen !== undefined, scope, o.since)
         if (w) this.known.set(key, w)
         out.set(p, w === undefined ? undefined : w !== null)
       }),
@@ -129,13 +171,21 @@ export class ProcWriterProbe implements WriterProbe {
    * one if it looked for this file a moment ago, else the next one, which every question asked
    * meanwhile shares.
    */
-  private fromWalk(key: string, fresh: boolean): Promise<Seen | null | undefined> {
+  private fromWalk(key: string, fresh: boolean, scope: string | undefined, since: number | undefined): Promise<Seen | null | undefined> {
     const last = this.last
-    if (!fresh && last && performance.now() - last.at < WALK_REUSE_MS && last.keys.has(key)) {
-      return Promise.resolve(last.found === null ? undefined : (last.found.get(key) ?? null))
+    if (!fresh && last) {
+      const age = performance.now() - last.at
+      const recent = age < WALK_REUSE_MS && last.keys.has(key)
+      const scoped =
+        age < SCOPED_REUSE_MS &&
+        since !== undefined &&
+        since + VERSION_SLACK_MS < last.startedWall &&
+        last.scopes.some((s) => key.startsWith(s))
+      if (recent || scoped) return Promise.resolve(last.found === null ? undefined : (last.found.get(key) ?? null))
     }
     return new Promise((resolve) => {
       this.asked.set(key, [...(this.asked.get(key) ?? []), resolve])
+      if (scope !== undefined && key.startsWith(scope)) this.askedScopes.add(scope)
       this.schedule()
     })
   }
@@ -153,15 +203,19 @@ export class ProcWriterProbe implements WriterProbe {
     const asked = new Map(this.asked)
     this.asked.clear()
     const keys = new Set(asked.keys())
+    const scopes = [...this.askedScopes]
+    this.askedScopes.clear()
+    const startedWall = Date.now()
     let found: Map<string, Seen> | null = null
     try {
-      found = await this.walkNow(keys)
+      this.walks++
+      found = await this.walkNow(keys, scopes)
     } catch {
       found = null
     } finally {
       this.walking = false
     }
-    this.last = { at: performance.now(), keys, found }
+    this.last = { at: performance.now(), startedWall, keys, scopes, found }
     for (const [key, waiters] of asked) {
       const answer = found === null ? undefined : (found.get(key) ?? null)
       for (const w of waiters) w(answer)
@@ -169,7 +223,8 @@ export class ProcWriterProbe implements WriterProbe {
     if (this.asked.size > 0) this.schedule()
   }
 
-  private async walkNow(wanted: Set<string>): Promise<Map<string, Seen> | null> {
+  /** Writers of the `wanted` files and of every file under one of `scopes` (keys ending in '/'). */
+  private async walkNow(wanted: Set<string>, scopes: readonly string[]): Promise<Map<string, Seen> | null> {
     const found = new Map<string, Seen>()
     let pids: string[]
     try {
@@ -201,7 +256,7 @@ export class ProcWriterProbe implements WriterProbe {
         // Cheap filter first: a file link starts with '/' and is one of the wanted paths.
         if (link[0] !== 0x2f) continue
         const key = link.toString('latin1')
-        if (!wanted.has(key) || found.has(key)) continue
+        if (found.has(key) || !(wanted.has(key) || scopes.some((s) => key.startsWith(s)))) continue
         try {
           if (writableFlags(readFileSync(`${this.proc}/${pid}/fdinfo/${fd}`, 'latin1'))) found.set(key, { pid, fd })
         } catch {
