@@ -28,7 +28,7 @@ import { fsPath, printable } from './names'
 import { openInside, realPathOf } from './watch/inside'
 import { allowedKinds } from './kinds'
 import { type FolderChecks, FolderRuleError, checkFolderRules, checkWatchedFolder } from './user-paths'
-import { type ClientProvider, type QueueOptions, UploadQueue } from './queue/queue'
+import { type ClientProvider, type QueueOptions, type SendFile, UploadQueue } from './queue/queue'
 import { type QueueSettings, SETTINGS_KEY, savedQueueOptions } from './queue/saved-options'
 import { type DataDirLock, lockDataDir, openQueueDatabase } from './store/data-dir'
 import type { Db } from './store/db'
@@ -694,7 +694,7 @@ export class Engine {
    * that is not UTF-8). Elsewhere the row's path is read after the check: its size, mtime and sha256
    * must still match the row (the client checks them), so nothing else can be sent.
    */
-  private async fileForSend(row: Upload): Promise<{ path: string; release(): Promise<void> }> {
+  private async fileForSend(row: Upload): Promise<SendFile> {
     const folder = row.folderId ? this.folders.get(row.folderId) : undefined
     const root = folder ? await realPathOf(folder.path).catch(() => folder.path) : null
     const opened = await openInside(row.path, root)
@@ -715,8 +715,9 @@ export class Engine {
     }
     const handle = opened.handle
     const release = () => handle.close().catch(() => undefined)
-    if (PROC_SELF_FD) return { path: `${PROC_SELF_FD}/${handle.fd}`, release }
-    return { path: row.path, release }
+    // A receipt-sized file is read through this descriptor; a large one streams from its path.
+    if (PROC_SELF_FD) return { path: `${PROC_SELF_FD}/${handle.fd}`, handle, release }
+    return { path: row.path, handle, release }
   }
 
   // ---- duplicates whose original was never sent ---------------------------------------------

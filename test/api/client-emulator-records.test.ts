@@ -8,7 +8,8 @@
  * `ours(value, fallback)` says what the client reads from each: the value, or the fallback (null).
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { appendFileSync, closeSync, openSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '../../schemas'
 import { SANDBOX_VARIANTS } from '../../sandbox/index'
@@ -111,6 +112,53 @@ describe.each(SANDBOX_VARIANTS)(
             sha256: createHash('sha256').update(scan).digest('hex'),
           },
         ])
+      })
+
+      it('reads an opened file through its descriptor: the bytes opened are sent even after the path is replaced, and a file that grew since it was measured is refused', async () => {
+        const c = business()
+        const scan = randomBytes(200_000)
+        const path = tmp.join('opened.pdf')
+        writeFileSync(path, scan)
+        const handle = await open(path, 'r')
+        try {
+          // The descriptor's position is at its end: the client reads by position, not from it.
+          await handle.read(Buffer.alloc(scan.length), 0, scan.length, null)
+          // The path now names another file: what was opened (and checked) is what is sent.
+          renameSync(path, tmp.join('opened-old.pdf'))
+          writeFileSync(path, randomBytes(1000))
+          const res = await c.aiCreateFromFiles('bills', { prompt: 'p', files: [{ path, name: 'opened.pdf', handle }] }, { idempotencyKey: 'handle-1' })
+          if (res.process_type !== 'async') throw new Error('expected an async job')
+          const job = await settle(c, res.job_reference)
+          const logged = r.sb.state.creates.find((x) => x.uuid === job.resource_uuid)
+          expect(logged?.attachments).toEqual([
+            { name: 'opened.pdf', bytes: scan.length, sha256: createHash('sha256').update(scan).digest('hex') },
+          ])
+        } finally {
+          await handle.close()
+        }
+
+        // Recorded at 200,000 bytes, then grown while it waited: its descriptor measures it again, and
+        // nothing is sent.
+        const growing = tmp.join('growing.pdf')
+        writeFileSync(growing, scan)
+        const h2 = await open(growing, 'r')
+        try {
+          const { mtimeMs } = statSync(growing)
+          const sha256 = createHash('sha256').update(scan).digest('hex')
+          appendFileSync(growing, 'page 2')
+          const creates = r.sb.state.creates.length
+          const e = await failure(
+            c.aiCreateFromFiles(
+              'bills',
+              { prompt: 'p', files: [{ path: growing, handle: h2, expect: { size: scan.length, mtimeMs, sha256 } }] },
+              { idempotencyKey: 'handle-2' },
+            ),
+          )
+          expect(e.errorCode).toBe('file_superseded')
+          expect(r.sb.state.creates.length).toBe(creates)
+        } finally {
+          await h2.close()
+        }
       })
 
       it('uploads a CSV bank statement from disk: one transaction per row', async () => {

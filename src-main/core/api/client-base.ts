@@ -5,7 +5,7 @@
  * are in ./client.ts.
  */
 import { randomUUID } from 'node:crypto'
-import { stat } from 'node:fs/promises'
+import { type FileHandle, stat } from 'node:fs/promises'
 import { inspect } from 'node:util'
 import type { z } from 'zod'
 import { describeIssues, issuesByField } from '../../../schemas/api'
@@ -98,12 +98,13 @@ export abstract class ClientBase {
     name: string,
     limit: number,
     apiPath: string,
+    handle?: FileHandle,
   ): Promise<{ size: number; mtimeMs: number }> {
     const fail = (errorCode: string, message: string): ApiError =>
       this.transport.error({ status: 0, errorCode, message, retryable: false, method: 'POST', path: apiPath })
     let st
     try {
-      st = await stat(filePath)
+      st = handle ? await handle.stat() : await stat(filePath)
     } catch (e) {
       const code = errnoCode(e)
       if (code === 'ENOENT' || code === 'ENOTDIR') {

@@ -66,6 +66,7 @@ import {
   type UpdatedRecordRead,
 } from '../../../schemas/read'
 import { CLIENT_ERROR_CODES } from './errors'
+import type { FileHandle } from 'node:fs/promises'
 import { type BodyFile, FileBodyError, streamedJsonBody, wholeJsonBody } from './stream-body'
 import { isRecord, sizeText } from '../util'
 import {
@@ -153,6 +154,18 @@ export interface FileAttachmentInput {
    * sha256 of the bytes streamed differs: error `file_superseded` either way.
    */
   expect?: { size: number; mtimeMs: number; sha256: string }
+  /**
+   * The file, already opened by the caller (who closes it once the call returned): measured and read
+   * through this descriptor instead of opening `path` again, by position, so a retried body reads it
+   * whole again. `path` still names it in messages, and a file over the whole-read size streams
+   * from `path`.
+   */
+  handle?: FileHandle
+}
+
+/** An open FileHandle (anything else given as `handle` is ignored: the path is read). */
+function isFileHandle(v: unknown): v is FileHandle {
+  return isRecord(v) && typeof v.fd === 'number' && typeof v.read === 'function' && typeof v.stat === 'function'
 }
 
 export interface AiCreateFromFilesInput {
@@ -360,7 +373,8 @@ export class BookkeepingClient extends ClientBase {
           path,
         })
       }
-      const st = await this.fileStat(filePath, name, limit, path)
+      const handle = isRecord(f) && isFileHandle(f.handle) ? f.handle : undefined
+      const st = await this.fileStat(filePath, name, limit, path, handle)
       const expect = isRecord(f) ? f.expect : undefined
       if (expect && (st.size !== expect.size || Math.floor(st.mtimeMs) !== Math.floor(expect.mtimeMs))) {
         throw this.transport.error({
@@ -372,7 +386,13 @@ export class BookkeepingClient extends ClientBase {
           path,
         })
       }
-      files.push({ path: filePath, name, size: st.size, ...(expect ? { sha256: expect.sha256 } : {}) })
+      files.push({
+        path: filePath,
+        name,
+        size: st.size,
+        ...(expect ? { sha256: expect.sha256 } : {}),
+        ...(handle ? { handle } : {}),
+      })
     }
 
     // The same rules as a JSON AI create, on equivalent metadata: the content is generated here, so a

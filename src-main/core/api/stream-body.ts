@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { type FileHandle, readFile } from 'node:fs/promises'
 
 /** Length of the standard, padded Base64 of `bytes` bytes. */
 export function base64Length(bytes: number): number {
@@ -47,6 +47,24 @@ export interface BodyFile {
    * read); a mismatch fails the body before its last bytes, so the server never gets a whole request.
    */
   sha256?: string
+  /** The file already opened by the caller: a whole read goes through it (see FileAttachmentInput). */
+  handle?: FileHandle
+}
+
+/**
+ * A file read whole: through its open descriptor by position when there is one (one more byte is
+ * asked for, so a file that grew reads longer than measured), else by path.
+ */
+async function readWhole(f: BodyFile): Promise<Buffer> {
+  if (!f.handle) return readFile(f.path)
+  const buf = Buffer.allocUnsafe(f.size + 1)
+  let got = 0
+  while (got < buf.length) {
+    const { bytesRead } = await f.handle.read(buf, got, buf.length - got, got)
+    if (bytesRead === 0) break
+    got += bytesRead
+  }
+  return buf.subarray(0, got)
 }
 
 /** A file that did not read back as measured (it changed, vanished or could not be read). */
@@ -98,7 +116,7 @@ export async function wholeJsonBody(
 async function readChecked(f: BodyFile): Promise<Buffer> {
   let bytes: Buffer
   try {
-    bytes = await readFile(f.path)
+    bytes = await readWhole(f)
   } catch (e) {
     throw new FileBodyError(
       'read',
@@ -177,7 +195,7 @@ export function streamedJsonBody(
   function source(f: BodyFile): AsyncIterable<Buffer> {
     if (f.size > wholeReadBytes) return createReadStream(f.path, { highWaterMark: readChunkBytes })
     return (async function* () {
-      yield await readFile(f.path)
+      yield await readWhole(f)
     })()
   }
 

@@ -32,6 +32,7 @@ import {
   POLL_YIELD_MS,
   type QueueHooks,
   type QueueOptions,
+  type SendFile,
   STORAGE_PROBE_FIRST_MS,
   STORAGE_PROBE_MAX_MS,
   type UploadClient,
@@ -45,6 +46,7 @@ export {
   type ClientProvider,
   type QueueHooks,
   type QueueOptions,
+  type SendFile,
   type UploadClient,
 } from './types'
 
@@ -448,7 +450,7 @@ export class UploadQueue {
   private async sendUpload(row: Upload): Promise<void> {
     let lastEmit = 0
     let res: Awaited<ReturnType<UploadClient['aiCreateFromFiles']>>
-    let file: { path: string; release(): Promise<void> } | undefined
+    let file: SendFile | undefined
     const req = this.request()
     try {
       const client = await this.client(row.profileId)
@@ -463,7 +465,7 @@ export class UploadQueue {
         {
           prompt: row.prompt,
           process_type: row.processType,
-          ...(text !== null ? { text_attachment: text, files: [] } : { files: [{ ...sent, path: file?.path ?? sent.path }] }),
+          ...(text !== null ? { text_attachment: text, files: [] } : { files: [{ ...sent, path: file?.path ?? sent.path, ...(file?.handle ? { handle: file.handle } : {}) }] }),
         },
         {
           idempotencyKey: row.idempotencyKey,

@@ -2,6 +2,7 @@
  * The upload queue's vocabulary: what it needs of the API client, its options and defaults, the
  * failures it understands, and the hooks the engine gives it.
  */
+import type { FileHandle } from 'node:fs/promises'
 import type { AiTarget, JobRead } from '../../../schemas'
 import { AI_CREDITS_EXHAUSTED_STATUS, ERROR_CODES } from '../../../schemas/assumptions'
 import type { RateLimit } from '../api/ratelimit'
@@ -25,7 +26,7 @@ export interface UploadClient {
       process_type?: 'async' | 'direct'
       /** Plain text sent with the prompt (a mail's body, issue 24); then `files` is empty. */
       text_attachment?: string
-      files: { path: string; name: string; expect?: { size: number; mtimeMs: number; sha256: string } }[]
+      files: { path: string; name: string; expect?: { size: number; mtimeMs: number; sha256: string }; handle?: FileHandle }[]
     },
     opts: {
       idempotencyKey: string
@@ -174,7 +175,7 @@ export interface QueueHooks {
    * Linux its descriptor's `/proc/self/fd/N`). `release` closes it once the request is done. A
    * refusal is a ClientFailure (e.g. `file_outside_folder`): nothing is sent.
    */
-  fileForSend?(row: Upload): Promise<{ path: string; release(): Promise<void> }>
+  fileForSend?(row: Upload): Promise<SendFile>
   /**
    * The text to send as `text_attachment` instead of the row's file as an attachment (a mail's body
    * text, issue 24), or null to send the file. Checks the file is the version recorded; a failure
@@ -188,3 +189,10 @@ export const STORAGE_PROBE_FIRST_MS = 1000
 export const STORAGE_PROBE_MAX_MS = 30_000
 /** A clock step backwards larger than this moves every scheduled time with it. */
 export const CLOCK_STEP_MS = 1000
+
+/** A file opened to be sent (QueueHooks.fileForSend): read through `handle` when given, named by `path`. */
+export interface SendFile {
+  path: string
+  handle?: FileHandle
+  release(): Promise<void>
+}
