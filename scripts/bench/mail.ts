@@ -17,18 +17,10 @@ import type { Sandbox } from '../../sandbox'
 import { HAVE_DOVECOT, MAIL_PASSWORD, MAIL_USER, startDovecot } from '../../test/mail/dovecot-server'
 import { mime } from '../../test/mail/mime'
 
-import type { BenchRow } from './rows'
+import type { BenchRow, Timed } from './rows'
 
 /** A row of the mail scenario (the bench's one row shape). */
 export type MailBenchRow = BenchRow
-
-interface Timed {
-  wallMs: number
-  cpuMs: number
-  peakRss: number
-  code: number | null
-  out: string
-}
 
 const MB = 1024 * 1024
 

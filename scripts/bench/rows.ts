@@ -10,6 +10,16 @@ export interface BenchRow {
   ok: boolean | null
 }
 
+/** A whole process timed from outside (run.ts's `timed`, which mail.ts is given). */
+export interface Timed {
+  wallMs: number
+  cpuMs: number
+  /** Largest resident set of any process in the tree, bytes (GNU time's %M). */
+  peakRss: number
+  code: number | null
+  out: string
+}
+
 /** Runs `bench` when `script` is the file node was started with (`npx tsx scripts/bench/<script>`). */
 export function runAlone(script: string, bench: () => Promise<BenchRow[]>): void {
   if (!process.argv[1]?.endsWith(script)) return

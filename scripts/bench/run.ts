@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startSandbox } from '../../sandbox'
 import { mailBench } from './mail'
-import type { BenchRow } from './rows'
+import type { BenchRow, Timed } from './rows'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const KEY = `svc_sk_bench_${randomBytes(8).toString('hex')}`
@@ -152,15 +152,6 @@ function rendererChild(script = 'renderer.ts'): Promise<BenchRow[]> {
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`
 
 // ---- whole processes, timed from outside ----------------------------------------------------
-
-interface Timed {
-  wallMs: number
-  cpuMs: number
-  /** Largest resident set of any process in the tree, bytes (GNU time's %M). */
-  peakRss: number
-  code: number | null
-  out: string
-}
 
 /**
  * Runs a command as a person would and measures it from outside with GNU time: wall time, CPU time

@@ -80,8 +80,10 @@ describeMail('mail while watching', () => {
   it('a new mail is pushed by IMAP IDLE and sent without waiting for a poll', async () => {
     const r = await mailRig()
     const a = await account(r)
-    await (await r.engine.mail()).saveRule({ accountId: a.id, mailbox: 'Live', target: 'expenses' })
+    // The mailbox exists before the rule (a rule on a missing mailbox waits for "Check now" or the
+    // problem retry, which another test covers; created after it, the first read could race).
     await dv.server.append('Live', mime({ subject: 'first', text: 'no receipt here' }))
+    await (await r.engine.mail()).saveRule({ accountId: a.id, mailbox: 'Live', target: 'expenses' })
     await waitFor(
       'connected and idle',
       () => status(r, a.id).state === 'connected' && status(r, a.id).idle && status(r, a.id).lastCheckAt,
@@ -95,8 +97,8 @@ describeMail('mail while watching', () => {
   it('polling (for servers without IDLE): Check now reads the mailbox', async () => {
     const r = await mailRig()
     const a = await account(r, { usePolling: true })
-    await (await r.engine.mail()).saveRule({ accountId: a.id, mailbox: 'Polled', target: 'expenses' })
     await dv.server.append('Polled', mime({ subject: 'nothing', text: 'x' }))
+    await (await r.engine.mail()).saveRule({ accountId: a.id, mailbox: 'Polled', target: 'expenses' })
     await waitFor('checked once', () => status(r, a.id).lastCheckAt)
     expect(status(r, a.id).idle).toBe(false)
     const m = await pdfMail('Polled receipt', ['polled.pdf'])
