@@ -3,7 +3,7 @@
  * child processes hold the files.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdir, realpath, stat, writeFile } from 'node:fs/promises'
+import { mkdir, realpath, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encodeFsName } from '../../src-main/core/names'
@@ -63,7 +63,7 @@ describe.runIf(process.platform === 'linux')('who still writes a file (/proc)', 
     expect((await probe.writing([name])).get(name)).toBe(true)
   })
 
-  it('one walk of a folder answers for its files written before it began; a file written since, or elsewhere, gets a walk of its own', async () => {
+  it('one walk of a folder answers for its files seen before it began; a file seen since, or elsewhere, gets a walk of its own', async () => {
     const dir = await realpath(await tempDir())
     const files: string[] = []
     for (let i = 0; i < 30; i++) {
@@ -71,20 +71,19 @@ describe.runIf(process.platform === 'linux')('who still writes a file (/proc)', 
       await writeFile(f, 'x')
       files.push(f)
     }
-    // Every version is older than the first walk by more than the file system's clock slack.
-    await new Promise((r) => setTimeout(r, 150))
+    // When the watcher's stat first returned these versions (by this process's clock).
+    const seen = performance.now()
     const probe = new ProcWriterProbe(encodeFsName)
-    const ask = async (f: string, scope = dir) =>
-      (await probe.writing([f], { scope, since: (await stat(f)).mtimeMs })).get(f)
-    for (const f of files) expect(await ask(f)).toBe(false)
+    const ask = async (f: string, since: number, scope = dir) => (await probe.writing([f], { scope, since })).get(f)
+    for (const f of files) expect(await ask(f, seen)).toBe(false)
     expect(probe.walks).toBe(1)
 
     // A scanner starts a new file in the folder and holds it open after its first page: that
-    // version is newer than the walk, so a new walk is made, and it sees the scanner.
+    // version is seen after the walk began, so a new walk is made, and it sees the scanner.
     const scan = path.join(dir, 'scan.pdf')
     await writeFile(scan, '%PDF-1.4 page 1 %%EOF')
     await holder(scan, 'a')
-    expect(await ask(scan)).toBe(true)
+    expect(await ask(scan, performance.now())).toBe(true)
     expect(probe.walks).toBe(2)
 
     // A file of another folder is not answered by a walk of this one.
@@ -92,9 +91,8 @@ describe.runIf(process.platform === 'linux')('who still writes a file (/proc)', 
     await mkdir(other)
     const held = path.join(other, 'held.pdf')
     await writeFile(held, 'x')
-    await new Promise((r) => setTimeout(r, 150))
     await holder(held, 'r+')
-    expect(await ask(held, other)).toBe(true)
+    expect(await ask(held, performance.now(), other)).toBe(true)
     expect(probe.walks).toBe(3)
   })
 })

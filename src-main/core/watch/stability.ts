@@ -59,7 +59,7 @@ const WRITER_SAMPLE_MAX_MS = 250
 
 /** What a peek at a version of a file found (see SamplerHost.inspect). */
 type Peek =
-  | { kind: 'ok'; realPath: string; mtimeMs: number; complete: 'yes' | 'no' | 'unknown'; missing: string | null }
+  | { kind: 'ok'; realPath: string; size: number; mtimeMs: number; complete: 'yes' | 'no' | 'unknown'; missing: string | null }
   | { kind: 'outside'; realPath: string }
   | { kind: 'not_file' }
   | { kind: 'changed' }
@@ -82,6 +82,12 @@ interface Pending {
   changedAt: number
   /** Wall-clock ms when the last sample's stat was issued. */
   lastSampleWall: number
+  /**
+   * Monotonic ms (performance.now()) when a stat first returned the current state: that version
+   * was written before then (this process's clock, whatever the file system stamps), so a program
+   * that wrote it had opened it by then (see writers.ts).
+   */
+  versionSeenAt: number
   /** Consecutive samples that agreed on the current state. */
   samples: number
   timer: NodeJS.Timeout | undefined
@@ -306,6 +312,7 @@ export class StabilitySampler {
         errMessage,
         changedAt,
         lastSampleWall: issuedWall,
+        versionSeenAt: nowMono,
         samples: 1,
         timer: undefined,
         peekedVersion: undefined,
@@ -329,6 +336,7 @@ export class StabilitySampler {
       p.errMessage = errMessage
       p.samples = 1
       p.lastSampleWall = issuedWall
+      p.versionSeenAt = nowMono
       await this.decide(key, p, signal)
       return
     }
@@ -388,9 +396,12 @@ export class StabilitySampler {
     // long wait is not asked about: it would be taken anyway.)
     let writer: boolean | undefined
     if (this.host.writers.available && !this.host.polling() && quiet.byMtime < long) {
-      // A walk of this folder that began after the version peeked at was written may answer
-      // (writers.ts); the later of the two mtimes, in case it changed between the stat and the open.
-      const asked = { scope: this.host.realRoot(), since: Math.max(p.mtimeMs, peek.mtimeMs) }
+      // A walk of this folder that began after this version was first seen may answer
+      // (writers.ts). Not when the peek found a newer version than the stat did: a walk of its own.
+      const asked = {
+        scope: this.host.realRoot(),
+        ...(peek.size === p.size && peek.mtimeMs === p.mtimeMs ? { since: p.versionSeenAt } : {}),
+      }
       writer = (await this.host.writers.writing([peek.realPath], asked)).get(peek.realPath)
       if (signal.aborted || this.pending.get(key) !== p) return
       now = performance.now()
@@ -436,6 +447,7 @@ export class StabilitySampler {
       return {
         kind: 'ok',
         realPath: opened.realPath,
+        size: opened.stat.size,
         mtimeMs: opened.stat.mtimeMs,
         complete: v.matches ? v.complete : 'unknown',
         missing: v.missing,

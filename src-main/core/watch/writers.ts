@@ -8,13 +8,15 @@
  * - one walk of /proc answers for every file asked about at the time (questions are gathered for a
  *   few ms, those asked while a walk runs go to the next one, and a walk's answer is reused for
  *   WALK_REUSE_MS);
- * - a question may name its *scope* (the watched folder's real path) and its *version time* (the
- *   file's mtime): the walk then also notes the writers of every other file in that folder, and a
- *   later question about a file of that folder whose version is older than the walk's start is
- *   answered from it, for up to SCOPED_REUSE_MS. A program that wrote the file opened it before it
- *   wrote, so if it still held it, that walk saw it. Three hundred receipts saved at once cost a
- *   few walks instead of one per sample (a walk reads every descriptor of every process: thousands
- *   on a desktop with a browser open);
+ * - a question may name its *scope* (the watched folder's real path) and *since* (when Bookdrop
+ *   first saw this version of the file, by its own monotonic clock): the walk then also notes the
+ *   writers of every other file in that folder, and a later question about a file of that folder
+ *   whose version was seen before the walk began is answered from it, for up to SCOPED_REUSE_MS. A
+ *   program that wrote that version had opened the file before it was seen, so if it still held
+ *   it, the walk saw it. (Not the file's mtime: FAT and HFS+ stamp whole or even seconds, and a
+ *   share stamps by its server's clock.) Three hundred receipts saved at once cost a few walks
+ *   instead of one per sample (a walk reads every descriptor of every process: thousands on a
+ *   desktop with a browser open);
  * - a writer found is remembered by (pid, fd): while it still holds the file, the next question costs
  *   one readlink and one small read instead of a walk;
  * - a walk reads at most MAX_LINKS descriptor links, in slices that yield to the event loop, and
@@ -29,13 +31,8 @@ import { readFileSync, readdirSync, readlinkSync } from 'node:fs'
 
 /** A walk's answer is reused for this long. */
 export const WALK_REUSE_MS = 40
-/** A walk's answer for a file of its scope, changed before the walk started, is reused for this long. */
+/** A walk's answer for a file of its scope, seen before the walk began, is reused for this long. */
 export const SCOPED_REUSE_MS = 1_000
-/**
- * A version counts as older than a walk only when its mtime is this much before the walk's start:
- * file systems stamp mtimes from a coarse clock (a few ms behind the write on Linux; 2 s on FAT).
- */
-const VERSION_SLACK_MS = 50
 /** At most this many descriptor links are read in one walk. */
 export const MAX_LINKS = 200_000
 /** A slice of a walk runs at most this long before yielding. */
@@ -47,8 +44,8 @@ export interface WriterProbe {
   /**
    * For each real path asked about: true when some process holds it open for writing, false when
    * none that Bookdrop can see does, undefined when it could not tell. `o.scope` (a watched
-   * folder's real path) and `o.since` (the version's mtime, epoch ms) let a recent walk of that
-   * folder answer (see the cost notes above); without them every question gets a walk of its own.
+   * folder's real path) and `o.since` (when these versions were first seen) let a recent walk of
+   * that folder answer (see the cost notes above); without them every question gets a walk of its own.
    */
   writing(realPaths: readonly string[], o?: WritingQuestion): Promise<Map<string, boolean | undefined>>
 }
@@ -56,7 +53,10 @@ export interface WriterProbe {
 export interface WritingQuestion {
   /** The real path of the folder the files lie in. */
   scope?: string
-  /** Epoch ms: the latest mtime among the versions asked about. */
+  /**
+   * performance.now() by which every version asked about had been written: when a stat first
+   * returned it. Never a file's mtime (coarse or foreign clocks).
+   */
   since?: number
 }
 
@@ -102,12 +102,12 @@ export class ProcWriterProbe implements WriterProbe {
   private walking = false
   private timer: NodeJS.Timeout | null = null
   /**
-   * The last walk: when it ended (monotonic) and started (epoch ms), what it looked for (files and
+   * The last walk: when it began and ended (performance.now()), what it looked for (files and
    * folder scopes), what it found (null: it could not tell).
    */
   private last: {
     at: number
-    startedWall: number
+    startedAt: number
     keys: Set<string>
     scopes: string[]
     found: Map<string, Seen> | null
@@ -179,7 +179,7 @@ export class ProcWriterProbe implements WriterProbe {
       const scoped =
         age < SCOPED_REUSE_MS &&
         since !== undefined &&
-        since + VERSION_SLACK_MS < last.startedWall &&
+        since < last.startedAt &&
         last.scopes.some((s) => key.startsWith(s))
       if (recent || scoped) return Promise.resolve(last.found === null ? undefined : (last.found.get(key) ?? null))
     }
@@ -205,7 +205,7 @@ export class ProcWriterProbe implements WriterProbe {
     const keys = new Set(asked.keys())
     const scopes = [...this.askedScopes]
     this.askedScopes.clear()
-    const startedWall = Date.now()
+    const startedAt = performance.now()
     let found: Map<string, Seen> | null = null
     try {
       this.walks++
@@ -215,7 +215,7 @@ export class ProcWriterProbe implements WriterProbe {
     } finally {
       this.walking = false
     }
-    this.last = { at: performance.now(), startedWall, keys, scopes, found }
+    this.last = { at: performance.now(), startedAt, keys, scopes, found }
     for (const [key, waiters] of asked) {
       const answer = found === null ? undefined : (found.get(key) ?? null)
       for (const w of waiters) w(answer)
