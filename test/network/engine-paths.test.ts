@@ -149,8 +149,13 @@ describe('offline is waiting, not failing', () => {
     front.behave = () => 'reset'
     const files = await Promise.all(['o1.txt', 'o2.txt', 'o3.txt'].map((n) => receipt(r!.inbox, n)))
     await drop(files.map((f) => f.path))
-    // Three files × 25 attempts would have failed them all by now.
-    await waitFor('an outage of about 100 tries', () => front.seen.length >= 100, 30_000)
+    // Three files × 25 attempts would have failed them all by now. (Rows go back to uploading for
+    // each try, every few ms: the check is made at a moment when none is on its way.)
+    await waitFor(
+      'an outage of about 100 tries',
+      () => front.seen.length >= 100 && rows().every((u) => u.status !== 'uploading'),
+      30_000,
+    )
     expect(rows().map((u) => u.status)).toEqual(['waiting_retry', 'waiting_retry', 'waiting_retry'])
     expect(rows().every((u) => u.attempts === 0)).toBe(true)
     expect(r!.engine.profileState(PROFILE)).toMatchObject({ state: 'unreachable' })
