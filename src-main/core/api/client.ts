@@ -10,6 +10,7 @@
  * passes the same `idempotencyKey` again (design.md §2) and reads `ApiError.retryable`,
  * `retryAfterMs` and the `onResponse` rate-limit information.
  */
+import type { FileHandle } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { z } from 'zod'
 import {
@@ -66,7 +67,6 @@ import {
   type UpdatedRecordRead,
 } from '../../../schemas/read'
 import { CLIENT_ERROR_CODES } from './errors'
-import type { FileHandle } from 'node:fs/promises'
 import { type BodyFile, FileBodyError, streamedJsonBody, wholeJsonBody } from './stream-body'
 import { isRecord, sizeText } from '../util'
 import {
