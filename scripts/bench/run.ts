@@ -224,14 +224,19 @@ const pct = (xs: number[], p: number) => {
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'bookdrop-bench-'))
-  const sandboxOptions = {
+  /** The emulator with jobs that finish (the scenarios that follow them to their records). */
+  const jobsFinishOptions = {
     port: 0,
     fixtures: {
       businesses: [{ uuid: 'bench', name: 'Bench', key: KEY }],
       rate_limit: { limit: 1_000_000, window_seconds: 60 },
-      job_delay_ms: 600_000, // jobs stay queued: the figures are about getting files accepted
     },
     maxBodyBytes: 200 * MB,
+  }
+  const sandboxOptions = {
+    ...jobsFinishOptions,
+    // jobs stay queued: the figures are about getting files accepted
+    fixtures: { ...jobsFinishOptions.fixtures, job_delay_ms: 600_000 },
     maxAttachmentBytes: 150 * MB,
   }
   let sb = await startSandbox(sandboxOptions)
@@ -250,14 +255,7 @@ async function main(): Promise<void> {
         await writeFile(join(inbox, `receipt-${String(i).padStart(3, '0')}.pdf`), pdfLike(FILE_BYTES))
       }
       await sb.stop()
-      const psb = await startSandbox({
-        port: 0,
-        fixtures: {
-          businesses: [{ uuid: 'bench', name: 'Bench', key: KEY }],
-          rate_limit: { limit: 1_000_000, window_seconds: 60 },
-        },
-        maxBodyBytes: 200 * MB,
-      })
+      const psb = await startSandbox(jobsFinishOptions)
       try {
         /** `npm run headless` watching `folder` (expenses) against the emulator, its data in work/<data>. */
         const headless = (folder: string, data: string, ...more: string[]) => [
@@ -563,14 +561,7 @@ async function main(): Promise<void> {
     // 5: mail intake (issue 24): 500 mails read --once against the same files in a folder, and
     // the latency of a new mail with IDLE; against a real Dovecot (scripts/bench/mail.ts).
     if (runs('mail')) {
-      const msb = await startSandbox({
-        port: 0,
-        fixtures: {
-          businesses: [{ uuid: 'bench', name: 'Bench', key: KEY }],
-          rate_limit: { limit: 1_000_000, window_seconds: 60 },
-        },
-        maxBodyBytes: 200 * MB,
-      })
+      const msb = await startSandbox(jobsFinishOptions)
       try {
         rows.push(...(await mailBench({ root: ROOT, work, sb: msb, key: KEY, quick: QUICK, timed, median, pct })))
       } catch (e) {

@@ -218,6 +218,25 @@ export class UploadStore {
     return rows.filter((u) => !seen.has(u.path) && seen.add(u.path))
   }
 
+  /** The newest rows of this file (path, exact bytes) for a profile and target, newest first. */
+  private rowsOfPath(profileId: string, target: string, path: string, limit: number): Row[] {
+    const stored = storedPath(path)
+    return this.db.all<Row>(
+      `SELECT * FROM uploads WHERE path = ? AND path_bytes IS ? AND profile_id = ? AND target = ? ORDER BY id DESC LIMIT ?`,
+      stored.path,
+      stored.path_bytes,
+      profileId,
+      target,
+      limit,
+    )
+  }
+
+  /** The newest row of this file (path) for a profile and target, whatever its status. */
+  latestOfPath(profileId: string, target: string, path: string): Upload | undefined {
+    const r = this.rowsOfPath(profileId, target, path, 1)[0]
+    return r ? fromRow(r) : undefined
+  }
+
   /**
    * What the store knows of a file (its newest rows for this profile and target), in one query:
    * - `handled`: a row that handled this exact version (path, size, mtime), so it is not taken again;
@@ -225,19 +244,6 @@ export class UploadStore {
    *   go away (that file is looked at again);
    * - `retakeable`: the latest row skipped for such a cause, which a new take continues.
    */
-  /** The newest row of this file (path) for a profile and target, whatever its status. */
-  latestOfPath(profileId: string, target: string, path: string): Upload | undefined {
-    const stored = storedPath(path)
-    const r = this.db.get<Row>(
-      `SELECT * FROM uploads WHERE path = ? AND path_bytes IS ? AND profile_id = ? AND target = ? ORDER BY id DESC LIMIT 1`,
-      stored.path,
-      stored.path_bytes,
-      profileId,
-      target,
-    )
-    return r ? fromRow(r) : undefined
-  }
-
   fileState(
     profileId: string,
     target: string,
@@ -245,14 +251,7 @@ export class UploadStore {
     size: number,
     mtimeMs: number,
   ): { handled: Upload | undefined; retakeable: Upload | undefined } {
-    const stored = storedPath(path)
-    const rows = this.db.all<Row>(
-      `SELECT * FROM uploads WHERE path = ? AND path_bytes IS ? AND profile_id = ? AND target = ? ORDER BY id DESC LIMIT 50`,
-      stored.path,
-      stored.path_bytes,
-      profileId,
-      target,
-    )
+    const rows = this.rowsOfPath(profileId, target, path, 50)
     const retake = (r: Row) =>
       r.status === 'skipped' && (RETAKE_REASONS as readonly string[]).includes(r.reason ?? '')
     const handled = rows.find(
