@@ -41,7 +41,7 @@ const toRel = (abs) => relative(ROOT, abs).split(sep).join('/')
 export const layersRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Each layer imports only the layers below it (README "Layout").' },
+    docs: { description: 'Each layer imports only the layers below it (docs/layout.md).' },
     messages: {
       upward:
         '{{from}} may not import {{to}} ("{{source}}"): {{from}} sees only {{may}}. Move the shared piece down, or pass it in from a host.',

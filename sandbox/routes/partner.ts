@@ -3,7 +3,7 @@
  * the choices of design.md §3. Every route takes a partner secret key only (`config.auth: 'partner'`;
  * server.ts answers a business key with 403 and the "use the distributor partner secret" message).
  *
- * Choices where the spec says "not shown" that live in this file (README "API assumptions"):
+ * Choices where the spec says "not shown" that live in this file (docs/api-assumptions.md):
  * - the billing snapshot (`billingSnapshot` below): labels for an own Plus subscription, an expired
  *   grant and no subscription at all;
  * - the referred list is in registration order (oldest first) and carries no `meta`;

@@ -2,7 +2,7 @@
  * The life of a receipt as one explicit state machine (design.md §2): every status, every allowed
  * move from → to, why it happens and which fields it may write. The store applies a move only
  * through `UploadStore.transition(id, from, to, patch)`, guarded in SQL (`WHERE status = from`), and
- * refuses anything this table does not list; no other code writes a status. README's "life of a
+ * refuses anything this table does not list; no other code writes a status. docs/engine.md's "life of a
  * receipt" table is generated from TRANSITIONS (`lifecycleMarkdown`) and a test keeps them equal.
  */
 import { ACTIVE_STATUSES, TERMINAL_STATUSES, UPLOAD_STATUSES, type UploadStatus } from '../../contract/types'
@@ -52,7 +52,7 @@ export type UploadField =
 export interface Transition {
   from: FromStatus
   to: UploadStatus
-  /** Who or what makes the move, in plain words (README's table). */
+  /** Who or what makes the move, in plain words (docs/engine.md's table). */
   why: string
   /** Fields the move may write besides the status. */
   writes: readonly UploadField[]
@@ -148,7 +148,7 @@ export function checkNote(status: UploadStatus, fields: readonly string[]): void
   if (extra.length) throw new TransitionError(`a ${status} upload may not change ${extra.join(', ')}`)
 }
 
-/** README's "life of a receipt" table, generated from TRANSITIONS. */
+/** docs/engine.md's "life of a receipt" table, generated from TRANSITIONS. */
 export function lifecycleMarkdown(): string {
   const lines = ['| from | to | when |', '| --- | --- | --- |']
   for (const t of TRANSITIONS) lines.push(`| ${t.from} | ${t.to} | ${t.why} |`)

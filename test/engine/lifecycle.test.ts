@@ -89,8 +89,8 @@ describe('the transition table', () => {
     expect(store.get(id)).toMatchObject({ status: 'cancelled', attempts: 0 })
   })
 
-  it("is README's life of a receipt, word for word", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  it("is the docs' life of a receipt (docs/engine.md), word for word", () => {
+    const readme = readFileSync(join(ROOT, 'docs', 'engine.md'), 'utf8')
     const start = readme.indexOf('<!-- lifecycle:start -->')
     const end = readme.indexOf('<!-- lifecycle:end -->')
     expect(start).toBeGreaterThan(0)

@@ -137,12 +137,12 @@ async function getJson(url: string, headers: Record<string, string>) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> }
 }
 
-/** The fixtures example of README.md (the ```json block under "### Fixtures"), so README stays true. */
+/** The fixtures example of docs/emulator.md (the ```json block under "## Fixtures"), so the docs stay true. */
 function readmeFixturesExample(): unknown {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-  const section = readme.slice(readme.indexOf('### Fixtures'))
+  const readme = readFileSync(join(ROOT, 'docs', 'emulator.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('## Fixtures'))
   const m = /```json\n([\s\S]*?)\n```/.exec(section)
-  if (!m?.[1]) throw new Error('README.md has no ```json example under "### Fixtures"')
+  if (!m?.[1]) throw new Error('docs/emulator.md has no ```json example under "## Fixtures"')
   return JSON.parse(m[1])
 }
 
