@@ -16,7 +16,7 @@
  * Run alone with `npx tsx scripts/bench/phone.ts`; run.ts adds --json (the rows as one last line).
  */
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -44,12 +44,12 @@ async function prepareRows(): Promise<BenchRow[]> {
     const photo = await twelveMegapixelPhoto()
     const path = join(dir, 'IMG_0001.jpg')
     await writeFile(path, photo)
-    await photos.prepare(path, 'IMG_0001.jpg', photo.length) // the worker started and warm
+    await photos.prepareRead(await readFile(path), 'IMG_0001.jpg') // the worker started and warm
     const times: number[] = []
     let size = 0
     for (let i = 0; i < 10; i++) {
       const t = performance.now()
-      const p = await photos.prepare(path, 'IMG_0001.jpg', photo.length)
+      const p = await photos.prepareRead(await readFile(path), 'IMG_0001.jpg')
       times.push(performance.now() - t)
       if (p.kind !== 'prepared') throw new Error(`not prepared: ${JSON.stringify(p)}`)
       size = p.size

@@ -12,6 +12,7 @@ import * as z from 'zod/mini'
 import { AI_TARGETS, type AiTarget } from '../../schemas/routes'
 import { UPLOADED_DIR } from './intake/after-upload'
 import { allowedKinds } from './kinds'
+import { localDay } from './util'
 import type { Db } from './store/db'
 import type { FolderConfig } from '../../contract/types'
 
@@ -112,7 +113,7 @@ export function destinationDir(f: Pick<FolderConfig, 'afterUpload' | 'archiveDir
 /** Fills `{filename}`, `{folder}` and `{date}` (the local date, YYYY-MM-DD). */
 export function renderPrompt(template: string, v: { filename: string; folder: string; date?: Date }): string {
   const d = v.date ?? new Date()
-  const date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+  const date = localDay(d)
   return template
     .replaceAll('{filename}', v.filename)
     .replaceAll('{folder}', v.folder)

@@ -214,6 +214,23 @@ export function storedName(raw: string, maxBytes = MAX_NAME_BYTES): string {
   return fitBytes(n, '', maxBytes)
 }
 
+/**
+ * A plain stem for a file Bookdrop names in its own data folder (a prepared photo, a phone's page):
+ * `name` without its extension, letters, digits and a few marks only, no leading dots, at most 80
+ * characters, or `fallback` when nothing is left. (`storedName` keeps a person's name as it is
+ * shown; this one is for names Bookdrop makes.)
+ */
+export function plainStem(name: string, fallback: string): string {
+  const stem = name.normalize('NFC').replace(/\.[^.]{1,8}$/, '')
+  const clean = stem
+    .replace(/[^\p{L}\p{N} ._()-]+/gu, '_')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[.\s_]+/, '')
+    .slice(0, 80)
+    .trim()
+  return clean || fallback
+}
+
 /** `name` with ` (n)` before its extension, still within `maxBytes` (the stem is shortened). */
 export function numberedStoredName(name: string, n: number, maxBytes = MAX_NAME_BYTES): string {
   return n <= 1 ? fitBytes(name, '', maxBytes) : fitBytes(name, ` (${n})`, maxBytes)

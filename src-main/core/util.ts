@@ -2,7 +2,7 @@
  * Main's small helpers, in one place: what several rooms of the main process need and none owns.
  * Plain functions with no state; nothing here touches the engine, the store or a secret.
  */
-import { extname } from 'node:path'
+import { extname, join } from 'node:path'
 
 /** The errno code of a Node error (`ENOENT`, `EACCES`…), or undefined for anything else. */
 export function errnoCode(e: unknown): string | undefined {
@@ -24,6 +24,43 @@ export function* numberedNames(name: string, limit = 10_000): Generator<string> 
   const stem = ext ? name.slice(0, -ext.length) : name
   yield name
   for (let i = 2; i <= limit; i++) yield `${stem} (${i})${ext}`
+}
+
+/** Every name of a `createAtFreeName` list was taken. */
+export class NoFreeNameError extends Error {
+  constructor(readonly tried: number) {
+    super(`there are ${tried.toLocaleString('en')} files of that name already`)
+  }
+}
+
+/**
+ * Creates a new file in `dir` under the first of `names` that is free at the moment `create` takes
+ * it, and returns its path: `create` must fail with EEXIST where the name is taken (an exclusive
+ * open, `link()`, COPYFILE_EXCL), so two writers can never take one name and nothing is replaced.
+ * Any other failure is thrown; when every name is taken, `NoFreeNameError`.
+ */
+export async function createAtFreeName(
+  dir: string,
+  names: Iterable<string>,
+  create: (path: string) => Promise<void>,
+): Promise<string> {
+  let tried = 0
+  for (const n of names) {
+    tried++
+    const path = join(dir, n)
+    try {
+      await create(path)
+      return path
+    } catch (e) {
+      if (errnoCode(e) !== 'EEXIST') throw e
+    }
+  }
+  throw new NoFreeNameError(tried)
+}
+
+/** A local calendar day as `YYYY-MM-DD` (the name of a day's folder). */
+export function localDay(d: Date = new Date()): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 }
 
 const KB = 1024

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { authority, chooseListenAddress, isPrivateAddress } from '../../src-main/core/phone/addresses'
 import { deviceName } from '../../src-main/core/phone/device'
-import { phoneStem } from '../../src-main/core/phone/inbox'
+import { plainStem } from '../../src-main/core/names'
 import { RateLimiter } from '../../src-main/core/phone/rate'
 
 describe('where the phone listener may listen', () => {
@@ -48,11 +48,11 @@ describe('what the desktop calls a phone', () => {
 
 describe('a phone’s file name', () => {
   it('keeps letters and digits, never a path', () => {
-    expect(phoneStem('IMG_20260115_101010.jpg', 'x')).toBe('IMG_20260115_101010')
-    expect(phoneStem('../../../etc/passwd.pdf', 'x')).toBe('etc_passwd')
-    expect(phoneStem('..', 'Photo')).toBe('Photo')
-    expect(phoneStem('reçu été.heic', 'x')).toBe('reçu été')
-    expect(phoneStem('a\u0000b\\c/d.jpg', 'x')).toBe('a_b_c_d')
+    expect(plainStem('IMG_20260115_101010.jpg', 'x')).toBe('IMG_20260115_101010')
+    expect(plainStem('../../../etc/passwd.pdf', 'x')).toBe('etc_passwd')
+    expect(plainStem('..', 'Photo')).toBe('Photo')
+    expect(plainStem('reçu été.heic', 'x')).toBe('reçu été')
+    expect(plainStem('a\u0000b\\c/d.jpg', 'x')).toBe('a_b_c_d')
   })
 })
 

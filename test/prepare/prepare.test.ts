@@ -33,7 +33,7 @@ afterAll(async () => {
 describe('photo preparation', () => {
   it('turns a HEIC into a JPEG of the same picture, kept private in the data folder', async () => {
     const f = await file('IMG_0001.HEIC', heic())
-    const p = await photos.prepare(f.path, 'IMG_0001.HEIC', f.size)
+    const p = await photos.prepareRead(await readFile(f.path), 'IMG_0001.HEIC')
     expect(p.kind).toBe('prepared')
     if (p.kind !== 'prepared') return
     const out = await readFile(p.path)
@@ -51,7 +51,7 @@ describe('photo preparation', () => {
     expect(await look(bytes)).toMatchObject({ width: 2000, height: 1500, exif: true, gps: true, orientation: 6 })
     const f = await file('IMG_0002.jpg', bytes)
     settings = { ...PHOTO_DEFAULTS, photoMaxEdge: 1200 }
-    const p = await photos.prepare(f.path, 'IMG_0002.jpg', f.size)
+    const p = await photos.prepareRead(await readFile(f.path), 'IMG_0002.jpg')
     settings = { ...PHOTO_DEFAULTS }
     expect(p.kind).toBe('prepared')
     if (p.kind !== 'prepared') return
@@ -64,8 +64,8 @@ describe('photo preparation', () => {
     const bytes = await phoneJpeg({ width: 900, height: 1200, label: 'SAME' })
     const a = await file('a.jpg', bytes)
     const b = await file('b.jpg', bytes)
-    const pa = await photos.prepare(a.path, 'a.jpg', a.size)
-    const pb = await photos.prepare(b.path, 'a.jpg', b.size)
+    const pa = await photos.prepareRead(await readFile(a.path), 'a.jpg')
+    const pb = await photos.prepareRead(await readFile(b.path), 'a.jpg')
     if (pa.kind !== 'prepared' || pb.kind !== 'prepared') throw new Error('not prepared')
     const digest = async (p: string) => createHash('sha256').update(await readFile(p)).digest('hex')
     expect(await digest(pa.path)).toBe(await digest(pb.path))
@@ -73,14 +73,14 @@ describe('photo preparation', () => {
 
   it('leaves a small plain image and a PDF as they are, but strips a small photo that carries a location', async () => {
     const png = await file('screenshot.png', await smallPng())
-    expect(await photos.prepare(png.path, 'screenshot.png', png.size)).toEqual({ kind: 'as_is' })
+    expect(await photos.prepareRead(await readFile(png.path), 'screenshot.png')).toEqual({ kind: 'as_is' })
     const pdf = await file('scan.jpg', await receiptPdf()) // a PDF named .jpg: what the bytes are decides
-    expect(await photos.prepare(pdf.path, 'scan.jpg', pdf.size)).toEqual({ kind: 'as_is' })
+    expect(await photos.prepareRead(await readFile(pdf.path), 'scan.jpg')).toEqual({ kind: 'as_is' })
     expect(photos.wants('receipt.pdf')).toBe(false)
     const small = await smallJpegWithGps()
     expect((await look(small)).gps).toBe(true)
     const gps = await file('small.jpg', small)
-    const p = await photos.prepare(gps.path, 'small.jpg', gps.size)
+    const p = await photos.prepareRead(await readFile(gps.path), 'small.jpg')
     expect(p.kind).toBe('prepared')
     if (p.kind === 'prepared') expect(await look(await readFile(p.path))).toMatchObject({ exif: false, gps: false })
   })
@@ -94,17 +94,17 @@ describe('photo preparation', () => {
 
   it('says why a damaged photo or a decompression bomb cannot be prepared, quickly and without decoding it', async () => {
     const junk = await file('broken.jpg', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7)]))
-    const a = await photos.prepare(junk.path, 'broken.jpg', junk.size)
+    const a = await photos.prepareRead(await readFile(junk.path), 'broken.jpg')
     expect(a).toMatchObject({ kind: 'failed', detail: expect.stringMatching(/JPEG image could not be read/) })
 
     const bomb = await file('bomb.png', pngBomb(40_000))
     const started = Date.now()
-    const b = await photos.prepare(bomb.path, 'bomb.png', bomb.size)
+    const b = await photos.prepareRead(await readFile(bomb.path), 'bomb.png')
     expect(b).toEqual({ kind: 'failed', detail: 'the image is 40000 × 40000 pixels (1600 megapixels), over the 50 megapixels Bookdrop reads' })
     expect(Date.now() - started).toBeLessThan(5000)
 
     const heicJunk = await file('broken.heic', Buffer.concat([heic().subarray(0, 600), Buffer.alloc(500)]))
-    const c = await photos.prepare(heicJunk.path, 'broken.heic', heicJunk.size)
+    const c = await photos.prepareRead(await readFile(heicJunk.path), 'broken.heic')
     expect(c).toMatchObject({ kind: 'failed', detail: expect.stringMatching(/HEIC/) })
   })
 
@@ -112,7 +112,7 @@ describe('photo preparation', () => {
     const tight = new PhotoPreparer(join(dir, 'data'), () => PHOTO_DEFAULTS, { ...IMAGE_LIMITS, timeoutMs: 1 })
     try {
       const f = await file('slow.heic', heic())
-      expect(await tight.prepare(f.path, 'slow.heic', f.size)).toMatchObject({
+      expect(await tight.prepareRead(await readFile(f.path), 'slow.heic')).toMatchObject({
         kind: 'failed',
         detail: expect.stringMatching(/took longer than/),
       })
@@ -122,7 +122,7 @@ describe('photo preparation', () => {
     const small = new PhotoPreparer(join(dir, 'data'), () => PHOTO_DEFAULTS, { ...IMAGE_LIMITS, maxInputBytes: 1000 })
     try {
       const f = await file('big.jpg', await smallJpegWithGps())
-      expect(await small.prepare(f.path, 'big.jpg', f.size)).toMatchObject({
+      expect(await small.prepareRead(await readFile(f.path), 'big.jpg')).toMatchObject({
         kind: 'failed',
         detail: expect.stringMatching(/over the 1000 bytes Bookdrop reads as a photo/),
       })

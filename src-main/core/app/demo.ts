@@ -14,6 +14,7 @@ import { DemoInbox } from '../mail/demo-inbox'
 import type { AppContext } from './context'
 import type { Room } from './room'
 import type { UploadsHelpers } from './uploads'
+import { localDay } from '../util'
 
 /** A running demo emulator, as the host started it. */
 export interface DemoServer {
@@ -128,7 +129,7 @@ async function addDemoInbox(ctx: AppContext, profileId: string, samples: { name:
   const inbox = new DemoInbox()
   inbox.seed(samples)
   const since = new Date(now - 30 * 86_400_000)
-  const day = `${since.getFullYear()}-${String(since.getMonth() + 1).padStart(2, '0')}-${String(since.getDate()).padStart(2, '0')}`
+  const day = localDay(since)
   await (await ctx.engine.mail()).addDemo(
     inbox,
     {

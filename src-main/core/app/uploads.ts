@@ -10,13 +10,9 @@ import { AppError } from '../app-error'
 import type { IntakeResult } from '../intake/intake'
 import { type UploadView, toUploadView } from '../store/uploads'
 import { numberedStoredName, printable, storedName } from '../names'
-import { errnoCode } from '../util'
+import { NoFreeNameError, createAtFreeName, errnoCode, localDay } from '../util'
 import { type AppContext, isBusinessKind } from './context'
 import type { Room } from './room'
-
-function localDate(d: Date): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
-}
 
 /** Why a file could not be saved, in words, without any path (the data folder's is nobody's business). */
 function saveFailure(e: unknown): string {
@@ -34,24 +30,20 @@ function saveFailure(e: unknown): string {
     case 'ENFILE':
       return 'too many files are open: try again'
     default:
-      return e instanceof NoFreeName ? e.message : `it could not be written (${errnoCode(e) ?? 'error'})`
+      return e instanceof NoFreeNameError
+        ? `there are ${e.tried.toLocaleString('en')} files of that name today already`
+        : `it could not be written (${errnoCode(e) ?? 'error'})`
   }
 }
 
-class NoFreeName extends Error {}
+/** "name.ext", "name (2).ext"… within the stored-name length, up to MAX_NUMBERED. */
+function* storedNames(name: string): Generator<string> {
+  for (let n = 1; n <= MAX_NUMBERED; n++) yield numberedStoredName(name, n)
+}
 
 /** Writes `bytes` as `name` in `dir`, or "name (2).ext", "name (3).ext"… never replacing a file. */
 async function writeUnique(dir: string, name: string, bytes: Buffer): Promise<string> {
-  for (let n = 1; n <= MAX_NUMBERED; n++) {
-    const candidate = join(dir, numberedStoredName(name, n))
-    try {
-      await writeFile(candidate, bytes, { flag: 'wx', mode: 0o600 })
-      return candidate
-    } catch (e) {
-      if (errnoCode(e) !== 'EEXIST') throw e
-    }
-  }
-  throw new NoFreeName(`there are ${MAX_NUMBERED.toLocaleString('en')} files of that name today already`)
+  return createAtFreeName(dir, storedNames(name), (path) => writeFile(path, bytes, { flag: 'wx', mode: 0o600 }))
 }
 
 /** "name (2).ext" … up to this many of one name a day. */
@@ -88,7 +80,7 @@ export function uploadsHelpers(ctx: AppContext): UploadsHelpers {
     )
   const helpers: UploadsHelpers = {
     async writeDropped(files) {
-      const dir = join(ctx.dataDir, 'dropped', localDate(new Date()))
+      const dir = join(ctx.dataDir, 'dropped', localDay())
       await mkdir(dir, { recursive: true, mode: 0o700 })
       const saved: Saved[] = []
       for (const f of files) {

@@ -9,11 +9,11 @@
  */
 import { constants } from 'node:fs'
 import { copyFile, link, lstat, mkdir, stat, unlink, utimes } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { basename } from 'node:path'
 import type { EngineEmitter } from '../events'
 import { fsPath, printable } from '../names'
 import type { Upload, UploadStore } from '../store/uploads'
-import { errnoCode, numberedNames } from '../util'
+import { NoFreeNameError, createAtFreeName, errnoCode, numberedNames } from '../util'
 
 export const UPLOADED_DIR = 'Uploaded'
 
@@ -29,13 +29,12 @@ export async function moveInto(src: string, dir: string): Promise<string> {
   await mkdir(fsPath(dir), { recursive: true })
   const source = await lstat(fsPath(src))
   let copy = false
-  for (const n of numberedNames(basename(src))) {
-    const dest = join(dir, n)
+  const take = async (dest: string): Promise<void> => {
     if (!copy) {
       try {
         await link(fsPath(src), fsPath(dest))
         await unlink(fsPath(src))
-        return dest
+        return
       } catch (e) {
         const code = errnoCode(e)
         if (code === 'EEXIST') {
@@ -43,9 +42,9 @@ export async function moveInto(src: string, dir: string): Promise<string> {
           const there = await lstat(fsPath(dest)).catch(() => null)
           if (there && there.dev === source.dev && there.ino === source.ino && source.nlink > 1) {
             await unlink(fsPath(src))
-            return dest
+            return
           }
-          continue
+          throw e
         }
         if (!code || !NO_LINK.has(code)) throw e
         copy = true
@@ -55,17 +54,20 @@ export async function moveInto(src: string, dir: string): Promise<string> {
     try {
       await copyFile(fsPath(src), fsPath(dest), constants.COPYFILE_EXCL)
     } catch (e) {
-      if (errnoCode(e) === 'EEXIST') continue
-      // A partial copy of ours is removed; the original stays.
-      await unlink(fsPath(dest)).catch(() => undefined)
+      // A partial copy of ours is removed (never a file that had the name); the original stays.
+      if (errnoCode(e) !== 'EEXIST') await unlink(fsPath(dest)).catch(() => undefined)
       throw e
     }
     const st = await stat(fsPath(src))
     await utimes(fsPath(dest), st.atimeMs / 1000, st.mtimeMs / 1000).catch(() => undefined)
     await unlink(fsPath(src))
-    return dest
   }
-  throw new Error(`Could not find a free file name for ${printable(basename(src))} in ${printable(dir)}.`)
+  try {
+    return await createAtFreeName(dir, numberedNames(basename(src)), take)
+  } catch (e) {
+    if (!(e instanceof NoFreeNameError)) throw e
+    throw new Error(`Could not find a free file name for ${printable(basename(src))} in ${printable(dir)}.`)
+  }
 }
 
 /**

@@ -269,9 +269,6 @@ const RULES: Record<string, Rule> = {
   vcf: TEXT_RULE,
 }
 
-/** The kinds that have a rule here: every kind Bookdrop sends (src-main/core/kinds.ts). */
-export const INSPECTED_KINDS: readonly string[] = Object.keys(RULES)
-
 /**
  * Do the bytes match the extension, and does the file look finished? Pure; reads only the two
  * windows given. A kind without a rule matches anything (its completeness is 'unknown').

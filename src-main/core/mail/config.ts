@@ -10,6 +10,7 @@ import { AI_TARGETS, type AiTarget } from '../../../schemas/routes'
 import type { MailAccountConfig, MailAfter, MailRuleConfig, MailSecurity } from '../../../contract/types'
 import { isLoopbackHost } from '../api/base-url'
 import { allowedKinds } from '../kinds'
+import { localDay } from '../util'
 
 export type { MailAccountConfig, MailRuleConfig }
 
@@ -195,10 +196,6 @@ export const mailRuleInputSchema = z
     }),
   )
 export type MailRuleInput = z.input<typeof mailRuleInputSchema>
-
-function localDay(d: Date): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
-}
 
 export function normalizeAccount(
   input: MailAccountInput,

@@ -5,11 +5,12 @@
  * The row's name is the attachment's own (the server detects the type by it).
  */
 import { createWriteStream } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { createHash } from 'node:crypto'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { privateDir } from '../store/private-dir'
 
 export const MAIL_DIR = 'mail'
 
@@ -24,20 +25,6 @@ export function partDir(
   const safeAccount = accountId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)
   const safePart = part.replace(/[^0-9.a-z]/gi, '_').slice(0, 32)
   return join(dataDir, MAIL_DIR, safeAccount, `${uidValidity.replace(/\D/g, '')}-${uid}`, safePart)
-}
-
-/** Folders made this run: a mail's folder is made with one call, its parents once. */
-const made = new Set<string>()
-
-async function privateDir(dir: string): Promise<void> {
-  const parent = dirname(dir)
-  if (!made.has(parent)) {
-    await mkdir(parent, { recursive: true, mode: 0o700 })
-    made.add(parent)
-  }
-  await mkdir(dir, { mode: 0o700 }).catch((e: unknown) => {
-    if ((e as { code?: string }).code !== 'EEXIST') throw e
-  })
 }
 
 /**

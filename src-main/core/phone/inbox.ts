@@ -16,9 +16,11 @@ import { join } from 'node:path'
 import type { PhoneOutcome, PhoneTarget } from '../../../contract/phone'
 import { DEFAULT_PROMPTS } from '../folders'
 import type { IntakeResult } from '../intake/intake'
-import { type PhotoPreparer, privateDir, writePrivateFile } from '../prepare/preparer'
+import type { PhotoPreparer } from '../prepare/preparer'
 import type { SniffedKind } from '../prepare/sniff'
-import { errnoCode, numberedNames } from '../util'
+import { plainStem } from '../names'
+import { privateDir, writePrivateFile } from '../store/private-dir'
+import { createAtFreeName, localDay, numberedNames } from '../util'
 
 /** What the listener takes from a phone, by their first bytes, and the extension each is kept under. */
 export const PHONE_KINDS: Partial<Record<SniffedKind, string>> = {
@@ -57,40 +59,17 @@ export interface Arrived {
   sniffed: SniffedKind
 }
 
-function day(d: Date): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
-}
-
 function clock(d: Date): string {
   return `${String(d.getHours()).padStart(2, '0')}.${String(d.getMinutes()).padStart(2, '0')}.${String(d.getSeconds()).padStart(2, '0')}`
-}
-
-/** The phone's name for a photo as a plain stem (letters, digits, a few marks; ≤ 80), or `fallback`. */
-export function phoneStem(name: string, fallback: string): string {
-  const stem = name.normalize('NFC').replace(/\.[^.]{1,8}$/, '')
-  const clean = stem
-    .replace(/[^\p{L}\p{N} ._()-]+/gu, '_')
-    .replace(/\.{2,}/g, '.')
-    .replace(/^[.\s_]+/, '')
-    .slice(0, 80)
-    .trim()
-  return clean || fallback
 }
 
 /** Moves `tmp` to `dir/name` (or "name (2)"…), never replacing a file. Returns the new path. */
 async function settle(tmp: string, dir: string, name: string): Promise<string> {
   await privateDir(dir)
-  for (const n of numberedNames(name)) {
-    const target = join(dir, n)
-    try {
-      await link(tmp, target)
-      await unlink(tmp)
-      return target
-    } catch (e) {
-      if (errnoCode(e) !== 'EEXIST') throw e
-    }
-  }
-  throw new Error(`no free file name for ${name} in ${dir}`)
+  return createAtFreeName(dir, numberedNames(name), async (target) => {
+    await link(tmp, target)
+    await unlink(tmp)
+  })
 }
 
 export function outcomeOf(r: IntakeResult): PhoneOutcome {
@@ -119,7 +98,7 @@ export class PhoneInbox {
 
   /** The folder a phone's files of today go to (temporary files arrive there too). */
   async todayDir(): Promise<string> {
-    const dir = join(this.deps.dataDir, 'phone', day(this.now()))
+    const dir = join(this.deps.dataDir, 'phone', localDay(this.now()))
     await privateDir(dir)
     return dir
   }
@@ -137,7 +116,7 @@ export class PhoneInbox {
       return { status: 'skipped', message: 'Not a photo or a PDF: nothing was sent.' }
     }
     if (meta.doc) return this.page(meta, meta.doc, file, ext)
-    const path = await settle(file.tmp, await this.todayDir(), `${phoneStem(meta.name, `Photo ${clock(this.now())}`)}.${ext}`)
+    const path = await settle(file.tmp, await this.todayDir(), `${plainStem(meta.name, `Photo ${clock(this.now())}`)}.${ext}`)
     return outcomeOf(await this.deps.take(path, this.intakeOptions(meta)))
   }
 
@@ -206,7 +185,7 @@ export class PhoneInbox {
       return { status: 'skipped', message: `The pages could not be made into one PDF (${(e as Error).message}): nothing was sent.` }
     }
     const at = d.startedAt
-    const path = await writePrivateFile(d.dir, `Document ${day(at)} ${clock(at)}.pdf`, pdf)
+    const path = await writePrivateFile(d.dir, `Document ${localDay(at)} ${clock(at)}.pdf`, pdf)
     return outcomeOf(await this.deps.take(path, this.intakeOptions(meta)))
   }
 

@@ -1,6 +1,6 @@
 /**
  * Photos prepared before they cost a credit (issue 25), for every source (drop, folder, mail,
- * phone): intake calls `prepare()` before it hashes a file, and what is hashed, checked for
+ * phone): intake calls `prepareRead()` on the bytes it read before it hashes a file, and what is hashed, checked for
  * duplicates and sent is the prepared file. The original stays where it was; the prepared file is
  * written, private, under `<dataDir>/prepared/<day>/` and kept as long as the history keeps its row.
  *
@@ -10,13 +10,15 @@
  */
 import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
-import { mkdir, open, stat, writeFile } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { extname, join } from 'node:path'
 import { fileKind } from '../../../schemas/routes'
 import { TaskPool, type WorkerLimits } from '../../../workers/pool'
+import { plainStem } from '../names'
+import { writePrivateFile } from '../store/private-dir'
 import { isStorageError } from '../store/storage-errors'
-import { errnoCode, numberedNames, sizeText } from '../util'
+import { errnoCode, localDay, sizeText } from '../util'
 import type { DocumentPage, ImageTasks, PrepareInput, PrepareOutput } from './images'
 
 /** The photo settings (Settings → Photos), as saved with the app's settings. */
@@ -78,38 +80,6 @@ export function preparedName(name: string, preparedPath: string | null): string 
   const ext = extname(preparedPath)
   const own = extname(name)
   return `${own ? name.slice(0, -own.length) : name}${ext}`
-}
-
-function day(d = new Date()): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
-}
-
-/** A stem safe in a file name: letters, digits, a few marks; at most 80 characters. */
-function safeStem(name: string): string {
-  const ext = extname(name)
-  const stem = (ext ? name.slice(0, -ext.length) : name).normalize('NFC')
-  const clean = stem.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').replace(/^[.\s]+/, '').slice(0, 80).trim()
-  return clean || 'photo'
-}
-
-/** Creates a private directory (0700) and its parents. */
-export async function privateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 })
-}
-
-/** Writes bytes as a new private file (0600) under `name` in `dir`, or "name (2)"…, never replacing one. */
-export async function writePrivateFile(dir: string, name: string, bytes: Uint8Array): Promise<string> {
-  await privateDir(dir)
-  for (const n of numberedNames(name)) {
-    const path = join(dir, n)
-    try {
-      await writeFile(path, bytes, { flag: 'wx', mode: 0o600 })
-      return path
-    } catch (e) {
-      if (errnoCode(e) !== 'EEXIST') throw e
-    }
-  }
-  throw new Error(`no free file name for ${name} in ${dir}`)
 }
 
 let sharpPinned = false
@@ -179,31 +149,6 @@ export class PhotoPreparer {
   }
 
   /**
-   * Prepares the file at `path` (`size` bytes, as intake saw it). A file that cannot be read or
-   * prepared is `failed` with the reason; only a storage fault (disk full, I/O error) throws.
-   */
-  async prepare(path: string, name: string, size: number): Promise<Preparation> {
-    if (size > this.limits.maxInputBytes) {
-      return { kind: 'failed', detail: `it is ${sizeText(size)}, over the ${sizeText(this.limits.maxInputBytes)} Bookdrop reads as a photo` }
-    }
-    let bytes: Buffer
-    try {
-      // Read through one handle, at most the size seen (a file growing meanwhile is caught by intake).
-      const fh = await open(path, 'r')
-      try {
-        bytes = Buffer.alloc(size)
-        const { bytesRead } = await fh.read(bytes, 0, size, 0)
-        bytes = bytes.subarray(0, bytesRead)
-      } finally {
-        await fh.close()
-      }
-    } catch (e) {
-      return { kind: 'failed', detail: `it could not be read (${errnoCode(e) ?? (e as Error).message})` }
-    }
-    return this.prepareRead(bytes, name)
-  }
-
-  /**
    * Prepares a photo whose bytes intake has already read (through the handle it opened and checked,
    * so the file is read where the person put it, once) and writes the prepared file.
    */
@@ -220,8 +165,8 @@ export class PhotoPreparer {
     if (out.kind === 'as_is') return { kind: 'as_is' }
     try {
       const digest = createHash('sha256').update(out.bytes).digest('hex').slice(0, 16)
-      const dir = join(this.dataDir, 'prepared', day())
-      const file = `${safeStem(name)}-${digest}.jpg`
+      const dir = join(this.dataDir, 'prepared', localDay())
+      const file = `${plainStem(name, 'photo')}-${digest}.jpg`
       let target = join(dir, file)
       // The same photo prepared again (a retry, a second copy) is the same file: it is not written twice.
       const existing = await stat(target).catch(() => null)

@@ -13,8 +13,9 @@
  * profile (%APPDATA%), which only that account and administrators can read.
  */
 import { chmodSync, closeSync, lstatSync, mkdirSync, openSync } from 'node:fs'
-import { chmod, lstat, readdir } from 'node:fs/promises'
+import { chmod, lstat, mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { createAtFreeName, numberedNames } from '../util'
 
 export const PRIVATE_DIR_MODE = 0o700
 export const PRIVATE_FILE_MODE = 0o600
@@ -39,6 +40,17 @@ export interface PrivacyReport {
 /** Creates `dir` (and its parents) owner-only; an existing folder keeps its mode (see makeDataDirPrivate). */
 export function mkdirPrivate(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+}
+
+/** Creates a private folder (0700) and its parents, inside the data folder (prepared photos, mail, phone). */
+export async function privateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+}
+
+/** Writes bytes as a new private file (0600) under `name` in `dir`, or "name (2)"…, never replacing one. */
+export async function writePrivateFile(dir: string, name: string, bytes: Uint8Array): Promise<string> {
+  await privateDir(dir)
+  return createAtFreeName(dir, numberedNames(name), (path) => writeFile(path, bytes, { flag: 'wx', mode: PRIVATE_FILE_MODE }))
 }
 
 /**
