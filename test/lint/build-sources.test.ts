@@ -48,7 +48,7 @@ describe('rebuild-when-stale lists', () => {
   })
 
   it("the web host's renderer build looks at every one of them and at the renderer", () => {
-    expect(listIn('src-main/web-host.ts', 'BUILD_SOURCES')).toEqual(
+    expect(listIn('src-main/web-host/renderer-build.ts', 'BUILD_SOURCES')).toEqual(
       expect.arrayContaining([...folders, 'src-renderer', 'src-preload']),
     )
   })

@@ -1,0 +1,166 @@
+/**
+ * One headless run, from good arguments to its exit code: the connection (or `--check`), the
+ * engine, the folder and the mailboxes of this command line, then either `--once` (settle, never
+ * longer than --max-wait) or watching until a signal; and the end, which stops sending, prints the
+ * summary and closes everything. The engine and what only it needs load here, after the arguments.
+ */
+import { mkdir } from 'node:fs/promises'
+import type { UploadView } from '../../contract/types'
+import type { Engine } from '../core/engine'
+import { printable } from '../core/names'
+import { type Args, EXIT } from './args'
+import { checkConnection } from './check'
+import { type Connection, clientBasics, connect } from './connect'
+import { mailPasswordSource, mailRules } from './mail'
+import { type FinishReason, followEvents, lineWriter, printStart, printSummary } from './output'
+
+export async function run(args: Args, stopped: Promise<string>, signalled: () => string | null): Promise<number> {
+  const basics = await clientBasics(args)
+  if (!basics) return EXIT.usage
+  await mkdir(args.dataDir, { recursive: true, mode: 0o700 })
+  let conn: Connection
+  try {
+    conn = await connect(args, basics)
+  } catch (e) {
+    console.error((e as Error).message)
+    return 2
+  }
+  if (args.check) {
+    try {
+      return await checkConnection(conn)
+    } finally {
+      await conn.close()
+    }
+  }
+  const [{ Engine }, { startupRefusal }, { describeUpload, summaryLine }] = await Promise.all([
+    import('../core/engine'),
+    import('../core/store/data-dir'),
+    import('../core/report'),
+  ])
+  let engine: Engine
+  try {
+    engine = await Engine.open({
+      dataDir: args.dataDir,
+      clients: conn.clients,
+      // Only the mailboxes of this command line are read (started below).
+      mail: { autoStart: false, ...(args.mail.length ? { passwords: await mailPasswordSource() } : {}) },
+      queue: {
+        ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+        ...(args.jobTimeoutMs ? { jobTimeoutMs: args.jobTimeoutMs } : {}),
+      },
+      resetQueue: args.resetQueue,
+    })
+  } catch (e) {
+    await conn.close()
+    // The two ways a data directory cannot be used: one message naming the file or the other
+    // process, and the way out; no stack trace, and an exit code of their own.
+    const refused = startupRefusal(e, args.dataDir)
+    if (refused) {
+      console.error(refused.message)
+      return refused.code
+    }
+    // Anything else: one line, no stack trace.
+    console.error(`bookdrop: could not start: ${(e as Error).message}`)
+    return EXIT.failed
+  }
+  printStart(args, engine, conn)
+  const out = lineWriter()
+  const { seen, mailLabels } = followEvents(engine, out, args.once, describeUpload)
+
+  if (args.watch) {
+    const existing = engine.folders
+      .list()
+      .find((f) => f.path === args.watch && f.profileId === conn.profileId && f.target === args.target)
+    const folderInput = {
+      profileId: conn.profileId,
+      path: args.watch,
+      target: args.target,
+      promptTemplate: args.prompt,
+      recursive: args.recursive,
+      afterUpload: args.afterUpload,
+      takeExisting: true,
+    }
+    try {
+      if (existing) await engine.updateFolder(existing.id, folderInput)
+      else await engine.addFolder(folderInput)
+    } catch (e) {
+      console.error(printable(`cannot watch ${args.watch}: ${(e as Error).message}`))
+      await engine.close()
+      await conn.close()
+      return 2
+    }
+  }
+
+  let ruleIds: string[]
+  try {
+    ruleIds = await mailRules(engine, args, conn.profileId, mailLabels)
+  } catch (e) {
+    console.error(`cannot read mail: ${(e as Error).message}`)
+    await engine.close()
+    await conn.close()
+    return 2
+  }
+  const mailProblems: string[] = []
+
+  /**
+   * Stops sending (requests in flight are aborted: their rows wait, same key, for the next start),
+   * prints the summary and, for --once, what is left; closes everything.
+   */
+  const finish = async (why: FinishReason): Promise<number> => {
+    await engine.stopSending()
+    const left = [
+      ...engine.uploads.iterate({
+        statuses: ['queued', 'uploading', 'waiting_retry', 'processing'],
+        profileId: conn.profileId,
+      }),
+    ]
+    const held = engine.profileState(conn.profileId)
+    const rows: UploadView[] = [...seen.values()]
+    const failed = rows.filter((u) => u.status === 'failed')
+    out.flush()
+    printSummary({ summary: summaryLine(rows), failed, mailProblems, left, held, args, why })
+    await engine.close()
+    await conn.close()
+    if (failed.length > 0) return EXIT.failed
+    if (mailProblems.length > 0) return EXIT.mail
+    return args.once && left.length > 0 ? EXIT.unfinished : EXIT.ok
+  }
+  const announce = (signal: string): void => {
+    out.flush()
+    console.log(`bookdrop: ${signal}, stopping (unfinished uploads resume next time)`)
+  }
+
+  if (args.once) {
+    // The initial scan (and the mailboxes) queued what was there; wait for hashing, uploads and jobs
+    // to settle, then mails whose receipts all have records get their after-action; never longer
+    // than --max-wait, and stop at once on a signal.
+    let timer: NodeJS.Timeout | undefined
+    const settle = async (): Promise<'idle'> => {
+      const mail = ruleIds.length > 0 ? await engine.mail() : null
+      const [, readProblems] = await Promise.all([engine.rescan(), mail?.readOnce(ruleIds) ?? []])
+      mailProblems.push(...readProblems.map((e) => e.message))
+      await engine.whenIdle()
+      if (mail) mailProblems.push(...(await mail.actOnce(ruleIds)).map((e) => e.message))
+      return 'idle'
+    }
+    const outcome = await Promise.race([
+      settle(),
+      new Promise<'max-wait'>((r) => {
+        timer = setTimeout(() => r('max-wait'), args.maxWaitMs)
+      }),
+      stopped.then(() => 'signal' as const),
+    ])
+    clearTimeout(timer)
+    if (outcome === 'signal') announce(signalled() ?? 'signal')
+    else if (outcome === 'max-wait') {
+      out.flush()
+      console.log(`bookdrop: --max-wait of ${args.maxWaitMs / 1000} s passed, stopping`)
+    }
+    return finish(outcome)
+  }
+
+  if (ruleIds.length > 0) (await engine.mail()).start(ruleIds)
+  const signal = await stopped
+  announce(signal)
+  return finish('signal')
+}
