@@ -54,6 +54,7 @@ const aiCreateFields = {
 }
 
 export const aiCreateSchema = z.object(aiCreateFields)
+export type AiCreateBody = z.infer<typeof aiCreateSchema>
 
 
 export const bankUploadSchema = z
