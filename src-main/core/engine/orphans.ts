@@ -4,9 +4,9 @@
 import { stat } from 'node:fs/promises'
 import { fsPath, printable } from '../names'
 import { isStorageError } from '../store/storage-errors'
+import { storageGuarded } from '../store/storage-guard'
 import type { Upload } from '../store/uploads'
 import type { EngineParts } from './parts'
-import { storageGuarded } from './take'
 
 /** Statuses a row may end in without having been sent (a copy of its content then goes in its place). */
 export const UNSENT_ENDS: ReadonlySet<string> = new Set(['skipped', 'failed', 'superseded'])

@@ -5,10 +5,10 @@
 import { constants as fsConstants } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
 import { fsPath } from '../names'
+import { storageGuarded } from '../store/storage-guard'
 import type { Upload } from '../store/uploads'
 import type { EngineParts } from './parts'
 import { folderRequestNow, rowRequest } from './requests'
-import { storageGuarded } from './take'
 
 /** True while a file cannot be read (its permissions, a lock). */
 const cannotRead = (path: string): Promise<boolean> =>

@@ -8,20 +8,7 @@ import pLimit from 'p-limit'
 import type { Intake, IntakeRequest, IntakeResult } from '../intake/intake'
 import type { UploadQueue } from '../queue/queue'
 import { isStorageError } from '../store/storage-errors'
-
-/** What a storage fault is reported to (the queue pauses every upload until storage works). */
-export type StorageFaults = Pick<UploadQueue, 'storageFault'>
-
-/** Runs a call of the stores; a storage fault pauses the queue instead of escaping (undefined then). */
-export function storageGuarded<T>(faults: StorageFaults, call: () => T): T | undefined {
-  try {
-    return call()
-  } catch (e) {
-    if (!isStorageError(e)) throw e
-    faults.storageFault(e)
-    return undefined
-  }
-}
+import { storageGuarded } from '../store/storage-guard'
 
 export class FileTaker {
   private readonly hashLimit: ReturnType<typeof pLimit>
