@@ -32,6 +32,16 @@ async function watching(r: Awaited<ReturnType<typeof rig>>, id?: string): Promis
   await waitFor('watching', () => r.engine.listFolders().find((f) => (!id || f.id === id) && f.state === 'watching'))
 }
 
+/** Watches the rig's inbox with uploads paused and puts receipt `name` there: its row waits, queued. */
+async function queuedReceipt(r: Awaited<ReturnType<typeof rig>>, name: string) {
+  await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
+  await watching(r)
+  r.engine.pause(PROFILE)
+  const f = await receipt(r.inbox, name)
+  const row = await waitFor('queued', () => r.engine.history().rows.find((x) => x.status === 'queued'))
+  return { f, row }
+}
+
 describe('1. only what the user put there: links out of the folder are never read', () => {
   it('a link to a file outside the folder, there at start or made while watching, gets a row with the reason and is never sent', async () => {
     const r = await rig()
@@ -71,11 +81,7 @@ describe('1. only what the user put there: links out of the folder are never rea
   it('checked where the file is opened: a queued file replaced by a link out of the folder is not sent', async () => {
     const r = await rig()
     const outside = await outsideDir()
-    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await watching(r)
-    r.engine.pause(PROFILE)
-    const f = await receipt(r.inbox, 'a.pdf')
-    const row = await waitFor('queued', () => r.engine.history().rows.find((x) => x.status === 'queued'))
+    const { f, row } = await queuedReceipt(r, 'a.pdf')
     // The very same file moved out of the folder, and a link to it left in its place: same bytes,
     // same size and mtime, but its real path is outside now.
     await rename(f.path, join(outside, 'a.pdf'))
@@ -139,11 +145,7 @@ describe('2. a move never replaces a file', () => {
 describe('3. a renamed receipt follows its row', () => {
   it('renamed while it waits: the queued row takes the new name and is sent once; nothing is called a duplicate', async () => {
     const r = await rig()
-    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await watching(r)
-    r.engine.pause(PROFILE)
-    const f = await receipt(r.inbox, 'scan-0001.pdf')
-    const row = await waitFor('queued', () => r.engine.history().rows.find((x) => x.status === 'queued'))
+    const { f, row } = await queuedReceipt(r, 'scan-0001.pdf')
     await rename(f.path, join(r.inbox, 'Lunch at Mama Put.pdf'))
     await waitFor('the row follows the file', () => r.engine.uploads.get(row.id)?.name === 'Lunch at Mama Put.pdf')
     r.engine.resume(PROFILE)
@@ -157,11 +159,7 @@ describe('3. a renamed receipt follows its row', () => {
 
   it('renamed while the app was stopped: after a restart the row follows the file and it is sent once', async () => {
     const r = await rig()
-    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await watching(r)
-    r.engine.pause(PROFILE)
-    const f = await receipt(r.inbox, 'scan-0002.pdf')
-    const row = await waitFor('queued', () => r.engine.history().rows.find((x) => x.status === 'queued'))
+    const { f, row } = await queuedReceipt(r, 'scan-0002.pdf')
     await r.engine.close()
     await rename(f.path, join(r.inbox, 'renamed.pdf'))
     await r.reopen()
