@@ -6,11 +6,11 @@
  *   ...
  *   await sb.stop()
  */
-import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { LIMITS } from '../schemas'
-import type { TaskPool } from '../workers/pool'
-import { type DOCUMENT_LIMITS, type DocumentTasks, documentPool } from './documents'
+import type { RouteContext } from './context'
+import { type DemoKeys, demoFixtures } from './demo'
+import { type DOCUMENT_LIMITS, documentPool } from './documents'
 import { registerBusinessRoutes } from './routes/business'
 import { registerPartnerRoutes } from './routes/partner'
 import { BASE_PATH, buildServer } from './server'
@@ -20,6 +20,8 @@ import { SANDBOX_VARIANTS, type SandboxVariant, isSandboxVariant } from './varia
 export type { Fixtures, FaultsInput } from './state'
 export { SANDBOX_VARIANTS, type SandboxVariant } from './variants'
 export { CONTROL_HEADER } from './server'
+export type { RouteContext } from './context'
+export { type DemoKeys, demoFixtures } from './demo'
 
 export interface SandboxOptions {
   /** Seed data; when omitted a demo business and a demo partner are created with fresh keys. */
@@ -51,13 +53,6 @@ export interface SandboxOptions {
   controlSecret?: string
 }
 
-export interface DemoKeys {
-  businessKey: string
-  businessPublicKey: string
-  businessUuid: string
-  partnerKey: string
-}
-
 export interface Sandbox {
   /** Base URL including the version prefix: http://127.0.0.1:<port>/v1 */
   url: string
@@ -71,109 +66,6 @@ export interface Sandbox {
   variant: SandboxVariant
   setFaults(f: FaultsInput): void
   stop(): Promise<void>
-}
-
-export interface RouteContext {
-  urlFetchCa?: string
-  urlFetchTimeoutMs?: number
-  /** Largest decoded attachment accepted. */
-  maxAttachmentBytes: number
-  /** Timers owned by the emulator (job progress); cleared on stop. */
-  timers: Set<NodeJS.Timeout>
-  /** Where documents are read (a worker with limits); closed on stop. */
-  documents: TaskPool<DocumentTasks>
-}
-
-export function demoFixtures(): { fixtures: Fixtures; demo: DemoKeys } {
-  const rand = () => randomBytes(16).toString('hex')
-  const demo: DemoKeys = {
-    businessKey: `svc_sk_demo_${rand()}`,
-    businessPublicKey: `svc_pk_demo_${rand()}`,
-    businessUuid: 'demo-business-0001',
-    partnerKey: `svc_partner_sk_demo_${rand()}`,
-  }
-  const today = new Date()
-  const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10)
-  const fixtures: Fixtures = {
-    partners: [{ name: 'Demo Partner Accounting', key: demo.partnerKey, holding_credits: 50_000 }],
-    businesses: [
-      {
-        uuid: demo.businessUuid,
-        name: 'Demo Bakery Ltd',
-        email: 'owner@demo-bakery.example',
-        key: demo.businessKey,
-        public_key: demo.businessPublicKey,
-        currency: 'NGN',
-        country: 'NG',
-        developer_api: true,
-        plus_subscription: false,
-        credit_from_referral_partner: false,
-        referred_by: demo.partnerKey,
-        credit_balance: 1000,
-      },
-    ],
-    invoices: [
-      {
-        uuid: 'demo-inv-0001',
-        source_uuid: 'INV-1001',
-        business: demo.businessUuid,
-        date: day(-20),
-        due_date: day(10),
-        narration: 'Wedding cake order',
-        total_amount: 185000,
-        amount_paid: 50000,
-        currency: 'NGN',
-      },
-      {
-        uuid: 'demo-inv-0002',
-        source_uuid: 'INV-1002',
-        business: demo.businessUuid,
-        date: day(-12),
-        due_date: day(18),
-        narration: 'Weekly bread supply, Cafe Lumen',
-        total_amount: 64000,
-        amount_paid: 64000,
-        currency: 'NGN',
-      },
-      {
-        uuid: 'demo-inv-0003',
-        source_uuid: 'INV-1003',
-        business: demo.businessUuid,
-        date: day(-3),
-        due_date: day(27),
-        narration: 'Corporate pastries',
-        total_amount: 92500,
-        amount_paid: 0,
-        currency: 'NGN',
-      },
-    ],
-    bank_transactions: [
-      {
-        uuid: 'demo-tx-0001',
-        business: demo.businessUuid,
-        date: day(-9),
-        amount: -42000,
-        narration: 'Flour Mills Nigeria',
-      },
-      {
-        uuid: 'demo-tx-0002',
-        business: demo.businessUuid,
-        date: day(-7),
-        amount: 64000,
-        narration: 'Cafe Lumen transfer',
-      },
-      {
-        uuid: 'demo-tx-0003',
-        business: demo.businessUuid,
-        date: day(-2),
-        amount: -8500,
-        narration: 'Diesel for generator',
-      },
-    ],
-    rate_limit: { limit: 600, window_seconds: 60 },
-    job_delay_ms: 800,
-  }
-  return { fixtures, demo }
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Job, JobStatus } from '../schemas'
-import type { RouteContext } from './index'
+import type { RouteContext } from './context'
 import { type SandboxState, type StoredJob, isoSeconds } from './state'
 
 export type JobOutcome = { ok: true; resourceUuids: string[] } | { ok: false; reason: string }

@@ -40,7 +40,7 @@ import {
   type ReferredBusinessRow,
   type RegisteredBusiness,
 } from '../../schemas'
-import type { RouteContext } from '../index'
+import type { RouteContext } from '../context'
 import { ApiFailure, ok, parse, requirePartner } from '../server'
 import { type Business, type Partner, type SandboxState, microTimestamp } from '../state'
 

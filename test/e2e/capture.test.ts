@@ -7,17 +7,11 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { expect, it } from 'vitest'
-import type { Fixtures } from '../../sandbox'
-import { receiptText, sandboxCreates, statusBarProblems } from './helpers'
+import { oneBusiness, receiptText, sandboxCreates, statusBarProblems } from './helpers'
 import { E2E_TIMEOUT, describeE2E, goTo, onScreen, until } from './suite'
 
 const KEY = 'svc_sk_e2e_capture_business_0001'
-const fixtures: Fixtures = {
-  businesses: [{ uuid: 'b-capture', name: 'Capture Foods Ltd', key: KEY, currency: 'NGN', country: 'NG' }],
-  rate_limit: { limit: 100_000, window_seconds: 60 },
-  job_delay_ms: 150,
-}
-const profiles = [{ name: 'Capture Foods', kind: 'business' as const, key: KEY }]
+const { fixtures, profiles } = oneBusiness('b-capture', 'Capture Foods', KEY, 150)
 
 function files(...names: string[]) {
   return names.map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(receiptText(name)) }))

@@ -363,6 +363,26 @@ export interface ProfileSpec {
   key: string
 }
 
+/**
+ * A world of one business (`name` Ltd, NGN, Nigeria) whose jobs end after `jobDelayMs`, with a rate
+ * limit no test reaches, and its profile `name`.
+ */
+export function oneBusiness(
+  uuid: string,
+  name: string,
+  key: string,
+  jobDelayMs: number,
+): { fixtures: Fixtures; profiles: ProfileSpec[] } {
+  return {
+    fixtures: {
+      businesses: [{ uuid, name: `${name} Ltd`, key, currency: 'NGN', country: 'NG' }],
+      rate_limit: { limit: 100_000, window_seconds: 60 },
+      job_delay_ms: jobDelayMs,
+    },
+    profiles: [{ name, kind: 'business', key }],
+  }
+}
+
 export interface AppOptions {
   /** Starts an emulator of our own with these fixtures. */
   fixtures?: Fixtures

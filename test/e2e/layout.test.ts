@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import type { Fixtures, Sandbox } from '../../sandbox'
 import { cutProblems, fitProblems, screenshot, seedHistory, statusBarProblems } from './helpers'
+import { type ScreenSpec, type Size, eachLook } from './looks'
 import { type E2E, E2E_TIMEOUT, describeE2E, goTo, until } from './suite'
 
 const KEY = 'svc_sk_e2e_layout_business_0001'
@@ -62,14 +63,12 @@ const fixtures: Fixtures = {
   job_delay_ms: 40,
 }
 
-type Size = { width: number; height: number }
 const SIZES: readonly Size[] = [
   { width: 1280, height: 800 },
   { width: 1024, height: 700 },
 ]
 /** 200 % zoom on a 1280×800 laptop: 640×400 CSS px (issue 26). */
 const ZOOMED: readonly Size[] = [{ width: 640, height: 400 }]
-const THEMES = ['light', 'dark'] as const
 
 /** Records the API lists: purchase orders, expenses and bills with long names. */
 async function createRecords(sb: Sandbox): Promise<void> {
@@ -99,8 +98,6 @@ async function createRecords(sb: Sandbox): Promise<void> {
   }
 }
 
-type ScreenSpec = { nav: RegExp; title: string; ready?: (p: Page) => Promise<unknown> }
-
 /**
  * Every screen given, at both sizes and in both themes: what does not fit (page, tables, row actions,
  * status bar), axe, and a screenshot test-results/screens-<size>-<theme>-<screen>.png.
@@ -112,22 +109,14 @@ async function everyLook(
   sizes: readonly Size[] = SIZES,
 ): Promise<string[]> {
   const problems: string[] = []
-  for (const size of sizes) {
-    for (const theme of THEMES) {
-      const page = await t.openPage({ viewport: size, colorScheme: theme })
-      await page.goto(url)
-      const tag = `screens-${size.width}x${size.height}-${theme}`
-      for (const s of screens) {
-        await goTo(page, s.nav, s.title)
-        await s.ready?.(page)
-        for (const p of await fitProblems(page)) problems.push(`${tag} ${s.title}: ${p}`)
-        for (const p of await statusBarProblems(page)) problems.push(`${tag} ${s.title}: status bar: ${p}`)
-        for (const p of await cutProblems(page)) problems.push(`${tag} ${s.title}: ${p}`)
-        await t.a11y(`${s.title} (${tag})`, page)
-        await screenshot(page, `${tag}-${s.title}`)
-      }
-    }
-  }
+  await eachLook(t, url, screens, sizes, async (page, s, where) => {
+    const tag = `screens-${where}`
+    for (const p of await fitProblems(page)) problems.push(`${tag} ${s.title}: ${p}`)
+    for (const p of await statusBarProblems(page)) problems.push(`${tag} ${s.title}: status bar: ${p}`)
+    for (const p of await cutProblems(page)) problems.push(`${tag} ${s.title}: ${p}`)
+    await t.a11y(`${s.title} (${tag})`, page)
+    await screenshot(page, `${tag}-${s.title}`)
+  })
   return problems
 }
 
@@ -168,16 +157,28 @@ const PARTNER_SCREENS: ScreenSpec[] = [
   { nav: /Settings/, title: 'Settings', ready: rows(3) },
 ]
 
+/** The business profiles (the first with 400 uploads of history), then the partner; records made. */
+async function businessApp(t: E2E) {
+  const app = await t.app({
+    fixtures,
+    profiles: [...BUSINESSES, { name: 'Ledger Partners', kind: 'partner', key: PARTNER_KEY }],
+    seed: (dataDir, profiles) => void seedHistory(dataDir, profiles[0]!.id, 400),
+  })
+  await createRecords(app.sb!)
+  return app
+}
+
+/** The partner profile first, then the businesses. */
+const PARTNER_FIRST = [
+  { name: 'Ledger Partners (Lagos office)', kind: 'partner' as const, key: PARTNER_KEY },
+  ...BUSINESSES,
+]
+
 describeE2E('screens fit a laptop', (t) => {
   it(
     'business screens at 1280×800 and 1024×700, light and dark: no sideways scroll, every row action in view',
     async () => {
-      const app = await t.app({
-        fixtures,
-        profiles: [...BUSINESSES, { name: 'Ledger Partners', kind: 'partner', key: PARTNER_KEY }],
-        seed: (dataDir, profiles) => void seedHistory(dataDir, profiles[0]!.id, 400),
-      })
-      await createRecords(app.sb!)
+      const app = await businessApp(t)
       const problems = await everyLook(t, app.host.url, BUSINESS_SCREENS)
       expect(problems).toEqual([])
     },
@@ -187,12 +188,7 @@ describeE2E('screens fit a laptop', (t) => {
   it(
     'every business screen at 200 % zoom (640×400), light and dark: the menu folds, the status bar wraps, nothing off screen',
     async () => {
-      const app = await t.app({
-        fixtures,
-        profiles: [...BUSINESSES, { name: 'Ledger Partners', kind: 'partner', key: PARTNER_KEY }],
-        seed: (dataDir, profiles) => void seedHistory(dataDir, profiles[0]!.id, 400),
-      })
-      await createRecords(app.sb!)
+      const app = await businessApp(t)
       const problems = await everyLook(t, app.host.url, BUSINESS_SCREENS, ZOOMED)
       expect(problems).toEqual([])
       // The invoice view too: its totals whole.
@@ -215,13 +211,7 @@ describeE2E('screens fit a laptop', (t) => {
   it(
     'partner screens at 1280×800 and 1024×700, light and dark: the referred businesses’ actions in view',
     async () => {
-      const app = await t.app({
-        fixtures,
-        profiles: [
-          { name: 'Ledger Partners (Lagos office)', kind: 'partner', key: PARTNER_KEY },
-          ...BUSINESSES,
-        ],
-      })
+      const app = await t.app({ fixtures, profiles: PARTNER_FIRST })
       const problems = await everyLook(t, app.host.url, PARTNER_SCREENS)
       expect(problems).toEqual([])
     },
@@ -231,13 +221,7 @@ describeE2E('screens fit a laptop', (t) => {
   it(
     'every partner screen at 200 % zoom (640×400), light and dark',
     async () => {
-      const app = await t.app({
-        fixtures,
-        profiles: [
-          { name: 'Ledger Partners (Lagos office)', kind: 'partner', key: PARTNER_KEY },
-          ...BUSINESSES,
-        ],
-      })
+      const app = await t.app({ fixtures, profiles: PARTNER_FIRST })
       const problems = await everyLook(t, app.host.url, PARTNER_SCREENS, ZOOMED)
       expect(problems).toEqual([])
     },

@@ -12,13 +12,13 @@ import type { Fixtures } from '../../sandbox'
 import { SAMPLE_RECEIPTS } from '../../sandbox/sample-receipts'
 import { AI_CREDITS_PER_CREATE } from '../../schemas'
 import { screenshot } from './helpers'
+import { type ScreenSpec, eachLook } from './looks'
 import { type E2E, E2E_TIMEOUT, describeE2E, goTo, onScreen, until } from './suite'
 
 const SIZES = [
   { width: 1280, height: 800 },
   { width: 1024, height: 700 },
 ] as const
-const THEMES = ['light', 'dark'] as const
 
 /** Money as the renderer writes it (en-US), spaces normalised. */
 const money = (n: number, currency: string) =>
@@ -57,24 +57,15 @@ async function fitProblems(page: Page): Promise<string[]> {
 async function everyLook(
   t: E2E,
   url: string,
-  screens: { nav: RegExp; title: string; ready?: (p: Page) => Promise<unknown> }[],
+  screens: ScreenSpec[],
   tag: string,
 ): Promise<string[]> {
   const problems: string[] = []
-  for (const size of SIZES) {
-    for (const theme of THEMES) {
-      const page = await t.openPage({ viewport: size, colorScheme: theme })
-      await page.goto(url)
-      const where = `${size.width}x${size.height}-${theme}`
-      for (const s of screens) {
-        await goTo(page, s.nav, s.title)
-        await s.ready?.(page)
-        for (const p of await fitProblems(page)) problems.push(`${where} ${s.title}: ${p}`)
-        await t.a11y(`${s.title} (${where})`, page)
-        await screenshot(page, `overview-${where}-${tag}-${s.title}`)
-      }
-    }
-  }
+  await eachLook(t, url, screens, SIZES, async (page, s, where) => {
+    for (const p of await fitProblems(page)) problems.push(`${where} ${s.title}: ${p}`)
+    await t.a11y(`${s.title} (${where})`, page)
+    await screenshot(page, `overview-${where}-${tag}-${s.title}`)
+  })
   return problems
 }
 

@@ -12,19 +12,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { expect, it } from 'vitest'
-import type { Fixtures } from '../../sandbox'
 import { PHOTO_DEFAULTS, PhotoPreparer } from '../../src-main/core/prepare/preparer'
 import { heic, look, pdfPages, phoneJpeg, receiptPdf } from '../prepare/photos'
-import { checkA11y, sandboxCreates } from './helpers'
+import { checkA11y, oneBusiness, sandboxCreates } from './helpers'
 import { E2E_TIMEOUT, describeE2E, onScreen, until } from './suite'
 
 const KEY = 'svc_sk_e2e_phone_business_0001'
-const fixtures: Fixtures = {
-  businesses: [{ uuid: 'b-phone', name: 'Phone Foods Ltd', key: KEY, currency: 'NGN', country: 'NG' }],
-  rate_limit: { limit: 100_000, window_seconds: 60 },
-  job_delay_ms: 100,
-}
-const profiles = [{ name: 'Phone Foods', kind: 'business' as const, key: KEY }]
+const { fixtures, profiles } = oneBusiness('b-phone', 'Phone Foods', KEY, 100)
 
 /** An iPhone 13/14 in portrait: 390 × 844 CSS pixels, touch. */
 const IPHONE = {

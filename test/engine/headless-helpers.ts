@@ -74,3 +74,8 @@ export function useHeadlessRig(prefix: string, opts: { readableByAll?: boolean }
     },
   }
 }
+
+/** The CLI's arguments for the rig's emulator and a data folder `data` of the rig's, sending expenses. */
+export function rigArgs(rig: HeadlessRig, data: string): string[] {
+  return ['--base-url', rig.sb.url, '--data-dir', join(rig.dir, data), '--target', 'expenses']
+}

@@ -4,11 +4,11 @@
  * read, two processes on one data folder, and a file first unreadable, run as an unprivileged user
  * (root reads any file, so the CLI itself runs as nobody through setpriv).
  */
-import { execFileSync } from 'node:child_process'
 import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { commandWorks } from '../commands'
 import { type Run, HEADLESS_CLI, runCommand, useHeadlessRig } from './headless-helpers'
 import { KEY, receipt } from './helpers'
 
@@ -102,14 +102,7 @@ describe('headless: the receipt lifecycle', () => {
     expect(await third.exit, third.out()).toBe(0)
   }, 60_000)
 
-  const canDropPrivileges = (() => {
-    try {
-      execFileSync('setpriv', ['--version'], { stdio: 'ignore' })
-      return process.getuid?.() === 0
-    } catch {
-      return false
-    }
-  })()
+  const canDropPrivileges = commandWorks('setpriv', ['--version']) && process.getuid?.() === 0
 
   it.runIf(canDropPrivileges || process.env.CI === 'true')(
     'a file first unreadable is taken once its permissions are fixed: the same row goes on (run as nobody)',

@@ -32,6 +32,21 @@ async function watching(r: Awaited<ReturnType<typeof rig>>, id?: string): Promis
   await waitFor('watching', () => r.engine.listFolders().find((f) => (!id || f.id === id) && f.state === 'watching'))
 }
 
+/** Adds the rig's inbox as a folder sending expenses, and waits until it is watched. */
+async function watchInbox(r: Awaited<ReturnType<typeof rig>>): Promise<void> {
+  await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
+  await watching(r)
+}
+
+/** Watches the rig's inbox with uploads paused and puts receipt `name` there: its row waits, queued. */
+async function queuedReceipt(r: Awaited<ReturnType<typeof rig>>, name: string) {
+  await watchInbox(r)
+  r.engine.pause(PROFILE)
+  const f = await receipt(r.inbox, name)
+  const row = await waitFor('queued', () => r.engine.history().rows.find((x) => x.status === 'queued'))
+  return { f, row }
+}
+
 describe('1. only what the user put there: links out of the folder are never read', () => {
   it('a link to a file outside the folder, there at start or made while watching, gets a row with the reason and is never sent', async () => {
     const r = await rig()
@@ -46,8 +61,7 @@ describe('1. only what the user put there: links out of the folder are never rea
     const inside = await receipt(join(r.inbox, 'sub'), 'real.pdf')
     await symlink(join(r.inbox, 'sub', 'real.pdf'), join(r.inbox, 'alias.pdf'))
 
-    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await watching(r)
+    await watchInbox(r)
     await symlink(join(outside, 'notes.txt'), join(r.inbox, 'notes.txt'))
     await waitFor('both links recorded', () => r.engine.history().rows.filter((x) => x.reason === 'outside_folder').length === 2)
     await r.engine.whenIdle()
@@ -71,11 +85,7 @@ describe('1. only what the user put there: links out of the folder are never rea
   it('checked where the file is opened: a queued file replaced by a link out of the folder is not sent', async () => {
     const r = await rig()
     const outside = await outsideDir()
-    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await watching(r)
-    r.engine.pause(PROFILE)
-    const f = await receipt(r.inbox, 'a.pdf')
-    const row = await waitFor('queued', () => r.engine.history().rows.find((x) => x.status === 'queued'))
+    const { f, row } = await queuedReceipt(r, 'a.pdf')
     // The very same file moved out of the folder, and a link to it left in its place: same bytes,
     // same size and mtime, but its real path is outside now.
     await rename(f.path, join(outside, 'a.pdf'))
@@ -139,11 +149,7 @@ describe('2. a move never replaces a file', () => {
 describe('3. a renamed receipt follows its row', () => {
   it('renamed while it waits: the queued row takes the new name and is sent once; nothing is called a duplicate', async () => {
     const r = await rig()
-    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await watching(r)
-    r.engine.pause(PROFILE)
-    const f = await receipt(r.inbox, 'scan-0001.pdf')
-    const row = await waitFor('queued', () => r.engine.history().rows.find((x) => x.status === 'queued'))
+    const { f, row } = await queuedReceipt(r, 'scan-0001.pdf')
     await rename(f.path, join(r.inbox, 'Lunch at Mama Put.pdf'))
     await waitFor('the row follows the file', () => r.engine.uploads.get(row.id)?.name === 'Lunch at Mama Put.pdf')
     r.engine.resume(PROFILE)
@@ -157,11 +163,7 @@ describe('3. a renamed receipt follows its row', () => {
 
   it('renamed while the app was stopped: after a restart the row follows the file and it is sent once', async () => {
     const r = await rig()
-    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await watching(r)
-    r.engine.pause(PROFILE)
-    const f = await receipt(r.inbox, 'scan-0002.pdf')
-    const row = await waitFor('queued', () => r.engine.history().rows.find((x) => x.status === 'queued'))
+    const { f, row } = await queuedReceipt(r, 'scan-0002.pdf')
     await r.engine.close()
     await rename(f.path, join(r.inbox, 'renamed.pdf'))
     await r.reopen()
@@ -239,8 +241,7 @@ describe('4. finished means finished: a scan written page by page is sent once',
     'kept open between pages (each page ending in %%EOF), with pauses up to 2 s: exactly one create, of the whole file',
     async () => {
       const r = await rig()
-      await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-      await watching(r)
+      await watchInbox(r)
       const path = join(r.inbox, 'scan.pdf')
       const out = await scanner(path, 'keep-open', [1000, 2000, 1500])
       expect(out).toContain('page 4')
@@ -256,8 +257,7 @@ describe('4. finished means finished: a scan written page by page is sent once',
 
   it('closed between pages, %%EOF only after the last one, pauses up to 2 s: exactly one create, of the whole file', async () => {
     const r = await rig()
-    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await watching(r)
+    await watchInbox(r)
     const path = join(r.inbox, 'scan.pdf')
     await scanner(path, 'append', [2000, 1200, 800])
     await waitFor('completed', () => r.engine.history().rows.find((x) => x.status === 'completed'))
@@ -269,8 +269,7 @@ describe('4. finished means finished: a scan written page by page is sent once',
 
   it('a PDF that never gets its end marker is sent once it stopped changing for long, with a note on its row', async () => {
     const r = await rig({ engine: { watch: { unfinishedQuietMs: 1500 } } })
-    await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-    await watching(r)
+    await watchInbox(r)
     const cut = paddedPdf(30_000).subarray(0, 20_000) // a scan cut short: no %%EOF
     const t0 = Date.now()
     await writeFile(join(r.inbox, 'cut.pdf'), cut)
@@ -311,8 +310,7 @@ describe('6. every name the file system can hold', () => {
     'a Latin-1 name (not UTF-8) is found, shown with its byte escaped, and sent',
     async () => {
       const r = await rig()
-      await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
-      await watching(r)
+      await watchInbox(r)
       const body = documentBytes('q.pdf', 'Quittung Müller GmbH\nSumme: 12,40 EUR')
       // "Quittung-Müller.pdf" as an old Latin-1 share writes it: ü is the single byte 0xFC.
       const name = Buffer.concat([Buffer.from('Quittung-M'), Buffer.from([0xfc]), Buffer.from('ller.pdf')])

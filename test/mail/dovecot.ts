@@ -3,7 +3,7 @@
  * per test file, stopped after it) and `describeMail`.
  */
 import { afterAll, beforeAll, describe } from 'vitest'
-import { type Dovecot, HAVE_DOVECOT, startDovecot } from './dovecot-server'
+import { type Dovecot, HAVE_DOVECOT, MAIL_USER, startDovecot } from './dovecot-server'
 
 export * from './dovecot-server'
 
@@ -30,4 +30,9 @@ export function useDovecot(opts: { tls?: boolean; separator?: string } = {}): { 
       return server
     },
   }
+}
+
+/** The IMAP URL of the test user's `mailbox` on a Dovecot (or a proxy in front of it) on loopback at `port`. */
+export function imapUrl(port: number, mailbox: string): string {
+  return `imap://${encodeURIComponent(MAIL_USER)}@127.0.0.1:${port}/${mailbox}`
 }

@@ -11,9 +11,9 @@ import { createHash } from 'node:crypto'
 import { join, resolve } from 'node:path'
 import { expect, it } from 'vitest'
 import { initialFaultSeed, seededRandom } from '../../sandbox/state'
-import { HEADLESS_CLI, runCommand, useHeadlessRig } from '../engine/headless-helpers'
+import { HEADLESS_CLI, rigArgs, runCommand, useHeadlessRig } from '../engine/headless-helpers'
 import { KEY, createdBySha, waitFor } from '../engine/helpers'
-import { describeMail, MAIL_PASSWORD, MAIL_USER, tcpProxy, useDovecot } from './dovecot'
+import { describeMail, imapUrl, MAIL_PASSWORD, tcpProxy, useDovecot } from './dovecot'
 import { mime, receiptPdf } from './mime'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -23,17 +23,9 @@ const seed = initialFaultSeed()
 const random = seededRandom(seed ^ 0x3a11)
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
-const user = encodeURIComponent(MAIL_USER)
-const url = (mailbox: string, port = dv.server.port) => `imap://${user}@127.0.0.1:${port}/${mailbox}`
+const url = (mailbox: string, port = dv.server.port) => imapUrl(port, mailbox)
 const env = () => ({ ...process.env, BOOKDROP_API_KEY: KEY, BOOKDROP_MAIL_PASSWORD: MAIL_PASSWORD })
-const base = (data: string) => [
-  '--base-url',
-  rig.sb.url,
-  '--data-dir',
-  join(rig.dir, data),
-  '--target',
-  'expenses',
-]
+const base = (data: string) => rigArgs(rig, data)
 
 function headless(args: string[]): { child: ChildProcess; out: () => string; exit: Promise<number | null> } {
   const child = spawn(HEADLESS_CLI[0]!, [...HEADLESS_CLI.slice(1), ...args], {

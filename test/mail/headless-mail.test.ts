@@ -4,22 +4,21 @@
  * a mailbox of its own and a data folder of its own.
  */
 import { createHash } from 'node:crypto'
-import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { mailSecretAccount } from '../../src-main/core/mail/config'
 import { openSecretStore } from '../../src-main/core/secrets'
-import { HEADLESS_CLI, type Run, runCommand, useHeadlessRig } from '../engine/headless-helpers'
+import { HEADLESS_CLI, type Run, rigArgs, runCommand, useHeadlessRig } from '../engine/headless-helpers'
 import { keychainTitle, skipKeychain } from '../secrets/keychain-helpers'
 import { KEY, createdBySha, creates, receipt } from '../engine/helpers'
-import { describeMail, MAIL_PASSWORD, MAIL_USER, useDovecot } from './dovecot'
-import { LOGO_PNG, mime, receiptPdf } from './mime'
+import { describeMail, imapUrl, MAIL_PASSWORD, MAIL_USER, useDovecot } from './dovecot'
+import { LOGO_PNG, mime, pdfMail, receiptPdf } from './mime'
 
 const rig = useHeadlessRig('bookdrop-mail-cli-')
 const dv = useDovecot()
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
 const user = encodeURIComponent(MAIL_USER)
-const url = (mailbox: string, port = dv.server.port) => `imap://${user}@127.0.0.1:${port}/${mailbox}`
+const url = (mailbox: string, port = dv.server.port) => imapUrl(port, mailbox)
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): Run {
   return runCommand([...HEADLESS_CLI, ...args], {
@@ -30,14 +29,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Run {
   })
 }
 
-const base = (data: string) => [
-  '--base-url',
-  rig.sb.url,
-  '--data-dir',
-  join(rig.dir, data),
-  '--target',
-  'expenses',
-]
+const base = (data: string) => rigArgs(rig, data)
 
 describeMail('headless --mail', () => {
   it('--once: two PDFs in one mail, an inline PDF, a logo-only mail and an HTML-body receipt', async () => {
@@ -147,39 +139,15 @@ describeMail('headless --mail', () => {
     const box = 'Filters'
     const pdfs = await Promise.all([1, 2, 3, 4].map((i) => receiptPdf(`Vendor ${i}\nTotal NGN ${i}00.00`)))
     const old = new Date(Date.now() - 40 * 86_400_000)
-    await dv.server.append(
-      box,
-      mime({
-        from: 'Flour Mills <billing@flour.test>',
-        subject: 'Invoice 1',
-        attachments: [{ filename: 'i1.pdf', type: 'application/pdf', content: pdfs[0]! }],
-      }),
-    )
-    await dv.server.append(
-      box,
-      mime({
-        from: 'Other <x@other.test>',
-        subject: 'Invoice 2',
-        attachments: [{ filename: 'i2.pdf', type: 'application/pdf', content: pdfs[1]! }],
-      }),
-    )
-    await dv.server.append(
-      box,
-      mime({
-        from: 'billing@flour.test',
-        subject: 'Newsletter 3',
-        attachments: [{ filename: 'i3.pdf', type: 'application/pdf', content: pdfs[2]! }],
-      }),
-    )
-    await dv.server.append(
-      box,
-      mime({
-        from: 'FLOUR MILLS <b@flour.test>',
-        subject: 'INVOICE 4',
-        attachments: [{ filename: 'i4.pdf', type: 'application/pdf', content: pdfs[3]! }],
-      }),
-      { date: old },
-    )
+    // Sent in this order; the fourth received before --mail-since.
+    const mails = [
+      { from: 'Flour Mills <billing@flour.test>', subject: 'Invoice 1' },
+      { from: 'Other <x@other.test>', subject: 'Invoice 2' },
+      { from: 'billing@flour.test', subject: 'Newsletter 3' },
+      { from: 'FLOUR MILLS <b@flour.test>', subject: 'INVOICE 4' },
+    ]
+    for (const [i, m] of mails.entries())
+      await dv.server.append(box, pdfMail(`i${i + 1}.pdf`, pdfs[i]!, m), i === 3 ? { date: old } : {})
     const since = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10)
     const r = run([
       '--mail',
@@ -204,26 +172,14 @@ describeMail('headless --mail', () => {
 
   it('--mail-after move:<mailbox> moves into a mailbox it creates; leave changes nothing; never a delete', async () => {
     const pdf = await receiptPdf('Mover Ltd\nTotal NGN 50.00')
-    await dv.server.append(
-      'MoveMe',
-      mime({
-        subject: 'To move',
-        attachments: [{ filename: 'm.pdf', type: 'application/pdf', content: pdf }],
-      }),
-    )
+    await dv.server.append('MoveMe', pdfMail('m.pdf', pdf, { subject: 'To move' }))
     const r = run(['--mail', url('MoveMe'), ...base('move'), '--mail-after', 'move:Bookdrop/Done', '--once'])
     expect(await r.exit, r.out()).toBe(0)
     expect((await dv.server.mailbox('MoveMe')).mails).toEqual([])
     expect((await dv.server.mailbox('Bookdrop/Done')).mails.map((m) => m.subject)).toEqual(['To move'])
 
     const pdf2 = await receiptPdf('Leaver Ltd\nTotal NGN 60.00')
-    await dv.server.append(
-      'LeaveMe',
-      mime({
-        subject: 'To leave',
-        attachments: [{ filename: 'l.pdf', type: 'application/pdf', content: pdf2 }],
-      }),
-    )
+    await dv.server.append('LeaveMe', pdfMail('l.pdf', pdf2, { subject: 'To leave' }))
     const l = run(['--mail', url('LeaveMe'), ...base('leave'), '--mail-after', 'leave', '--once'])
     expect(await l.exit, l.out()).toBe(0)
     expect((await createdBySha(rig.sb)).get(sha(pdf2))).toBe(1)
@@ -261,13 +217,7 @@ describeMail('headless --mail', () => {
     const inbox = await rig.folder('both')
     const file = await receipt(inbox, 'folder.txt')
     const pdf = await receiptPdf('Both Ltd\nTotal NGN 80.00')
-    await dv.server.append(
-      'Both',
-      mime({
-        subject: 'Both',
-        attachments: [{ filename: 'both.pdf', type: 'application/pdf', content: pdf }],
-      }),
-    )
+    await dv.server.append('Both', pdfMail('both.pdf', pdf, { subject: 'Both' }))
     const r = run(['--watch', inbox, '--mail', url('Both'), ...base('both-data'), '--once'])
     expect(await r.exit, r.out()).toBe(0)
     const made = await createdBySha(rig.sb)
@@ -278,13 +228,7 @@ describeMail('headless --mail', () => {
 
   it('a wrong password, an unknown mailbox, an unreachable server: one line naming the account and what to do, exit 6, nothing marked', async () => {
     const pdf = await receiptPdf('Never Sent\nTotal NGN 90.00')
-    await dv.server.append(
-      'Refused',
-      mime({
-        subject: 'Refused',
-        attachments: [{ filename: 'n.pdf', type: 'application/pdf', content: pdf }],
-      }),
-    )
+    await dv.server.append('Refused', pdfMail('n.pdf', pdf, { subject: 'Refused' }))
 
     const wrong = run(['--mail', url('Refused'), ...base('wrong'), '--once'], {
       BOOKDROP_MAIL_PASSWORD: 'not-the-password',
@@ -339,7 +283,7 @@ describeMail('headless --mail', () => {
     await store.set(entry, MAIL_PASSWORD)
     try {
       const pdf = await receiptPdf('Keychain Ltd\nTotal NGN 12.00')
-      await dv.server.append('Keychain', mime({ subject: 'Keychain', attachments: [{ filename: 'k.pdf', type: 'application/pdf', content: pdf }] }))
+      await dv.server.append('Keychain', pdfMail('k.pdf', pdf, { subject: 'Keychain' }))
       const r = run(['--mail', url('Keychain'), ...base('keychain'), '--once'], { BOOKDROP_MAIL_PASSWORD: '' })
       expect(await r.exit, r.out()).toBe(0)
       expect((await createdBySha(rig.sb)).get(sha(pdf))).toBe(1)

@@ -13,7 +13,7 @@ import type { AppRig } from '../app/helpers'
 import { addProfile, appRig } from '../app/helpers'
 import { createdBySha, waitFor } from '../engine/helpers'
 import { describeMail, MAIL_PASSWORD, MAIL_USER, useDovecot } from './dovecot'
-import { mime, receiptPdf } from './mime'
+import { mime, pdfMail, receiptPdf } from './mime'
 
 const dv = useDovecot()
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
@@ -66,11 +66,7 @@ describeMail('mail accounts through the app', () => {
     const pdf = await receiptPdf('App Vendor\nTotal NGN 4,200.00')
     await dv.server.append(
       'AppBox',
-      mime({
-        from: 'App Vendor <billing@appvendor.test>',
-        subject: 'April invoice',
-        attachments: [{ filename: 'april.pdf', type: 'application/pdf', content: pdf }],
-      }),
+      pdfMail('april.pdf', pdf, { from: 'App Vendor <billing@appvendor.test>', subject: 'April invoice' }),
     )
     await r.ok('addFileContents', {
       files: [
@@ -126,13 +122,7 @@ describeMail('mail accounts through the app', () => {
     const profileId = await addProfile(r)
     await r.ok('setActiveProfile', { id: profileId })
     const pdf = await receiptPdf('Locked Vendor\nTotal NGN 1.00')
-    await dv.server.append(
-      'Locked',
-      mime({
-        subject: 'Locked',
-        attachments: [{ filename: 'locked.pdf', type: 'application/pdf', content: pdf }],
-      }),
-    )
+    await dv.server.append('Locked', pdfMail('locked.pdf', pdf, { subject: 'Locked' }))
     const a = await account(r, profileId, { password: 'wrong-password' })
     await r.ok('saveMailRule', { rule: { accountId: a.id, mailbox: 'Locked', target: 'expenses' } })
     const status = await waitFor('the error', async () => {
@@ -215,13 +205,7 @@ describeMail('mail accounts through the app', () => {
     // Cancel, then Retry, on a mail attachment.
     await r.ok('pauseUploads', {})
     const pdf = await receiptPdf('Cancel Me\nTotal NGN 77.00')
-    await dv.server.append(
-      'Actions',
-      mime({
-        subject: 'To cancel',
-        attachments: [{ filename: 'cancel.pdf', type: 'application/pdf', content: pdf }],
-      }),
-    )
+    await dv.server.append('Actions', pdfMail('cancel.pdf', pdf, { subject: 'To cancel' }))
     const queued = await waitFor('queued', async () =>
       (await r.ok('history', { sources: ['mail'] })).rows.find(
         (u) => u.name === 'cancel.pdf' && u.status === 'queued',

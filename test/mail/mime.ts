@@ -71,6 +71,11 @@ export function mime(m: MimeMail): string {
   return `${headers.join('\r\n')}\r\nContent-Type: multipart/${related ? 'related' : 'mixed'}; boundary="${b}"\r\n\r\n${parts}--${b}--\r\n`
 }
 
+/** A mail with one PDF attached (`name`), and what else `m` says. */
+export function pdfMail(name: string, pdf: Buffer, m: Omit<MimeMail, 'attachments'> = {}): string {
+  return mime({ ...m, attachments: [{ filename: name, type: 'application/pdf', content: pdf }] })
+}
+
 /** A one-page PDF receipt with a text layer (vendor, total), unique by its text. */
 export async function receiptPdf(text: string, padTo = 0): Promise<Buffer> {
   const doc = await PDFDocument.create()

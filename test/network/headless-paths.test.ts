@@ -57,15 +57,24 @@ const elapsed = async (r: Run) => {
   return { code, ms: Date.now() - t }
 }
 
+/**
+ * The CLI watching a new inbox (`extra` after its arguments) against a black hole: once its request
+ * hangs, `signal`; it must end within 5 s. Its exit code and the run.
+ */
+async function stopWhileHung(name: string, extra: string[], signal: NodeJS.Signals) {
+  front.behave = () => 'blackhole'
+  const { inbox } = await inboxWith(name)
+  const r = run(['--watch', inbox, '--base-url', front.url, '--data-dir', join(rig.dir, `d-${name}`), ...extra])
+  await waitFor('the request to hang', () => r.out().includes('sending'), 20_000)
+  r.child.kill(signal)
+  const { code, ms } = await elapsed(r)
+  expect(ms).toBeLessThan(5000)
+  return { code, r }
+}
+
 describe('--once is bounded and stoppable', () => {
   it('SIGTERM during --once, with a request hanging on a black hole: the summary and what is left are printed, at once', async () => {
-    front.behave = () => 'blackhole'
-    const { inbox } = await inboxWith('sigterm')
-    const r = run(['--watch', inbox, '--base-url', front.url, '--data-dir', join(rig.dir, 'd-sigterm'), '--once'])
-    await waitFor('the request to hang', () => r.out().includes('sending'), 20_000)
-    r.child.kill('SIGTERM')
-    const { code, ms } = await elapsed(r)
-    expect(ms).toBeLessThan(5000)
+    const { code, r } = await stopWhileHung('sigterm', ['--once'], 'SIGTERM')
     expect(code, r.out()).toBe(5)
     expect(r.out()).toMatch(/SIGTERM, stopping/)
     expect(r.out()).toMatch(/summary: 0 completed, 0 failed, 1 waiting retry/)
@@ -90,13 +99,7 @@ describe('--once is bounded and stoppable', () => {
   })
 
   it('outside --once, a stop does not wait for a hung request', async () => {
-    front.behave = () => 'blackhole'
-    const { inbox } = await inboxWith('watchstop')
-    const r = run(['--watch', inbox, '--base-url', front.url, '--data-dir', join(rig.dir, 'd-watchstop')])
-    await waitFor('the request to hang', () => r.out().includes('sending'), 20_000)
-    r.child.kill('SIGINT')
-    const { code, ms } = await elapsed(r)
-    expect(ms).toBeLessThan(5000)
+    const { code, r } = await stopWhileHung('watchstop', [], 'SIGINT')
     expect(code, r.out()).toBe(0)
     expect(r.out()).toMatch(/SIGINT, stopping/)
     expect(r.out()).toMatch(/summary:/)

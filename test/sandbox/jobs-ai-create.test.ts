@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { AI_CREATE_ROUTES, BANK_UPLOAD_KINDS, LIMITS, invoiceSchema, recordSchema } from '../../schemas'
 import type { Sandbox } from '../../sandbox/index'
+import { commandWorks } from '../commands'
 import {
   K2,
   as1,
@@ -372,14 +373,7 @@ describe('bank statement upload', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-const hasOpenssl = (() => {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
+const hasOpenssl = commandWorks('openssl', ['version'])
 
 describe.skipIf(!hasOpenssl)('url attachment https only; fetched once; timeout → failed job', () => {
   const RECEIPT = 'Kiosk 24\nvendor: Kiosk 24 Lekki\nTotal ₦4,500\n2026-01-08\n'

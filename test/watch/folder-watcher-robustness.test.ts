@@ -3,7 +3,7 @@
  * loops, unreadable files, watcher errors (EMFILE → polling, EACCES), listeners that throw, and a
  * clean stop (no events, timers or watchers left; the process exits).
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -21,20 +21,14 @@ import {
   watchedWith,
 } from './helpers'
 import type { WatchCandidate, WatchStatus } from '../../src-main/core/watch'
+import { commandWorks } from '../commands'
 
 afterEach(cleanup)
 
 /** tsx's loader by absolute path: the child processes run from the temp folder. */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
 
-const canDropPrivileges = (() => {
-  try {
-    execFileSync('setpriv', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
+const canDropPrivileges = commandWorks('setpriv', ['--version'])
 
 function run(cmd: string, args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
