@@ -40,7 +40,9 @@ export interface AiCreateFromFilesInput {
 
 /** An open FileHandle (anything else given as `handle` is ignored: the path is read). */
 function isFileHandle(v: unknown): v is FileHandle {
-  return isRecord(v) && typeof v.fd === 'number' && typeof v.read === 'function' && typeof v.stat === 'function'
+  return (
+    isRecord(v) && typeof v.fd === 'number' && typeof v.read === 'function' && typeof v.stat === 'function'
+  )
 }
 
 /** Each file of `input` checked (see the file's comment), as the body will read it; nothing is sent. */
@@ -130,7 +132,11 @@ export async function wholeUploadBody(
     return await wholeJsonBody(fields, files)
   } catch (e) {
     if (e instanceof FileBodyError)
-      throw transport.fileBodyError(e, { method: 'POST', path: base.path, idempotencyKey: base.idempotencyKey })
+      throw transport.fileBodyError(e, {
+        method: 'POST',
+        path: base.path,
+        idempotencyKey: base.idempotencyKey,
+      })
     throw e
   }
 }
@@ -152,10 +158,7 @@ async function fileStat(
   } catch (e) {
     const code = errnoCode(e)
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw fail(
-        CLIENT_ERROR_CODES.fileNotFound,
-        `"${name}" was not found at ${filePath}; nothing was sent.`,
-      )
+      throw fail(CLIENT_ERROR_CODES.fileNotFound, `"${name}" was not found at ${filePath}; nothing was sent.`)
     }
     throw fail(
       CLIENT_ERROR_CODES.fileRead,

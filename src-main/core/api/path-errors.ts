@@ -6,7 +6,14 @@
  */
 import type { TLSSocket } from 'node:tls'
 import { type ApiErrorInit, CLIENT_ERROR_CODES, type ConnectionProblem } from './errors'
-import { BadEncoding, HttpAborted, type HttpResponse, HttpTimeout, ProxyRefused, ResponseTooLarge } from './http'
+import {
+  BadEncoding,
+  HttpAborted,
+  type HttpResponse,
+  HttpTimeout,
+  ProxyRefused,
+  ResponseTooLarge,
+} from './http'
 import { type Route, nameOf } from './network'
 import type { Method } from './client-types'
 import { errnoCode, isRecord, sizeText } from '../util'
@@ -20,8 +27,16 @@ const HOW_TO_TRUST =
   "add that authority's certificate (Settings → Connection, or --ca-file), or ask whoever runs this network"
 
 /** A short, plain description of a body that is not the API's (for a row's reason and the status bar). */
-export function describeBody(status: number, headers: HttpResponse['headers'], text: string, json: unknown): string {
-  const type = String(headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+export function describeBody(
+  status: number,
+  headers: HttpResponse['headers'],
+  text: string,
+  json: unknown,
+): string {
+  const type = String(headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase()
   const trimmed = text.trimStart()
   if (trimmed === '') return `an empty answer (HTTP ${status})`
   if (type === 'text/html' || type === 'application/xhtml+xml' || /^<[a-z!]/i.test(trimmed)) {
@@ -34,7 +49,6 @@ export function describeBody(status: number, headers: HttpResponse['headers'], t
   }
   return `an answer that is not JSON (${type ? `${type}, ` : ''}HTTP ${status})`
 }
-
 
 /** An exchange that brought no answer to read, as transport.ts saw it. */
 export interface FailedExchange {
