@@ -1,11 +1,10 @@
 /**
  * What every call of the client shares: the key and its kind (checked against each route before a
  * request leaves), the base URL and limits, the transport, and the checks of a request (body
- * against the shared schemas, path ids, Idempotency-Key, the file to send). The calls themselves
- * are in ./client.ts.
+ * against the shared schemas, path ids, Idempotency-Key). The calls themselves are in
+ * ./partner-routes.ts and ./client.ts; the files an upload sends are checked in ./file-upload.ts.
  */
 import { randomUUID } from 'node:crypto'
-import { type FileHandle, stat } from 'node:fs/promises'
 import { inspect } from 'node:util'
 import type { z } from 'zod'
 import { describeIssues, issuesByField } from '../../../schemas/api'
@@ -14,9 +13,7 @@ import {
   PARTNER_ROUTE_BUSINESS_KEY_MESSAGE,
   type Environment,
 } from '../../../schemas/assumptions'
-import type { ApiError } from './errors'
 import { CLIENT_ERROR_CODES } from './errors'
-import { errnoCode, sizeText } from '../util'
 import {
   type AuthMode,
   type ClientOptions,
@@ -27,6 +24,7 @@ import {
   type WriteOptions,
 } from './client-types'
 import { clientSettings } from './credentials'
+import { anyEnvelope } from './envelope'
 import { defaultNetwork } from './network'
 import { type ConnectionReport, Transport } from './transport'
 
@@ -68,7 +66,6 @@ export abstract class ClientBase {
    * Never throws for what the network does: the report says it.
    */
   async checkConnection(opts?: { timeoutMs?: number }): Promise<ConnectionReport> {
-    const { anyEnvelope } = await import('./client')
     return this.transport.check(anyEnvelope(), opts?.timeoutMs)
   }
 
@@ -87,51 +84,6 @@ export abstract class ClientBase {
 
   [inspect.custom](): string {
     return this.toString()
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Authentication and partner routes
-  // -------------------------------------------------------------------------------------------
-
-  protected async fileStat(
-    filePath: string,
-    name: string,
-    limit: number,
-    apiPath: string,
-    handle?: FileHandle,
-  ): Promise<{ size: number; mtimeMs: number }> {
-    const fail = (errorCode: string, message: string): ApiError =>
-      this.transport.error({ status: 0, errorCode, message, retryable: false, method: 'POST', path: apiPath })
-    let st
-    try {
-      st = handle ? await handle.stat() : await stat(filePath)
-    } catch (e) {
-      const code = errnoCode(e)
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
-        throw fail(
-          CLIENT_ERROR_CODES.fileNotFound,
-          `"${name}" was not found at ${filePath}; nothing was sent.`,
-        )
-      }
-      throw fail(
-        CLIENT_ERROR_CODES.fileRead,
-        `Could not read "${name}" at ${filePath} (${code ?? 'error'}); nothing was sent.`,
-      )
-    }
-    if (!st.isFile()) {
-      throw fail(
-        CLIENT_ERROR_CODES.notAFile,
-        `${filePath} is not a regular file (a folder or device?); nothing was sent.`,
-      )
-    }
-    if (st.size > limit) {
-      throw fail(
-        CLIENT_ERROR_CODES.fileTooLarge,
-        `"${name}" is ${sizeText(st.size)}, over the ${sizeText(limit)} limit for one upload; nothing was sent. ` +
-          'Send a smaller file, or raise the limit with the maxFileBytes option (of the client, or of this call).',
-      )
-    }
-    return { size: st.size, mtimeMs: st.mtimeMs }
   }
 
   /** Validates `input` with a shared schema; on failure an ApiError naming the fields, nothing sent. */

@@ -1,6 +1,6 @@
 /**
- * Typed client for the bookkeeping API (api-spec.md, design.md §3). Plain Node: native fetch, no
- * Electron. Every request is checked with the shared schemas before it leaves the machine, every
+ * Typed client for the bookkeeping API (api-spec.md, design.md §3). Plain Node: node:http (http.ts),
+ * no Electron. Every request is checked with the shared schemas before it leaves the machine, every
  * response is parsed with them, and every failure is an ApiError.
  *
  * The API key and OAuth token live only in private fields: they are sent in headers and appear in
@@ -10,16 +10,11 @@
  * passes the same `idempotencyKey` again (design.md §2) and reads `ApiError.retryable`,
  * `retryAfterMs` and the `onResponse` rate-limit information.
  */
-import type { FileHandle } from 'node:fs/promises'
-import { basename } from 'node:path'
 import { z } from 'zod'
 import {
   AI_CREATE_ROUTES,
   AI_TARGETS,
   LIST_RESOURCES,
-  addCreditsSchema,
-  addSeatsData,
-  addSeatsSchema,
   aiCreateSchema,
   bankUploadSchema,
   listQuerySchema,
@@ -27,37 +22,21 @@ import {
   purchaseOrderSchema,
   recordPatchSchema,
   recordPutSchema,
-  referredListQuerySchema,
-  registerBusinessSchema,
-  registeredBusinessData,
-  type AddCreditsInput,
-  type AddSeatsInput,
-  type AddSeatsResult,
   type AiTarget,
-  type BillingStatus,
   type ListQuery,
   type ListResource,
   type PurchaseOrderData,
   type PurchaseOrderInput,
   type RecordPatch,
   type RecordPut,
-  type ReferredBusinessPage,
-  type ReferredListQuery,
-  type RegisterBusinessInput,
-  type RegisteredBusiness,
 } from '../../../schemas/api'
 import {
   RESOURCE_READERS,
-  billingStatusRead,
-  referredBusinessPageRead,
-  readAddCredits,
   readAiCreate,
   readAuthValidate,
-  looksLikeJob,
   readJob,
   readPageMeta,
   updatedRecordRead,
-  type AddCreditsRead,
   type AiCreateRead,
   type AuthValidateRead,
   type InvoiceRead,
@@ -67,8 +46,10 @@ import {
   type UpdatedRecordRead,
 } from '../../../schemas/read'
 import { CLIENT_ERROR_CODES } from './errors'
-import { type BodyFile, FileBodyError, streamedJsonBody, wholeJsonBody } from './stream-body'
-import { isRecord, sizeText } from '../util'
+import { streamedJsonBody } from './stream-body'
+import { CREATE_ANSWER, JOB_ANSWER, anyEnvelope } from './envelope'
+import { checkedFiles, uploadMetadata, wholeUploadBody } from './file-upload'
+import type { AiCreateFromFilesInput } from './file-upload'
 import {
   type Method,
   type ReadOptions,
@@ -76,7 +57,7 @@ import {
   type WriteOptions,
   positiveOption,
 } from './client-types'
-import { ClientBase } from './client-base'
+import { PartnerRoutes } from './partner-routes'
 
 export {
   DEFAULT_MAX_FILE_BYTES,
@@ -88,38 +69,8 @@ export {
   type ResponseInfo,
   type WriteOptions,
 } from './client-types'
-
-/**
- * The success envelope as the client reads it: `status: success` (2.1) and whatever `data` and `meta`
- * hold, for a reader to make sense of; a missing `message` reads as empty.
- */
-export const ANY_ENVELOPE = z.object({
-  status: z.literal('success'),
-  message: z.string().catch(''),
-  data: z.unknown().optional(),
-  meta: z.unknown().optional(),
-})
-export function anyEnvelope(): typeof ANY_ENVELOPE {
-  return ANY_ENVELOPE
-}
-
-/**
- * An AI create's success always carries `data` (2.5: the job's process_type and job_reference, or
- * the created resource): an envelope without it (`{"status":"success","message":"Scheduled
- * maintenance"}`) is not the API's answer, and ends nothing.
- */
-const CREATE_ANSWER = {
-  holds: (body: Record<string, unknown>) =>
-    (isRecord(body.data) && Object.keys(body.data).length > 0) ||
-    (Array.isArray(body.data) && body.data.length > 0),
-  what: 'the data an AI create returns (a job or a record)',
-}
-
-/** A job's answer names the job's status, its reference or its record (design.md §3, read tolerantly). */
-const JOB_ANSWER = {
-  holds: (body: Record<string, unknown>) => looksLikeJob(body.data),
-  what: "a job's status",
-}
+export { ANY_ENVELOPE, anyEnvelope } from './envelope'
+export type { AiCreateFromFilesInput, FileAttachmentInput } from './file-upload'
 
 // ---------------------------------------------------------------------------------------------
 // Shapes per resource
@@ -144,42 +95,11 @@ export interface Page<T> {
 export type UpdatedRecord = UpdatedRecordRead
 export type AiCreateInput = z.input<typeof aiCreateSchema>
 
-export interface FileAttachmentInput {
-  path: string
-  /** Name sent to the server, with extension (type detection); defaults to the file's own name. */
-  name?: string
-  /**
-   * The version of the file that was recorded (size, mtime, sha256). When given, nothing is sent if
-   * the file's size or mtime differs, and the request is aborted before its body is complete if the
-   * sha256 of the bytes streamed differs: error `file_superseded` either way.
-   */
-  expect?: { size: number; mtimeMs: number; sha256: string }
-  /**
-   * The file, already opened by the caller (who closes it once the call returned): measured and read
-   * through this descriptor instead of opening `path` again, by position, so a retried body reads it
-   * whole again. `path` still names it in messages, and a file over the whole-read size streams
-   * from `path`.
-   */
-  handle?: FileHandle
-}
-
-/** An open FileHandle (anything else given as `handle` is ignored: the path is read). */
-function isFileHandle(v: unknown): v is FileHandle {
-  return isRecord(v) && typeof v.fd === 'number' && typeof v.read === 'function' && typeof v.stat === 'function'
-}
-
-export interface AiCreateFromFilesInput {
-  prompt: string
-  text_attachment?: string
-  process_type?: 'async' | 'direct'
-  files: FileAttachmentInput[]
-}
-
 // ---------------------------------------------------------------------------------------------
 // The client
 // ---------------------------------------------------------------------------------------------
 
-export class BookkeepingClient extends ClientBase {
+export class BookkeepingClient extends PartnerRoutes {
   /**
    * GET /auth/validate: a success means the key works. The business it belongs to (response fields
    * not shown) is returned where recognisable; each field is null otherwise.
@@ -192,89 +112,6 @@ export class BookkeepingClient extends ClientBase {
       envelope: anyEnvelope(),
       opts,
     }).then((e) => readAuthValidate(e.data))
-  }
-
-  /** POST /register-business (partner key). With grant_access admin the result carries the business's keys. */
-  async registerBusiness(input: RegisterBusinessInput, opts?: WriteOptions): Promise<RegisteredBusiness> {
-    const refusal = 'The business was not registered'
-    return this.#partnerPost(
-      '/register-business',
-      registerBusinessSchema,
-      input,
-      refusal,
-      registeredBusinessData,
-      opts,
-    )
-  }
-
-  /** GET /referred-businesses?page&limit (partner key). */
-  async listReferredBusinesses(
-    query: ReferredListQuery = {},
-    opts?: ReadOptions,
-  ): Promise<ReferredBusinessPage> {
-    const path = '/referred-businesses'
-    const q = this.checked(
-      'GET',
-      path,
-      'partner',
-      referredListQuerySchema,
-      query,
-      'The list was not requested',
-    )
-    return this.send({
-      method: 'GET',
-      path,
-      auth: 'partner',
-      query: q,
-      envelope: anyEnvelope().extend({ data: referredBusinessPageRead }),
-      opts,
-    }).then((e) => e.data)
-  }
-
-  /** GET /referred-businesses/{uuid}/billing-status (partner key). */
-  async billingStatus(businessUuid: string, opts?: ReadOptions): Promise<BillingStatus> {
-    const path = `/referred-businesses/${this.pathId('GET', 'partner', 'business_uuid', businessUuid)}/billing-status`
-    return this.send({
-      method: 'GET',
-      path,
-      auth: 'partner',
-      envelope: anyEnvelope().extend({ data: billingStatusRead }),
-      opts,
-    }).then((e) => e.data)
-  }
-
-  /** POST /referred-businesses/{uuid}/add-seats (partner key): grants Plus seats from the partner holding. */
-  async addSeats(businessUuid: string, input: AddSeatsInput, opts?: WriteOptions): Promise<AddSeatsResult> {
-    const path = `/referred-businesses/${this.pathId('POST', 'partner', 'business_uuid', businessUuid)}/add-seats`
-    return this.#partnerPost(path, addSeatsSchema, input, 'No seats were granted', addSeatsData, opts)
-  }
-
-  /** POST /referred-businesses/{uuid}/add-credits (partner key): grants AI credits from the partner holding. */
-  async addCredits(
-    businessUuid: string,
-    input: AddCreditsInput,
-    opts?: WriteOptions,
-  ): Promise<AddCreditsRead> {
-    const path = `/referred-businesses/${this.pathId('POST', 'partner', 'business_uuid', businessUuid)}/add-credits`
-    const refusal = 'No credits were granted'
-    return this.#partnerPost(path, addCreditsSchema, input, refusal, z.unknown(), opts).then(readAddCredits)
-  }
-
-  /** A partner POST: the body checked against `schema` (else `refusal`), the answer's `data` read by `data`. */
-  #partnerPost<S extends z.ZodType, D extends z.ZodType>(
-    path: string,
-    schema: S,
-    input: unknown,
-    refusal: string,
-    data: D,
-    opts: WriteOptions | undefined,
-  ): Promise<z.output<D>> {
-    const body = this.checked('POST', path, 'partner', schema, input, refusal)
-    const envelope = anyEnvelope().extend({ data })
-    // The envelope's data is `data`'s output; zod's types do not follow a generic through extend().
-    return this.mutate('POST', path, 'partner', body, envelope, opts).then(
-      (e) => (e as { data: z.output<D> }).data,
-    )
   }
 
   // -------------------------------------------------------------------------------------------
@@ -348,65 +185,8 @@ export class BookkeepingClient extends ClientBase {
     const path = this.#aiPath(target)
     this.checkRoute('business', 'POST', path)
     const limit = positiveOption('maxFileBytes', opts?.maxFileBytes, this.maxFileBytes)
-    if (!isRecord(input) || !Array.isArray(input.files)) {
-      throw this.transport.error({
-        status: 0,
-        errorCode: CLIENT_ERROR_CODES.validation,
-        message: 'Nothing was sent: files must be a list of {path, name}.',
-        fields: { files: 'files must be a list of {path, name}' },
-        method: 'POST',
-        path,
-      })
-    }
-
-    const files: BodyFile[] = []
-    for (const [i, f] of input.files.entries()) {
-      const filePath = isRecord(f) && typeof f.path === 'string' ? f.path : ''
-      const name = isRecord(f) && typeof f.name === 'string' && f.name !== '' ? f.name : basename(filePath)
-      if (!filePath) {
-        throw this.transport.error({
-          status: 0,
-          errorCode: CLIENT_ERROR_CODES.validation,
-          message: `Nothing was sent: files.${i}.path must be the path of a file.`,
-          fields: { [`files.${i}.path`]: 'must be the path of a file' },
-          method: 'POST',
-          path,
-        })
-      }
-      const handle = isRecord(f) && isFileHandle(f.handle) ? f.handle : undefined
-      const st = await this.fileStat(filePath, name, limit, path, handle)
-      const expect = isRecord(f) ? f.expect : undefined
-      if (expect && (st.size !== expect.size || Math.floor(st.mtimeMs) !== Math.floor(expect.mtimeMs))) {
-        throw this.transport.error({
-          status: 0,
-          errorCode: CLIENT_ERROR_CODES.fileSuperseded,
-          message: `"${name}" changed on disk after it was queued (${sizeText(expect.size)} then, ${sizeText(st.size)} now); nothing was sent.`,
-          retryable: false,
-          method: 'POST',
-          path,
-        })
-      }
-      files.push({
-        path: filePath,
-        name,
-        size: st.size,
-        ...(expect ? { sha256: expect.sha256 } : {}),
-        ...(handle ? { handle } : {}),
-      })
-    }
-
-    // The same rules as a JSON AI create, on equivalent metadata: the content is generated here, so a
-    // placeholder of the right emptiness stands in for the Base64.
-    const metadata = {
-      prompt: input.prompt,
-      text_attachment: input.text_attachment,
-      process_type: input.process_type,
-      attachments: files.map((f) => ({
-        file: f.size > 0 ? 'AAAA' : '',
-        type: 'base64' as const,
-        name: f.name,
-      })),
-    }
+    const files = await checkedFiles(this.transport, input, path, limit)
+    const metadata = uploadMetadata(input, files)
     const schema = target === 'bank-transactions' ? bankUploadSchema : aiCreateSchema
     const checked = this.checked('POST', path, 'business', schema, metadata, 'Nothing was sent')
     const fields = {
@@ -419,16 +199,7 @@ export class BookkeepingClient extends ClientBase {
     const totalBytes = files.reduce((n, f) => n + f.size, 0)
     let envelope: { data?: unknown }
     if (totalBytes <= WHOLE_BODY_MAX_BYTES) {
-      // Receipt-sized files: the body is built whole after each file was read and checked, so a file
-      // that changed sends nothing at all.
-      let body: Buffer
-      try {
-        body = await wholeJsonBody(fields, files)
-      } catch (e) {
-        if (e instanceof FileBodyError)
-          throw this.transport.fileBodyError(e, { method: 'POST', path, idempotencyKey })
-        throw e
-      }
+      const body = await wholeUploadBody(this.transport, fields, files, { path, idempotencyKey })
       envelope = await this.send({
         method: 'POST',
         path,

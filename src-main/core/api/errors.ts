@@ -143,7 +143,3 @@ export class ApiError extends Error {
     }
   }
 }
-
-export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError
-}

@@ -11,15 +11,21 @@
  *   that says which key to use when it is a public key or the wrong kind for the profile.
  * - No error message, file or JSON of the manager ever contains a secret: every error thrown while a
  *   secret is in scope passes through `scrub`.
+ *
+ * This file is the manager (reads, serialised mutations, clients); its parts: `profile-rules.ts`
+ * (the checks, the file's schema, ProfileError), `profile-keys.ts` (a new profile's input checked,
+ * a key asked about at the server), `profile-keychain.ts` (keychain entries saved or replaced
+ * with the file, undone on failure) and `profiles-file.ts` (reading and writing profiles.json).
  */
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { keyKind } from '../../../schemas/assumptions'
-import { BookkeepingClient, type EnvironmentOption } from '../api'
-import { writeFileAtomic } from './atomic-file'
+import { BookkeepingClient } from '../api'
+import { replaceSecrets, saveNewSecrets } from './profile-keychain'
+import { checkNewProfile, validateWithServer } from './profile-keys'
+import { readProfilesFile, writeProfilesFile } from './profiles-file'
 import { type SecretStore, type SecretStoreInfo } from './secret-store'
-import { errnoCode, redact } from '../util'
+import { redact } from '../util'
 import type { BusinessInfo, Profile, ProfileEnvironment, ProfileKind } from '../../../contract/types'
 
 export type { BusinessInfo, Profile, ProfileEnvironment, ProfileKind }
@@ -43,7 +49,6 @@ import {
   type ProfileClientOptions,
   ProfileError,
   PROFILES_FILE,
-  profilesFileSchema,
   type ProfilesFile,
   EMPTY_FILE,
   bearerAccount,
@@ -51,12 +56,9 @@ import {
   normName,
   checkName,
   checkSecret,
-  checkKind,
   checkKeyPrefix,
-  checkEnvironment,
   envOf,
   authFor,
-  validationFailure,
 } from './profile-rules'
 
 // ---------------------------------------------------------------------------------------------
@@ -157,31 +159,12 @@ export class ProfileManager {
     )
     return this.#serial(async () => {
       try {
-        const kind = checkKind(input.kind)
-        const name = checkName(input.name, secrets)
-        const { env, baseUrl } = checkEnvironment(input.environment, input.baseUrl)
-        const secret = checkSecret(input.secret, 'secret')
-        checkKeyPrefix(kind, secret)
-        let bearer: string | undefined
-        if (kind === 'oauth') {
-          bearer = checkSecret(input.bearerToken, 'bearerToken')
-          if (keyKind(bearer) !== 'unknown') {
-            throw new ProfileError(
-              'invalid_input',
-              'The bearer token looks like an API key: paste the token the user authorised the app with.',
-              { field: 'bearerToken' },
-            )
-          }
-        } else if (input.bearerToken !== undefined && input.bearerToken !== '') {
-          throw new ProfileError('invalid_input', 'Only OAuth profiles take a bearer token.', {
-            field: 'bearerToken',
-          })
-        }
+        const { kind, name, env, baseUrl, secret, bearer } = checkNewProfile(input, secrets)
 
         await this.#reloadInside()
         this.#checkUniqueName(name)
 
-        const business = await this.#validate(kind, env, secret, bearer)
+        const business = await validateWithServer(this.#clientOptions, kind, env, secret, bearer)
 
         const now = new Date().toISOString()
         const profile: Profile = {
@@ -195,21 +178,13 @@ export class ProfileManager {
           ...(business ? { business } : {}),
         }
 
-        // Keychain first, then the file; undo the keychain if the file cannot be written.
-        await this.#store.set(profile.id, secret)
-        try {
-          if (bearer !== undefined) await this.#store.set(bearerAccount(profile.id), bearer)
-          const next: ProfilesFile = {
+        const write = () =>
+          this.#writeFile({
             ...this.#data,
             profiles: [...this.#data.profiles, profile],
             activeProfileId: this.#data.activeProfileId ?? profile.id,
-          }
-          await this.#writeFile(next)
-        } catch (err) {
-          await this.#store.delete(profile.id).catch(() => undefined)
-          if (bearer !== undefined) await this.#store.delete(bearerAccount(profile.id)).catch(() => undefined)
-          throw err
-        }
+          })
+        await saveNewSecrets(this.#store, profile.id, secret, bearer, write)
         return structuredClone(profile)
       } catch (err) {
         throw scrub(err, secrets)
@@ -393,32 +368,6 @@ export class ProfileManager {
     }
   }
 
-  /** Asks the server whether the key (and token) works for the profile kind; returns the business for business/OAuth keys. */
-  async #validate(
-    kind: ProfileKind,
-    env: EnvironmentOption,
-    secret: string,
-    bearer: string | undefined,
-  ): Promise<BusinessInfo | undefined> {
-    let baseUrl = env.environment === 'custom' ? env.baseUrl : env.environment
-    try {
-      const client = new BookkeepingClient({
-        ...this.#clientOptions,
-        ...env,
-        auth: authFor(kind, secret, bearer),
-      })
-      baseUrl = client.baseUrl
-      if (kind === 'partner') {
-        await client.listReferredBusinesses({ limit: 1 })
-        return undefined
-      }
-      const data = await client.validateKey()
-      return { uuid: data.business_uuid, name: data.name, currency: data.currency, country: data.country }
-    } catch (err) {
-      throw validationFailure(err, kind, baseUrl)
-    }
-  }
-
   async #replaceSecrets(
     profile: Profile,
     next: { secret?: string; bearer?: string },
@@ -446,7 +395,7 @@ export class ProfileManager {
           },
         )
       }
-      const business = await this.#validate(profile.kind, envOf(profile), secret, bearer)
+      const business = await validateWithServer(this.#clientOptions, profile.kind, envOf(profile), secret, bearer)
       if (business?.uuid && profile.business?.uuid && business.uuid !== profile.business.uuid) {
         throw new ProfileError(
           'business_mismatch',
@@ -460,30 +409,12 @@ export class ProfileManager {
         validatedAt: new Date().toISOString(),
         ...(business ? { business: knownBusiness(business, profile.business) } : {}),
       }
-      const restore = async () => {
-        if (next.secret !== undefined) {
-          await (
-            oldSecret === null ? this.#store.delete(profile.id) : this.#store.set(profile.id, oldSecret)
-          ).catch(() => undefined)
-        }
-        if (next.bearer !== undefined) {
-          const acct = bearerAccount(profile.id)
-          await (oldBearer === null ? this.#store.delete(acct) : this.#store.set(acct, oldBearer)).catch(
-            () => undefined,
-          )
-        }
-      }
-      try {
-        if (next.secret !== undefined) await this.#store.set(profile.id, next.secret)
-        if (next.bearer !== undefined) await this.#store.set(bearerAccount(profile.id), next.bearer)
-        await this.#writeFile({
+      const write = () =>
+        this.#writeFile({
           ...this.#data,
           profiles: this.#data.profiles.map((p) => (p.id === profile.id ? updated : p)),
         })
-      } catch (err) {
-        await restore()
-        throw err
-      }
+      await replaceSecrets(this.#store, profile.id, next, { secret: oldSecret, bearer: oldBearer }, write)
       return structuredClone(updated)
     } catch (err) {
       throw scrub(err, inScope)
@@ -495,47 +426,11 @@ export class ProfileManager {
     this.#data = await this.#readFile()
   }
 
-  async #readFile(): Promise<ProfilesFile> {
-    let text: string
-    try {
-      text = await readFile(this.file, 'utf8')
-    } catch (err) {
-      if (errnoCode(err) === 'ENOENT') return structuredClone(EMPTY_FILE)
-      throw new ProfileError('storage', `Cannot read ${this.file}: ${(err as Error).message}`)
-    }
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch {
-      throw new ProfileError(
-        'storage',
-        `${this.file} is damaged (not JSON). Keys in the keychain are untouched; restore the file or remove it to start a new profile list.`,
-      )
-    }
-    const parsed = profilesFileSchema.safeParse(json)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const where = issue ? `${issue.path.join('.') || 'file'}: ${issue.message}` : 'unexpected content'
-      throw new ProfileError(
-        'storage',
-        `${this.file} is damaged (${where}). Keys in the keychain are untouched; restore the file or remove it to start a new profile list.`,
-      )
-    }
-    const data = parsed.data
-    if (data.activeProfileId !== null && !data.profiles.some((p) => p.id === data.activeProfileId)) {
-      data.activeProfileId = null
-    }
-    return data
+  #readFile(): Promise<ProfilesFile> {
+    return readProfilesFile(this.file)
   }
 
   async #writeFile(next: ProfilesFile): Promise<void> {
-    // Parse on the way out too: only the schema's fields (never a secret) reach the disk.
-    const clean = profilesFileSchema.parse(next)
-    try {
-      await writeFileAtomic(this.file, JSON.stringify(clean, null, 2) + '\n')
-    } catch (err) {
-      throw new ProfileError('storage', `Cannot save ${this.file}: ${(err as Error).message}`)
-    }
-    this.#data = clean
+    this.#data = await writeProfilesFile(this.file, next)
   }
 }

@@ -2,13 +2,16 @@
  * FolderWatcher: one per watched folder. Turns chokidar events and periodic rescans into "stable
  * file candidates" for the ingest engine (design.md §2: detected → stable → hashed → queued …).
  *
- * This file is the lifecycle; the work is done by four parts:
+ * This file is the lifecycle; the work is done by its parts:
  * - `root-health.ts`: is the folder there and readable; the message when it is lost; recovery
  *   checks with backoff; telling a folder created again at the same path from the one watched.
- * - `chokidar-source.ts`: the chokidar watcher (folders only natively, every file when polling).
+ * - `chokidar-source.ts`: the chokidar watcher (folders only natively, every file when polling);
+ *   `watch-events.ts`: what its events start (checks, walks of a new folder, diagnoses).
  * - `stability.ts`: per-file stability sampling; a stable file is emitted once as a `candidate`, a
  *   pending file that disappears as `vanished`.
- * - `walker.ts`: walks with backpressure (the initial scan, rescans, a folder that appears).
+ * - `walker.ts`: walks with backpressure (the initial scan, rescans, a folder that appears);
+ *   `rescans.ts`: the scans, one at a time, and the jittered periodic rescan.
+ * - `watch-options.ts`: defaults, timings from the config, the shared writer probe.
  *
  * Runs and sessions. start() begins a *run* and stop() ends it; while the folder is watched, a
  * *session* runs: it begins when the folder is found (start, recovery) and ends when the folder is
@@ -34,66 +37,27 @@ import path from 'node:path'
 import { watch as chokidarWatch } from 'chokidar'
 import type { FSWatcher } from 'chokidar'
 import { type InspectFn, inspect as inspectInProcess } from '../intake/inspect'
-import { encodeFsName } from '../names'
-import { ChokidarSource, READY_TIMEOUT_MS } from './chokidar-source'
-import type { ChokidarEvents, CreateWatcher } from './chokidar-source'
-import { TRANSIENT_CODES, WatchIo, errorCode, errorMessage, realFs } from './io'
+import { ChokidarSource } from './chokidar-source'
+import { WatchIo, errorCode, errorMessage, realFs } from './io'
 import * as msg from './messages'
 import { FolderPaths } from './paths'
 import { RootHealth } from './root-health'
 import { StabilitySampler } from './stability'
-import type { FolderWatcherConfig, FolderWatcherEvents, WatchFs, WatchState, WatchStatus } from './types'
-import { FolderWalker, SCAN_BATCH, noTrouble } from './walker'
+import type { FolderWatcherConfig, FolderWatcherEvents, WatchState, WatchStatus } from './types'
+import { FolderWalker } from './walker'
+import { Rescans } from './rescans'
 import { realPathOf } from './inside'
-import { ProcWriterProbe, type WriterProbe } from './writers'
+import { WatchEvents } from './watch-events'
+import {
+  type FolderWatcherDeps,
+  type FolderWatcherTestHooks,
+  cutoffFor,
+  defaultWriters,
+  watchTimings,
+} from './watch-options'
 
-export const WATCH_DEFAULTS = {
-  stabilityMs: 300,
-  /** An unfinished file (end marker missing, or still open for writing) is taken after this long unchanged. */
-  unfinishedQuietMs: 60_000,
-  rescanIntervalMs: 60_000,
-  pollIntervalMs: 1_000,
-  recoverInitialMs: 1_000,
-  recoverMaxMs: 30_000,
-  /** If chokidar never says `ready` (a hung network share), carry on after this long. */
-  readyTimeoutMs: READY_TIMEOUT_MS,
-} as const
-
-/** Rescan jitter: the interval is multiplied by a factor in [1 - JITTER, 1 + JITTER]. */
-const JITTER = 0.2
-
-/** Optional replacements for tests: the fs calls and chokidar's `watch`. */
-export interface FolderWatcherDeps {
-  fs?: Partial<WatchFs>
-  watch?: CreateWatcher
-}
-
-/** Hooks for tests only; not part of the engine-facing API. */
-export interface FolderWatcherTestHooks {
-  /** While true, chokidar events are dropped (as if the OS never delivered them). */
-  dropEvents(drop: boolean): void
-  /** Feed an error to the watcher's chokidar error handler, as chokidar would. */
-  injectWatcherError(error: Error): void
-  /** Whether the watcher currently polls. */
-  isPolling(): boolean
-  /** Sizes of the internal tables. */
-  counts(): { pending: number; emitted: number; checking: number }
-}
-
-/** A duration below this is counted back from start(); at or above, it is an epoch time (ms). */
-export const EPOCH_CUTOFF_THRESHOLD_MS = 1e12
-
-/** The mtime cut-off of ignoreOlderThanMs (see FolderWatcherConfig), or undefined for none. */
-export function cutoffFor(ignoreOlderThanMs: number | undefined, startedAt: number): number | undefined {
-  if (ignoreOlderThanMs === undefined || !Number.isFinite(ignoreOlderThanMs)) return undefined
-  return ignoreOlderThanMs >= EPOCH_CUTOFF_THRESHOLD_MS ? ignoreOlderThanMs : startedAt - ignoreOlderThanMs
-}
-
-/** The writer probe every watcher of this process shares (one walk of /proc answers them all). */
-let sharedWriters: WriterProbe | undefined
-function defaultWriters(): WriterProbe {
-  return (sharedWriters ??= new ProcWriterProbe(encodeFsName))
-}
+export { WATCH_DEFAULTS, EPOCH_CUTOFF_THRESHOLD_MS, cutoffFor } from './watch-options'
+export type { FolderWatcherDeps, FolderWatcherTestHooks } from './watch-options'
 
 /** A controller for a run or session; walks and timers add one listener each, so no cap. */
 function controller(aborted = false): AbortController {
@@ -111,8 +75,6 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   private realRoot: string
 
   private readonly recursive: boolean
-  private readonly stabilityMs: number
-  private readonly rescanIntervalMs: number
   private readonly pollIntervalMs: number
   private readonly ignoreOlderThanMs: number | undefined
   private readonly io: WatchIo
@@ -121,6 +83,8 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   private readonly source: ChokidarSource
   private readonly sampler: StabilitySampler
   private readonly walker: FolderWalker
+  private readonly events: WatchEvents
+  private readonly scans: Rescans
 
   // lifecycle
   private active = false
@@ -134,32 +98,17 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   private cutoffMs: number | undefined
   private polling: boolean
   private fallbackMessage: string | undefined
-  private rootCheckQueued = false
-  private droppingEvents = false
   private current: WatchStatus
-
-  // scans
-  private rescanning = 0
-  private scanChain: Promise<void> = Promise.resolve()
-  private scanQueued: Promise<void> | undefined
-  private rescanTimer: NodeJS.Timeout | undefined
 
   constructor(config: FolderWatcherConfig, deps: FolderWatcherDeps = {}) {
     super()
     this.id = config.id
     this.root = path.resolve(config.path)
     this.recursive = config.recursive
-    this.stabilityMs = Math.max(20, config.stabilityMs ?? WATCH_DEFAULTS.stabilityMs)
-    this.rescanIntervalMs = Math.max(50, config.rescanIntervalMs ?? WATCH_DEFAULTS.rescanIntervalMs)
-    this.pollIntervalMs = Math.max(20, config.pollIntervalMs ?? WATCH_DEFAULTS.pollIntervalMs)
-    const recoverInitialMs = Math.max(10, config.recoverInitialMs ?? WATCH_DEFAULTS.recoverInitialMs)
-    const recoverMaxMs = Math.max(recoverInitialMs, config.recoverMaxMs ?? WATCH_DEFAULTS.recoverMaxMs)
+    const t = watchTimings(config)
+    this.pollIntervalMs = t.pollIntervalMs
     this.ignoreOlderThanMs = config.ignoreOlderThanMs
     this.realRoot = this.root
-    const unfinishedQuietMs = Math.max(
-      this.stabilityMs,
-      config.unfinishedQuietMs ?? WATCH_DEFAULTS.unfinishedQuietMs,
-    )
     const inspect: InspectFn = config.inspect ?? inspectInProcess
     const writers = config.writers ?? defaultWriters()
     this.polling = config.usePolling
@@ -170,17 +119,16 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.health = new RootHealth({
       root: this.root,
       io: this.io,
-      recoverInitialMs,
-      recoverMaxMs,
+      recoverInitialMs: t.recoverInitialMs,
+      recoverMaxMs: t.recoverMaxMs,
       active: () => this.active,
       lost: (gone) => this.folderLost(gone),
       back: () => this.folderBack(),
     })
-    this.source = new ChokidarSource(this.root, deps.watch ?? chokidarWatch, this.chokidarEvents)
     this.sampler = new StabilitySampler({
       folderId: this.id,
-      stabilityMs: this.stabilityMs,
-      unfinishedQuietMs,
+      stabilityMs: t.stabilityMs,
+      unfinishedQuietMs: t.unfinishedQuietMs,
       acceptedKinds: new Set(config.acceptedKinds.map((k) => k.toLowerCase().replace(/^\./, ''))),
       io: this.io,
       inspect,
@@ -195,6 +143,39 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
       warn: (where, e) => this.warn(where, e),
     })
     this.walker = new FolderWalker(this.io, this.paths, this.sampler, this.recursive, config.scanGate)
+    this.events = new WatchEvents({
+      recursive: this.recursive,
+      stabilityMs: t.stabilityMs,
+      paths: this.paths,
+      sampler: this.sampler,
+      walker: this.walker,
+      realRoot: () => this.realRoot,
+      session: () => this.session.signal,
+      foldersOnly: () => this.source.foldersOnly,
+      polling: () => this.polling,
+      rescan: () => this.rescan(),
+      restartWatcher: () => this.restartWatcher(),
+      checkRoot: () => this.checkRoot(),
+      switchToPolling: (code) => this.switchToPolling(code),
+      diagnose: (code, error) => this.diagnose(code, error),
+      warn: this.warn,
+    })
+    this.source = new ChokidarSource(this.root, deps.watch ?? chokidarWatch, this.events.handlers)
+    this.scans = new Rescans({
+      rescanIntervalMs: t.rescanIntervalMs,
+      io: this.io,
+      health: this.health,
+      sampler: this.sampler,
+      walker: this.walker,
+      active: () => this.active,
+      realRoot: () => this.realRoot,
+      session: () => this.session.signal,
+      rescan: () => this.rescan(),
+      restartWatcher: () => this.restartWatcher(),
+      updateStatus: () => this.updateStatus(),
+      scanned: () => this.safeEmit('scanned', { folderId: this.id }),
+      warn: this.warn,
+    })
   }
 
   /** The latest status (also emitted as `status` events when it changes). */
@@ -228,22 +209,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   rescan(): Promise<void> {
     if (!this.active) return Promise.resolve()
     if (this.health.lostMessage) return this.health.recover(true)
-    if (this.scanQueued) return this.scanQueued
-    const queued: Promise<void> = this.scanChain.then(async () => {
-      if (this.scanQueued === queued) this.scanQueued = undefined
-      this.rescanning++
-      try {
-        await this.scanOnce()
-        if (this.active && !this.health.lostMessage) this.safeEmit('scanned', { folderId: this.id })
-      } catch (e) {
-        this.warn('rescan', e)
-      } finally {
-        this.rescanning--
-      }
-    })
-    this.scanQueued = queued
-    this.scanChain = queued
-    return queued
+    return this.scans.run()
   }
 
   /** Stops: closes chokidar, clears every timer; no event is emitted after it resolves. */
@@ -254,14 +220,13 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.starting = false
     this.run.abort()
     this.session.abort()
-    clearTimeout(this.rescanTimer)
-    this.rescanTimer = undefined
+    this.scans.cancel()
     this.health.stop()
     this.sampler.dropPending(false)
     this.stopPromise = (async () => {
       await this.source.close(this.warn)
       // Let an in-flight walk notice the stop and finish, so no fs work outlives stop().
-      await this.scanChain.catch(() => undefined)
+      await this.scans.settled()
       await this.sampler.settled()
       if (this.active) return // started again meanwhile
       this.startPromise = undefined
@@ -277,7 +242,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   busy(): boolean {
     return (
       this.active &&
-      (this.starting || this.rescanning > 0 || this.walker.walking > 0 || this.sampler.busy())
+      (this.starting || this.scans.running > 0 || this.walker.walking > 0 || this.sampler.busy())
     )
   }
 
@@ -285,7 +250,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   get testHooks(): FolderWatcherTestHooks {
     return {
       dropEvents: (drop) => {
-        this.droppingEvents = drop
+        this.events.dropping = drop
       },
       injectWatcherError: (error) => this.source.injectError(error),
       isPolling: () => this.polling,
@@ -316,7 +281,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     if (run.aborted) return
     this.starting = false
     this.updateStatus()
-    this.scheduleRescan()
+    this.scans.schedule()
   }
 
   /**
@@ -358,8 +323,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   private folderLost(gone: boolean): void {
     this.session.abort()
     void this.source.close(this.warn)
-    clearTimeout(this.rescanTimer)
-    this.rescanTimer = undefined
+    this.scans.cancel()
     this.sampler.dropPending(gone)
     this.starting = false
     this.updateStatus()
@@ -376,7 +340,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     await this.rescan()
     if (session.aborted) return
     this.updateStatus()
-    this.scheduleRescan()
+    this.scans.schedule()
   }
 
   /** The folder was replaced under the watcher (same path, new directory): watch it afresh. */
@@ -436,79 +400,8 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   }
 
   // ------------------------------------------------------------------------------------------
-  // chokidar events (only those of the current watcher arrive here)
+  // the folder itself (chokidar's events are handled in watch-events.ts)
   // ------------------------------------------------------------------------------------------
-
-  /** The folder is watched now (started, not lost). */
-  private watching(): boolean {
-    return !this.session.signal.aborted
-  }
-
-  private readonly chokidarEvents: ChokidarEvents = {
-    file: (p, via) => {
-      if (!this.watching() || this.droppingEvents) return
-      const abs = path.resolve(p)
-      if (this.paths.isIgnored(abs)) return
-      if (abs.includes('\uFFFD')) return this.lossyName(path.dirname(abs))
-      void this.sampler.check(abs, via)
-    },
-    dirAdded: (p) => {
-      if (!this.watching() || this.droppingEvents) return
-      // When polling, chokidar reports the files of a new folder itself.
-      if (!this.source.foldersOnly || !this.recursive) return
-      const abs = path.resolve(p)
-      if (abs === this.realRoot || !this.paths.isInside(abs) || this.paths.isIgnored(abs)) return
-      // A folder whose name is not UTF-8: only a walk (which reads names as bytes) finds what is in
-      // it; files added there later are found by the periodic rescans.
-      if (abs.includes('\uFFFD')) return void this.rescan()
-      this.subtreeAppeared(abs)
-    },
-    dirRemoved: (p) => {
-      if (!this.watching()) return
-      const abs = path.resolve(p)
-      // The watched folder itself went away (or was replaced): lost, or watch the new one.
-      if (abs === this.realRoot) void this.restartWatcher()
-      else if (this.paths.isInside(abs)) this.sampler.subtreeVanished(abs)
-    },
-    raw: (event, evPath, details) => this.onRawEvent(event, evPath, details),
-    error: (error) => {
-      if (!this.watching()) return
-      const code = errorCode(error)
-      if (!msg.FALLBACK_CODES.has(code)) void this.diagnose(code, error)
-      else if (!this.polling) void this.switchToPolling(code)
-    },
-  }
-
-  /**
-   * fs.watch events as chokidar saw them: `evPath` is a name inside the watched folder
-   * `details.watchedPath`. Natively these are our file events (chokidar watches folders only).
-   */
-  private onRawEvent(event: string, evPath: string, details: unknown): void {
-    if (!this.watching()) return
-    const watched = (details as { watchedPath?: unknown } | null)?.watchedPath
-    if (typeof watched !== 'string' || typeof evPath !== 'string' || evPath === '') return
-    const dir = path.resolve(watched)
-    // chokidar emits no unlinkDir when an *empty* watched folder is deleted; this event
-    // (the folder's own name, seen by its own watcher) still comes.
-    if (
-      dir === this.realRoot &&
-      event === 'rename' &&
-      evPath === path.basename(this.realRoot) &&
-      !this.rootCheckQueued
-    ) {
-      this.rootCheckQueued = true
-      void this.checkRoot().finally(() => (this.rootCheckQueued = false))
-    }
-    if (!this.source.foldersOnly || this.droppingEvents) return
-    const full = path.resolve(dir, evPath)
-    if (full === this.realRoot || !this.paths.isInside(full)) return
-    if (!this.recursive && path.dirname(full) !== this.realRoot) return
-    if (this.paths.isIgnored(full)) return
-    // fs.watch decodes names as UTF-8 and could not here: read the folder as bytes instead.
-    if (evPath.includes('\uFFFD')) return this.lossyName(path.dirname(full))
-    // 'rename': the name appeared or went away; 'change': its content or metadata changed.
-    void this.sampler.check(full, event === 'rename' ? 'add' : 'change')
-  }
 
   /** Is the watched folder still the one we watch? Lost, or replaced (then watch the new one). */
   private async checkRoot(): Promise<void> {
@@ -530,87 +423,6 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
       ? msg.subfoldersUnreadable([typeof where === 'string' ? where : this.root], code)
       : msg.watcherProblem(code, errorMessage(error))
     this.updateStatus()
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // scans
-  // ------------------------------------------------------------------------------------------
-
-  private scheduleRescan(): void {
-    clearTimeout(this.rescanTimer)
-    this.rescanTimer = undefined
-    if (!this.watching()) return
-    const factor = 1 - JITTER + Math.random() * 2 * JITTER
-    this.rescanTimer = setTimeout(
-      () => {
-        this.rescanTimer = undefined
-        void this.rescan().then(() => this.scheduleRescan())
-      },
-      Math.round(this.rescanIntervalMs * factor),
-    )
-  }
-
-  private async scanOnce(): Promise<void> {
-    const session = this.session.signal
-    if (session.aborted) return
-    const gen = this.sampler.nextGeneration()
-    const trouble = noTrouble()
-    const rootError = await this.walker.walk(this.realRoot, 'scan', session, trouble)
-    if (session.aborted) return
-    if (rootError) {
-      if (!TRANSIENT_CODES.has(rootError)) this.health.enterLost(rootError)
-      return
-    }
-    // Was the folder replaced under the watcher (deleted and recreated)? Then watch the new one.
-    const rootStat = await this.io.stat(this.realRoot, session)
-    if (session.aborted) return
-    if (rootStat.ok && this.health.replaced(rootStat.value)) void this.restartWatcher()
-
-    await this.sampler.pruneUnseen(gen, [...trouble.dirs, ...trouble.skipped], SCAN_BATCH, session)
-    if (session.aborted) return
-    this.health.problem =
-      trouble.dirs.length > 0 ? msg.subfoldersUnreadable(trouble.dirs, trouble.code) : undefined
-    this.updateStatus()
-  }
-
-  /**
-   * An event named a file fs.watch could not decode (bytes that are not UTF-8): the folder is read
-   * as bytes to find its real name (once per folder at a time).
-   */
-  private readonly lossyDirs = new Set<string>()
-  private lossyName(dir: string): void {
-    if (this.lossyDirs.has(dir) || !this.paths.isInside(dir + path.sep)) return
-    const session = this.session.signal
-    this.lossyDirs.add(dir)
-    void this.walker
-      .walk(dir, 'add', session, noTrouble(), true)
-      .catch((e: unknown) => this.warn('reading a folder as bytes', e))
-      .finally(() => this.lossyDirs.delete(dir))
-  }
-
-  /**
-   * A folder appeared below the root (created, moved or renamed in). chokidar only watches folders
-   * here, so the files already in it are found by walking it: now, and once more shortly after, for
-   * files written between chokidar reading the folder and its watch being in place.
-   */
-  private subtreeAppeared(dir: string): void {
-    const session = this.session.signal
-    const walkIt = (): void => {
-      if (session.aborted) return
-      this.walker
-        .walk(dir, 'add', session, noTrouble())
-        .catch((e: unknown) => this.warn('walking a new folder', e))
-    }
-    walkIt()
-    const cancel = (): void => clearTimeout(timer)
-    const timer = setTimeout(
-      () => {
-        session.removeEventListener('abort', cancel)
-        walkIt()
-      },
-      Math.max(100, this.stabilityMs),
-    )
-    session.addEventListener('abort', cancel, { once: true })
   }
 
   // ------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@
  * - Every event or walk hit runs a *check* of that path: one `stat`, serialised per path. Checks of
  *   a path never overlap; calls arriving meanwhile coalesce into one more check.
  * - A new or changed file becomes *pending*: it is sampled every stabilityMs / 2 (and at once on
- *   every event). Each new version (size, mtime) is *peeked* at: opened where it is checked to lie
- *   inside the folder (inside.ts), its first and last bytes read and checked (intake/inspect.ts:
+ *   every event). Each new version (size, mtime) is *peeked* at (peek.ts): opened where it is
+ *   checked to lie inside the folder (inside.ts), its first and last bytes read and checked (intake/inspect.ts:
  *   is its format's end marker there?), and on Linux /proc is asked whether a program still holds
  *   it open for writing (writers.ts). It is *finished*:
  *   - at once when it is complete by its format (a PDF's %%EOF, a PNG's IEND…) and no program
@@ -31,19 +31,19 @@
  * Memory: per file, one small record (path key + size, mtime, two flags, ~200 B measured for
  * 20,000 files); pending files add a timer.
  */
-import { constants as fsConstants } from 'node:fs'
 import type { Stats } from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileKind } from '../../../schemas/routes'
-import { HEAD_BYTES, type InspectFn, tailBytesFor } from '../intake/inspect'
-import { openInside, readWindows } from './inside'
 import { GONE_CODES, TRANSIENT_CODES } from './io'
-import type { IoResult, WatchIo } from './io'
+import type { IoResult } from './io'
 import * as msg from './messages'
 import { keyOf } from './paths'
-import type { CandidateSource, WatchCandidate, WatchVanished } from './types'
-import type { WriterProbe } from './writers'
+import { peekVersion, readable } from './peek'
+import type { CheckSlot, Emitted, Pending, SamplerHost, Via } from './stability-records'
+import type { WatchCandidate, WatchVanished } from './types'
+
+export type { SamplerHost, Via } from './stability-records'
 
 /**
  * A walk that finds a file last modified longer ago than this plus the stability window counts
@@ -56,87 +56,6 @@ const MTIME_SLACK_MS = 2_000
 const WRITER_SAMPLE_MIN_MS = 40
 /** …and, the longer it stays quiet, up to this often, so a long pause costs little. */
 const WRITER_SAMPLE_MAX_MS = 250
-
-/** What a peek at a version of a file found (see SamplerHost.inspect). */
-type Peek =
-  | { kind: 'ok'; realPath: string; size: number; mtimeMs: number; complete: 'yes' | 'no' | 'unknown'; missing: string | null }
-  | { kind: 'outside'; realPath: string }
-  | { kind: 'not_file' }
-  | { kind: 'changed' }
-  | { kind: 'error'; code: string; message: string }
-
-/** What started a check: a watcher event, a walk, or a pending file's own sample timer. */
-export type Via = 'add' | 'change' | 'unlink' | 'scan' | 'sample'
-
-/** A file seen but not yet stable. */
-interface Pending {
-  path: string
-  detectedAt: number
-  source: CandidateSource
-  /** Last observed state; size/mtime -1 with `err` when stat failed (e.g. EACCES). */
-  size: number
-  mtimeMs: number
-  err: string | undefined
-  errMessage: string | undefined
-  /** Monotonic ms when the current state began. */
-  changedAt: number
-  /** Wall-clock ms when the last sample's stat was issued. */
-  lastSampleWall: number
-  /**
-   * Monotonic ms (performance.now()) when a stat first returned the current state: that version
-   * was written before then (this process's clock, whatever the file system stamps), so a program
-   * that wrote it had opened it by then (see writers.ts).
-   */
-  versionSeenAt: number
-  /** Consecutive samples that agreed on the current state. */
-  samples: number
-  timer: NodeJS.Timeout | undefined
-  /** The version (size:mtime) last peeked at, and what the peek found. */
-  peekedVersion: string | undefined
-  peek: Peek | undefined
-}
-
-/** The version last reported for a path: one small record per file. */
-interface Emitted {
-  size: number
-  mtimeMs: number
-  unreadable: boolean
-  outside: boolean
-  /** Walk generation that last saw the file. */
-  seen: number
-}
-
-interface CheckSlot {
-  again: boolean
-  via: Via
-  path: string
-  done: Promise<void>
-}
-
-/** What the sampler needs from its watcher. */
-export interface SamplerHost {
-  readonly folderId: string
-  readonly stabilityMs: number
-  /** See FolderWatcherConfig.unfinishedQuietMs. */
-  readonly unfinishedQuietMs: number
-  readonly acceptedKinds: ReadonlySet<string>
-  readonly io: WatchIo
-  readonly inspect: InspectFn
-  readonly writers: WriterProbe
-  /** The real path of the watched folder (files must lie inside it to be read). */
-  realRoot(): string
-  /** The current watch session's signal: aborted on stop() and while the folder is lost. */
-  session(): AbortSignal
-  /** True while the watcher polls (network shares may report cached attributes). */
-  polling(): boolean
-  /** The mtime cut-off of ignoreOlderThanMs, if any. */
-  cutoffMs(): number | undefined
-  candidate(c: WatchCandidate): void
-  vanished(v: WatchVanished): void
-  /** The pending set shrank (walks waiting for room may go on). */
-  pendingShrank(size: number): void
-  warn(where: string, e: unknown): void
-}
 
 export class StabilitySampler {
   private readonly pending = new Map<string, Pending>()
@@ -365,7 +284,7 @@ export class StabilitySampler {
     }
     const version = `${p.size}:${p.mtimeMs}`
     if (p.peekedVersion !== version) {
-      const peek = await this.peek(p, signal)
+      const peek = await peekVersion(p.path, this.host, signal)
       if (signal.aborted || this.pending.get(key) !== p) return
       p.peekedVersion = version
       p.peek = peek
@@ -423,43 +342,6 @@ export class StabilitySampler {
     this.schedule(p, now)
   }
 
-  /** Opens the version where it is checked to lie inside the folder, and reads its two windows. */
-  private async peek(p: Pending, signal: AbortSignal): Promise<Peek> {
-    const access = await this.readable(p.path, signal)
-    if (!access.ok) return { kind: 'error', code: access.code, message: access.message }
-    const r = await this.host.io.run(() => this.peekNow(p), signal)
-    return r.ok ? r.value : { kind: 'error', code: r.code, message: r.message }
-  }
-
-  private async peekNow(p: Pending): Promise<Peek> {
-    const opened = await openInside(p.path, this.host.realRoot())
-    if (!opened.ok) {
-      if (opened.why === 'outside') return { kind: 'outside', realPath: opened.realPath }
-      if (opened.why === 'not_file') return { kind: 'not_file' }
-      if (opened.why === 'changed') return { kind: 'changed' }
-      return { kind: 'error', code: opened.code, message: opened.message }
-    }
-    try {
-      const kind = fileKind(path.basename(p.path))
-      const size = opened.stat.size
-      const { head, tail } = await readWindows(opened.handle, size, HEAD_BYTES, tailBytesFor(kind))
-      const v = await this.host.inspect({ kind, size, head, tail })
-      return {
-        kind: 'ok',
-        realPath: opened.realPath,
-        size: opened.stat.size,
-        mtimeMs: opened.stat.mtimeMs,
-        complete: v.matches ? v.complete : 'unknown',
-        missing: v.missing,
-      }
-    } catch (e) {
-      const code = (e as { code?: unknown } | null)?.code
-      return { kind: 'error', code: typeof code === 'string' ? code : 'EIO', message: (e as Error).message }
-    } finally {
-      await opened.handle.close().catch(() => undefined)
-    }
-  }
-
   /**
    * Next sample of a pending file: every stabilityMs / 2, and exactly when the window (stabilityMs,
    * or `windowMs`) ends; `delay` when given.
@@ -506,7 +388,7 @@ export class StabilitySampler {
   }
 
   private readable(filePath: string, signal: AbortSignal): Promise<IoResult<void>> {
-    return this.host.io.access(filePath, fsConstants.R_OK, signal)
+    return readable(this.host.io, filePath, signal)
   }
 
   /** The path is gone (or not a file): drop its records; a pending file that was gone vanished. */

@@ -60,12 +60,6 @@ export interface WritingQuestion {
   since?: number
 }
 
-/** A probe that never knows (other systems, polling mode, tests that want the settle time). */
-export const NO_WRITER_PROBE: WriterProbe = {
-  available: false,
-  writing: async (paths) => new Map(paths.map((p) => [p, undefined])),
-}
-
 /** The key of a path: its exact bytes, as a binary string (non-UTF-8 names compare exactly). */
 function keyOf(realPath: string, toBytes: (s: string) => Buffer): string {
   return toBytes(realPath).toString('latin1')
