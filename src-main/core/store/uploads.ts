@@ -1,14 +1,17 @@
 /**
  * The upload queue and its history: one row per file, written before any network call.
  *
- * `UploadStore` is the table's one door; its parts live in `store/uploads/`: the row and its
- * mapping (rows.ts), row changes (changes.ts: the only status writer, guarded in SQL), what is
- * known of a file or its content (duplicates.ts), the queue's scheduling and recovery
- * (schedule.ts), counts and history (history.ts) and one-time data migrations (migrations.ts).
+ * `UploadStore` is the table's one door and its only writer: a new row, a status move (the
+ * lifecycle table's, guarded in SQL: `transition` is the one way a status changes), a note, and the
+ * recovery after a crash or a clock jump are written here, with `run()`, never `RETURNING`. Its
+ * reading parts live in `store/uploads/`: the row and its mapping (rows.ts), what is known of a
+ * file or its content (duplicates.ts), the scheduler's questions (schedule.ts), counts and history
+ * (history.ts) and one-time data migrations (migrations.ts, through `transition`).
  */
-import type { FromStatus, UploadStatus } from '../lifecycle'
 import type { Db } from './db'
-import { getUpload, insertUpload, noteUpload, transitionUpload } from './uploads/changes'
+import { randomUUID } from 'node:crypto'
+import { type FromStatus, SCHEDULED_STATUSES, type UploadStatus, checkNote, checkTransition } from '../lifecycle'
+import { COLUMN, type Row, fromRow, ROW_DEFAULTS, storedPath, toDb } from './uploads/rows'
 import * as duplicates from './uploads/duplicates'
 import { UploadHistory } from './uploads/history'
 import { resumeEndedWithoutTheApi } from './uploads/migrations'
@@ -34,15 +37,35 @@ export class UploadStore {
     return this.db.transaction(fn)
   }
 
-  // ---- row changes (uploads/changes.ts) -------------------------------------------------------
+  // ---- row changes: every write of the uploads table is here ---------------------------------
 
   /** A new row, committed before any request, in a status intake may start with (TRANSITIONS 'new'). */
   insert(u: NewUpload, now = Date.now()): Upload {
-    return insertUpload(this.t, u, now)
+    checkTransition('new', u.status, [])
+    if (SCHEDULED_STATUSES.includes(u.status) && u.nextAttemptAt == null) u = { ...u, nextAttemptAt: now }
+    const fields: Record<string, unknown> = {
+      process_type: 'async',
+      after_upload: 'leave',
+      ...Object.fromEntries(Object.entries(u).map(([k, v]) => [COLUMN[k as keyof typeof COLUMN], toDb(v)])),
+      ...storedPath(u.path),
+      idempotency_key: randomUUID(),
+      created_at: now,
+      updated_at: now,
+    }
+    const cols = Object.keys(fields)
+    this.t.writes++
+    // run(), not RETURNING: it steps to completion (a failed commit throws) and costs a third as
+    // much in libsql; the new row is what was written plus the table's defaults.
+    const { lastInsertRowid } = this.db.run(
+      `INSERT INTO uploads (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      ...cols.map((c) => fields[c]),
+    )
+    return fromRow({ ...ROW_DEFAULTS, ...(fields as Partial<Row>), id: lastInsertRowid } as Row)
   }
 
   get(id: number): Upload | undefined {
-    return getUpload(this.t, id)
+    const r = this.db.get<Row>('SELECT * FROM uploads WHERE id = ?', id)
+    return r ? fromRow(r) : undefined
   }
 
   /**
@@ -58,12 +81,104 @@ export class UploadStore {
     patch: TransitionPatch = {},
     now = Date.now(),
   ): Upload | undefined {
-    return transitionUpload(this.t, row, from, to, patch, now)
+    checkTransition(from, to, Object.keys(patch))
+    // A row waiting to be sent or polled always has a time, so the scheduler's indexes cover it.
+    if (SCHEDULED_STATUSES.includes(to) && patch.nextAttemptAt == null)
+      patch = { ...patch, nextAttemptAt: now }
+    return this.write(row, from, { ...patch, status: to }, now)
   }
 
   /** Changes fields of a row that keeps its status (lifecycle NOTES), if it still has `status`. */
-  note(row: number | Upload, status: UploadStatus, patch: TransitionPatch, now = Date.now()): Upload | undefined {
-    return noteUpload(this.t, row, status, patch, now)
+  note(
+    row: number | Upload,
+    status: UploadStatus,
+    patch: TransitionPatch,
+    now = Date.now(),
+  ): Upload | undefined {
+    checkNote(status, Object.keys(patch))
+    return this.write(row, status, patch, now)
+  }
+
+  /**
+   * The guarded UPDATE. Given the row as the caller last read it, the new row is that plus the patch
+   * (the guard on the status proves nothing else moved it: every write goes through here); given an
+   * id, it is read back.
+   */
+  private write(
+    row: number | Upload,
+    expected: UploadStatus,
+    patch: Partial<Omit<Upload, 'id'>>,
+    now: number,
+  ): Upload | undefined {
+    const id = typeof row === 'number' ? row : row.id
+    const entries = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
+    const columns: [string, unknown][] = entries.flatMap(([k, v]): [string, unknown][] => {
+      if (k !== 'path' || typeof v !== 'string') return [[COLUMN[k as keyof typeof COLUMN], toDb(v)]]
+      const stored = storedPath(v) // a path that is not UTF-8 keeps its bytes
+      return [
+        ['path', stored.path],
+        ['path_bytes', stored.path_bytes],
+      ]
+    })
+    this.t.writes++
+    // run(), not RETURNING: it steps to completion, so a failed commit (SQLITE_FULL, an I/O
+    // error) throws here instead of being lost, and it costs a third of RETURNING in libsql.
+    const { changes } = this.db.run(
+      `UPDATE uploads SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ? AND status = ?`,
+      ...columns.map(([, v]) => v),
+      id,
+      expected,
+    )
+    if (changes === 0) return undefined
+    if (typeof row === 'number' || row.status !== expected) return this.get(id)
+    return { ...row, ...(Object.fromEntries(entries) as Partial<Upload>) }
+  }
+
+  /**
+   * After a crash or stop: a row left 'uploading' may or may not have reached the server. It goes
+   * back to the queue with the SAME Idempotency-Key, so the server replays instead of creating again.
+   */
+  recoverInterrupted(
+    now = Date.now(),
+    { inFlight = [], polls = true }: { inFlight?: readonly number[]; polls?: boolean } = {},
+  ): number {
+    checkTransition('uploading', 'waiting_retry', ['nextAttemptAt'])
+    checkNote('processing', ['nextAttemptAt'])
+    this.t.writes++
+    // Rows with a request still in flight in this process are left alone (after a storage fault).
+    const keep = inFlight.length ? `AND id NOT IN (${inFlight.map(() => '?').join(', ')})` : ''
+    return this.db.transaction(() => {
+      // Jobs being followed: poll them again now (a poll in flight at the crash left a placeholder time).
+      if (polls) this.db.run(`UPDATE uploads SET next_attempt_at = ? WHERE status = 'processing'`, now)
+      return this.db.run(
+        `UPDATE uploads SET status = 'waiting_retry', next_attempt_at = ?, updated_at = ? WHERE status = 'uploading' ${keep}`,
+        now,
+        now,
+        ...inFlight,
+      ).changes
+    })
+  }
+
+  /**
+   * The clock went back by `deltaMs` (negative) or jumped: every scheduled time, and the job
+   * deadlines' start, move with it, so a row due "in 2 s" is not left waiting an hour.
+   */
+  shiftClock(deltaMs: number): number {
+    checkNote('queued', ['nextAttemptAt'])
+    checkNote('processing', ['nextAttemptAt', 'acceptedAt'])
+    this.t.writes++
+    return this.db.transaction(() => {
+      const n = this.db.run(
+        `UPDATE uploads SET next_attempt_at = next_attempt_at + ? WHERE status IN ('queued', 'waiting_retry', 'processing')
+         AND next_attempt_at IS NOT NULL`,
+        deltaMs,
+      ).changes
+      this.db.run(
+        `UPDATE uploads SET accepted_at = accepted_at + ? WHERE status = 'processing' AND accepted_at IS NOT NULL`,
+        deltaMs,
+      )
+      return n
+    })
   }
 
   // ---- a file and its content (uploads/duplicates.ts) -----------------------------------------
@@ -129,22 +244,9 @@ export class UploadStore {
     return schedule.profilesWithWork(this.t)
   }
 
-  /** After a crash or stop: rows left 'uploading' go back to the queue with the SAME key. */
-  recoverInterrupted(
-    now = Date.now(),
-    opts: { inFlight?: readonly number[]; polls?: boolean } = {},
-  ): number {
-    return schedule.recoverInterrupted(this.t, now, opts)
-  }
-
   /** A write that needs room, to tell whether storage works again after a fault. */
   probeWrite(): void {
     schedule.probeWrite(this.t)
-  }
-
-  /** The clock went back by `deltaMs` or jumped: every scheduled time moves with it. */
-  shiftClock(deltaMs: number): number {
-    return schedule.shiftClock(this.t, deltaMs)
   }
 
   /** Completed rows whose source file still has to be moved (the app stopped between the two). */

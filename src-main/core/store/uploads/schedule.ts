@@ -1,9 +1,9 @@
 /**
- * The queue's side of the table: which row to send or poll next (each from its own partial index),
- * the profiles with work, and what a start, a storage fault or a clock jump puts right (rows left
- * 'uploading', scheduled times), plus the moves the after-upload step still owes.
+ * The queue's questions to the table: which row to send or poll next (each from its own partial
+ * index), the profiles with work, whether storage takes a write again after a fault, and the moves
+ * the after-upload step still owes. (Its writes, recoverInterrupted and shiftClock, are the
+ * store's own: store/uploads.ts.)
  */
-import { checkNote, checkTransition } from '../../lifecycle'
 import { type Row, fromRow } from './rows'
 import type { Upload, UploadTable } from './types'
 
@@ -82,32 +82,6 @@ export function profilesWithWork(t: UploadTable): string[] {
 }
 
 /**
- * After a crash or stop: a row left 'uploading' may or may not have reached the server. It goes
- * back to the queue with the SAME Idempotency-Key, so the server replays instead of creating again.
- */
-export function recoverInterrupted(
-  t: UploadTable,
-  now: number,
-  { inFlight = [], polls = true }: { inFlight?: readonly number[]; polls?: boolean } = {},
-): number {
-  checkTransition('uploading', 'waiting_retry', ['nextAttemptAt'])
-  checkNote('processing', ['nextAttemptAt'])
-  t.writes++
-  // Rows with a request still in flight in this process are left alone (after a storage fault).
-  const keep = inFlight.length ? `AND id NOT IN (${inFlight.map(() => '?').join(', ')})` : ''
-  return t.db.transaction(() => {
-    // Jobs being followed: poll them again now (a poll in flight at the crash left a placeholder time).
-    if (polls) t.db.run(`UPDATE uploads SET next_attempt_at = ? WHERE status = 'processing'`, now)
-    return t.db.run(
-      `UPDATE uploads SET status = 'waiting_retry', next_attempt_at = ?, updated_at = ? WHERE status = 'uploading' ${keep}`,
-      now,
-      now,
-      ...inFlight,
-    ).changes
-  })
-}
-
-/**
  * A write that needs room (a page of its own), to tell whether storage works again after a fault;
  * it leaves nothing behind.
  */
@@ -116,28 +90,6 @@ export function probeWrite(t: UploadTable): void {
     t.db.run('CREATE TABLE IF NOT EXISTS storage_probe (blob BLOB)')
     t.db.run('INSERT INTO storage_probe (blob) VALUES (zeroblob(8192))')
     t.db.run('DELETE FROM storage_probe')
-  })
-}
-
-/**
- * The clock went back by `deltaMs` (negative) or jumped: every scheduled time, and the job
- * deadlines' start, move with it, so a row due "in 2 s" is not left waiting an hour.
- */
-export function shiftClock(t: UploadTable, deltaMs: number): number {
-  checkNote('queued', ['nextAttemptAt'])
-  checkNote('processing', ['nextAttemptAt', 'acceptedAt'])
-  t.writes++
-  return t.db.transaction(() => {
-    const n = t.db.run(
-      `UPDATE uploads SET next_attempt_at = next_attempt_at + ? WHERE status IN ('queued', 'waiting_retry', 'processing')
-       AND next_attempt_at IS NOT NULL`,
-      deltaMs,
-    ).changes
-    t.db.run(
-      `UPDATE uploads SET accepted_at = accepted_at + ? WHERE status = 'processing' AND accepted_at IS NOT NULL`,
-      deltaMs,
-    )
-    return n
   })
 }
 
