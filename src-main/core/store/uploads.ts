@@ -24,6 +24,9 @@ export { ACTIVE_STATUSES, TERMINAL_STATUSES, UPLOAD_STATUSES, type UploadStatus 
 
 export { type HistoryFilter, type NewUpload, type TransitionPatch, type Upload, toUploadView } from './uploads/types'
 
+/** A query's parameters after the database (profileId, target, path, size, mtimeMs). */
+type WithoutDb<F> = F extends (db: Db, ...a: infer A) => unknown ? A : never
+
 export class UploadStore {
   private readonly t: UploadTable
   private readonly history: UploadHistory
@@ -202,14 +205,8 @@ export class UploadStore {
   }
 
   /** What the store knows of a file: the row that handled this version, and a retakeable one. */
-  fileState(
-    profileId: string,
-    target: string,
-    path: string,
-    size: number,
-    mtimeMs: number,
-  ): { handled: Upload | undefined; retakeable: Upload | undefined } {
-    return duplicates.fileState(this.db, profileId, target, path, size, mtimeMs)
+  fileState(...a: WithoutDb<typeof duplicates.fileState>): ReturnType<typeof duplicates.fileState> {
+    return duplicates.fileState(this.db, ...a)
   }
 
   /** The earlier upload of the same content that was *sent* (a duplicate's original). */

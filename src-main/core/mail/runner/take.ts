@@ -8,7 +8,7 @@ import { storedName } from '../../names'
 import { isStorageError } from '../../store/storage-errors'
 import type { Upload } from '../../store/uploads'
 import { renderMailPrompt } from '../config'
-import { partDir, saveBytes, saveStream, saveText } from '../files'
+import { type SavedFile, partDir, saveBytes, saveStream, saveText } from '../files'
 import { MailError, type MailMeta, type MailPart, type MailSession } from '../provider'
 import type { MailRow } from '../store'
 import {
@@ -168,7 +168,7 @@ async function takePart(
   }
   const dir = partDir(ctx.d.dataDir, ctx.account.id, mail.uid_validity, mail.uid, p.part)
   const name = storedName(p.name.trim() ? p.name : 'attachment')
-  let saved: { path: string; size: number; sha256: string }
+  let saved: SavedFile
   if (prefetched) saved = await saveBytes(dir, name, prefetched)
   else {
     const stream = await s.download(mail.uid, p.part, { maxBytes: MAX_ATTACHMENT_BYTES })
