@@ -6,6 +6,7 @@
 import type { EngineEmitter } from '../events'
 import type { UploadStore } from '../store/uploads'
 import { isStorageError, storageMessage } from '../store/storage-errors'
+import { storageGuarded } from '../store/storage-guard'
 import { type QueueHooks, STORAGE_PROBE_FIRST_MS, STORAGE_PROBE_MAX_MS } from './types'
 
 /** What the hold needs of the queue. */
@@ -62,13 +63,7 @@ export class StorageHold {
 
   /** Runs a write of the queue's; a storage fault pauses the queue instead of escaping. */
   guarded<T>(write: () => T): T | undefined {
-    try {
-      return write()
-    } catch (e) {
-      if (!isStorageError(e)) throw e
-      this.fault(e)
-      return undefined
-    }
+    return storageGuarded({ storageFault: (e) => this.fault(e) }, write)
   }
 
   private scheduleProbe(): void {
