@@ -6,13 +6,14 @@
  * mode, and zod/mini bundles to ~40 KB where zod's full API costs the idle process ~9 MB of RSS
  * (issue 14). Its errors are zod errors all the same ($ZodError, see bridge.ts).
  */
-import { randomUUID } from 'node:crypto'
 import { isAbsolute, join, resolve } from 'node:path'
 import * as z from 'zod/mini'
 import { AI_TARGETS, type AiTarget } from '../../schemas/routes'
 import { UPLOADED_DIR } from './intake/after-upload'
+import { configNormalizer } from './config-normalizer'
 import { allowedKinds } from './kinds'
 import { localDay } from './util'
+import { ConfigTable } from './store/config-table'
 import type { Db } from './store/db'
 import type { FolderConfig } from '../../contract/types'
 
@@ -79,13 +80,9 @@ export const folderInputSchema = z
   )
 export type FolderInput = z.input<typeof folderInputSchema>
 
-export function normalizeFolder(
-  input: FolderInput,
-  id: string = randomUUID(),
-  addedAt = Date.now(),
-): FolderConfig {
-  const f = folderInputSchema.parse(input)
-  return {
+export const normalizeFolder = configNormalizer(
+  folderInputSchema,
+  (f, id, addedAt): FolderConfig => ({
     id,
     profileId: f.profileId,
     path: resolve(f.path),
@@ -100,8 +97,8 @@ export function normalizeFolder(
     enabled: f.enabled,
     processType: f.processType,
     addedAt,
-  }
-}
+  }),
+)
 
 /** Where a folder's uploaded files go, or null when they stay. */
 export function destinationDir(f: Pick<FolderConfig, 'afterUpload' | 'archiveDir' | 'path'>): string | null {
@@ -120,31 +117,10 @@ export function renderPrompt(template: string, v: { filename: string; folder: st
     .replaceAll('{date}', date)
 }
 
-export class FolderStore {
-  constructor(private readonly db: Db) {}
-
-  list(): FolderConfig[] {
-    return this.db
-      .all<{ config: string }>('SELECT config FROM folders ORDER BY added_at, id')
-      .map((r) => JSON.parse(r.config) as FolderConfig)
-  }
-
-  get(id: string): FolderConfig | undefined {
-    const r = this.db.get<{ config: string }>('SELECT config FROM folders WHERE id = ?', id)
-    return r ? (JSON.parse(r.config) as FolderConfig) : undefined
-  }
-
-  save(f: FolderConfig): void {
-    this.db.run(
-      'INSERT INTO folders (id, config, added_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET config = excluded.config',
-      f.id,
-      JSON.stringify(f),
-      f.addedAt,
-    )
-  }
-
-  remove(id: string): boolean {
-    return this.db.run('DELETE FROM folders WHERE id = ?', id).changes > 0
+/** The watched folders' settings (table `folders`). */
+export class FolderStore extends ConfigTable<FolderConfig> {
+  constructor(db: Db) {
+    super(db, 'folders')
   }
 }
 

@@ -4,11 +4,11 @@
  * the defaults issue 24 decided, and the `imap[s]://user@host[:port]/Mailbox` form of the headless
  * mode. Nothing here holds a password: that lives in the OS keychain (./secrets.ts).
  */
-import { randomUUID } from 'node:crypto'
 import * as z from 'zod/mini'
 import { AI_TARGETS, type AiTarget } from '../../../schemas/routes'
 import type { MailAccountConfig, MailAfter, MailRuleConfig, MailSecurity } from '../../../contract/types'
 import { isLoopbackHost } from '../api/base-url'
+import { configNormalizer } from '../config-normalizer'
 import { allowedKinds } from '../kinds'
 import { localDay } from '../util'
 
@@ -197,35 +197,28 @@ export const mailRuleInputSchema = z
   )
 export type MailRuleInput = z.input<typeof mailRuleInputSchema>
 
-export function normalizeAccount(
-  input: MailAccountInput,
-  id: string = randomUUID(),
-  addedAt = Date.now(),
-): MailAccountConfig {
-  const a = mailAccountInputSchema.parse(input)
-  const host = a.host.toLowerCase()
-  return {
-    id,
-    profileId: a.profileId,
-    label: a.label?.trim() || `${a.user}@${host}`,
-    kind: a.kind,
-    host,
-    port: a.port ?? defaultPort(a.security),
-    security: a.security,
-    user: a.user,
-    usePolling: a.usePolling,
-    pollSeconds: a.pollSeconds,
-    enabled: a.enabled,
-    addedAt,
-  }
-}
+export const normalizeAccount = configNormalizer(
+  mailAccountInputSchema,
+  (a, id, addedAt): MailAccountConfig => {
+    const host = a.host.toLowerCase()
+    return {
+      id,
+      profileId: a.profileId,
+      label: a.label?.trim() || `${a.user}@${host}`,
+      kind: a.kind,
+      host,
+      port: a.port ?? defaultPort(a.security),
+      security: a.security,
+      user: a.user,
+      usePolling: a.usePolling,
+      pollSeconds: a.pollSeconds,
+      enabled: a.enabled,
+      addedAt,
+    }
+  },
+)
 
-export function normalizeRule(
-  input: MailRuleInput,
-  id: string = randomUUID(),
-  addedAt = Date.now(),
-): MailRuleConfig {
-  const r = mailRuleInputSchema.parse(input)
+export const normalizeRule = configNormalizer(mailRuleInputSchema, (r, id, addedAt): MailRuleConfig => {
   const since = r.since?.trim() || localDay(new Date(addedAt - DEFAULT_SINCE_DAYS * 86_400_000))
   const kinds = r.acceptedKinds?.length ? allowedKinds(r.target, r.acceptedKinds) : defaultMailKinds(r.target)
   return {
@@ -245,7 +238,7 @@ export function normalizeRule(
     enabled: r.enabled,
     addedAt,
   }
-}
+})
 
 /** The keychain account a mail password is filed under: the same for the app and the headless mode. */
 export function mailSecretAccount(a: Pick<MailAccountConfig, 'user' | 'host' | 'port'>): string {

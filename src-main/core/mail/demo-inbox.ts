@@ -7,15 +7,8 @@
  */
 import { Readable } from 'node:stream'
 import type { MailAccountConfig } from '../../../contract/types'
-import {
-  MailError,
-  type MailAddress,
-  type MailMeta,
-  type MailPart,
-  type MailServer,
-  type MailSession,
-  type MailboxInfo,
-} from './provider'
+import { MailError } from './provider'
+import type { MailAddress, MailMeta, MailPart, MailServer, MailSession, MailboxInfo } from './provider'
 
 export interface DemoAttachment {
   filename: string

@@ -27,6 +27,19 @@ export function partDir(
   return join(dataDir, MAIL_DIR, safeAccount, `${uidValidity.replace(/\D/g, '')}-${uid}`, safePart)
 }
 
+/** A file kept: where it is, its size and its sha256. */
+export interface SavedFile {
+  path: string
+  size: number
+  sha256: string
+}
+
+/** `dir/name`, its folder made (private) first. */
+async function fileIn(dir: string, name: string): Promise<string> {
+  await privateDir(dir)
+  return join(dir, name)
+}
+
 /**
  * Streams `source` into `dir/name`, at most `maxBytes`, hashing the bytes as they are written.
  * A download cut short leaves a partial file nothing refers to: intake takes a file only once it
@@ -37,9 +50,8 @@ export async function saveStream(
   name: string,
   source: Readable,
   maxBytes: number,
-): Promise<{ path: string; size: number; sha256: string }> {
-  await privateDir(dir)
-  const path = join(dir, name)
+): Promise<SavedFile> {
+  const path = await fileIn(dir, name)
   const hash = createHash('sha256')
   let bytes = 0
   await pipeline(
@@ -58,21 +70,15 @@ export async function saveStream(
 }
 
 /** Writes a small attachment fetched whole to `dir/name`; returns its path, size and sha256. */
-export async function saveBytes(
-  dir: string,
-  name: string,
-  bytes: Buffer,
-): Promise<{ path: string; size: number; sha256: string }> {
-  await privateDir(dir)
-  const path = join(dir, name)
+export async function saveBytes(dir: string, name: string, bytes: Buffer): Promise<SavedFile> {
+  const path = await fileIn(dir, name)
   await writeFile(path, bytes, { mode: 0o600 })
   return { path, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
 }
 
 /** Writes text to `dir/name`. Returns the path. */
 export async function saveText(dir: string, name: string, text: string): Promise<string> {
-  await privateDir(dir)
-  const path = join(dir, name)
+  const path = await fileIn(dir, name)
   await writeFile(path, text, { mode: 0o600 })
   return path
 }

@@ -13,14 +13,8 @@ import type { Readable } from 'node:stream'
 import { ImapFlow, type FetchMessageObject, type MessageStructureObject } from 'imapflow'
 import type { MailAccountConfig } from '../../../contract/types'
 import { isLoopbackHost } from '../api/base-url'
-import {
-  MailError,
-  type MailMeta,
-  type MailPart,
-  type MailServer,
-  type MailSession,
-  type MailboxInfo,
-} from './provider'
+import { MailError } from './provider'
+import type { MailMeta, MailPart, MailServer, MailSession, MailboxInfo } from './provider'
 
 /** TLS certificate errors of Node and OpenSSL: the server's certificate is not trusted. */
 const CERT_CODES = new Set([

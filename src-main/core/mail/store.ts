@@ -6,6 +6,7 @@
  * No password is ever stored here: accounts name their keychain entry (config.ts mailSecretAccount).
  */
 import type { MailAccountConfig, MailRuleConfig } from '../../../contract/types'
+import { ConfigTable } from '../store/config-table'
 import type { Db } from '../store/db'
 
 export type MailState = 'open' | 'recorded' | 'done' | 'stale'
@@ -47,7 +48,11 @@ export interface RuleState {
 export type NewMail = Omit<MailRow, 'id' | 'state' | 'after_action' | 'note'>
 
 export class MailStore {
-  constructor(private readonly db: Db) {}
+  private readonly accountRows: ConfigTable<MailAccountConfig>
+
+  constructor(private readonly db: Db) {
+    this.accountRows = new ConfigTable(db, 'mail_accounts')
+  }
 
   transaction<R>(fn: () => R): R {
     return this.db.transaction(fn)
@@ -56,30 +61,22 @@ export class MailStore {
   // ---- accounts and rules --------------------------------------------------------------------
 
   accounts(): MailAccountConfig[] {
-    return this.db
-      .all<{ config: string }>('SELECT config FROM mail_accounts ORDER BY added_at, id')
-      .map((r) => JSON.parse(r.config) as MailAccountConfig)
+    return this.accountRows.list()
   }
 
   account(id: string): MailAccountConfig | undefined {
-    const r = this.db.get<{ config: string }>('SELECT config FROM mail_accounts WHERE id = ?', id)
-    return r ? (JSON.parse(r.config) as MailAccountConfig) : undefined
+    return this.accountRows.get(id)
   }
 
   saveAccount(a: MailAccountConfig): void {
-    this.db.run(
-      'INSERT INTO mail_accounts (id, config, added_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET config = excluded.config',
-      a.id,
-      JSON.stringify(a),
-      a.addedAt,
-    )
+    this.accountRows.save(a)
   }
 
   /** Removes an account and its rules (the mails found and their uploads stay: they are history). */
   removeAccount(id: string): void {
     this.db.transaction(() => {
       for (const r of this.rules(id)) this.removeRule(r.id)
-      this.db.run('DELETE FROM mail_accounts WHERE id = ?', id)
+      this.accountRows.remove(id)
     })
   }
 

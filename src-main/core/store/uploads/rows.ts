@@ -2,11 +2,11 @@
  * How an upload is stored: the uploads table's row (snake_case columns, 0/1 booleans) and the
  * mapping to and from the Upload main works with.
  */
-import type { AiTarget } from '../../../schemas'
-import type { AfterUpload, SkipReason, UploadSource } from '../../../contract/types'
-import type { UploadStatus } from '../lifecycle'
-import { decodeFsName, encodeFsName, hasRawBytes, printable } from '../names'
-import type { Upload } from './uploads'
+import type { AiTarget } from '../../../../schemas'
+import type { AfterUpload, SkipReason, UploadSource } from '../../../../contract/types'
+import type { UploadStatus } from '../../lifecycle'
+import { decodeFsName, encodeFsName, hasRawBytes, printable } from '../../names'
+import type { Upload } from './types'
 
 export interface Row {
   id: number
@@ -192,3 +192,12 @@ export function storedPath(p: string): { path: string; path_bytes: Buffer | null
 }
 
 /** `AND profile_id NOT IN (?, …)` for paused profiles, or nothing; the ids follow as parameters. */
+export function notIn(profiles: readonly string[]): string {
+  return profiles.length ? `AND profile_id NOT IN (${profiles.map(() => '?').join(', ')})` : ''
+}
+
+/** A value as SQLite stores it (booleans as 0/1, undefined as NULL). */
+export function toDb(v: unknown): unknown {
+  if (typeof v === 'boolean') return v ? 1 : 0
+  return v === undefined ? null : v
+}
