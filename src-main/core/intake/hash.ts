@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { type Hash, createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { type FileHandle, readFile } from 'node:fs/promises'
 
@@ -34,20 +34,15 @@ export async function sha256Handle(handle: FileHandle, sizeHint: number): Promis
       if (got === buf.length) break
     }
     h.update(buf.subarray(0, got))
-    if (got <= sizeHint) return h.digest('hex')
     // Grew while being read: hash the rest too (the caller sees the size change).
-    let pos = got
-    const more = Buffer.alloc(256 * 1024)
-    for (;;) {
-      const { bytesRead } = await handle.read(more, 0, more.length, pos)
-      if (bytesRead === 0) break
-      h.update(more.subarray(0, bytesRead))
-      pos += bytesRead
-    }
-    return h.digest('hex')
+    return got <= sizeHint ? h.digest('hex') : hashFrom(handle, h, got)
   }
+  return hashFrom(handle, h, 0)
+}
+
+/** Feeds `h` the file's bytes from `pos` to its end, 256 KiB at a time, and returns the digest. */
+async function hashFrom(handle: FileHandle, h: Hash, pos: number): Promise<string> {
   const chunk = Buffer.alloc(256 * 1024)
-  let pos = 0
   for (;;) {
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, pos)
     if (bytesRead === 0) break
