@@ -480,7 +480,7 @@ function Connection() {
           hint={
             conn.extraCertificates.length > 0
               ? `Trusted now, besides the system's: ${conn.extraCertificates.join(', ')}. Paste to replace.`
-              : "For a network that inspects encrypted traffic: paste its root certificate (-----BEGIN CERTIFICATE-----). The system's certificates are always trusted."
+              : "For a network that inspects encrypted traffic: paste its root certificate (-----BEGIN CERTIFICATE-----). The system's certificates are trusted too where they can be read: Test connection says what is trusted."
           }
           rows={3}
           value={pem}
@@ -550,6 +550,8 @@ function Connection() {
             <dd>{report.proxy ?? 'None (direct)'}</dd>
             <dt>Certificate</dt>
             <dd>{report.issuer ? `Signed by ${report.issuer}` : report.baseUrl.startsWith('https:') ? 'Not read' : 'None (this computer)'}</dd>
+            <dt>Trusted</dt>
+            <dd>{report.trust}</dd>
             <dt>Round trip</dt>
             <dd>{report.roundTripMs === null ? 'No answer' : `${report.roundTripMs} ms`}</dd>
             <dt>Answer</dt>

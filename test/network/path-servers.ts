@@ -205,7 +205,7 @@ export async function startFront(
 }
 
 export interface ConnectProxy {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port> (https:// with `tls`) */
   url: string
   /** The targets of every CONNECT asked for ("api.bookdrop.test:443"), granted or not. */
   connects: string[]
@@ -217,15 +217,19 @@ export interface ConnectProxy {
 /**
  * A CONNECT proxy. It resolves every name itself to 127.0.0.1 (so a base URL on a name this
  * computer cannot look up works only through it), and with `auth` it answers 407 until the
- * request carries that user name and password.
+ * request carries that user name and password. With `tls` it is an https:// proxy with that
+ * certificate (the client's TLS ends at the proxy, then its tunnel carries the server's TLS).
  */
-export async function startConnectProxy(opts: { auth?: { user: string; password: string } } = {}): Promise<ConnectProxy> {
+export async function startConnectProxy(
+  opts: { auth?: { user: string; password: string }; tls?: { key: string; cert: string } } = {},
+): Promise<ConnectProxy> {
   const sockets = new Set<Socket>()
   const p: ConnectProxy = { url: '', connects: [], auths: [], stop: async () => {} }
-  const server = http.createServer((_req, res) => {
+  const refuse = (_req: IncomingMessage, res: ServerResponse): void => {
     res.writeHead(405)
     res.end('CONNECT only')
-  })
+  }
+  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, refuse) : http.createServer(refuse)
   server.on('connection', (s: Socket) => {
     sockets.add(s)
     s.on('close', () => sockets.delete(s))
@@ -255,7 +259,7 @@ export async function startConnectProxy(opts: { auth?: { user: string; password:
     client.on('error', () => upstream.destroy())
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
-  p.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  p.url = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`
   p.stop = async () => {
     for (const s of sockets) s.destroy()
     await new Promise<void>((r) => server.close(() => r()))

@@ -36,7 +36,7 @@ describe('Settings: connection', () => {
       api: true,
       keyAccepted: true,
       message: 'The API answered in 42 ms and accepted the key.',
-      trust: "Node's certificate authorities, the system's",
+      trust: "Node's certificate authorities (not the system's store: it could not be read, access denied)",
     })
     await bootApp()
     act(() => useApp.getState().setScreen('settings'))
@@ -69,6 +69,8 @@ describe('Settings: connection', () => {
     expect(await section.findByText('http://proxy.corp.example:3128')).toBeTruthy()
     expect(section.getByText('Signed by Corp Root CA (Corp)')).toBeTruthy()
     expect(section.getByText('42 ms')).toBeTruthy()
+    // What is really trusted: a system store that could not be read is not claimed.
+    expect(section.getByText(/not the system's store: it could not be read, access denied/)).toBeTruthy()
     expect(section.getByText("The API's")).toBeTruthy()
   })
 })

@@ -10,18 +10,25 @@
  * - A proxied connection is a CONNECT tunnel made by `hpagent`: an http(s).Agent subclass, so the
  *   keep-alive pools of ./http.ts work through it unchanged. Both load with the first request that
  *   needs a proxy, never at idle.
- * - Trust: Node's own authorities, the OS store's where Node can read it
- *   (`tls.getCACertificates('system')`, for corporate TLS inspection), and an optional PEM
- *   (Settings or `--ca-file`), built once into one secure context.
+ * - A PAC answer is used as browsers use it: the first proxy that can be reached, DIRECT only where
+ *   it says so, SOCKS named as not supported (./network/pac.ts).
+ * - Trust: Node's own authorities, the OS store's where it can be read, and an optional PEM
+ *   (Settings or `--ca-file`), built once into one secure context that checks the server and an
+ *   https:// proxy alike (./network/trust.ts).
  *
  * A proxy's password (from the keychain or the proxy URL) goes into the agent only; `Route.proxy`
  * and every message name the proxy without it.
  */
-import { X509Certificate } from 'node:crypto'
 import http from 'node:http'
 import https from 'node:https'
-import tls from 'node:tls'
+import type tls from 'node:tls'
+import type { ProxyAgentRequestOptions } from 'hpagent'
 import { isLoopbackHost } from './base-url'
+import { ProxyChooser, parsePacResult, unreachableProxy } from './network/pac'
+import { type SystemCaReader, type Trust, buildTrust, readCaPem } from './network/trust'
+
+export { CertificateFileError, MAX_CA_PEM_BYTES, nameOf, readCaPem, type SystemCaReader } from './network/trust'
+export { type PacEntry, parsePacResult } from './network/pac'
 
 export type ProxySetting = { mode: 'system' } | { mode: 'manual'; url: string } | { mode: 'none' }
 
@@ -44,6 +51,8 @@ export interface NetworkOptions {
   extraCaPem?: string | null
   /** Trust the OS certificate store as well as Node's own list (default true). */
   systemCa?: boolean
+  /** Where the OS store is read from (default `tls.getCACertificates('system')`; tests give their own). */
+  readSystemCa?: SystemCaReader
 }
 
 export interface Route {
@@ -56,74 +65,6 @@ export interface Route {
   fresh(): http.Agent
   /** The proxy used, without credentials (`http://proxy:3128`), or null for a direct connection. */
   proxy: string | null
-}
-
-/** A PEM that holds no certificate Node can read. */
-export class CertificateFileError extends Error {
-  override readonly name = 'CertificateFileError'
-}
-
-/** The largest PEM accepted (a bundle of a few hundred certificates is about 250 KB). */
-export const MAX_CA_PEM_BYTES = 2 * 1024 * 1024
-
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g
-
-/**
- * The certificates of a PEM text, each checked by parsing; a clear error when there is none or one
- * is damaged. Returns the PEM blocks and their subjects (for Settings and `--check`).
- */
-export function readCaPem(text: string, where = 'The certificate file'): { pems: string[]; subjects: string[] } {
-  if (Buffer.byteLength(text) > MAX_CA_PEM_BYTES)
-    throw new CertificateFileError(`${where} is larger than 2 MB: it is not a certificate bundle.`)
-  const blocks = text.match(PEM_BLOCK) ?? []
-  if (blocks.length === 0) {
-    throw new CertificateFileError(
-      `${where} holds no certificate: it must be PEM text with "-----BEGIN CERTIFICATE-----" blocks.`,
-    )
-  }
-  const subjects: string[] = []
-  for (const [i, pem] of blocks.entries()) {
-    try {
-      subjects.push(nameOf(new X509Certificate(pem).subject))
-    } catch {
-      throw new CertificateFileError(`${where}: certificate ${i + 1} of ${blocks.length} cannot be read (damaged PEM).`)
-    }
-  }
-  return { pems: blocks, subjects }
-}
-
-/** "CN=Corp Root\nO=Corp" → "Corp Root (Corp)". */
-export function nameOf(dn: string | Record<string, unknown> | undefined | null): string {
-  if (!dn) return 'an unnamed authority'
-  const fields: Record<string, string> = {}
-  if (typeof dn === 'string') {
-    for (const line of dn.split('\n')) {
-      const at = line.indexOf('=')
-      if (at > 0) fields[line.slice(0, at)] = line.slice(at + 1)
-    }
-  } else {
-    for (const [k, v] of Object.entries(dn)) if (typeof v === 'string') fields[k] = v
-  }
-  const cn = fields.CN
-  const o = fields.O
-  if (cn && o && o !== cn) return `${cn} (${o})`
-  return cn ?? o ?? 'an unnamed authority'
-}
-
-/**
- * The proxies of a PAC result, in order: `PROXY h:p` → http://h:p, `HTTPS h:p` → https://h:p,
- * `DIRECT` → null. SOCKS entries are left out (not supported); an empty list means direct.
- */
-export function parsePacResult(pac: string): (string | null)[] {
-  const out: (string | null)[] = []
-  for (const part of pac.split(';')) {
-    const [kind, hostPort] = part.trim().split(/\s+/)
-    const k = (kind ?? '').toUpperCase()
-    if (k === 'DIRECT') out.push(null)
-    else if ((k === 'PROXY' || k === 'HTTP') && hostPort) out.push(`http://${hostPort}`)
-    else if (k === 'HTTPS' && hostPort) out.push(`https://${hostPort}`)
-  }
-  return out
 }
 
 /** A proxy URL as shown to people: scheme, host and port, never a user name or password. */
@@ -159,8 +100,10 @@ export class Network {
   #direct: { http: http.Agent; https: https.Agent } | null = null
   #directRoutes: { http?: Route; https?: Route } = {}
   readonly #proxied = new Map<string, http.Agent>()
-  #context: tls.SecureContext | null | undefined
-  readonly #systemCache = new Map<string, { at: number; proxies: (string | null)[] }>()
+  #trust: Trust | undefined
+  /** The system's choice per origin (a proxy, null for direct, or the error of a SOCKS-only answer). */
+  readonly #systemCache = new Map<string, { at: number; choice: Promise<string | null> }>()
+  readonly #chooser = new ProxyChooser()
   readonly #credentials = new Map<string, ProxyCredentials | null>()
 
   constructor(opts: NetworkOptions = {}) {
@@ -196,8 +139,9 @@ export class Network {
     this.#directRoutes = {}
     for (const a of this.#proxied.values()) a.destroy()
     this.#proxied.clear()
-    this.#context = undefined
+    this.#trust = undefined
     this.#systemCache.clear()
+    this.#chooser.clear()
     this.#credentials.clear()
   }
 
@@ -216,8 +160,13 @@ export class Network {
     const withAuth = await this.withCredentials(proxy)
     const { HttpsProxyAgent, HttpProxyAgent } = await import('hpagent')
     const make = (keepAlive: boolean): http.Agent => {
-      const options = { keepAlive, scheduling: 'lifo' as const, proxy: withAuth, ...this.tlsOptions() }
-      return url.protocol === 'https:' ? new HttpsProxyAgent(options) : new HttpProxyAgent(options)
+      // The same trust checks the server's certificate and an https:// proxy's own: hpagent hands
+      // proxyRequestOptions to the proxy's https.request (typed with `ca` only; one context is cheaper).
+      const trust = this.tlsOptions()
+      const proxyRequestOptions: ProxyAgentRequestOptions & typeof trust = trust
+      const options = { keepAlive, scheduling: 'lifo' as const, proxy: withAuth, proxyRequestOptions, ...trust }
+      const agent = url.protocol === 'https:' ? new HttpsProxyAgent(options) : new HttpProxyAgent(options)
+      return this.watched(agent, proxy)
     }
     const key = `${url.protocol}${withAuth}`
     let agent = this.#proxied.get(key)
@@ -248,15 +197,16 @@ export class Network {
     const setting = this.proxySetting
     if (setting.mode === 'none' || isLoopbackHost(url.hostname)) return null
     if (setting.mode === 'manual') return checkProxyUrl(setting.url)
-    if (this.#opts.systemProxy) {
+    const systemProxy = this.#opts.systemProxy
+    if (systemProxy) {
       const key = url.origin
       const hit = this.#systemCache.get(key)
-      let proxies = hit && Date.now() - hit.at < SYSTEM_PROXY_TTL_MS ? hit.proxies : undefined
-      if (!proxies) {
-        proxies = parsePacResult(await this.#opts.systemProxy(url.href).catch(() => 'DIRECT'))
-        this.#systemCache.set(key, { at: Date.now(), proxies })
-      }
-      return proxies[0] ?? null
+      if (hit && Date.now() - hit.at < SYSTEM_PROXY_TTL_MS) return hit.choice
+      const choice = systemProxy(url.href)
+        .catch(() => 'DIRECT')
+        .then((pac) => this.#chooser.choose(parsePacResult(pac)))
+      this.#systemCache.set(key, { at: Date.now(), choice })
+      return choice
     }
     const { getProxyForUrl } = await import('proxy-from-env')
     const fromEnv = getProxyForUrl(url.href)
@@ -291,40 +241,40 @@ export class Network {
     return u.href.replace(/\/$/, '')
   }
 
+  /**
+   * A proxy's agent that reports a connection that never reached the proxy: the system's next
+   * proxy (a PAC list) is chosen for the next request.
+   */
+  private watched(agent: http.Agent, proxy: string): http.Agent {
+    type Done = (err: Error | null, socket?: unknown) => void
+    const a = agent as unknown as { createConnection(o: object, cb: Done): unknown }
+    const connect = a.createConnection.bind(a)
+    a.createConnection = (o, cb) =>
+      connect(o, (err, socket) => {
+        if (err && unreachableProxy(err)) {
+          this.#chooser.down(proxy)
+          this.#systemCache.clear()
+        }
+        cb(err, socket)
+      })
+    return agent
+  }
+
   /** The trust of every TLS connection: one secure context, built at the first https request. */
   private tlsOptions(): { secureContext?: tls.SecureContext } {
-    if (this.#context === undefined) this.#context = buildContext(this.#opts)
-    return this.#context ? { secureContext: this.#context } : {}
+    const context = this.trust().context
+    return context ? { secureContext: context } : {}
   }
 
-  /** What a person is told about the trust in force (`--check`, Test connection). */
+  private trust(): Trust {
+    this.#trust ??= buildTrust(this.#opts)
+    return this.#trust
+  }
+
+  /** What a person is told about the trust in force (`--check`, Test connection): what was really read. */
   trustSummary(): string {
-    const parts = ["Node's certificate authorities"]
-    if (this.#opts.systemCa !== false && typeof tls.getCACertificates === 'function') parts.push("the system's")
-    if (this.#opts.extraCaPem) {
-      const n = readCaPem(this.#opts.extraCaPem).pems.length
-      parts.push(`${n} extra certificate${n === 1 ? '' : 's'}`)
-    }
-    return parts.join(', ')
+    return this.trust().summary
   }
-}
-
-function buildContext(opts: NetworkOptions): tls.SecureContext | null {
-  const useSystem = opts.systemCa !== false && typeof tls.getCACertificates === 'function'
-  const extra = opts.extraCaPem ? readCaPem(opts.extraCaPem).pems : []
-  if (!useSystem && extra.length === 0) return null
-  const ca = new Set<string>(
-    typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : tls.rootCertificates,
-  )
-  if (useSystem) {
-    try {
-      for (const c of tls.getCACertificates('system')) ca.add(c)
-    } catch {
-      // The OS store could not be read: Node's own list (and the extra PEM) still apply.
-    }
-  }
-  for (const c of extra) ca.add(c)
-  return tls.createSecureContext({ ca: [...ca] })
 }
 
 let shared: Network | null = null
