@@ -4,10 +4,7 @@ import { rowName } from '../intake/intake'
 import { printable } from '../names'
 import type { SendFile } from '../queue/queue'
 import type { Upload } from '../store/uploads'
-import { openInside, realPathOf } from '../watch/inside'
-
-/** Linux: a descriptor of this process, read by path (the very file opened, whatever its name now). */
-const PROC_SELF_FD = process.platform === 'linux' ? '/proc/self/fd' : null
+import { type InsideFs, PROC_FD, openInside, realPathOf } from '../watch/inside'
 
 /**
  * Opened where it is checked (a watched folder's file must still lie inside the folder, so a link
@@ -16,10 +13,10 @@ const PROC_SELF_FD = process.platform === 'linux' ? '/proc/self/fd' : null
  * after the check: its size, mtime and sha256 must still match the row (the client checks them),
  * so nothing else can be sent.
  */
-export async function fileForSend(row: Upload, folders: FolderStore): Promise<SendFile> {
+export async function fileForSend(row: Upload, folders: FolderStore, fs: InsideFs = {}): Promise<SendFile> {
   const folder = row.folderId ? folders.get(row.folderId) : undefined
   const root = folder ? await realPathOf(folder.path).catch(() => folder.path) : null
-  const opened = await openInside(row.path, root)
+  const opened = await openInside(row.path, root, fs)
   if (!opened.ok) {
     const failure = (errorCode: string, message: string) =>
       Object.assign(new Error(message), { status: 0, errorCode, retryable: false })
@@ -41,6 +38,7 @@ export async function fileForSend(row: Upload, folders: FolderStore): Promise<Se
   const handle = opened.handle
   const release = () => handle.close().catch(() => undefined)
   // A receipt-sized file is read through this descriptor; a large one streams from its path.
-  if (PROC_SELF_FD) return { path: `${PROC_SELF_FD}/${handle.fd}`, handle, release }
+  const procFd = fs.procFd === undefined ? PROC_FD : fs.procFd
+  if (procFd) return { path: `${procFd}/${handle.fd}`, handle, release }
   return { path: row.path, handle, release }
 }
