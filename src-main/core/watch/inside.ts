@@ -20,7 +20,7 @@ import { errnoCode } from '../util'
 
 const CASE_INSENSITIVE = process.platform === 'win32' || process.platform === 'darwin'
 /** Linux: the kernel names the file behind a descriptor. */
-export const PROC_FD = process.platform === 'linux' ? '/proc/self/fd' : null
+const PROC_FD = process.platform === 'linux' ? '/proc/self/fd' : null
 
 /**
  * How openInside opens a file and learns what it opened. The defaults are the system's; tests run
