@@ -173,7 +173,8 @@ export interface QueueHooks {
    * The file of a row as it is to be read for sending: opened where it is checked (a watched
    * folder's file must still lie inside the folder), read only through its `handle` (its path may
    * lead elsewhere by now). `release` closes it once the request is done. A refusal is a
-   * ClientFailure (e.g. `file_outside_folder`, or `file_unavailable`: it waits and tries again): nothing is sent.
+   * ClientFailure (e.g. `file_outside_folder`; `file_unavailable` waits and tries again): nothing
+   * is sent.
    */
   fileForSend?(row: Upload): Promise<SendFile>
   /**
