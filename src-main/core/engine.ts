@@ -90,7 +90,7 @@ export class Engine {
         afterRecord: (row) => afterRecord(row, this.uploads, this.events),
         superseded: (row) => this.retakes.superseded(row),
         storageRecovered: () => this.taker.retakeUntaken(),
-        fileForSend: (row) => fileForSend(row, this.folders),
+        fileForSend: (row) => fileForSend(row, this.folders, opts.openForSend),
         textOf: async (row) => (await this.mail()).textOf(row),
       },
       { ...saved, ...opts.queue },

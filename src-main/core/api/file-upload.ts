@@ -25,8 +25,7 @@ export interface FileAttachmentInput {
   /**
    * The file, already opened by the caller (who closes it once the call returned): measured and read
    * through this descriptor instead of opening `path` again, by position, so a retried body reads it
-   * whole again. `path` still names it in messages, and a file over the whole-read size streams
-   * from `path`.
+   * whole again, whatever its size (a large one streams from it). `path` only names it in messages.
    */
   handle?: FileHandle
 }

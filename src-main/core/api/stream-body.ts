@@ -47,8 +47,25 @@ export interface BodyFile {
    * read); a mismatch fails the body before its last bytes, so the server never gets a whole request.
    */
   sha256?: string
-  /** The file already opened by the caller: a whole read goes through it (see FileAttachmentInput). */
+  /** The file already opened by the caller: every read goes through it (see FileAttachmentInput). */
   handle?: FileHandle
+}
+
+/**
+ * The bytes of an open file from its start, `chunkBytes` at a time, by position (the descriptor's
+ * own offset is never used, so a retried body reads it whole again). One more byte than measured is
+ * asked for, so a file that grew reads longer than measured.
+ */
+async function* handleChunks(handle: FileHandle, size: number, chunkBytes: number): AsyncGenerator<Buffer> {
+  let at = 0
+  for (;;) {
+    const buf = Buffer.allocUnsafe(Math.min(chunkBytes, size + 1 - at))
+    if (buf.length === 0) return
+    const { bytesRead } = await handle.read(buf, 0, buf.length, at)
+    if (bytesRead === 0) return
+    at += bytesRead
+    yield buf.subarray(0, bytesRead)
+  }
 }
 
 /**
@@ -191,9 +208,16 @@ export function streamedJsonBody(
 
   let failure: FileBodyError | undefined
 
-  /** A small file is one read (cheaper than a stream); a large one streams, so memory stays flat. */
+  /**
+   * A small file is one read (cheaper than a stream); a large one streams, so memory stays flat. A
+   * file opened by the caller is read through its descriptor whatever its size: its path may lead
+   * elsewhere by now (a link swapped in after the check).
+   */
   function source(f: BodyFile): AsyncIterable<Buffer> {
-    if (f.size > wholeReadBytes) return createReadStream(f.path, { highWaterMark: readChunkBytes })
+    if (f.size > wholeReadBytes) {
+      if (f.handle) return handleChunks(f.handle, f.size, readChunkBytes)
+      return createReadStream(f.path, { highWaterMark: readChunkBytes })
+    }
     return (async function* () {
       yield await readWhole(f)
     })()

@@ -3,6 +3,7 @@ import type { InspectFn } from '../intake/inspect'
 import type { MailOptions } from '../mail/service'
 import type { ClientProvider, QueueOptions } from '../queue/queue'
 import type { PrivacyReport } from '../store/private-dir'
+import type { InsideFs } from '../watch/inside'
 import type { WatchTiming } from './folders'
 
 export interface EngineOptions {
@@ -36,6 +37,8 @@ export interface EngineOptions {
    * watching at open (the app) or the host starts the ones it wants (headless: `mail.start(ids)`).
    */
   mail?: MailOptions & { autoStart?: boolean }
+  /** How a file is opened to be sent (watch/inside.ts); tests run the fallback used off Linux and meet open errors. */
+  openForSend?: InsideFs
 }
 
 /** What open() did with an unreadable queue database. */

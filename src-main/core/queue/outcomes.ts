@@ -91,6 +91,7 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
     // Written to while being sent: try again once it is stable (same key: nothing was created).
     return { kind: 'move', to: 'waiting_retry', patch: { ...base, nextAttemptAt: now + 2000 } }
   }
+  if (f.errorCode === 'file_unavailable') return afterOpenError(row, f, opts, now)
   if (isOutOfCredits(f)) {
     // Nothing was created: the file waits, with the profile, for credits.
     gates.hold(row.profileId, f, 0)
@@ -108,6 +109,22 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
   }
   gates.hold(row.profileId, f, 0)
   return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null } }
+}
+
+/**
+ * The file could not be opened, for a reason that passes (too many open files, a read error): it
+ * waits and tries again with backoff, each try an attempt; once the attempts are used, the error
+ * has lasted and the row ends as unreadable, its file left where it is.
+ */
+function afterOpenError(row: Upload, f: ClientFailure, opts: QueueOptions, now: number): Outcome {
+  const base = { errorCode: f.errorCode, httpStatus: null }
+  if (row.attempts >= opts.maxAttempts) {
+    const lastError = `${f.message} Gave up after ${row.attempts} tries; the file stays where it is. Check it and its disk, then press Send anyway.`
+    return { kind: 'move', to: 'skipped', patch: { ...base, lastError, reason: 'unreadable', nextAttemptAt: null } }
+  }
+  const wait = retryDelay(row.attempts, undefined, opts.retry, opts.random)
+  const lastError = `${f.message} This usually passes: Bookdrop tries again by itself.`
+  return { kind: 'move', to: 'waiting_retry', patch: { ...base, lastError, nextAttemptAt: now + wait } }
 }
 
 /** The job's answer: its record, its failure, or ask again. */

@@ -171,9 +171,10 @@ export interface QueueHooks {
   storageRecovered?(): void
   /**
    * The file of a row as it is to be read for sending: opened where it is checked (a watched
-   * folder's file must still lie inside the folder), and a path that reads that very file (on
-   * Linux its descriptor's `/proc/self/fd/N`). `release` closes it once the request is done. A
-   * refusal is a ClientFailure (e.g. `file_outside_folder`): nothing is sent.
+   * folder's file must still lie inside the folder), read only through its `handle` (its path may
+   * lead elsewhere by now). `release` closes it once the request is done. A refusal is a
+   * ClientFailure (e.g. `file_outside_folder`; `file_unavailable` waits and tries again): nothing
+   * is sent.
    */
   fileForSend?(row: Upload): Promise<SendFile>
   /**

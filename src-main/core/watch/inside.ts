@@ -22,6 +22,16 @@ const CASE_INSENSITIVE = process.platform === 'win32' || process.platform === 'd
 /** Linux: the kernel names the file behind a descriptor. */
 const PROC_FD = process.platform === 'linux' ? '/proc/self/fd' : null
 
+/**
+ * How openInside opens a file and learns what it opened. The defaults are the system's; tests run
+ * the fallback used off Linux on Linux (`procFd: null`) and meet errors a disk or the process gives.
+ */
+export interface InsideFs {
+  /** Where the kernel names a descriptor (`/proc/self/fd` on Linux); null: compare device and inode. */
+  procFd?: string | null
+  open?: (path: string | Buffer, flags: number) => Promise<FileHandle>
+}
+
 export type OpenedInside =
   | { ok: true; handle: FileHandle; stat: Stats; realPath: string }
   | { ok: false; why: 'outside'; realPath: string; message: string }
@@ -48,10 +58,10 @@ export async function realPathOf(p: string): Promise<string> {
  * answers from memory (it never waits on a disk or a network share), and a round trip through the
  * thread pool for it cost more than the answer (three per file: peek, intake, send).
  */
-function pathOfDescriptor(handle: FileHandle): string | null {
-  if (!PROC_FD) return null
+function pathOfDescriptor(handle: FileHandle, procFd: string | null): string | null {
+  if (!procFd) return null
   try {
-    const raw = readlinkSync(`${PROC_FD}/${handle.fd}`, { encoding: 'buffer' })
+    const raw = readlinkSync(`${procFd}/${handle.fd}`, { encoding: 'buffer' })
     const s = decodeFsName(raw)
     // An unlinked file is named "<path> (deleted)": it is gone from the folder.
     return s.endsWith(' (deleted)') || !path.isAbsolute(s) ? '' : s
@@ -65,10 +75,10 @@ function pathOfDescriptor(handle: FileHandle): string | null {
  * real path of the watched folder it was found in; null for a file a person gave, which has no
  * folder). On success the caller owns `handle` and must close it.
  */
-export async function openInside(p: string, realRoot: string | null): Promise<OpenedInside> {
+export async function openInside(p: string, realRoot: string | null, fs: InsideFs = {}): Promise<OpenedInside> {
   let handle: FileHandle
   try {
-    handle = await open(fsPath(p), fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0))
+    handle = await (fs.open ?? open)(fsPath(p), fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0))
   } catch (e) {
     const code = errnoCode(e) ?? 'EIO'
     return { ok: false, why: 'error', code, message: (e as Error).message }
@@ -80,7 +90,7 @@ export async function openInside(p: string, realRoot: string | null): Promise<Op
   try {
     const st = await handle.stat()
     if (!st.isFile()) return await fail({ ok: false, why: 'not_file', message: 'not a regular file' })
-    let real = pathOfDescriptor(handle)
+    let real = pathOfDescriptor(handle, fs.procFd === undefined ? PROC_FD : fs.procFd)
     if (real === '') return await fail({ ok: false, why: 'error', code: 'ENOENT', message: 'the file was deleted' })
     if (real === null) {
       // No kernel answer: the real path of the path, if it still names the file opened.
