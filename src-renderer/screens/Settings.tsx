@@ -13,6 +13,7 @@ import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { ACTIONS, TableHead } from '../components/TableHead'
 import { useShallow } from 'zustand/react/shallow'
+import { DataFolder } from './settings/DataFolder'
 
 export function Settings() {
   return (
@@ -21,6 +22,7 @@ export function Settings() {
       <Preferences />
       <Connection />
       <PhotosAndPhones />
+      <DataFolder />
     </Screen>
   )
 }
