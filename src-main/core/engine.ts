@@ -31,7 +31,7 @@ import { type AddFilesOptions, addedFileRequest } from './engine/requests'
 import { Retakes } from './engine/retake'
 import type { EngineParts } from './engine/parts'
 import { fileForSend } from './engine/send-file'
-import { CopyRetention, type DataFolderSize, type Freed, copyGoneMessage, dataFolderSize, keepCopiesMs } from './engine/retention'
+import { CopyRetention, type DataFolderSize, type Freed, copyGoneMessage, dataFolderSize, keepCopiesMs, removedCopies } from './engine/retention'
 import { EngineSettings } from './engine/settings'
 import { FileTaker } from './engine/take'
 
@@ -355,6 +355,11 @@ export class Engine {
   /** Runs the retention now (it also runs at start and every hour). */
   sweepLocalCopies(now?: number): Promise<Freed> {
     return this.retention.sweep(now === undefined ? {} : { now })
+  }
+
+  /** The rows whose own copy in the data folder the retention deleted (the history says so). */
+  removedCopies(rows: readonly Upload[]): Promise<Set<number>> {
+    return removedCopies(this.opts.dataDir, rows)
   }
 
   /** "Free space": deletes every local copy no unfinished row needs. */

@@ -24,6 +24,12 @@ describeE2E('the data folder in Settings', (t) => {
       await until(async () => (await svc.history({ statuses: ['completed'] })).total).toBe(1)
       const [row] = (await svc.history({})).rows
       await access(row!.path)
+      // The same receipt added again: a duplicate, whose copy waits in case the person sends it anyway.
+      await svc.addFileContents({
+        target: 'expenses',
+        files: [{ name: 'bread again.txt', base64: Buffer.from(text).toString('base64') }],
+      })
+      await until(async () => (await svc.history({ statuses: ['duplicate'] })).total).toBe(1)
 
       await goTo(page, /Settings/, 'Settings')
       const section = page.getByRole('region', { name: 'Data folder' })
@@ -38,16 +44,25 @@ describeE2E('the data folder in Settings', (t) => {
       await t.a11y('Settings with the data folder')
 
       await section.getByRole('button', { name: 'Free space' }).click()
-      await until(() => section.getByRole('status').last().textContent()).toMatch(/^Freed \d+(\.\d)? KB \(1 file\)\.$/)
+      await until(() => section.getByRole('status').last().textContent()).toMatch(/^Freed \d+(\.\d)? KB \(2 files\)\.$/)
       await until(() => part('Files added in the browser').textContent()).toBe('0 B')
       await expect(access(row!.path)).rejects.toThrow()
-      // The upload stays in the history.
-      expect((await svc.history({})).total).toBe(1)
+      // The uploads stay in the history, which says their local copy was removed.
+      expect((await svc.history({})).rows.map((r) => r.localCopyRemoved)).toEqual([true, true])
       await t.shot()
 
       // Nothing more to free.
       await section.getByRole('button', { name: 'Free space' }).click()
       await until(() => section.getByRole('status').last().textContent()).toBe('Nothing to free: every local copy is still needed.')
+
+      // "Send anyway" on the duplicate says the copy is gone and what to do.
+      await goTo(page, /Upload history/, 'Upload history')
+      const dupCell = page.getByRole('cell', { name: /bread again\.txt/ }).and(page.locator('[title]')).first()
+      await until(() => dupCell.getAttribute('title')).toBe('local copy removed')
+      await page.getByRole('button', { name: 'Send anyway: bread again.txt' }).click()
+      await until(() => page.getByRole('alert').last().textContent()).toMatch(
+        /local copy of this receipt was removed.*add the file again/,
+      )
     },
     E2E_TIMEOUT,
   )

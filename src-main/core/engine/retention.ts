@@ -136,14 +136,27 @@ export function keepCopiesMs(saved: Record<string, unknown>): number {
   return (ok ? days : DEFAULT_KEEP_COPIES_DAYS) * DAY_MS
 }
 
+/** Whether `path` is one of Bookdrop's own files in `dataDir`. */
+function ownPath(dataDir: string, path: string): boolean {
+  const root = dataDir.replace(/[\\/]+$/, '')
+  return path.startsWith(`${root}/`) || path.startsWith(`${root}\\`)
+}
+
+/** The rows (of a history page) whose own copy in the data folder is gone. */
+export async function removedCopies(dataDir: string, rows: readonly Pick<CopyRef, 'id' | 'path'>[]): Promise<Set<number>> {
+  const gone = new Set<number>()
+  for (const r of rows) {
+    if (ownPath(dataDir, r.path) && !(await stat(r.path).then((s) => s.isFile(), () => false))) gone.add(r.id)
+  }
+  return gone
+}
+
 /**
  * When a person asks to send a row again and its local copy was deleted: what to say, or null when
  * the copy is there (or the row's file is not one of Bookdrop's copies).
  */
 export async function copyGoneMessage(dataDir: string, row: Pick<CopyRef, 'status' | 'path' | 'preparedPath'>): Promise<string | null> {
-  const root = dataDir.replace(/[\\/]+$/, '')
-  const own = (p: string) => p.startsWith(`${root}/`) || p.startsWith(`${root}\\`)
-  const gone = async (p: string | null) => p !== null && own(p) && !(await stat(p).then((s) => s.isFile(), () => false))
+  const gone = async (p: string | null) => p !== null && ownPath(dataDir, p) && !(await stat(p).then((s) => s.isFile(), () => false))
   // A skipped row is taken again from its original (its photo prepared again): only that counts.
   if (!(await gone(row.path)) && (row.status === 'skipped' || !(await gone(row.preparedPath)))) return null
   return 'The local copy of this receipt was removed (Settings › Data folder says how long copies are kept). Send the receipt to Bookdrop again: forward the mail again, take the photo again from the phone, or add the file again.'
