@@ -10,6 +10,7 @@
  */
 import { lstat, readdir, rm, rmdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { DataFolderView } from '../../../contract/calls/data-folder'
 import type { CopyRef, UploadStore } from '../store/uploads'
 
 /** Bookdrop's folders of local copies, in its data folder. */
@@ -95,17 +96,8 @@ export async function sweepLocalCopies(dataDir: string, uploads: Pick<UploadStor
   return freed
 }
 
-/** The data folder's size, per part (Settings). */
-export interface DataFolderSize {
-  database: number
-  prepared: number
-  mail: number
-  phone: number
-  dropped: number
-  exports: number
-  other: number
-  total: number
-}
+/** The data folder's size, per part (Settings; the contract's shape). */
+export type DataFolderSize = DataFolderView
 
 async function bytesUnder(path: string): Promise<number> {
   const st = await lstat(path).catch(() => null)
