@@ -6,10 +6,11 @@
  * which must stay under 20 MB however long the run (a leak grows with the number of files).
  *
  * Part of `npm run bench` with `--only soak` or `--soak`; alone:
- *   npx tsx scripts/bench/soak.ts [--soak-minutes N] [--quick] [--heap-snapshots <dir>]
+ *   npx tsx scripts/bench/soak.ts [--soak-minutes N] [--quick] [--heap-snapshots <dir>] [--stall <s>]
  * `--heap-snapshots <dir>` starts the engine with --heapsnapshot-signal=SIGUSR2 and takes a snapshot
  * at the end of the first quarter and at the end (before the stop), into <dir>, for comparison in
  * Chrome's DevTools (Memory → Comparison). A snapshot pauses the engine for a few seconds.
+ * `--stall <s>` stops the engine for s seconds at 30 % of the run (SIGSTOP/SIGCONT): can it catch up?
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -26,12 +27,19 @@ const SAMPLE_MS = 2000
 const RATE = 20
 /** Growth allowed after the first quarter of the run. */
 const BUDGET_MB = 20
+/** The RSS figures are medians of the samples this close to their moment (at least 20 s). */
+const windowMs = (durationMs: number) => Math.max(20_000, Math.round(durationMs / 16))
 
 export interface SoakOptions {
   root: string
   minutes: number
   /** Where heap snapshots go (none when absent). */
   snapshots?: string
+  /**
+   * Stops the engine (SIGSTOP) for this many seconds at 30 % of the run, then lets it go on (a
+   * laptop's sleep, a busy machine): the files meanwhile are a backlog it must catch up on.
+   */
+  stallSeconds?: number
   /** Extra NODE_OPTIONS for the engine (e.g. --max-semi-space-size), for experiments. */
   nodeOptions?: string
   log?: (line: string) => void
@@ -201,10 +209,17 @@ export async function soakBench(o: SoakOptions): Promise<BenchRow[]> {
 
     const t0 = Date.now()
     let snapQuarter = false
+    let stalled = false
     const sampler = setInterval(() => {
       const t = Date.now() - t0
       const parts = rssParts(pid)
       samples.push({ t, rss: rssOf(pid), files: names.length, done: done.size, heap: parts.heap, anon: parts.anon })
+      if (o.stallSeconds && !stalled && t >= durationMs * 0.3) {
+        stalled = true
+        log(`soak: engine stopped for ${o.stallSeconds} s`)
+        process.kill(pid, 'SIGSTOP')
+        setTimeout(() => process.kill(pid, 'SIGCONT'), o.stallSeconds * 1000)
+      }
       if (o.snapshots && !snapQuarter && t >= durationMs / 4) {
         snapQuarter = true
         process.kill(pid, 'SIGUSR2')
@@ -253,8 +268,17 @@ export async function soakBench(o: SoakOptions): Promise<BenchRow[]> {
     const code = await exited
     engine = undefined
 
-    const quarter = samples.find((s) => s.t >= durationMs / 4) ?? samples[0]!
-    const growth = endRss - quarter.rss
+    // V8 resizes its young generation (up to 32 MB) as the allocation rate goes: one sample can be
+    // 15 MB off its neighbours for a minute. The figures are medians of the samples within
+    // WINDOW_MS of the first quarter's end and of the run's last WINDOW_MS (all done).
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
+    const WINDOW_MS = windowMs(durationMs)
+    const qAt = durationMs / 4
+    const quarter = samples.find((s) => s.t >= qAt) ?? samples[0]!
+    const quarterRss = median(samples.filter((s) => Math.abs(s.t - qAt) <= WINDOW_MS).map((s) => s.rss))
+    const last = samples.at(-1)!.t
+    const endMedian = median(samples.filter((s) => s.t >= last - WINDOW_MS).map((s) => s.rss))
+    const growth = endMedian - quarterRss
     const filesAfter = names.length - quarter.files
     const peak = Math.max(...samples.map((s) => s.rss))
     // The emulator's own log of creates: every file created exactly once, none lost.
@@ -292,12 +316,12 @@ export async function soakBench(o: SoakOptions): Promise<BenchRow[]> {
       },
       { what: '  engine RSS watching, before the first file', figure: mb(startRss), target: '', ok: null },
       {
-        what: `  RSS at the first quarter (${(quarter.t / 60_000).toFixed(1)} min, ${quarter.files} files)`,
-        figure: mb(quarter.rss),
+        what: `  RSS at the first quarter (${(quarter.t / 60_000).toFixed(1)} min, ${quarter.files} files; median of ±${WINDOW_MS / 1000} s)`,
+        figure: mb(quarterRss),
         target: '',
         ok: null,
       },
-      { what: '  RSS at the end (all done)', figure: mb(endRss), target: '', ok: null },
+      { what: `  RSS at the end (median of the last ${WINDOW_MS / 1000} s; the last sample, all done: ${mb(endRss)})`, figure: mb(endMedian), target: '', ok: null },
       { what: '  peak RSS', figure: mb(peak), target: '', ok: null },
       {
         what: '  RSS growth after the first quarter',
@@ -342,10 +366,12 @@ runAlone('soak.ts', () => {
   const argv = process.argv.slice(2)
   const i = argv.indexOf('--heap-snapshots')
   const j = argv.indexOf('--node-options')
+  const k = argv.indexOf('--stall')
   return soakBench({
     root: resolve(import.meta.dirname, '../..'),
     minutes: soakMinutes(argv),
     snapshots: i >= 0 ? resolve(argv[i + 1]!) : undefined,
     nodeOptions: j >= 0 ? argv[j + 1] : undefined,
+    stallSeconds: k >= 0 ? Number(argv[k + 1]) : undefined,
   })
 })
