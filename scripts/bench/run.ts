@@ -8,12 +8,13 @@
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs'
+import { closeSync, openSync, writeSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startSandbox } from '../../sandbox'
 import { mailBench } from './mail'
+import { cmdlineOf, descendants, rssOf } from './procs'
 import { soakBench, soakMinutes } from './soak'
 import type { BenchRow, Timed } from './rows'
 
@@ -194,42 +195,6 @@ function timed(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv = {}): Pro
   })
 }
 
-/** The processes below `pid`, by reading /proc (Linux). */
-function descendants(pid: number): number[] {
-  const parent = new Map<number, number>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: number[] = []
-  const walk = (p: number) => {
-    for (const [child, pp] of parent) {
-      if (pp !== p) continue
-      out.push(child)
-      walk(child)
-    }
-  }
-  walk(pid)
-  return out
-}
-
-function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return m ? Number(m[1]) * 1024 : NaN
-}
-
-function cmdlineOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
-  } catch {
-    return ''
-  }
-}
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN

@@ -14,11 +14,12 @@
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
+import { renameSync, writeFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startSandbox } from '../../sandbox'
+import { cmdlineOf, descendants, rssOf, rssParts } from './procs'
 import { runAlone, type BenchRow } from './rows'
 
 const MB = 1024 * 1024
@@ -72,65 +73,6 @@ export function smallPdf(n: number): Buffer {
   return Buffer.from(out, 'latin1')
 }
 
-/** The processes below `pid` (Linux /proc). */
-function descendants(pid: number): number[] {
-  const parent = new Map<number, number>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: number[] = []
-  const walk = (p: number) => {
-    for (const [c, pp] of parent) {
-      if (pp !== p) continue
-      out.push(c)
-      walk(c)
-    }
-  }
-  walk(pid)
-  return out
-}
-
-const rssOf = (pid: number): number => {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-    return m ? Number(m[1]) * 1024 : NaN
-  } catch {
-    return NaN
-  }
-}
-/** Where the RSS is: malloc's main heap ([heap]), other anonymous memory (V8's pages, thread arenas), files. */
-function rssParts(pid: number): { heap: number; anon: number; file: number } {
-  const parts = { heap: 0, anon: 0, file: 0 }
-  try {
-    let name = ''
-    for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-      const m = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line)
-      if (m) name = m[1]!
-      else if (line.startsWith('Rss:')) {
-        const kb = Number(/(\d+)/.exec(line)![1]) * 1024
-        if (name === '[heap]') parts.heap += kb
-        else if (name === '' || name.startsWith('[')) parts.anon += kb
-        else parts.file += kb
-      }
-    }
-  } catch {
-    // gone
-  }
-  return parts
-}
-const cmdlineOf = (pid: number): string => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
-  } catch {
-    return ''
-  }
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const mb = (b: number) => `${(b / MB).toFixed(0)} MB`
 
