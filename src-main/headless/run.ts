@@ -5,7 +5,6 @@
  * summary and closes everything. The engine and what only it needs load here, after the arguments.
  */
 import { mkdir } from 'node:fs/promises'
-import type { UploadView } from '../../contract/types'
 import type { Engine } from '../core/engine'
 import { printable } from '../core/names'
 import { type Args, EXIT } from './args'
@@ -14,7 +13,11 @@ import { type Connection, clientBasics, connect } from './connect'
 import { mailPasswordSource, mailRules } from './mail'
 import { type FinishReason, followEvents, lineWriter, printStart, printSummary } from './output'
 
-export async function run(args: Args, stopped: Promise<string>, signalled: () => string | null): Promise<number> {
+export async function run(
+  args: Args,
+  stopped: Promise<string>,
+  signalled: () => string | null,
+): Promise<number> {
   const basics = await clientBasics(args)
   if (!basics) return EXIT.usage
   await mkdir(args.dataDir, { recursive: true, mode: 0o700 })
@@ -65,7 +68,7 @@ export async function run(args: Args, stopped: Promise<string>, signalled: () =>
   }
   printStart(args, engine, conn)
   const out = lineWriter()
-  const { seen, mailLabels } = followEvents(engine, out, args.once, describeUpload)
+  const { seen, failed: failedViews, mailLabels } = followEvents(engine, out, args.once, describeUpload)
 
   if (args.watch) {
     const existing = engine.folders
@@ -115,10 +118,17 @@ export async function run(args: Args, stopped: Promise<string>, signalled: () =>
       }),
     ]
     const held = engine.profileState(conn.profileId)
-    const rows: UploadView[] = [...seen.values()]
-    const failed = rows.filter((u) => u.status === 'failed')
+    const failed = [...failedViews.values()]
     out.flush()
-    printSummary({ summary: summaryLine(rows), failed, mailProblems, left, held, args, why })
+    printSummary({
+      summary: summaryLine([...seen.values()].map((status) => ({ status }))),
+      failed,
+      mailProblems,
+      left,
+      held,
+      args,
+      why,
+    })
     await engine.close()
     await conn.close()
     if (failed.length > 0) return EXIT.failed
