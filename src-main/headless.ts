@@ -1,7 +1,7 @@
 /**
  * Bookdrop without a window:
  *
- *   npm run headless -- --watch <dir> --target expenses [--base-url <url>] [--profile <name>]
+ *   npm run headless -- --watch <dir> [--watch <dir>…] --target expenses [--base-url <url>] [--profile <name>]
  *                       [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--once] [--demo]
  *                       [--max-wait <s>] [--timeout <s>] [--ca-file <pem>]
  *   npm run headless -- --check [--base-url <url> | --profile <name> | --demo] [--ca-file <pem>]

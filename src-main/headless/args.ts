@@ -11,7 +11,7 @@ import { defaultDataDir } from '../core/paths'
 
 const AI_TARGETS = Object.keys(TARGET_LABELS) as AiTarget[]
 
-const USAGE = `usage: npm run headless -- --watch <dir> | --mail <imap[s]://user@host[:port]/Mailbox> …
+const USAGE = `usage: npm run headless -- --watch <dir> [--watch <dir>…] | --mail <imap[s]://user@host[:port]/Mailbox> …
        [--target <${AI_TARGETS.join('|')}>]
        [--profile <name> | --base-url <url> with BOOKDROP_API_KEY | --demo]
        [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--recursive] [--once]
@@ -44,8 +44,8 @@ export interface MailArg {
 }
 
 export interface Args {
-  /** Null with --check, or with --mail alone. */
-  watch: string | null
+  /** Every --watch, resolved, each once; empty with --check, or with --mail alone. */
+  watch: string[]
   mail: MailArg[]
   mailAfter: { after: 'leave' | 'seen' | 'move'; moveTo: string }
   mailFrom?: string
@@ -131,7 +131,7 @@ export async function parse(argv: string[]): Promise<Args> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      watch: { type: 'string' },
+      watch: { type: 'string', multiple: true },
       mail: { type: 'string', multiple: true },
       'mail-after': { type: 'string' },
       'mail-from': { type: 'string' },
@@ -160,7 +160,7 @@ export async function parse(argv: string[]): Promise<Args> {
   })
   if (values.help) throw new HelpRequested(USAGE)
   const check = values.check ?? false
-  if (!values.watch && !values.mail?.length && !check)
+  if (!values.watch?.length && !values.mail?.length && !check)
     throw new UsageError(`--watch <dir> or --mail <url> is required\n${USAGE}`)
   // The mail rules' module loads only for a command line that speaks of mail (an idle watcher stays small).
   const mailFlags = ['mail', 'mail-after', 'mail-from', 'mail-subject', 'mail-since'] as const
@@ -185,7 +185,7 @@ export async function parse(argv: string[]): Promise<Args> {
   const maxWait = seconds('max-wait', values['max-wait'], 1, 30 * 86_400, DEFAULT_MAX_WAIT_S)
   const timeout = seconds('timeout', values.timeout, 1, 3600, DEFAULT_TIMEOUT_S)
   return {
-    watch: values.watch ? resolve(values.watch) : null,
+    watch: [...new Set((values.watch ?? []).map((w) => resolve(w)))],
     ...mail,
     ...(values['mail-from'] ? { mailFrom: values['mail-from'] } : {}),
     ...(values['mail-subject'] ? { mailSubject: values['mail-subject'] } : {}),

@@ -55,11 +55,11 @@ export function printStart(args: Args, engine: Engine, conn: Connection): void {
   } else if (args.resetQueue) {
     console.log('bookdrop: --reset-queue: the queue database is readable, so nothing was moved')
   }
-  const what = [args.watch, ...args.mail.map((m) => `${m.user}@${m.host}/${m.mailbox}`)]
+  const what = [...args.watch, ...args.mail.map((m) => `${m.user}@${m.host}/${m.mailbox}`)]
     .filter(Boolean)
     .join(' and ')
   console.log(
-    printable(`bookdrop: ${args.watch ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`),
+    printable(`bookdrop: ${args.watch.length ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`),
   )
 }
 

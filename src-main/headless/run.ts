@@ -67,13 +67,14 @@ export async function run(args: Args, stopped: Promise<string>, signalled: () =>
   const out = lineWriter()
   const { seen, mailLabels } = followEvents(engine, out, args.once, describeUpload)
 
-  if (args.watch) {
+  // Every --watch is watched (a folder already saved in the data directory is updated).
+  for (const path of args.watch) {
     const existing = engine.folders
       .list()
-      .find((f) => f.path === args.watch && f.profileId === conn.profileId && f.target === args.target)
+      .find((f) => f.path === path && f.profileId === conn.profileId && f.target === args.target)
     const folderInput = {
       profileId: conn.profileId,
-      path: args.watch,
+      path,
       target: args.target,
       promptTemplate: args.prompt,
       recursive: args.recursive,
@@ -84,7 +85,7 @@ export async function run(args: Args, stopped: Promise<string>, signalled: () =>
       if (existing) await engine.updateFolder(existing.id, folderInput)
       else await engine.addFolder(folderInput)
     } catch (e) {
-      console.error(printable(`cannot watch ${args.watch}: ${(e as Error).message}`))
+      console.error(printable(`cannot watch ${path}: ${(e as Error).message}`))
       await engine.close()
       await conn.close()
       return 2
