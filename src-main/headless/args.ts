@@ -23,7 +23,7 @@ const USAGE = `usage: npm run headless -- --watch <dir> [--watch <dir>…] | --m
        [--ca-file <pem>] [--timeout <seconds>]`
 
 /** Exit codes (also in README; 3 and 4 come from startupRefusal). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, unfinished: 5, mail: 6 } as const
+export const EXIT = { ok: 0, failed: 1, usage: 2, unfinished: 5, mail: 6, forced: 7 } as const
 
 /** --once gives up after this long in all, by default (README). */
 export const DEFAULT_MAX_WAIT_S = 30 * 60

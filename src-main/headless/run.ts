@@ -128,7 +128,9 @@ export async function run(args: Args, stopped: Promise<string>, signalled: () =>
   }
   const announce = (signal: string): void => {
     out.flush()
-    console.log(`bookdrop: ${signal}, stopping (unfinished uploads resume next time)`)
+    console.log(
+      `bookdrop: ${signal}, stopping (unfinished uploads resume next time); press Ctrl+C again to stop at once`,
+    )
   }
 
   if (args.once) {
