@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { AiTarget } from '../../schemas'
 import { TARGET_LABELS } from '../../schemas/labels'
-import { defaultDataDir } from '../core/paths'
+import { askedDataDir, defaultDataDir } from '../core/paths'
 
 const AI_TARGETS = Object.keys(TARGET_LABELS) as AiTarget[]
 
@@ -56,6 +56,8 @@ export interface Args {
   baseUrl?: string
   profile?: string
   dataDir: string
+  /** --demo without a data directory asked for: the run uses a temporary one (run.ts), removed at the end. */
+  temporaryData: boolean
   prompt?: string
   afterUpload: 'leave' | 'move'
   recursive: boolean
@@ -193,7 +195,8 @@ export async function parse(argv: string[]): Promise<Args> {
     target,
     baseUrl: values['base-url'],
     profile: values.profile,
-    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    dataDir: resolve(askedDataDir(values['data-dir']) ?? defaultDataDir()),
+    temporaryData: (values.demo ?? false) && askedDataDir(values['data-dir']) === undefined,
     prompt: values.prompt,
     afterUpload: after,
     recursive: values.recursive ?? false,

@@ -7,6 +7,7 @@
 import type { UploadView } from '../../contract/types'
 import type { Engine } from '../core/engine'
 import { printable } from '../core/names'
+import { temporaryDataNotice } from '../core/paths'
 import { privacyNotice } from '../core/store/private-dir'
 import type { Args } from './args'
 import type { Connection } from './connect'
@@ -61,6 +62,7 @@ export function printStart(args: Args, engine: Engine, conn: Connection): void {
   console.log(
     printable(`bookdrop: ${args.watch.length ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`),
   )
+  if (args.temporaryData) console.log(temporaryDataNotice(args.dataDir))
 }
 
 export interface Followed {

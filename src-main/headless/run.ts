@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises'
 import type { UploadView } from '../../contract/types'
 import type { Engine } from '../core/engine'
 import { printable } from '../core/names'
+import { temporaryDataDir } from '../core/paths'
 import { type Args, EXIT } from './args'
 import { checkConnection } from './check'
 import { type Connection, clientBasics, connect } from './connect'
@@ -15,6 +16,17 @@ import { mailPasswordSource, mailRules } from './mail'
 import { type FinishReason, followEvents, lineWriter, printStart, printSummary } from './output'
 
 export async function run(args: Args, stopped: Promise<string>, signalled: () => string | null): Promise<number> {
+  if (!args.temporaryData) return runIn(args, stopped, signalled)
+  // A demo leaves no trace: its data lives in a temporary folder, removed at the end.
+  const temporary = await temporaryDataDir()
+  try {
+    return await runIn({ ...args, dataDir: temporary.dir }, stopped, signalled)
+  } finally {
+    await temporary.remove()
+  }
+}
+
+async function runIn(args: Args, stopped: Promise<string>, signalled: () => string | null): Promise<number> {
   const basics = await clientBasics(args)
   if (!basics) return EXIT.usage
   await mkdir(args.dataDir, { recursive: true, mode: 0o700 })

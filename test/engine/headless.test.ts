@@ -3,7 +3,7 @@
  * the key from BOOKDROP_API_KEY, --demo, or a keychain profile.
  */
 import { existsSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ProfileManager, openSecretStore } from '../../src-main/core/secrets'
@@ -144,6 +144,27 @@ describe('headless', () => {
     expect(await r.exit, r.out()).toBe(0)
     expect(r.out()).toMatch(/demo emulator at http:\/\/127\.0\.0\.1:\d+\/v1/)
     expect(r.out()).toMatch(/summary: 1 completed/)
+  })
+
+  it('--demo without --data-dir writes nothing in the home or configuration folder, only in a temporary one', async () => {
+    const inbox = await folder('demo-trace')
+    await receipt(inbox, 'trace.txt')
+    const home = await folder('demo-trace-home')
+    const config = await folder('demo-trace-config')
+    const r = run(['--watch', inbox, '--demo', '--once'], { HOME: home, XDG_CONFIG_HOME: config, BOOKDROP_DATA_DIR: '' })
+    expect(await r.exit, r.out()).toBe(0)
+    expect(r.out()).toMatch(/summary: 1 completed/)
+    expect(await readdir(home)).toEqual([])
+    expect(await readdir(config)).toEqual([])
+    const temp = /the demo keeps its data in (\S+), a temporary folder/.exec(r.out())?.[1]
+    expect(temp, r.out()).toBeDefined()
+    expect(existsSync(temp!)).toBe(false)
+    // Asked for, the demo's data stays where asked.
+    const kept = join(rig.dir, 'd-demo-kept')
+    const again = run(['--watch', inbox, '--demo', '--once', '--data-dir', kept], { HOME: home, XDG_CONFIG_HOME: config })
+    expect(await again.exit, again.out()).toBe(0)
+    expect(existsSync(join(kept, 'bookdrop.db'))).toBe(true)
+    expect(await readdir(config)).toEqual([])
   })
 
   it('SIGTERM stops cleanly, and a restart resumes and finishes without sending anything twice', async () => {
