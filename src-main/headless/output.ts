@@ -7,6 +7,7 @@
 import type { UploadView } from '../../contract/types'
 import type { Engine } from '../core/engine'
 import { printable } from '../core/names'
+import { temporaryDataNotice } from '../core/paths'
 import { privacyNotice } from '../core/store/private-dir'
 import type { Args } from './args'
 import type { Connection } from './connect'
@@ -55,12 +56,13 @@ export function printStart(args: Args, engine: Engine, conn: Connection): void {
   } else if (args.resetQueue) {
     console.log('bookdrop: --reset-queue: the queue database is readable, so nothing was moved')
   }
-  const what = [args.watch, ...args.mail.map((m) => `${m.user}@${m.host}/${m.mailbox}`)]
+  const what = [...args.watch, ...args.mail.map((m) => `${m.user}@${m.host}/${m.mailbox}`)]
     .filter(Boolean)
     .join(' and ')
   console.log(
-    printable(`bookdrop: ${args.watch ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`),
+    printable(`bookdrop: ${args.watch.length ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`),
   )
+  if (args.temporaryData) console.log(temporaryDataNotice(args.dataDir))
 }
 
 export interface Followed {
