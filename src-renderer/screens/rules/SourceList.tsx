@@ -1,0 +1,83 @@
+import type { ReactNode } from 'react'
+import { Badge, type Tone } from '../../components/Badge'
+
+/**
+ * The pieces the Watched folders and Mail screens share around their lists of sources: the add
+ * button, the card the add form sits in, the list's error and empty state, and a source's head line.
+ */
+
+export function AddButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="btn btn--primary" onClick={onClick}>
+      {children}
+    </button>
+  )
+}
+
+/** The add form, in a card titled for it. */
+export function AddCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id} className="h3">
+        {title}
+      </h2>
+      {children}
+    </section>
+  )
+}
+
+/** Why the list did not load, or, once loaded empty (and not adding), what to do first. */
+export function ListState({
+  error,
+  empty,
+  text,
+  addLabel,
+  onAdd,
+}: {
+  error: string | null
+  empty: boolean
+  text: string
+  addLabel: string
+  onAdd: () => void
+}) {
+  return (
+    <>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {empty ? (
+        <div className="empty">
+          <p>{text}</p>
+          <AddButton onClick={onAdd}>{addLabel}</AddButton>
+        </div>
+      ) : null}
+    </>
+  )
+}
+
+/** A source's name, what it does in a line, and its state (announced when it changes). */
+export function SourceHead({
+  title,
+  details,
+  tone,
+  state,
+}: {
+  title: ReactNode
+  details: ReactNode
+  tone: Tone
+  state: string
+}) {
+  return (
+    <div className="folder__head">
+      <div>
+        {title}
+        <div className="muted">{details}</div>
+      </div>
+      <div className="folder__state" aria-live="polite">
+        <Badge tone={tone}>{state}</Badge>
+      </div>
+    </div>
+  )
+}
