@@ -1,19 +1,17 @@
 import { useState } from 'react'
 import type { Tone } from '../components/Badge'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
-import { Check, Choice, Field, FormActions, FormError } from '../components/Field'
+import { Check, Choice, Field } from '../components/Field'
 import { Screen } from '../components/Screen'
 import { bookdrop } from '../lib/bridge'
 import { formatDateTime } from '../lib/format'
 import { FOLDER_STATE_LABELS, TARGET_LABELS } from '../lib/labels'
 import { settle } from '../lib/result'
 import type { AiTarget, FolderState, FolderView, Req, Result } from '../lib/types'
-import { useSubmit } from '../lib/useSubmit'
-import { useValues } from '../lib/useValues'
 import { useApp } from '../store'
 import { useShallow } from 'zustand/react/shallow'
 import { RuleFields, ruleFieldsRequest } from './rules/RuleFields'
-import { AddButton, AddCard, ListState, SourceHead } from './rules/SourceList'
+import { AddButton, AddCard, ListState, SourceForm, SourceHead, useSourceForm } from './rules/SourceList'
 
 type AfterUpload = 'leave' | 'move' | 'archive'
 
@@ -129,17 +127,12 @@ function FolderForm({
   onSubmit: (v: FormValues) => Promise<Result<unknown>>
   onCancel?: () => void
 }) {
-  const [v, set] = useValues(initial)
-  const { busy, error, fields, submit: send } = useSubmit()
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault()
-    await send(() => onSubmit(v))
-  }
-  const fe = (k: string) => fields[k]
+  const form = useSourceForm(initial, onSubmit)
+  const { values: v, set } = form
+  const fe = (k: string) => form.fields[k]
 
   return (
-    <form className="form form--grid" onSubmit={submit} noValidate>
+    <SourceForm form={form} submitLabel={submitLabel} onCancel={onCancel}>
       <PathField
         label="Folder"
         error={fe('path')}
@@ -147,21 +140,7 @@ function FolderForm({
         value={v.path}
         onChange={(p) => set('path', p)}
       />
-      <RuleFields
-        values={v}
-        set={set}
-        error={fe}
-        kindsLabel="File kinds"
-        kindsHint="Extensions separated by commas, e.g. pdf, jpg, png. Empty takes the usual kinds for this target."
-        instructionsLabel="Instructions sent with each file"
-        instructionsHint={
-          <>
-            <code>{'{filename}'}</code> the file’s name, <code>{'{folder}'}</code> its folder,{' '}
-            <code>{'{date}'}</code> today’s date. Empty uses the default for the target.
-          </>
-        }
-        placeholder="Record an expense from the receipt {filename} (saved in {folder} on {date})."
-      />
+      <RuleFields values={v} set={set} error={fe} source="folder" />
       <Choice
         legend="After a file is uploaded"
         className="span-2"
@@ -197,13 +176,7 @@ function FolderForm({
         />
         <Check label="Enabled" checked={v.enabled} onChange={(c) => set('enabled', c)} />
       </div>
-      <div className="span-2">
-        <FormError message={error} />
-        <FormActions onCancel={onCancel} busy={busy} busyLabel="Saving…">
-          {submitLabel}
-        </FormActions>
-      </div>
-    </form>
+    </SourceForm>
   )
 }
 

@@ -1,7 +1,6 @@
-import { Check, Choice, FormActions, FormError, SecretField, TextField } from '../../components/Field'
+import { Check, Choice, SecretField, TextField } from '../../components/Field'
 import type { MailAccountView, Result } from '../../lib/types'
-import { useSubmit } from '../../lib/useSubmit'
-import { useValues } from '../../lib/useValues'
+import { SourceForm, useSourceForm } from '../rules/SourceList'
 
 /** A mail account's form: the server, the login, how new mail is noticed; and what it sends. */
 
@@ -64,23 +63,16 @@ export function AccountForm({
   onSubmit: (v: AccountValues) => Promise<Result<unknown>>
   onCancel: () => void
 }) {
-  const [v, set, setV] = useValues(initial)
-  const { busy, error, fields, submit } = useSubmit()
-  const fe = (k: string) => fieldOf(fields, k, 'account')
+  const form = useSourceForm(initial, async (v) => {
+    const r = await onSubmit(v)
+    // The password is not kept in the form once it was sent.
+    if (r.ok) form.set('password', '')
+    return r
+  })
+  const { values: v, set } = form
+  const fe = (k: string) => fieldOf(form.fields, k, 'account')
   return (
-    <form
-      className="form form--grid"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        void submit(async () => {
-          const r = await onSubmit(v)
-          // The password is not kept in the form once it was sent.
-          if (r.ok) setV((o) => ({ ...o, password: '' }))
-          return r
-        })
-      }}
-    >
+    <SourceForm form={form} submitLabel={isNew ? 'Add account' : 'Save'} onCancel={onCancel}>
       <TextField
         label="IMAP server"
         required
@@ -109,7 +101,7 @@ export function AccountForm({
       />
       <SecretField
         label={isNew ? 'Password or app password' : 'New password (empty keeps the saved one)'}
-        error={fields.password}
+        error={form.fields.password}
         hint="Kept in the OS keychain, never on disk or shown again. Gmail and Microsoft 365 need an app password."
         value={v.password}
         onChange={(t) => set('password', t)}
@@ -148,13 +140,7 @@ export function AccountForm({
         ) : null}
         <Check label="Enabled" checked={v.enabled} onChange={(c) => set('enabled', c)} />
       </div>
-      <div className="span-2">
-        <FormError message={error} />
-        <FormActions onCancel={onCancel} busy={busy} busyLabel="Saving…">
-          {isNew ? 'Add account' : 'Save'}
-        </FormActions>
-      </div>
-    </form>
+    </SourceForm>
   )
 }
 

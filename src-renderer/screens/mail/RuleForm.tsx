@@ -1,9 +1,8 @@
-import { Check, Choice, DateField, FormActions, FormError, TextField } from '../../components/Field'
+import { Check, Choice, DateField, TextField } from '../../components/Field'
 import { MAIL_AFTER_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { AiTarget, MailAfter, MailRuleConfig, Result } from '../../lib/types'
-import { useSubmit } from '../../lib/useSubmit'
-import { useValues } from '../../lib/useValues'
 import { RuleFields, ruleFieldsRequest } from '../rules/RuleFields'
+import { SourceForm, useSourceForm } from '../rules/SourceList'
 import { fieldOf } from './AccountForm'
 
 /** A mail rule's form: which mails of a mailbox, what is sent, and what happens to the mail after. */
@@ -61,18 +60,11 @@ export function RuleForm({
   onSubmit: (v: RuleValues) => Promise<Result<unknown>>
   onCancel: () => void
 }) {
-  const [v, set] = useValues(initial)
-  const { busy, error, fields, submit } = useSubmit()
-  const fe = (k: string) => fieldOf(fields, k, 'rule')
+  const form = useSourceForm(initial, onSubmit)
+  const { values: v, set } = form
+  const fe = (k: string) => fieldOf(form.fields, k, 'rule')
   return (
-    <form
-      className="form form--grid"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        void submit(() => onSubmit(v))
-      }}
-    >
+    <SourceForm form={form} submitLabel={isNew ? 'Add rule' : 'Save'} onCancel={onCancel}>
       <TextField
         label="Mailbox"
         required
@@ -82,21 +74,7 @@ export function RuleForm({
         onChange={(t) => set('mailbox', t)}
         input={{ spellCheck: false }}
       />
-      <RuleFields
-        values={v}
-        set={set}
-        error={fe}
-        kindsLabel="Attachment kinds"
-        kindsHint="e.g. pdf, jpg, png. Empty: the usual kinds (no .txt or .eml)."
-        instructionsLabel="Instructions sent with each receipt"
-        instructionsHint={
-          <>
-            <code>{'{filename}'}</code>, <code>{'{from}'}</code> the sender, <code>{'{subject}'}</code>,{' '}
-            <code>{'{folder}'}</code> the mailbox, <code>{'{date}'}</code> the day it arrived. Empty uses the
-            default.
-          </>
-        }
-      >
+      <RuleFields values={v} set={set} error={fe} source="mail">
         <TextField
           label="From contains"
           error={fe('fromContains')}
@@ -147,13 +125,7 @@ export function RuleForm({
         />
         <Check label="Enabled" checked={v.enabled} onChange={(c) => set('enabled', c)} />
       </div>
-      <div className="span-2">
-        <FormError message={error} />
-        <FormActions onCancel={onCancel} busy={busy} busyLabel="Saving…">
-          {isNew ? 'Add rule' : 'Save'}
-        </FormActions>
-      </div>
-    </form>
+    </SourceForm>
   )
 }
 

@@ -9,6 +9,44 @@ export interface RuleFieldValues {
   promptTemplate: string
 }
 
+/** How the shared fields are worded for files from a watched folder and for a mail's attachments. */
+const WORDS: Record<
+  'folder' | 'mail',
+  {
+    kindsLabel: string
+    kindsHint: string
+    instructionsLabel: string
+    instructionsHint: ReactNode
+    placeholder?: string
+  }
+> = {
+  folder: {
+    kindsLabel: 'File kinds',
+    kindsHint:
+      'Extensions separated by commas, e.g. pdf, jpg, png. Empty takes the usual kinds for this target.',
+    instructionsLabel: 'Instructions sent with each file',
+    instructionsHint: (
+      <>
+        <code>{'{filename}'}</code> the file’s name, <code>{'{folder}'}</code> its folder,{' '}
+        <code>{'{date}'}</code> today’s date. Empty uses the default for the target.
+      </>
+    ),
+    placeholder: 'Record an expense from the receipt {filename} (saved in {folder} on {date}).',
+  },
+  mail: {
+    kindsLabel: 'Attachment kinds',
+    kindsHint: 'e.g. pdf, jpg, png. Empty: the usual kinds (no .txt or .eml).',
+    instructionsLabel: 'Instructions sent with each receipt',
+    instructionsHint: (
+      <>
+        <code>{'{filename}'}</code>, <code>{'{from}'}</code> the sender, <code>{'{subject}'}</code>,{' '}
+        <code>{'{folder}'}</code> the mailbox, <code>{'{date}'}</code> the day it arrived. Empty uses the
+        default.
+      </>
+    ),
+  },
+}
+
 /**
  * The target, kinds and instruction fields shared by a watched folder's form and a mail rule's form.
  * `children` (the source's own filters) come between the target and the kinds.
@@ -17,24 +55,18 @@ export function RuleFields<V extends RuleFieldValues>({
   values,
   set,
   error,
-  kindsLabel,
-  kindsHint,
-  instructionsLabel,
-  instructionsHint,
-  placeholder,
+  source,
   children,
 }: {
   values: V
   set: <K extends keyof V>(k: K, value: V[K]) => void
   /** A field's message from the last answer. */
   error: (field: string) => string | undefined
-  kindsLabel: string
-  kindsHint: string
-  instructionsLabel: string
-  instructionsHint: ReactNode
-  placeholder?: string
+  /** Where the files come from: the fields' words. */
+  source: keyof typeof WORDS
   children?: ReactNode
 }) {
+  const { kindsLabel, kindsHint, instructionsLabel, instructionsHint, placeholder } = WORDS[source]
   return (
     <>
       <Field label="Send as" error={error('target')}>

@@ -1,9 +1,14 @@
 import type { ReactNode } from 'react'
 import { Badge, type Tone } from '../../components/Badge'
+import { FormActions, FormError } from '../../components/Field'
+import type { Result } from '../../lib/types'
+import { useSubmit } from '../../lib/useSubmit'
+import { useValues } from '../../lib/useValues'
 
 /**
  * The pieces the Watched folders and Mail screens share around their lists of sources: the add
- * button, the card the add form sits in, the list's error and empty state, and a source's head line.
+ * button, the card the add form sits in, the list's error and empty state, a source's head line,
+ * and the frame of a source's form.
  */
 
 export function AddButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
@@ -79,5 +84,44 @@ export function SourceHead({
         <Badge tone={tone}>{state}</Badge>
       </div>
     </div>
+  )
+}
+
+/** A source form's state: its values, its fields' messages, and sending it (busy, error line). */
+export function useSourceForm<V extends object>(initial: V, send: (v: V) => Promise<Result<unknown>>) {
+  const [values, set] = useValues(initial)
+  const { busy, error, fields, submit } = useSubmit()
+  return { values, set, fields, busy, error, send: () => submit(() => send(values)) }
+}
+
+/** A source's form on the grid: its fields, then the error line and Cancel / the submit button. */
+export function SourceForm({
+  form,
+  submitLabel,
+  onCancel,
+  children,
+}: {
+  form: { busy: boolean; error: string | null; send: () => Promise<unknown> }
+  submitLabel: string
+  onCancel?: (() => void) | undefined
+  children: ReactNode
+}) {
+  return (
+    <form
+      className="form form--grid"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        void form.send()
+      }}
+    >
+      {children}
+      <div className="span-2">
+        <FormError message={form.error} />
+        <FormActions onCancel={onCancel} busy={form.busy} busyLabel="Saving…">
+          {submitLabel}
+        </FormActions>
+      </div>
+    </form>
   )
 }
