@@ -10,8 +10,15 @@ import { settle } from '../lib/result'
 import type { AiTarget, FolderState, FolderView, Req, Result } from '../lib/types'
 import { useApp } from '../store'
 import { useShallow } from 'zustand/react/shallow'
-import { RuleFields, ruleFieldsRequest } from './rules/RuleFields'
-import { AddButton, AddCard, ListState, SourceForm, SourceHead, useSourceForm } from './rules/SourceList'
+import { RuleFields, ruleFieldsRequest } from '../components/RuleFields'
+import {
+  AddButton,
+  AddCard,
+  ListState,
+  SourceForm,
+  SourceHead,
+  useSourceForm,
+} from '../components/SourceList'
 
 type AfterUpload = 'leave' | 'move' | 'archive'
 

@@ -7,7 +7,7 @@ import { useShallow } from 'zustand/react/shallow'
 import { AccountCard, type MailEdit } from './mail/AccountCard'
 import { AccountForm, accountRequest, blankAccount, fromAccount } from './mail/AccountForm'
 import { RuleForm, blankRule, fromRule, ruleRequest, ruleSummary } from './mail/RuleForm'
-import { AddButton, AddCard, ListState } from './rules/SourceList'
+import { AddButton, AddCard, ListState } from '../components/SourceList'
 
 /** The Mail screen: the profile's mail accounts, their rules, and the dialogs that edit them. */
 export function Mail() {

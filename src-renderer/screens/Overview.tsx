@@ -14,7 +14,7 @@ import { useCutFocus } from '../components/RowMenu'
 import { useApp } from '../store'
 import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
-import { AddSeatsButton, AddSeatsDialog } from './partner/businesses/AddSeatsDialog'
+import { AddSeatsButton, AddSeatsDialog } from './partner/Businesses'
 import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>

@@ -2,7 +2,7 @@ import type { Tone } from '../../components/Badge'
 import { formatDateTime, formatRelative } from '../../lib/format'
 import { MAIL_STATE_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { MailAccountState, MailAccountView, MailRuleConfig } from '../../lib/types'
-import { SourceHead } from '../rules/SourceList'
+import { SourceHead } from '../../components/SourceList'
 import { SECURITY_LABELS } from './AccountForm'
 import { ruleSummary } from './RuleForm'
 

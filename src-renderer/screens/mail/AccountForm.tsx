@@ -1,6 +1,6 @@
 import { Check, Choice, SecretField, TextField } from '../../components/Field'
 import type { MailAccountView, Result } from '../../lib/types'
-import { SourceForm, useSourceForm } from '../rules/SourceList'
+import { SourceForm, useSourceForm } from '../../components/SourceList'
 
 /** A mail account's form: the server, the login, how new mail is noticed; and what it sends. */
 

@@ -1,8 +1,8 @@
 import { Check, Choice, DateField, TextField } from '../../components/Field'
 import { MAIL_AFTER_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { AiTarget, MailAfter, MailRuleConfig, Result } from '../../lib/types'
-import { RuleFields, ruleFieldsRequest } from '../rules/RuleFields'
-import { SourceForm, useSourceForm } from '../rules/SourceList'
+import { RuleFields, ruleFieldsRequest } from '../../components/RuleFields'
+import { SourceForm, useSourceForm } from '../../components/SourceList'
 import { fieldOf } from './AccountForm'
 
 /** A mail rule's form: which mails of a mailbox, what is sent, and what happens to the mail after. */

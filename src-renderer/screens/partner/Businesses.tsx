@@ -13,6 +13,9 @@ import { AddSeatsDialog } from './businesses/AddSeatsDialog'
 import { BusinessRow } from './businesses/BusinessRow'
 import { COLUMNS, type Key, columnClass } from './businesses/columns'
 
+// The partner's overview offers the seats dialog too (from this module: it travels in this chunk).
+export { AddSeatsButton, AddSeatsDialog } from './businesses/AddSeatsDialog'
+
 const PAGE_SIZES = [1, 5, 10, 20, 50, 100]
 
 /** The partner's referred businesses: a server page of them, searched and sorted here, and grants. */

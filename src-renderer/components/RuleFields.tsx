@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
-import { Field, TargetOptions, TextAreaField, TextField } from '../../components/Field'
-import type { AiTarget } from '../../lib/types'
+import { Field, TargetOptions, TextAreaField, TextField } from './Field'
+import type { AiTarget } from '../lib/types'
 
 /** The part every rule that sends files has: where they go, which kinds, and the words sent with them. */
 export interface RuleFieldValues {

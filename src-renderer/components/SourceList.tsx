@@ -1,9 +1,8 @@
-import type { ReactNode } from 'react'
-import { Badge, type Tone } from '../../components/Badge'
-import { FormActions, FormError } from '../../components/Field'
-import type { Result } from '../../lib/types'
-import { useSubmit } from '../../lib/useSubmit'
-import { useValues } from '../../lib/useValues'
+import { type ReactNode, useState } from 'react'
+import { Badge, type Tone } from './Badge'
+import { FormActions, FormError } from './Field'
+import type { Result } from '../lib/types'
+import { useSubmit } from '../lib/useSubmit'
 
 /**
  * The pieces the Watched folders and Mail screens share around their lists of sources: the add
@@ -89,7 +88,8 @@ export function SourceHead({
 
 /** A source form's state: its values, its fields' messages, and sending it (busy, error line). */
 export function useSourceForm<V extends object>(initial: V, send: (v: V) => Promise<Result<unknown>>) {
-  const [values, set] = useValues(initial)
+  const [values, setValues] = useState(initial)
+  const set = <K extends keyof V>(k: K, value: V[K]) => setValues((o) => ({ ...o, [k]: value }))
   const { busy, error, fields, submit } = useSubmit()
   return { values, set, fields, busy, error, send: () => submit(() => send(values)) }
 }
