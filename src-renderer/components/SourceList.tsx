@@ -87,11 +87,18 @@ export function SourceHead({
 }
 
 /** A source form's state: its values, its fields' messages, and sending it (busy, error line). */
-export function useSourceForm<V extends object>(initial: V, send: (v: V) => Promise<Result<unknown>>) {
+export function useSourceForm<V extends object>(
+  initial: V,
+  send: (v: V) => Promise<Result<unknown>>,
+  /** Main may name a field as the request's part: `rule.mailbox` for `mailbox`. */
+  prefix?: string,
+) {
   const [values, setValues] = useState(initial)
   const set = <K extends keyof V>(k: K, value: V[K]) => setValues((o) => ({ ...o, [k]: value }))
   const { busy, error, fields, submit } = useSubmit()
-  return { values, set, fields, busy, error, send: () => submit(() => send(values)) }
+  /** A field's message, whether main named it plainly or as the request's part. */
+  const fe = (k: string): string | undefined => fields[k] ?? (prefix ? fields[`${prefix}.${k}`] : undefined)
+  return { values, set, fe, fields, busy, error, send: () => submit(() => send(values)) }
 }
 
 /** A source's form on the grid: its fields, then the error line and Cancel / the submit button. */

@@ -135,8 +135,7 @@ function FolderForm({
   onCancel?: () => void
 }) {
   const form = useSourceForm(initial, onSubmit)
-  const { values: v, set } = form
-  const fe = (k: string) => form.fields[k]
+  const { values: v, set, fe } = form
 
   return (
     <SourceForm form={form} submitLabel={submitLabel} onCancel={onCancel}>

@@ -111,29 +111,22 @@ export function AccountCard({
             Send a test receipt
           </button>
         ) : (
-          <>
+          (
+            [
+              ['Add rule…', { kind: 'rule', account: a, rule: null }],
+              ['Account settings…', { kind: 'account', account: a }],
+              ['Remove…', { kind: 'removeAccount', account: a }],
+            ] as const
+          ).map(([label, edit]) => (
             <button
+              key={label}
               type="button"
-              className="btn btn--small"
-              onClick={() => onEdit({ kind: 'rule', account: a, rule: null })}
+              className={`btn btn--small${edit.kind === 'removeAccount' ? ' btn--danger-ghost' : ''}`}
+              onClick={() => onEdit(edit)}
             >
-              Add rule…
+              {label}
             </button>
-            <button
-              type="button"
-              className="btn btn--small"
-              onClick={() => onEdit({ kind: 'account', account: a })}
-            >
-              Account settings…
-            </button>
-            <button
-              type="button"
-              className="btn btn--small btn--danger-ghost"
-              onClick={() => onEdit({ kind: 'removeAccount', account: a })}
-            >
-              Remove…
-            </button>
-          </>
+          ))
         )}
       </div>
     </li>

@@ -12,10 +12,6 @@ export const SECURITY_LABELS: Record<Security, string> = {
   plain: 'None (this computer only)',
 }
 
-/** A field's message, whether main named it as the account's field or as the request's. */
-export const fieldOf = (fields: Record<string, string>, k: string, prefix: string) =>
-  fields[k] ?? fields[`${prefix}.${k}`]
-
 export interface AccountValues {
   label: string
   host: string
@@ -63,14 +59,17 @@ export function AccountForm({
   onSubmit: (v: AccountValues) => Promise<Result<unknown>>
   onCancel: () => void
 }) {
-  const form = useSourceForm(initial, async (v) => {
-    const r = await onSubmit(v)
-    // The password is not kept in the form once it was sent.
-    if (r.ok) form.set('password', '')
-    return r
-  })
-  const { values: v, set } = form
-  const fe = (k: string) => fieldOf(form.fields, k, 'account')
+  const form = useSourceForm(
+    initial,
+    async (v) => {
+      const r = await onSubmit(v)
+      // The password is not kept in the form once it was sent.
+      if (r.ok) form.set('password', '')
+      return r
+    },
+    'account',
+  )
+  const { values: v, set, fe } = form
   return (
     <SourceForm form={form} submitLabel={isNew ? 'Add account' : 'Save'} onCancel={onCancel}>
       <TextField

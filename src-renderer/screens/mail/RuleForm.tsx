@@ -3,7 +3,6 @@ import { MAIL_AFTER_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { AiTarget, MailAfter, MailRuleConfig, Result } from '../../lib/types'
 import { RuleFields, ruleFieldsRequest } from '../../components/RuleFields'
 import { SourceForm, useSourceForm } from '../../components/SourceList'
-import { fieldOf } from './AccountForm'
 
 /** A mail rule's form: which mails of a mailbox, what is sent, and what happens to the mail after. */
 
@@ -60,9 +59,8 @@ export function RuleForm({
   onSubmit: (v: RuleValues) => Promise<Result<unknown>>
   onCancel: () => void
 }) {
-  const form = useSourceForm(initial, onSubmit)
-  const { values: v, set } = form
-  const fe = (k: string) => fieldOf(form.fields, k, 'rule')
+  const form = useSourceForm(initial, onSubmit, 'rule')
+  const { values: v, set, fe } = form
   return (
     <SourceForm form={form} submitLabel={isNew ? 'Add rule' : 'Save'} onCancel={onCancel}>
       <TextField

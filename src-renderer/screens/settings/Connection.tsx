@@ -15,6 +15,12 @@ type ConnectionSettings = Res<'getConnection'>
 type ConnectionReport = Res<'testConnection'>
 type ProxyMode = ConnectionSettings['proxyMode']
 
+const PROXY_MODES: [ProxyMode, string][] = [
+  ['system', "The system's"],
+  ['manual', 'Manual'],
+  ['none', 'None'],
+]
+
 /**
  * How requests reach the API (issue 22): the proxy (the system's settings and PAC file, a manual
  * one, or none), its password (kept in the keychain), extra trusted certificates for a network
@@ -69,17 +75,7 @@ export function Connection() {
           void saveConnection(pem.trim() ? pem : undefined)
         }}
       >
-        <Choice
-          legend="Proxy"
-          name="proxy-mode"
-          choices={[
-            ['system', "The system's"],
-            ['manual', 'Manual'],
-            ['none', 'None'],
-          ]}
-          value={mode}
-          onChange={setMode}
-        />
+        <Choice legend="Proxy" name="proxy-mode" choices={PROXY_MODES} value={mode} onChange={setMode} />
         {mode === 'manual' ? (
           <TextField
             label="Proxy address"

@@ -25,6 +25,12 @@ interface NumberSpec {
   patch: (n: number) => Partial<Settings>
 }
 
+const THEMES: [Settings['theme'], string][] = [
+  ['system', 'Follow the system'],
+  ['light', 'Light'],
+  ['dark', 'Dark'],
+]
+
 const SENDING: NumberSpec[] = [
   {
     label: 'Files sent at the same time',
@@ -119,11 +125,7 @@ export function Preferences() {
         <Choice
           legend="Theme"
           name="theme"
-          choices={[
-            ['system', 'Follow the system'],
-            ['light', 'Light'],
-            ['dark', 'Dark'],
-          ]}
+          choices={THEMES}
           value={settings.theme}
           onChange={(theme) => set({ theme })}
         />
