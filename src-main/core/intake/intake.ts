@@ -392,7 +392,9 @@ export class Intake {
   /**
    * A row whose file was renamed or moved (same content, old path gone) takes the new path: a
    * waiting row keeps its status and key; a row skipped because its file vanished goes back to the
-   * queue. Returns the row, or undefined when it moved on meanwhile.
+   * queue. A row sent before keeps sending the name and prompt of its first send under that key
+   * (queue/sent-file.ts): the new ones are for the history. Returns the row, or undefined when it
+   * moved on meanwhile.
    */
   private follow(req: IntakeRequest, u: Upload, size: number, mtimeMs: number): Upload | undefined {
     const fields = {

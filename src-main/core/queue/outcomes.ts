@@ -4,7 +4,12 @@
  * the gates' business; these functions ask the gates and say what the row does.
  */
 import type { JobRead } from '../../../schemas'
-import { COMPLETION_NOT_REPORTED, COMPLETION_NOT_REPORTED_CODE, UNKNOWN_JOB_STATUS_POLLS } from '../../../schemas/assumptions'
+import {
+  COMPLETION_NOT_REPORTED,
+  COMPLETION_NOT_REPORTED_CODE,
+  ERROR_CODES,
+  UNKNOWN_JOB_STATUS_POLLS,
+} from '../../../schemas/assumptions'
 import type { TransitionPatch, Upload, UploadStatus } from '../store/uploads'
 import { pollDelay, retryDelay } from './backoff'
 import type { ProfileGates } from './gates'
@@ -107,6 +112,10 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
     if (pausedUntil !== null) wait = pausedUntil - now
     return { kind: 'move', to: 'waiting_retry', patch: { ...base, nextAttemptAt: now + wait } }
   }
+  if (f.errorCode === ERROR_CODES.idempotencyMismatch) {
+    // Not a "no": the server holds another request under this key, which may have made the record.
+    return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null, lastError: KEY_REUSED } }
+  }
   gates.hold(row.profileId, f, 0)
   return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null } }
 }
@@ -126,6 +135,12 @@ function afterOpenError(row: Upload, f: ClientFailure, opts: QueueOptions, now: 
   const lastError = `${f.message} This usually passes: Bookdrop tries again by itself.`
   return { kind: 'move', to: 'waiting_retry', patch: { ...base, lastError, nextAttemptAt: now + wait } }
 }
+
+/** A row refused with "Idempotency-Key reused" (422): what it says. Retry keeps the key (actions.ts). */
+export const KEY_REUSED =
+  "The server already holds another request under this upload's Idempotency-Key, so it may already have made its " +
+  'record. Look for it among your records before sending this file again: Retry sends the same request, never a ' +
+  'new one. If the record is not there, add a copy of the file to send it as a new upload.'
 
 /** The job's answer: its record, its failure, or ask again. */
 export function afterJobAnswer(row: Upload, job: JobRead, opts: QueueOptions): Outcome {

@@ -17,7 +17,7 @@ import {
   jobTimedOut,
   notReported,
 } from './outcomes'
-import { sentFile } from './sent-file'
+import { fixedAtFirstSend, sentFile, sentPrompt } from './sent-file'
 import {
   type ClientFailure,
   type QueueHooks,
@@ -72,7 +72,7 @@ export class Sender {
       row,
       row.status,
       'uploading',
-      { attempts: row.attempts + 1, nextAttemptAt: null },
+      { attempts: row.attempts + 1, nextAttemptAt: null, ...fixedAtFirstSend(row) },
       now,
     )
     if (!updated) return // a person changed it between the query and now
@@ -105,7 +105,7 @@ export class Sender {
       res = await client.aiCreateFromFiles(
         row.target,
         {
-          prompt: row.prompt,
+          prompt: sentPrompt(row),
           process_type: row.processType,
           ...(text !== null ? { text_attachment: text, files: [] } : { files: [{ ...sent, path: file?.path ?? sent.path, ...(file?.handle ? { handle: file.handle } : {}) }] }),
         },
