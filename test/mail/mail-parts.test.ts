@@ -42,6 +42,12 @@ function rowsOf(data: string): Upload[] {
   }
 }
 
+const OTHERS: [string, string][] = [
+  ['invite.ics', 'ics'],
+  ['photos.zip', 'zip'],
+  ['terms.docx', 'docx'],
+]
+
 describeMail('every part of a mail accounted for', () => {
   it('a mail whose only receipt is an empty PDF is marked as the rule says, with a skipped row and a line', async () => {
     const box = 'EmptyPdf'
@@ -86,20 +92,12 @@ describeMail('every part of a mail accounted for', () => {
     const r = run(['--mail', url(box), ...base('kinds'), '--once'])
     expect(await r.exit, r.out()).toBe(0)
     expect((await createdBySha(rig.sb)).get(sha(pdf))).toBe(1)
-    for (const [name, kind] of [
-      ['invite.ics', 'ics'],
-      ['photos.zip', 'zip'],
-      ['terms.docx', 'docx'],
-    ])
+    for (const [name, kind] of OTHERS)
       expect(r.out()).toMatch(new RegExp(`skipped\\s+#\\d+ ${name.replace('.', '\\.')}: Not a receipt kind: \\.${kind}`))
     const rows = rowsOf('kinds')
     const byName = new Map(rows.map((u) => [u.name, u]))
     expect(byName.get('invoice.pdf')?.status).toBe('completed')
-    for (const [name, kind] of [
-      ['invite.ics', 'ics'],
-      ['photos.zip', 'zip'],
-      ['terms.docx', 'docx'],
-    ]) {
+    for (const [name, kind] of OTHERS) {
       const u = byName.get(name)
       expect(u?.status, name).toBe('skipped')
       expect(u?.reason).toBe('unsupported_kind')
