@@ -49,7 +49,7 @@ export class EngineSettings {
 
   /**
    * Once per data folder (issue 22): rows earlier versions ended on an answer that was not the
-   * API's are sent or followed again (UploadStore.resumeEndedWithoutTheApi).
+   * API's, within the last day (issue 31), are sent or followed again (UploadStore.resumeEndedWithoutTheApi).
    */
   resumeEndedWithoutTheApi(uploads: UploadStore, events: EngineEmitter): void {
     const DONE = 'resumed_not_api_endings'

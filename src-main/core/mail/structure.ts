@@ -6,6 +6,8 @@
  * - not an image the HTML body shows by `cid:` that is under 20 KB: a logo or a signature;
  * - not the body's own text (its text can be sent instead, when the rule says so).
  * Forwarded mails (message/rfc822) are looked into: a receipt forwarded as an attachment counts.
+ * The other document-like parts (a kind the rule does not take) are listed too: each is recorded
+ * as skipped with its reason, so none vanishes (issue 31).
  */
 import { extname } from 'node:path'
 import { fileKind } from '../../../schemas/routes'
