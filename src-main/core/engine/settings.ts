@@ -59,7 +59,7 @@ export class EngineSettings {
     if (n > 0) {
       events.emit('notice', {
         level: 'info',
-        message: `${n} file(s) that had ended on an answer that was not the API's are sent or followed again.`,
+        message: `${n} file(s) that had ended in the last day on an answer that was not the API's are sent or followed again (each one's history says so). Older ones are left as they were: retry them from the history if they still need sending.`,
       })
     }
   }
