@@ -3,7 +3,6 @@
  * mail (`mail_parts`) in the transaction that commits its row, so a kill, a restart or a second
  * copy of the mail never takes a receipt twice.
  */
-import { rm } from 'node:fs/promises'
 import type { IntakeRequest } from '../../intake/intake'
 import { storedName } from '../../names'
 import { isStorageError } from '../../store/storage-errors'
@@ -192,7 +191,7 @@ async function takePart(
       sha256: saved.sha256,
       upload_id: earlier,
     })
-    await rm(dir, { recursive: true, force: true })
+    // The copy downloaded stays: its folder may be the first copy's too (partDir names no mailbox).
     return 'other'
   }
   const req = request(ctx, mail, saved.path, name, kinds)
