@@ -143,6 +143,102 @@ describe('only the API’s own word ends a receipt', () => {
   })
 })
 
+describe('the status code speaks first', () => {
+  const probes = () => front.seen.filter((s) => s.url === '/v1/auth/validate').length
+  const page503 = (headers: Record<string, string>) =>
+    ({ html: '', status: 503, title: 'Down for maintenance', headers }) as const
+
+  it('an ingress’s HTML 503 with Retry-After (3 s, then an HTTP date): nothing is asked before it, a light probe goes instead of the file, the banner names the 503', async () => {
+    await start()
+    let until = 0
+    front.behave = () => page503({ 'retry-after': '3' })
+    const f = await receipt(r!.inbox, 'down.txt')
+    await drop([f.path])
+    await waitFor('the try after Retry-After', () => front.seen.length >= 2, 10_000)
+    const [first, second] = front.seen
+    expect(first!.method).toBe('POST')
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(2990)
+    // The try after the page is a light question, not the file again.
+    expect(second).toMatchObject({ method: 'GET', url: '/v1/auth/validate', bytes: 0 })
+    const state = r!.engine.profileState(PROFILE)
+    expect(state.state).toBe('unreachable')
+    expect(state.message).toMatch(/^The server answered 503 Service Unavailable \(a web page \("Down for maintenance"\), not the API\)/)
+    expect(state.message).toMatch(/failing.*tries again by itself.*nothing is lost/)
+    expect(state.message).not.toMatch(/Wi-Fi|login page|proxy/)
+    expect(rows()[0]).toMatchObject({ status: 'waiting_retry', attempts: 0, errorCode: 'server_error_page' })
+
+    // An HTTP date, 3 to 4 s ahead of the answer.
+    front.behave = () => {
+      until ||= (Math.floor(Date.now() / 1000) + 4) * 1000
+      return page503({ 'retry-after': new Date(until).toUTCString() })
+    }
+    const n = front.seen.length
+    await waitFor('the try after the date', () => front.seen.length >= n + 2, 10_000)
+    expect(front.seen[n + 1]!.at).toBeGreaterThanOrEqual(until - 10)
+    expect(posts()).toBe(1)
+
+    front.behave = () => 'pass'
+    await r!.engine.whenIdle()
+    expect(rows()[0]).toMatchObject({ status: 'completed', attempts: 1 })
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+    expect(posts()).toBe(2)
+    expect(r!.engine.profileState(PROFILE).state).toBe('active')
+  })
+
+  it('while a 502 page lasts, each try is a light probe: the file is sent once before and once after, not on every try', async () => {
+    await start()
+    front.behave = () => ({ html: '', status: 502, title: '502 Bad Gateway' })
+    const f = await receipt(r!.inbox, 'gw.txt', Buffer.alloc(200 * 1024, 'r'))
+    await drop([f.path])
+    await waitFor('tries through the outage', () => probes() >= 8)
+    expect(posts()).toBe(1)
+    const sent = front.seen.filter((s) => s.method === 'POST').reduce((n, s) => n + s.bytes, 0)
+    expect(sent).toBeGreaterThan(200 * 1024)
+    expect(sent).toBeLessThan(2 * 200 * 1024)
+    expect(rows()[0]).toMatchObject({ status: 'waiting_retry', attempts: 0 })
+    expect(r!.engine.profileState(PROFILE).message).toMatch(/^The server answered 502 Bad Gateway \(a web page \("502 Bad Gateway"\), not the API\)/)
+
+    front.behave = () => 'pass'
+    await r!.engine.whenIdle()
+    expect(rows()[0]!.status).toBe('completed')
+    expect(posts()).toBe(2)
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+  })
+
+  it('an HTML 413 ends the row as failed, too large for the server, with its size; not sent again', async () => {
+    await start()
+    front.behave = (q) => (q.method === 'POST' ? { html: '', status: 413, title: '413 Request Entity Too Large' } : 'pass')
+    const f = await receipt(r!.inbox, 'big.txt', Buffer.alloc(1536 * 1024, 'b'))
+    await drop([f.path])
+    await r!.engine.whenIdle()
+    await new Promise((s) => setTimeout(s, 300))
+    const u = rows()[0]!
+    expect(u).toMatchObject({ status: 'failed', errorCode: 'request_too_large', httpStatus: 413 })
+    expect(u.lastError).toMatch(/^Too large for the server: 1\.5 MB\. The server answered 413 Payload Too Large \(a web page/)
+    expect(u.lastError).toMatch(/Send a smaller file/)
+    expect(posts()).toBe(1)
+    expect(r!.engine.profileState(PROFILE).state).toBe('active')
+    expect(await createdBySha(sb)).toEqual(new Map())
+  })
+
+  it('the API’s own JSON 500 keeps its rule: an attempt used, retried without a probe, the profile stays active', async () => {
+    await start()
+    let first = true
+    front.behave = (q) => {
+      if (q.method !== 'POST' || !first) return 'pass'
+      first = false
+      return { json: { status: 'failed', message: 'Internal error' }, status: 500 }
+    }
+    const f = await receipt(r!.inbox, 'api500.txt')
+    await drop([f.path])
+    await r!.engine.whenIdle()
+    expect(rows()[0]).toMatchObject({ status: 'completed', attempts: 2 })
+    expect(probes()).toBe(0)
+    expect(r!.events.profile.map((p) => p.state)).toEqual([])
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+  })
+})
+
 describe('offline is waiting, not failing', () => {
   it('an outage far longer than the retry policy (connections dropped ~100 times): every receipt is sent once, none failed', async () => {
     await start({ maxAttempts: 25, connectionRetry: { baseMs: 5, capMs: 20 } })
