@@ -10,7 +10,7 @@ import { Network } from '../../src-main/core/api/network'
 import type { ClientProvider } from '../../src-main/core/queue/queue'
 import { type Sandbox, startSandbox } from '../../sandbox'
 import { KEY, PROFILE, type Rig, createdBySha, fixtures, receipt, rig, waitFor } from '../engine/helpers'
-import { type Front, makeTestCa, startFront } from './path-servers'
+import { type Behaviour, type Front, makeTestCa, startFront } from './path-servers'
 
 /** Waiting for the path: tries every 20–100 ms here, where a person's laptop waits 1–30 s. */
 const FAST_PATH = { connectionRetry: { baseMs: 20, capMs: 100 }, jobNotFoundGraceMs: 50 }
@@ -55,6 +55,15 @@ const drop = (paths: string[]) => r!.engine.addFiles(paths, { profileId: PROFILE
 const rows = () => r!.engine.history({ order: 'asc' }).rows
 const posts = () => front.seen.filter((s) => s.method === 'POST').length
 const polls = () => front.seen.filter((s) => s.url.startsWith('/v1/jobs/')).length
+/** The front answers the first create with `b`, and passes everything else. */
+function firstCreate(b: Behaviour): void {
+  let first = true
+  front.behave = (q) => {
+    if (q.method !== 'POST' || !first) return 'pass'
+    first = false
+    return b
+  }
+}
 
 describe('only the API’s own word ends a receipt', () => {
   it('a Wi-Fi login page (HTML 200) or an empty 200 on a create: the files wait, no attempt used, then are sent once', async () => {
@@ -205,6 +214,29 @@ describe('the status code speaks first', () => {
     expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
   })
 
+  it('a 503 page met by a person’s own call holds the uploads the same way: its Retry-After, then a probe before the file', async () => {
+    await start()
+    const client = new BookkeepingClient({
+      environment: 'custom',
+      baseUrl: front.url,
+      auth: { key: KEY },
+      onConnection: (e) => r!.engine.noteConnection(PROFILE, e),
+    })
+    front.behave = () => page503({ 'retry-after': '2' })
+    await expect(client.getJob('job_1')).rejects.toMatchObject({ errorCode: 'server_error_page' })
+    const answered = Date.now()
+    expect(r!.engine.profileState(PROFILE).message).toMatch(/^The server answered 503 Service Unavailable/)
+    front.behave = () => 'pass'
+    const f = await receipt(r!.inbox, 'after-call.txt')
+    await drop([f.path])
+    await r!.engine.whenIdle()
+    const [, probe, create] = front.seen
+    expect(probe).toMatchObject({ method: 'GET', url: '/v1/auth/validate' })
+    expect(probe!.at - answered).toBeGreaterThanOrEqual(1990)
+    expect(create).toMatchObject({ method: 'POST' })
+    expect(rows()[0]).toMatchObject({ status: 'completed', attempts: 1 })
+  })
+
   it('an HTML 413 ends the row as failed, too large for the server, with its size; not sent again', async () => {
     await start()
     front.behave = (q) => (q.method === 'POST' ? { html: '', status: 413, title: '413 Request Entity Too Large' } : 'pass')
@@ -223,12 +255,7 @@ describe('the status code speaks first', () => {
 
   it('the API’s own JSON 500 keeps its rule: an attempt used, retried without a probe, the profile stays active', async () => {
     await start()
-    let first = true
-    front.behave = (q) => {
-      if (q.method !== 'POST' || !first) return 'pass'
-      first = false
-      return { json: { status: 'failed', message: 'Internal error' }, status: 500 }
-    }
+    firstCreate({ json: { status: 'failed', message: 'Internal error' }, status: 500 })
     const f = await receipt(r!.inbox, 'api500.txt')
     await drop([f.path])
     await r!.engine.whenIdle()
@@ -286,12 +313,7 @@ describe('offline is waiting, not failing', () => {
 describe('bounded answers', () => {
   it('an answer of 600 MB to a create: read to 16 MB, counted as a server problem, nothing crashes; sent once afterwards', async () => {
     await start()
-    let first = true
-    front.behave = (q) => {
-      if (q.method !== 'POST' || !first) return 'pass'
-      first = false
-      return { huge: 600 * 1024 * 1024 }
-    }
+    firstCreate({ huge: 600 * 1024 * 1024 })
     const f = await receipt(r!.inbox, 'huge.txt')
     await drop([f.path])
     await r!.engine.whenIdle()

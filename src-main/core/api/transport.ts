@@ -236,7 +236,14 @@ export class Transport {
         fn(
           e === null
             ? { ok: true }
-            : { ok: false, problem: e.connection!, configuration: e.configuration, message: e.message },
+            : {
+                ok: false,
+                problem: e.connection!,
+                configuration: e.configuration,
+                message: e.message,
+                status: e.status,
+                retryAfterMs: e.retryAfterMs,
+              },
         )
       } catch {
         // An observer must never break a request.
