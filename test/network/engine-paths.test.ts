@@ -237,6 +237,21 @@ describe('the status code speaks first', () => {
     expect(rows()[0]).toMatchObject({ status: 'completed', attempts: 1 })
   })
 
+  it('a Retry-After longer than the usual wait is named, and obeyed until the network comes back', async () => {
+    await start()
+    front.behave = () => page503({ 'retry-after': '150' })
+    const f = await receipt(r!.inbox, 'later.txt')
+    await drop([f.path])
+    await waitFor('the wait', () => r!.engine.profileState(PROFILE).state === 'unreachable')
+    expect(r!.engine.profileState(PROFILE).message).toMatch(/tries again by itself in 3 min, as the server asked; nothing is lost/)
+    await new Promise((s) => setTimeout(s, 300))
+    expect(front.seen).toHaveLength(1)
+    front.behave = () => 'pass'
+    r!.engine.networkChanged(true)
+    await r!.engine.whenIdle()
+    expect(rows()[0]!.status).toBe('completed')
+  })
+
   it('an HTML 413 ends the row as failed, too large for the server, with its size; not sent again', async () => {
     await start()
     front.behave = (q) => (q.method === 'POST' ? { html: '', status: 413, title: '413 Request Entity Too Large' } : 'pass')

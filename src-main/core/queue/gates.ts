@@ -230,7 +230,7 @@ export class ProfileGates {
     const doing = configuration
       ? 'Uploads wait until this is fixed; nothing is lost.'
       : asked > backoff.capMs
-        ? `Uploads wait and Bookdrop tries again by itself in ${Math.round(asked / 1000)} s, as the server asked; nothing is lost.`
+        ? `Uploads wait and Bookdrop tries again by itself in ${asked < 120_000 ? `${Math.round(asked / 1000)} s` : `${Math.round(asked / 60_000)} min`}, as the server asked; nothing is lost.`
         : `Uploads wait and Bookdrop tries again by itself (at least every ${Math.round(backoff.capMs / 1000)} s); nothing is lost.`
     // Said once: while the same problem lasts, its first words stay (a portal that alternates a
     // page and an empty answer is one problem, not a message per request).
