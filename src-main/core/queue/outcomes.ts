@@ -11,8 +11,9 @@ import {
   UNKNOWN_JOB_STATUS_POLLS,
 } from '../../../schemas/assumptions'
 import type { TransitionPatch, Upload, UploadStatus } from '../store/uploads'
+import { sizeText } from '../util'
 import { pollDelay, retryDelay } from './backoff'
-import type { ProfileGates } from './gates'
+import { type ProfileGates, withoutRequest } from './gates'
 import { type ClientFailure, type QueueOptions, isOutOfCredits } from './types'
 
 export type Outcome =
@@ -89,6 +90,15 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
       kind: 'superseded',
       patch: { ...base, nextAttemptAt: null, lastError: 'Changed on disk before it was sent; the new version is queued.' },
     }
+  }
+  if (f.errorCode === 'request_too_large') {
+    // A 413 page: that server (or a gateway in front of it) takes no file this large; trying
+    // again would send it in vain.
+    const size = row.preparedSize ?? row.size
+    const lastError =
+      `Too large for the server${size !== null ? `: ${sizeText(size)}` : ''}. ${withoutRequest(f.message).replace(/\s*$/, '')} ` +
+      'Send a smaller file (or ask whoever runs the server to accept larger ones), then Retry.'
+    return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null, lastError } }
   }
   const skip = FILE_SKIP[f.errorCode]
   if (skip) return { kind: 'move', to: 'skipped', patch: { ...base, reason: skip, nextAttemptAt: null } }

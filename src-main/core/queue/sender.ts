@@ -96,6 +96,7 @@ export class Sender {
     const req = this.request()
     try {
       const client = await this.d.client(row.profileId)
+      if (this.d.gates.wantsProbe(row.profileId)) await this.probe(client, req.signal)
       const sent = sentFile(row)
       // A mail's body text goes as text_attachment, not as a file (issue 24).
       const text = row.source === 'mail' && this.d.hooks.textOf ? await this.d.hooks.textOf(row) : null
@@ -173,6 +174,20 @@ export class Sender {
         this.apply(row, 'uploading', notReported('its answer named no job and no record'))
       }
     })
+  }
+
+  /**
+   * After a 5xx page, the API is asked a light question before the whole file goes again: no
+   * answer of the API (another page) is thrown as the upload's failure, and nothing is sent; any
+   * answer of the API (even a refusal) ends the wait, and the file goes.
+   */
+  private async probe(client: UploadClient, signal: AbortSignal): Promise<void> {
+    if (!client.validateKey) return
+    try {
+      await client.validateKey({ signal })
+    } catch (e) {
+      if (asFailure(e).connection || signal.aborted) throw e
+    }
   }
 
   private uploadFailed(row: Upload, f: ClientFailure): void {
