@@ -26,6 +26,7 @@ import {
 import { isStorageError } from '../store/storage-errors'
 import { type SniffedKind, sniffKind } from '../prepare/sniff'
 import { authority } from './addresses'
+import { SERVER_LIMITS, limitConnections } from './connections'
 import { deviceName } from './device'
 import { PHONE_KINDS, type PhoneInbox } from './inbox'
 import type { PhonePage } from './page'
@@ -139,12 +140,9 @@ export class PhoneListener {
 
   /** Starts listening on `address` (port 0: a free one). Rejects when the address cannot be used. */
   async listen(address: string, port = 0): Promise<number> {
-    const server = createServer({ headersTimeout: 15_000, requestTimeout: 10 * 60_000, maxHeaderSize: 8192 }, (req, res) =>
-      void this.handle(req, res),
-    )
-    server.keepAliveTimeout = 5_000
-    // A phone needs a handful of connections; more is someone holding them open.
-    server.maxConnections = 64
+    const server = createServer(SERVER_LIMITS, (req, res) => void this.handle(req, res))
+    // A phone needs a handful of connections; more from one peer is someone holding them open.
+    limitConnections(server)
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
       server.listen({ host: address, port, exclusive: true }, () => {
