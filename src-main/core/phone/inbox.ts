@@ -75,8 +75,8 @@ async function settle(tmp: string, dir: string, name: string): Promise<string> {
 export function outcomeOf(r: IntakeResult): PhoneOutcome {
   if (r.kind === 'ignored') return { status: 'duplicate', message: 'Bookdrop already has this photo.' }
   if (r.kind === 'queued')
-    return { status: 'sent', message: `In Bookdrop’s queue as upload #${r.upload.id}.` }
-  return { status: r.kind, message: r.upload.lastError ?? (r.kind === 'duplicate' ? 'Already sent.' : 'Not sent.') }
+    return { status: 'sent', message: `In Bookdrop’s queue as upload #${r.upload.id}.`, upload: r.upload.id }
+  return { status: r.kind, message: r.upload.lastError ?? (r.kind === 'duplicate' ? 'Already sent.' : 'Not sent.'), upload: r.upload.id }
 }
 
 interface PendingDocument {
