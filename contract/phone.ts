@@ -7,7 +7,14 @@
  *   POST /pair           {token} → sets the session cookie; {state: 'pending', code, device}
  *   GET  /state[?wait=1] the session: pending (waits up to 20 s for the desktop's answer), allowed
  *   POST /upload?id=&target=&name=[&note=][&doc=&page=&pages=]   one photo's bytes → PhoneOutcome
+ *   GET  /photos         what became of this session's photos since → {photos: PhonePhotoProgress[]}
+ *
+ * A request of a session that ended (ended on the computer, 30 idle minutes, the panel closed and
+ * opened again) is answered 403 with PHONE_NOT_PAIRED.
  */
+
+/** What the phone is told once its pairing ended. */
+export const PHONE_NOT_PAIRED = 'This phone is no longer paired. Scan the new code on your computer.'
 
 /** What a phone may send its photos as (receipts and documents a camera captures). */
 export const PHONE_TARGETS = ['expenses', 'bills', 'invoices', 'income'] as const
@@ -40,6 +47,25 @@ export type PhoneSessionView =
 export interface PhoneOutcome {
   status: 'sent' | 'duplicate' | 'skipped' | 'received'
   message: string
+  /** The computer's upload (its history row), when one was made: GET /photos follows it. */
+  upload?: number
+}
+
+/**
+ * What became of one photo of this session after it arrived (GET /photos), by the id the phone
+ * gave it (for a document, its last page's): `waiting` (in the computer's queue), `sending`,
+ * `done` (the server made a record: `record` says its kind), or a final `duplicate`, `skipped`,
+ * `failed` or `cancelled` with the reason in `message`.
+ */
+export interface PhonePhotoProgress {
+  id: string
+  state: 'waiting' | 'sending' | 'done' | 'duplicate' | 'skipped' | 'failed' | 'cancelled'
+  /** A sentence for the person holding the phone. */
+  message: string
+  /** The kind of record the server made (e.g. expense, bill), once done. */
+  record: string | null
+  /** Nothing more will happen to it (unless someone acts on the computer). */
+  final: boolean
 }
 
 /** A refusal of the listener: `error` is a sentence for the person holding the phone. */

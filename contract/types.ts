@@ -266,7 +266,8 @@ export type ProfileState =
   /** The server refused an AI create for lack of credits: held until a person resumes. */
   | 'out_of_credits'
   /**
-   * No answer from the server (refused, DNS, reset, timeout): uploads, polls and calls wait and are
+   * No answer from the server (refused, DNS, reset, timeout), or a 5xx page instead of the API's
+   * answer (the server or a gateway failing; the message names it): uploads, polls and calls wait and are
    * tried again by themselves; back to 'active' on the first answer that is the API's.
    */
   | 'unreachable'

@@ -27,6 +27,11 @@ export const faultsSchema = z.object({
   /** Fraction of creates that are committed, then their connection dropped before the response. */
   commit_then_drop_rate: z.number().min(0).max(1).default(0),
   commit_then_drop_next: z.number().int().min(0).default(0),
+  /**
+   * The next N creates are committed (their answer kept under the Idempotency-Key, so a retry with
+   * the same body replays it), then answered with a gateway's HTML 502 page instead.
+   */
+  commit_then_502_next: z.number().int().min(0).default(0),
   /** The next N /v1 requests are answered 404 `not_found`, as a server that does not know the thing yet. */
   not_found_next: z.number().int().min(0).default(0),
   /** The next N /v1 requests get a 200 whose body is not what the route answers (a malformed success). */

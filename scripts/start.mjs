@@ -5,7 +5,8 @@
 // Electron 45 downloads its binary lazily, on first use, instead of at `npm install`. `require('electron')`
 // would do that synchronously with no time limit, so this script looks for the binary itself, runs the
 // package's own installer with a time limit when it is missing, and gives up with one clear line on a
-// machine that cannot download it (no network, blocked GitHub, ELECTRON_SKIP_BINARY_DOWNLOAD=1).
+// machine that cannot download it (no network, blocked GitHub, ELECTRON_SKIP_BINARY_DOWNLOAD=1), a sentence that
+// points to the browser app, which works without it.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -16,19 +17,30 @@ const root = join(import.meta.dirname, '..')
 const DOWNLOAD_TIMEOUT_MS = (Number(process.env.BOOKDROP_ELECTRON_DOWNLOAD_TIMEOUT_S) || 300) * 1000
 const PROBE_TIMEOUT_MS = 10_000
 
-function giveUp(reason) {
+/**
+ * Ends with one plain sentence: what the desktop window needs, why it is missing (`why` ends the
+ * clause "a one-time download that …"), and that the browser app works now.
+ */
+function giveUp(why) {
   console.error(
-    `Bookdrop: the Electron binary could not be found or downloaded${reason ? ` (${reason})` : ''}; ` +
-      'use the browser UI with `npm run web` (add `-- --demo` for sample data) or the folder watcher with `npm run headless`.',
+    `Bookdrop: the desktop window needs Electron, a one-time download that ${why}; ` +
+      'the browser app works now: run `npm run web -- --demo` to try it with sample data, or `npm run web` for your own.',
   )
   process.exit(1)
+}
+
+/** The installer's failure in plain words: most often this computer cannot reach the download host. */
+function plainReason(detail, host) {
+  if (/fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|getaddrinfo|socket hang up/i.test(detail))
+    return `failed because this computer cannot reach ${host} (no internet connection?)`
+  return `failed (${detail})`
 }
 
 let electronDir
 try {
   electronDir = dirname(require.resolve('electron/package.json'))
 } catch {
-  giveUp('the electron package is not installed; run `npm install`')
+  giveUp('cannot start because the electron package is not installed (run `npm install`)')
 }
 
 /** Where require('electron') would point, but only if the file is really there (never downloads). */
@@ -54,12 +66,16 @@ async function reachable(url) {
   }
 }
 
-/** Runs electron's own installer (uses @electron/get and its cache). Resolves to an error reason or ''. */
+/** The host the installer downloads from. */
+const downloadHost = process.env.ELECTRON_MIRROR || process.env.npm_config_electron_mirror || 'https://github.com/'
+
+/** Runs electron's own installer (uses @electron/get and its cache). Resolves to why it failed (see giveUp), or ''. */
 function download() {
   const skip = process.env.ELECTRON_SKIP_BINARY_DOWNLOAD
-  if (skip && skip !== '0' && skip !== 'false') return Promise.resolve('ELECTRON_SKIP_BINARY_DOWNLOAD is set')
+  if (skip && skip !== '0' && skip !== 'false')
+    return Promise.resolve('ELECTRON_SKIP_BINARY_DOWNLOAD turns off')
   const { version } = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8'))
-  console.error(`Bookdrop: downloading the Electron ${version} binary (first run only)...`)
+  console.error(`Bookdrop: downloading Electron ${version} for the desktop window (first run only)...`)
 
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(electronDir, 'install.js')], {
@@ -75,14 +91,14 @@ function download() {
       resolve(reason)
     }
     const timer = setTimeout(
-      () => finish(`download timed out after ${DOWNLOAD_TIMEOUT_MS / 1000}s`),
+      () => finish(`did not finish within ${DOWNLOAD_TIMEOUT_MS / 1000} s`),
       DOWNLOAD_TIMEOUT_MS,
     )
     child.stderr.on('data', (chunk) => (stderr += chunk))
     child.on('error', (err) => finish(err.message))
     child.on('exit', (code) => {
       const firstLine = stderr.split('\n').find((line) => line.trim()) ?? ''
-      finish(code === 0 ? '' : firstLine.trim() || `installer exited with ${code}`)
+      finish(code === 0 ? '' : plainReason(firstLine.trim() || `the installer exited with ${code}`, new URL(downloadHost).host))
     })
 
     // A network that drops packets would leave the installer waiting: if the download host does not
@@ -91,13 +107,11 @@ function download() {
     const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ELECTRON_GET_USE_PROXY'].some(
       (name) => process.env[name],
     )
-    const host =
-      process.env.ELECTRON_MIRROR || process.env.npm_config_electron_mirror || 'https://github.com/'
     if (!proxied) {
-      void reachable(host).then((ok) => {
+      void reachable(downloadHost).then((ok) => {
         if (ok) return
         setTimeout(() => {
-          if (!existsSync(join(electronDir, 'dist'))) finish(`${new URL(host).host} is unreachable`)
+          if (!existsSync(join(electronDir, 'dist'))) finish(plainReason('ENOTFOUND', new URL(downloadHost).host))
         }, 2_000)
       })
     }
@@ -108,7 +122,7 @@ let electron = installedBinary()
 if (!electron) {
   const reason = await download()
   electron = installedBinary()
-  if (!electron) giveUp(reason)
+  if (!electron) giveUp(reason || 'finished without leaving the program where it belongs (run `npm install` again)')
 }
 
 const electronVite = join(dirname(require.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js')

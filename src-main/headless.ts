@@ -1,7 +1,7 @@
 /**
  * Bookdrop without a window:
  *
- *   npm run headless -- --watch <dir> --target expenses [--base-url <url>] [--profile <name>]
+ *   npm run headless -- --watch <dir> [--watch <dir>…] --target expenses [--base-url <url>] [--profile <name>]
  *                       [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--once] [--demo]
  *                       [--max-wait <s>] [--timeout <s>] [--ca-file <pem>]
  *   npm run headless -- --check [--base-url <url> | --profile <name> | --demo] [--ca-file <pem>]
@@ -25,7 +25,8 @@
  * with --reset-queue to move it aside), 4 another Bookdrop process has this data directory, 5 files
  * are left unfinished (--max-wait passed, a stop, or a problem only a person can fix), or --check
  * found no working API, 6 a mail account could not be read (--once; the line names the account and
- * what to do).
+ * what to do), 7 a second SIGINT or SIGTERM while it was stopping ended it at once (unfinished
+ * uploads resume next time).
  */
 import { type Args, EXIT, HelpRequested, parse } from './headless/args'
 import { run } from './headless/run'
@@ -34,6 +35,9 @@ import { run } from './headless/run'
 // check.ts `--check`, mail.ts the mailboxes, output.ts the lines, run.ts the run and its end. Only
 // what parsing needs is loaded up front: `--help` answers at once, the engine loads after parsing.
 export { DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S, EXIT } from './headless/args'
+
+/** A repeat of a signal this soon after the first is the same Ctrl+C, not a second one. */
+const SAME_SIGNAL_MS = 300
 
 export async function main(argv: string[]): Promise<number> {
   let args: Args
@@ -48,14 +52,26 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage
   }
   // A stop asked for at any point of the run (handlers first: a SIGTERM during --once must print
-  // the summary, not kill the process).
+  // the summary, not kill the process). A second signal while it is finishing ends the process at
+  // once: nothing is lost (every row is in the database, a request cut off is sent again with its
+  // Idempotency-Key at the next start), only the summary is not printed.
   let signalled: string | null = null
+  let firstAt = 0
   let onSignal: ((signal: string) => void) | null = null
   const stopped = new Promise<string>((resolveStop) => {
     onSignal = (signal) => {
-      if (signalled) return
-      signalled = signal
-      resolveStop(signal)
+      if (!signalled) {
+        signalled = signal
+        firstAt = Date.now()
+        resolveStop(signal)
+        return
+      }
+      // One Ctrl+C can arrive twice (the terminal's, and the same one relayed by npm or tsx).
+      if (Date.now() - firstAt < SAME_SIGNAL_MS) return
+      process.stdout.write(
+        `bookdrop: second ${signal}: stopped at once, without finishing (unfinished uploads resume next time)\n`,
+      )
+      process.exit(EXIT.forced)
     }
   })
   const handlers = { SIGINT: () => onSignal?.('SIGINT'), SIGTERM: () => onSignal?.('SIGTERM') }

@@ -2,13 +2,17 @@
  * Idempotent replays: a POST, PUT, PATCH or DELETE that carries an Idempotency-Key is handled once
  * per key holder, method, path and key; the same body again replays the stored answer, another body
  * is a 422, and a request that left no answer worth keeping frees its key. The commit-then-drop
- * fault acts here too, once the answer is sent.
+ * and commit-then-502 faults act here too, once the answer is stored.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AI_CREDITS_EXHAUSTED_STATUS, ERROR_CODES } from '../../schemas'
 import type { SandboxState, StoredResponse } from '../state'
 import { ApiFailure, BASE_PATH, pathOf, sha256 } from './envelope'
 import { faultApplies } from './gate'
+
+/** What a gateway in front of a server says when the server's answer did not reach it. */
+const BAD_GATEWAY_PAGE =
+  '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>\n'
 
 export function installIdempotency(app: FastifyInstance, state: SandboxState): void {
   app.addHook('preHandler', async (req, reply) => {
@@ -65,19 +69,27 @@ export function installIdempotency(app: FastifyInstance, state: SandboxState): v
         slot.resolve(null)
       }
     }
-    // Commit then drop: the create happened, the client never hears back.
     const f = state.faults
-    if (
+    const committed =
       !req.idemReplay &&
       req.method === 'POST' &&
       reply.statusCode < 300 &&
       pathOf(req).startsWith(BASE_PATH) &&
-      faultApplies(state, pathOf(req).slice(BASE_PATH.length)) &&
+      faultApplies(state, pathOf(req).slice(BASE_PATH.length))
+    // Commit then drop: the create happened, the client never hears back.
+    if (
+      committed &&
       (f.commit_then_drop_next > 0 ||
         (f.commit_then_drop_rate > 0 && state.faultRandom() < f.commit_then_drop_rate))
     ) {
       if (f.commit_then_drop_next > 0) f.commit_then_drop_next--
       req.raw.socket.destroy()
+    } else if (committed && f.commit_then_502_next > 0) {
+      // Commit then a gateway's error page: the create happened and its answer is kept under the
+      // key (a retry with the same body replays it), but the client gets an HTML 502.
+      f.commit_then_502_next--
+      reply.code(502).header('content-type', 'text/html; charset=utf-8')
+      return BAD_GATEWAY_PAGE
     }
     return payload
   })

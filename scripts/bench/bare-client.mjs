@@ -1,55 +1,50 @@
 #!/usr/bin/env node
 // The bare client of `npm run bench`'s whole-process scenario: what the headless mode does for a folder
-// of receipts, with nothing else. It reads each file once, base64s it into the same JSON body the
-// engine sends, POSTs it with the same concurrency, and polls every job to completion with the same
-// schedule (1 s, rising by 1.6 up to 30 s). No queue, no database, no watcher, no retries.
-// Plain JavaScript on purpose: it is measured as a process, started the cheapest way.
+// of receipts, with nothing else, written as a plain loop would be: read each file, base64 it into the
+// same JSON body the engine sends, POST it (three at a time), and poll every job to completion with
+// the same schedule (1 s, rising by 1.6 up to 30 s). No queue, no database, no watcher, no retries,
+// and nothing loaded that the loop does not use (no node:crypto: the Idempotency-Key is a counter;
+// node:http only with "http": true). Plain JavaScript, started the cheapest way: it is measured as a
+// process.
 // It speaks fetch, the first thing a bare Node client reaches for; with "http": true it speaks
 // node:http through a keep-alive agent instead, as the engine does (the bench prints that one for
 // reference: it is the leanest client, and the engine's own cost is the difference).
 //
 //   node scripts/bench/bare-client.mjs '{"baseUrl":"…/v1","key":"svc_sk_…","dir":"…","concurrency":3}'
-import { randomUUID } from 'node:crypto'
 import { readFile, readdir } from 'node:fs/promises'
-import http from 'node:http'
-import { basename, join } from 'node:path'
 
 const o = JSON.parse(process.argv[2] ?? '{}')
-const agent = new http.Agent({ keepAlive: true })
 
-/** fetch's subset used here, on node:http. */
-function httpFetch(url, { method = 'GET', headers = {}, body } = {}) {
-  return new Promise((resolve, reject) => {
-    const bytes = body === undefined ? undefined : Buffer.from(body)
-    const req = http.request(
-      url,
-      { method, agent, headers: bytes ? { ...headers, 'Content-Length': bytes.length } : headers },
-      (res) => {
+/** fetch's subset used here, on node:http (loaded only for this variant). */
+async function httpClient() {
+  const http = await import('node:http')
+  const agent = new http.Agent({ keepAlive: true })
+  return (url, { method = 'GET', headers, body } = {}) =>
+    new Promise((resolve, reject) => {
+      const bytes = body === undefined ? undefined : Buffer.from(body)
+      if (bytes) headers['Content-Length'] = bytes.length
+      const req = http.request(url, { method, agent, headers }, (res) => {
         const chunks = []
         res.on('data', (c) => chunks.push(c))
         res.on('error', reject)
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8')
-          resolve({
-            ok: res.statusCode >= 200 && res.statusCode < 300,
-            status: res.statusCode,
-            json: async () => JSON.parse(text),
-          })
+          resolve({ ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode, json: async () => JSON.parse(text) })
         })
-      },
-    )
-    req.on('error', reject)
-    req.end(bytes)
-  })
+      })
+      req.on('error', reject)
+      req.end(bytes)
+    })
 }
-const request = o.http ? httpFetch : fetch
-const names = (await readdir(o.dir)).filter((n) => !n.startsWith('.')).sort()
+const request = o.http ? await httpClient() : fetch
+const dir = o.dir
+const names = (await readdir(dir)).filter((n) => !n.startsWith('.')).sort()
 const today = new Date().toISOString().slice(0, 10)
-const folder = basename(o.dir)
-const headers = { 'X-API-Key': o.key, 'Content-Type': 'application/json' }
+const folder = dir.slice(dir.lastIndexOf('/') + 1)
+const run = `${process.pid}-${Date.now()}`
 
-async function send(name) {
-  const bytes = await readFile(join(o.dir, name))
+async function send(name, i) {
+  const bytes = await readFile(`${dir}/${name}`)
   const body = JSON.stringify({
     prompt: `Record an expense from the receipt ${name} (saved in ${folder} on ${today}).`,
     process_type: 'async',
@@ -57,7 +52,7 @@ async function send(name) {
   })
   const res = await request(`${o.baseUrl}/expenses`, {
     method: 'POST',
-    headers: { ...headers, 'Idempotency-Key': randomUUID() },
+    headers: { 'X-API-Key': o.key, 'Content-Type': 'application/json', 'Idempotency-Key': `bare-${run}-${i}` },
     body,
   })
   const json = await res.json()
@@ -69,7 +64,7 @@ async function follow(ref) {
   let wait = 1000
   for (;;) {
     await new Promise((r) => setTimeout(r, wait))
-    const res = await request(`${o.baseUrl}/jobs/${ref}`, { headers })
+    const res = await request(`${o.baseUrl}/jobs/${ref}`, { headers: { 'X-API-Key': o.key } })
     const json = await res.json()
     if (json.data?.status === 'completed' || json.data?.status === 'failed') return json.data.status
     wait = Math.min(30_000, wait * 1.6)
@@ -81,9 +76,8 @@ const polls = []
 await Promise.all(
   Array.from({ length: o.concurrency }, async () => {
     while (next < names.length) {
-      const name = names[next++]
-      const ref = await send(name)
-      polls.push(follow(ref))
+      const i = next++
+      polls.push(follow(await send(names[i], i)))
     }
   }),
 )

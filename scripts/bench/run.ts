@@ -8,12 +8,14 @@
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs'
+import { closeSync, openSync, writeSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startSandbox } from '../../sandbox'
 import { mailBench } from './mail'
+import { cmdlineOf, descendants, rssOf } from './procs'
+import { soakBench, soakMinutes } from './soak'
 import type { BenchRow, Timed } from './rows'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -22,12 +24,24 @@ const MB = 1024 * 1024
 const argv = process.argv.slice(2)
 const args = new Set(argv)
 const QUICK = args.has('--quick')
-/** `--only <scenario>[,<scenario>…]`: process, ingest, detect, pages, scan, large, hostile, mail, renderer, phone (default: all). */
+const USAGE = `usage: npm run bench [-- [--quick] [--only <scenario>[,<scenario>…]] [--soak] [--soak-minutes <n>]]
+  scenarios: process, ingest, detect, pages, scan, large, mail, hostile, renderer, phone, soak
+  --quick            fewer files (and a 2-minute soak)
+  --only <list>      only these scenarios (default: all but soak)
+  --soak             the full run includes the soak too (\`npm run headless\` watching a folder that gets
+                     20 PDFs a second; its RSS growth after the first quarter): it takes --soak-minutes
+  --soak-minutes <n> the soak's length (default 8; 2 with --quick); --only soak runs it alone`
+if (args.has('--help') || args.has('-h')) {
+  console.log(USAGE)
+  process.exit(0)
+}
+/** `--only <scenario>[,<scenario>…]`: see USAGE (default: all but the soak, which `--soak` adds). */
 const ONLY = (() => {
   const i = argv.indexOf('--only')
   return i >= 0 ? new Set((argv[i + 1] ?? '').split(',').filter(Boolean)) : null
 })()
-const runs = (scenario: string) => ONLY === null || ONLY.has(scenario)
+const runs = (scenario: string) =>
+  ONLY === null ? scenario !== 'soak' || args.has('--soak') : ONLY.has(scenario)
 /**
  * A PDF-shaped file of `bytes` bytes: the header, random bytes, the %%EOF end marker. The engine
  * takes only files whose bytes are what their name says, finished (issue 21).
@@ -181,42 +195,6 @@ function timed(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv = {}): Pro
   })
 }
 
-/** The processes below `pid`, by reading /proc (Linux). */
-function descendants(pid: number): number[] {
-  const parent = new Map<number, number>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: number[] = []
-  const walk = (p: number) => {
-    for (const [child, pp] of parent) {
-      if (pp !== p) continue
-      out.push(child)
-      walk(child)
-    }
-  }
-  walk(pid)
-  return out
-}
-
-function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return m ? Number(m[1]) * 1024 : NaN
-}
-
-function cmdlineOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
-  } catch {
-    return ''
-  }
-}
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN
@@ -249,10 +227,16 @@ async function main(): Promise<void> {
     // 0: the headless mode as a person starts it (npm run headless … --once) against a bare client
     // doing the same uploads and polls, both whole processes timed from outside, interleaved.
     if (runs('process')) {
-      const inbox = join(work, 'receipts')
-      await mkdir(inbox)
-      for (let i = 0; i < PROCESS_FILES; i++) {
-        await writeFile(join(inbox, `receipt-${String(i).padStart(3, '0')}.pdf`), pdfLike(FILE_BYTES))
+      // As a person runs it: receipts saved just before each run (a new folder of 200 KB PDFs that
+      // end in %%EOF, as real PDFs do), so the engine meets files as fresh as a user's.
+      let saved = 0
+      const saveReceipts = async (): Promise<string> => {
+        const dir = join(work, `receipts-${saved++}`)
+        await mkdir(dir)
+        for (let i = 0; i < PROCESS_FILES; i++) {
+          await writeFile(join(dir, `receipt-${String(i).padStart(3, '0')}.pdf`), pdfLike(FILE_BYTES))
+        }
+        return dir
       }
       await sb.stop()
       const psb = await startSandbox(jobsFinishOptions)
@@ -262,17 +246,25 @@ async function main(): Promise<void> {
           ...['run', '--silent', 'headless', '--', '--watch', folder, '--target', 'expenses'],
           ...['--base-url', psb.url, '--data-dir', join(work, data), ...more],
         ]
-        const engineRun = (round: number) =>
-          timed(
+        const engineRun = async (round: number) => {
+          const inbox = await saveReceipts()
+          const t = await timed(
             'npm',
             headless(inbox, `data-process-${round}`, '--once', '--concurrency', String(CONCURRENCY)),
             { BOOKDROP_API_KEY: KEY },
           )
-        const bareRun = (http = false) =>
-          timed(process.execPath, [
+          await rm(inbox, { recursive: true, force: true })
+          return t
+        }
+        const bareRun = async (http = false) => {
+          const inbox = await saveReceipts()
+          const t = await timed(process.execPath, [
             'scripts/bench/bare-client.mjs',
             JSON.stringify({ baseUrl: psb.url, key: KEY, dir: inbox, concurrency: CONCURRENCY, http }),
           ])
+          await rm(inbox, { recursive: true, force: true })
+          return t
+        }
         await bareRun() // warm the emulator and the page cache
         const engines: Timed[] = []
         const bares: Timed[] = []
@@ -574,6 +566,17 @@ async function main(): Promise<void> {
   } finally {
     await sb.stop()
     await rm(work, { recursive: true, force: true })
+  }
+
+  // 5b: the soak (issue 30): the headless engine watching a folder that gets 20 PDFs a second for
+  // --soak-minutes; its RSS must grow by less than 20 MB after the first quarter (./soak.ts).
+  try {
+    if (runs('soak'))
+      rows.push(...(await soakBench({ root: ROOT, minutes: soakMinutes(argv), log: (l) => console.log(l) })))
+  } catch (e) {
+    console.error(e)
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
+    rows.push({ what: `soak: could not run (${why})`, figure: '—', target: '', ok: false })
   }
 
   // 6: hostile documents read by the emulator (issue 23), in a process of its own: its thread's

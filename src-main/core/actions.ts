@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
+import { ERROR_CODES } from '../../schemas/assumptions'
 import type { EngineEmitter } from './events'
 import type { IntakeResult } from './intake/intake'
 import { transitionOf } from './lifecycle'
@@ -78,17 +79,20 @@ export async function retryUpload(d: ActionDeps, id: number): Promise<Upload> {
       next = changeStatus(d, row, 'processing', reset)
     } else {
       // A definite "no" from the server (a 4xx, a failed job) created nothing, and the server keeps
-      // that answer under the old Idempotency-Key: a fresh key lets it try again. Anything else may
-      // have created the record, so the old key stays and the server replays instead.
+      // that answer under the old Idempotency-Key: a fresh key lets it try again, with the file's
+      // name and prompt of today. Anything else may have created the record, so the old key stays
+      // and the server replays instead; so does "this key was used with another body" (422), which
+      // says an earlier request under the key exists, not that nothing was created.
       const definite =
         row.status === 'failed' &&
+        row.errorCode !== ERROR_CODES.idempotencyMismatch &&
         ((row.httpStatus !== null && row.httpStatus >= 400 && row.httpStatus < 500) ||
           row.errorCode === 'job_failed')
       next = changeStatus(d, row, 'queued', {
         ...reset,
         jobReference: null,
         acceptedAt: null,
-        ...(definite ? { idempotencyKey: randomUUID() } : {}),
+        ...(definite ? { idempotencyKey: randomUUID(), sentName: null, sentPrompt: null } : {}),
       })
     }
     d.resume(row.profileId)

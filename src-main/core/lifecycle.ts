@@ -48,6 +48,8 @@ export type UploadField =
   | 'preparedSize'
   | 'preparedMtimeMs'
   | 'afterUpload'
+  | 'sentName'
+  | 'sentPrompt'
 
 export interface Transition {
   from: FromStatus
@@ -59,7 +61,9 @@ export interface Transition {
 }
 
 const ERROR: UploadField[] = ['lastError', 'errorCode', 'httpStatus']
-const RESEND: UploadField[] = ['attempts', 'nextAttemptAt', 'polls', 'jobReference', 'acceptedAt', 'idempotencyKey', ...ERROR]
+/** What the first send under a key fixes (the body sent under a key never changes; a rename shows in the history only). */
+const SENT: UploadField[] = ['sentName', 'sentPrompt']
+const RESEND: UploadField[] = ['attempts', 'nextAttemptAt', 'polls', 'jobReference', 'acceptedAt', 'idempotencyKey', ...SENT, ...ERROR]
 /** A file found again under another name (renamed or moved while it waited): its row follows it. */
 const FOLLOW: UploadField[] = ['path', 'name', 'folderId', 'prompt', 'size', 'mtimeMs']
 const PREPARED: UploadField[] = ['preparedPath', 'preparedSize', 'preparedMtimeMs']
@@ -70,12 +74,12 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: 'new', to: 'queued', why: 'intake: a stable, accepted file, hashed, with content not sent before', writes: [] },
   { from: 'new', to: 'duplicate', why: 'intake: the same content was already sent to this target (accepted or recorded), or another file of it is being sent', writes: [] },
   { from: 'new', to: 'skipped', why: 'intake: unsupported kind, too large, empty, unreadable, vanished, a link to a file outside the watched folder, content that is not what its name says, a photo that could not be prepared; or a mail with no receipt in it', writes: [] },
-  { from: 'queued', to: 'uploading', why: 'scheduler: the row is due and its profile may send', writes: ['attempts', 'nextAttemptAt'] },
-  { from: 'waiting_retry', to: 'uploading', why: 'scheduler: the retry is due', writes: ['attempts', 'nextAttemptAt'] },
+  { from: 'queued', to: 'uploading', why: 'scheduler: the row is due and its profile may send', writes: ['attempts', 'nextAttemptAt', ...SENT] },
+  { from: 'waiting_retry', to: 'uploading', why: 'scheduler: the retry is due', writes: ['attempts', 'nextAttemptAt', ...SENT] },
   { from: 'uploading', to: 'processing', why: "the API accepted the file as a job (async): its JSON envelope named the job", writes: ['jobReference', 'acceptedAt', 'polls', 'nextAttemptAt', ...ERROR] },
   { from: 'uploading', to: 'completed', why: "the API created the record at once (direct), or its own answer (its envelope with data) named no job to follow: sent, completion not reported", writes: RECORD },
-  { from: 'uploading', to: 'waiting_retry', why: "no answer of the API: offline, unreachable, a timeout, a web page, an empty or foreign body, a redirect, a 404/502 without the API's JSON, a proxy's refusal or an untrusted certificate (no attempt used); or the API's 429 or 5xx (an attempt used); or a restart or stop while sending; or its file could not be opened for a reason that passes (too many open files, a read error: an attempt used). Same Idempotency-Key", writes: ['attempts', 'nextAttemptAt', ...ERROR] },
-  { from: 'uploading', to: 'failed', why: "a definite refusal in the API's own JSON envelope (400, 401, 403, 404), or too many attempts (only the API's answers count)", writes: ['nextAttemptAt', ...ERROR] },
+  { from: 'uploading', to: 'waiting_retry', why: "no answer of the API: offline, unreachable, a timeout, a web page, an empty or foreign body, a redirect, a 404 or a 5xx page without the API's JSON (a 5xx page: after its Retry-After, a light probe first), a proxy's refusal or an untrusted certificate (no attempt used); or the API's 429 or 5xx (an attempt used); or a restart or stop while sending; or its file could not be opened for a reason that passes (too many open files, a read error: an attempt used). Same Idempotency-Key", writes: ['attempts', 'nextAttemptAt', ...ERROR] },
+  { from: 'uploading', to: 'failed', why: "a definite refusal in the API's own JSON envelope (400, 401, 403, 404), a 413 page (too large for the server, with the size), or too many attempts (only the API's answers count)", writes: ['nextAttemptAt', ...ERROR] },
   { from: 'uploading', to: 'skipped', why: 'the file vanished, became unreadable (or could not be opened in all its attempts) or too large before it was sent', writes: ['reason', 'nextAttemptAt', ...ERROR] },
   { from: 'uploading', to: 'superseded', why: 'the file changed on disk before it was sent (size, mtime or sha256 of the bytes streamed); its new version is taken as a new row', writes: ['nextAttemptAt', ...ERROR] },
   { from: 'processing', to: 'completed', why: "the API's job answer named its record, or the API itself said the job cannot be followed (sent, completion not reported)", writes: RECORD },

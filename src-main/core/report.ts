@@ -56,7 +56,7 @@ function describeRaw(u: Upload): string {
   }
 }
 
-export function summaryLine(rows: Upload[]): string {
+export function summaryLine(rows: readonly Pick<Upload, 'status'>[]): string {
   const count = (s: UploadStatus) => rows.filter((u) => u.status === s).length
   const parts: string[] = [`${count('completed')} completed`, `${count('failed')} failed`]
   for (const s of ['skipped', 'duplicate', 'cancelled', 'queued', 'waiting_retry', 'processing'] as const) {

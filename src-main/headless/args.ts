@@ -7,11 +7,11 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { AiTarget } from '../../schemas'
 import { TARGET_LABELS } from '../../schemas/labels'
-import { defaultDataDir } from '../core/paths'
+import { askedDataDir, defaultDataDir } from '../core/paths'
 
 const AI_TARGETS = Object.keys(TARGET_LABELS) as AiTarget[]
 
-const USAGE = `usage: npm run headless -- --watch <dir> | --mail <imap[s]://user@host[:port]/Mailbox> …
+const USAGE = `usage: npm run headless -- --watch <dir> [--watch <dir>…] | --mail <imap[s]://user@host[:port]/Mailbox> …
        [--target <${AI_TARGETS.join('|')}>]
        [--profile <name> | --base-url <url> with BOOKDROP_API_KEY | --demo]
        [--data-dir <dir>] [--prompt <text>] [--after-upload leave|move] [--recursive] [--once]
@@ -23,7 +23,7 @@ const USAGE = `usage: npm run headless -- --watch <dir> | --mail <imap[s]://user
        [--ca-file <pem>] [--timeout <seconds>]`
 
 /** Exit codes (also in README; 3 and 4 come from startupRefusal). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, unfinished: 5, mail: 6 } as const
+export const EXIT = { ok: 0, failed: 1, usage: 2, unfinished: 5, mail: 6, forced: 7 } as const
 
 /** --once gives up after this long in all, by default (README). */
 export const DEFAULT_MAX_WAIT_S = 30 * 60
@@ -44,8 +44,8 @@ export interface MailArg {
 }
 
 export interface Args {
-  /** Null with --check, or with --mail alone. */
-  watch: string | null
+  /** Every --watch, resolved, each once; empty with --check, or with --mail alone. */
+  watch: string[]
   mail: MailArg[]
   mailAfter: { after: 'leave' | 'seen' | 'move'; moveTo: string }
   mailFrom?: string
@@ -56,6 +56,8 @@ export interface Args {
   baseUrl?: string
   profile?: string
   dataDir: string
+  /** --demo without a data directory asked for: the run uses a temporary one (run.ts), removed at the end. */
+  temporaryData: boolean
   prompt?: string
   afterUpload: 'leave' | 'move'
   recursive: boolean
@@ -131,7 +133,7 @@ export async function parse(argv: string[]): Promise<Args> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      watch: { type: 'string' },
+      watch: { type: 'string', multiple: true },
       mail: { type: 'string', multiple: true },
       'mail-after': { type: 'string' },
       'mail-from': { type: 'string' },
@@ -160,7 +162,7 @@ export async function parse(argv: string[]): Promise<Args> {
   })
   if (values.help) throw new HelpRequested(USAGE)
   const check = values.check ?? false
-  if (!values.watch && !values.mail?.length && !check)
+  if (!values.watch?.length && !values.mail?.length && !check)
     throw new UsageError(`--watch <dir> or --mail <url> is required\n${USAGE}`)
   // The mail rules' module loads only for a command line that speaks of mail (an idle watcher stays small).
   const mailFlags = ['mail', 'mail-after', 'mail-from', 'mail-subject', 'mail-since'] as const
@@ -185,7 +187,7 @@ export async function parse(argv: string[]): Promise<Args> {
   const maxWait = seconds('max-wait', values['max-wait'], 1, 30 * 86_400, DEFAULT_MAX_WAIT_S)
   const timeout = seconds('timeout', values.timeout, 1, 3600, DEFAULT_TIMEOUT_S)
   return {
-    watch: values.watch ? resolve(values.watch) : null,
+    watch: [...new Set((values.watch ?? []).map((w) => resolve(w)))],
     ...mail,
     ...(values['mail-from'] ? { mailFrom: values['mail-from'] } : {}),
     ...(values['mail-subject'] ? { mailSubject: values['mail-subject'] } : {}),
@@ -193,7 +195,8 @@ export async function parse(argv: string[]): Promise<Args> {
     target,
     baseUrl: values['base-url'],
     profile: values.profile,
-    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    dataDir: resolve(askedDataDir(values['data-dir']) ?? defaultDataDir()),
+    temporaryData: (values.demo ?? false) && askedDataDir(values['data-dir']) === undefined,
     prompt: values.prompt,
     afterUpload: after,
     recursive: values.recursive ?? false,

@@ -7,6 +7,7 @@
 import type { UploadView } from '../../contract/types'
 import type { Engine } from '../core/engine'
 import { printable } from '../core/names'
+import { temporaryDataNotice } from '../core/paths'
 import { privacyNotice } from '../core/store/private-dir'
 import type { Args } from './args'
 import type { Connection } from './connect'
@@ -55,17 +56,23 @@ export function printStart(args: Args, engine: Engine, conn: Connection): void {
   } else if (args.resetQueue) {
     console.log('bookdrop: --reset-queue: the queue database is readable, so nothing was moved')
   }
-  const what = [args.watch, ...args.mail.map((m) => `${m.user}@${m.host}/${m.mailbox}`)]
+  const what = [...args.watch, ...args.mail.map((m) => `${m.user}@${m.host}/${m.mailbox}`)]
     .filter(Boolean)
     .join(' and ')
   console.log(
-    printable(`bookdrop: ${args.watch ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`),
+    printable(`bookdrop: ${args.watch.length ? 'watching' : 'reading'} ${what} for ${args.target} as ${conn.label}; data in ${args.dataDir}`),
   )
+  if (args.temporaryData) console.log(temporaryDataNotice(args.dataDir))
 }
 
 export interface Followed {
-  /** Every row this run saw, as its last event left it (the summary reads no database). */
-  seen: Map<number, UploadView>
+  /**
+   * Every row this run saw: its last status (the summary reads no database). A watch that runs for
+   * days must not keep a view of every file it sent (about 1 KB each).
+   */
+  seen: Map<number, UploadView['status']>
+  /** The whole view of the rows whose last event left them failed (the summary names them). */
+  failed: Map<number, UploadView>
   /** A mail account's label by its id, filled in as the run saves its accounts. */
   mailLabels: Map<string, string>
 }
@@ -80,9 +87,12 @@ export function followEvents(
   once: boolean,
   describeUpload: (u: UploadView) => string,
 ): Followed {
-  const seen = new Map<number, UploadView>()
+  const seen = new Map<number, UploadView['status']>()
+  const failed = new Map<number, UploadView>()
   engine.events.on('upload', ({ upload }) => {
-    seen.set(upload.id, upload)
+    seen.set(upload.id, upload.status)
+    if (upload.status === 'failed') failed.set(upload.id, upload)
+    else failed.delete(upload.id)
     out.line(describeUpload(upload))
   })
   engine.events.on('folder', (f) => {
@@ -112,7 +122,7 @@ export function followEvents(
     if (m.state === 'connected' || m.state === 'waiting' || m.state === 'error')
       out.line(m.message ? `mail ${m.state}: ${m.message}` : `mail ${label}: ${m.state}${m.idle ? ' (IDLE)' : ''}`)
   })
-  return { seen, mailLabels }
+  return { seen, failed, mailLabels }
 }
 
 /** Why a --once run ended: every file settled, --max-wait passed, or a signal. */

@@ -5,16 +5,31 @@
  * summary and closes everything. The engine and what only it needs load here, after the arguments.
  */
 import { mkdir } from 'node:fs/promises'
-import type { UploadView } from '../../contract/types'
 import type { Engine } from '../core/engine'
 import { printable } from '../core/names'
+import { temporaryDataDir } from '../core/paths'
 import { type Args, EXIT } from './args'
 import { checkConnection } from './check'
 import { type Connection, clientBasics, connect } from './connect'
 import { mailPasswordSource, mailRules } from './mail'
 import { type FinishReason, followEvents, lineWriter, printStart, printSummary } from './output'
 
-export async function run(args: Args, stopped: Promise<string>, signalled: () => string | null): Promise<number> {
+export async function run(
+  args: Args,
+  stopped: Promise<string>,
+  signalled: () => string | null,
+): Promise<number> {
+  if (!args.temporaryData) return runIn(args, stopped, signalled)
+  // A demo leaves no trace: its data lives in a temporary folder, removed at the end.
+  const temporary = await temporaryDataDir()
+  try {
+    return await runIn({ ...args, dataDir: temporary.dir }, stopped, signalled)
+  } finally {
+    await temporary.remove()
+  }
+}
+
+async function runIn(args: Args, stopped: Promise<string>, signalled: () => string | null): Promise<number> {
   const basics = await clientBasics(args)
   if (!basics) return EXIT.usage
   await mkdir(args.dataDir, { recursive: true, mode: 0o700 })
@@ -65,15 +80,16 @@ export async function run(args: Args, stopped: Promise<string>, signalled: () =>
   }
   printStart(args, engine, conn)
   const out = lineWriter()
-  const { seen, mailLabels } = followEvents(engine, out, args.once, describeUpload)
+  const { seen, failed: failedViews, mailLabels } = followEvents(engine, out, args.once, describeUpload)
 
-  if (args.watch) {
+  // Every --watch is watched (a folder already saved in the data directory is updated).
+  for (const path of args.watch) {
     const existing = engine.folders
       .list()
-      .find((f) => f.path === args.watch && f.profileId === conn.profileId && f.target === args.target)
+      .find((f) => f.path === path && f.profileId === conn.profileId && f.target === args.target)
     const folderInput = {
       profileId: conn.profileId,
-      path: args.watch,
+      path,
       target: args.target,
       promptTemplate: args.prompt,
       recursive: args.recursive,
@@ -84,7 +100,7 @@ export async function run(args: Args, stopped: Promise<string>, signalled: () =>
       if (existing) await engine.updateFolder(existing.id, folderInput)
       else await engine.addFolder(folderInput)
     } catch (e) {
-      console.error(printable(`cannot watch ${args.watch}: ${(e as Error).message}`))
+      console.error(printable(`cannot watch ${path}: ${(e as Error).message}`))
       await engine.close()
       await conn.close()
       return 2
@@ -115,10 +131,17 @@ export async function run(args: Args, stopped: Promise<string>, signalled: () =>
       }),
     ]
     const held = engine.profileState(conn.profileId)
-    const rows: UploadView[] = [...seen.values()]
-    const failed = rows.filter((u) => u.status === 'failed')
+    const failed = [...failedViews.values()]
     out.flush()
-    printSummary({ summary: summaryLine(rows), failed, mailProblems, left, held, args, why })
+    printSummary({
+      summary: summaryLine([...seen.values()].map((status) => ({ status }))),
+      failed,
+      mailProblems,
+      left,
+      held,
+      args,
+      why,
+    })
     await engine.close()
     await conn.close()
     if (failed.length > 0) return EXIT.failed
@@ -127,7 +150,9 @@ export async function run(args: Args, stopped: Promise<string>, signalled: () =>
   }
   const announce = (signal: string): void => {
     out.flush()
-    console.log(`bookdrop: ${signal}, stopping (unfinished uploads resume next time)`)
+    console.log(
+      `bookdrop: ${signal}, stopping (unfinished uploads resume next time); press Ctrl+C again to stop at once`,
+    )
   }
 
   if (args.once) {

@@ -3,14 +3,31 @@ import { mkdir } from 'node:fs/promises'
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { defaultDataDir } from '../core/paths'
+import { askedDataDir, defaultDataDir, temporaryDataDir, temporaryDataNotice } from '../core/paths'
+import { MemorySecretStore } from '../core/secrets'
 import { startupRefusal } from '../core/store/data-dir'
 import { privacyNotice } from '../core/store/private-dir'
 import { buildRenderer, rendererBuilt } from './renderer-build'
 import { type WebHost, startWebHost } from './server'
 
 const USAGE =
-  'usage: npm run web -- --port <n> [--demo] [--data-dir <dir>] [--reset-queue] [--phone-listen <address>]'
+  'usage: npm run web -- [--port <n>] [--demo] [--data-dir <dir>] [--reset-queue] [--phone-listen <address>]'
+
+/** `--help`: the usage and a line for every option. */
+const help = (): string => `${USAGE}
+
+Bookdrop in a browser on this computer: open the address it prints. Ctrl+C stops it.
+
+  --port <n>                 the port to listen on, on 127.0.0.1 only (default: a free port)
+  --demo                     start on the embedded emulator, with a demo business and sample receipts;
+                             without --data-dir its data lives in a temporary folder, removed when it stops
+  --data-dir <dir>           where the upload queue and the list of profiles are kept (default:
+                             BOOKDROP_DATA_DIR, or ${defaultDataDir({ ...process.env, BOOKDROP_DATA_DIR: '' })} on this computer);
+                             with --demo, keeps the demo's data there
+  --reset-queue              move an unreadable queue database aside and start with an empty queue
+  --phone-listen <address>   the IP address of this computer that phones reach for "Add from phone"
+                             (default: its first private address on the local network)
+  -h, --help                 show this help and exit`
 
 export async function main(argv: string[]): Promise<number> {
   let values: {
@@ -39,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2
   }
   if (values.help) {
-    console.error(USAGE)
+    console.log(help())
     return 0
   }
   const port = values.port === undefined ? 0 : Number(values.port)
@@ -52,8 +69,26 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`--phone-listen takes an IP address of this computer (e.g. 192.168.1.20, or 127.0.0.1 for tests)\n${USAGE}`)
     return 2
   }
-  const dataDir = resolve(values['data-dir'] ?? defaultDataDir())
+  // A demo leaves no trace: without a data directory asked for, its data (and any key added to
+  // it) lives in a temporary folder and in memory, gone when it stops.
+  const asked = askedDataDir(values['data-dir'])
+  const temporary = values.demo && asked === undefined ? await temporaryDataDir() : null
+  try {
+    return await serve(values, port, phoneListen, temporary?.dir ?? resolve(asked ?? defaultDataDir()), temporary !== null)
+  } finally {
+    await temporary?.remove()
+  }
+}
+
+async function serve(
+  values: { demo?: boolean; 'reset-queue'?: boolean },
+  port: number,
+  phoneListen: string | undefined,
+  dataDir: string,
+  temporary: boolean,
+): Promise<number> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 })
+  if (temporary) console.error(temporaryDataNotice(dataDir))
 
   if (!rendererBuilt()) {
     console.error('bookdrop: the renderer is not built yet; building it now (electron-vite build)…')
@@ -73,6 +108,7 @@ export async function main(argv: string[]): Promise<number> {
       demo: values.demo ?? false,
       resetQueue: values['reset-queue'] ?? false,
       phoneListen,
+      ...(temporary ? { secretStore: new MemorySecretStore() } : {}),
     })
   } catch (e) {
     const refused = startupRefusal(e, dataDir)

@@ -5,12 +5,9 @@ export function StatusBadge({ status }: { status: UploadStatus }) {
   return <span className={`badge badge--${STATUS_TONE[status]}`}>{STATUS_LABELS[status]}</span>
 }
 
-export function Badge({
-  tone,
-  children,
-}: {
-  tone: 'neutral' | 'busy' | 'good' | 'warn' | 'bad'
-  children: React.ReactNode
-}) {
+/** A badge's colour, by what it says. */
+export type Tone = 'neutral' | 'busy' | 'good' | 'warn' | 'bad'
+
+export function Badge({ tone, children }: { tone: Tone; children: React.ReactNode }) {
   return <span className={`badge badge--${tone}`}>{children}</span>
 }

@@ -69,6 +69,8 @@ export function PhonePanel() {
   useEffect(() => {
     void load()
   }, [load])
+  // A link that expired while the panel stayed open is not shown (main says nothing when it does).
+  const link = phone?.link && phone.link.expiresAt > Math.max(now, Date.now()) ? phone.link : null
 
   if (!phone?.open) {
     return (
@@ -111,16 +113,16 @@ export function PhonePanel() {
         </ul>
       ) : null}
       <div className="phone__pair">
-        {phone.link ? (
+        {link ? (
           <>
-            <QrCode rows={phone.link.qr} label="QR code of the link for the phone" />
+            <QrCode rows={link.qr} label="QR code of the link for the phone" />
             <div className="phone__how">
               <p>Scan the code with the phone’s camera, or open this link in its browser:</p>
               <p>
-                <code className="phone__url">{phone.link.url}</code>
+                <code className="phone__url">{link.url}</code>
               </p>
               <p className="muted">
-                For one phone, within {minutesLeft(phone.link.expiresAt, now)} (until {formatTime(phone.link.expiresAt)}). Then
+                For one phone, within {minutesLeft(link.expiresAt, now)} (until {formatTime(link.expiresAt)}). Then
                 allow it here.
               </p>
               <button type="button" className="btn btn--small" disabled={busy} onClick={() => void newLink()}>

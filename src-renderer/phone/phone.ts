@@ -11,10 +11,12 @@ import {
   MAX_DOCUMENT_PAGES,
   MAX_PHONE_PHOTO_BYTES,
   type PhoneOutcome,
+  type PhonePhotoProgress,
   type PhoneRefusal,
   type PhoneSessionView,
   PHONE_TARGET_LABELS,
 } from '../../contract/phone'
+import { follower } from './follow'
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const status = $<HTMLParagraphElement>('status')
@@ -74,6 +76,7 @@ function showSession(s: PhoneSessionView): void {
   }
   code.hidden = true
   say(`Paired${s.business ? `: photos go to ${s.business}` : ''}. Take a photo of each receipt.`)
+  follow.start()
   if (!form.hidden) return
   target.replaceChildren(
     ...s.targets.map((t) => {
@@ -89,6 +92,7 @@ function showSession(s: PhoneSessionView): void {
 }
 
 function stopped(r: PhoneRefusal): void {
+  follow.stop()
   form.hidden = true
   code.hidden = true
   say(r.error)
@@ -170,6 +174,21 @@ function finish(it: Item, kind: PhoneOutcome['status'] | 'failed', text: string)
   it.what.textContent = `${label}. ${text.charAt(0).toUpperCase()}${text.slice(1)}`
 }
 
+// ---- what became of each photo (GET /photos) ------------------------------------------------------
+
+/** The list's lines of each photo followed, by its id. */
+const followed = new Map<string, Item[]>()
+
+function progressed(p: PhonePhotoProgress): void {
+  for (const it of followed.get(p.id) ?? []) {
+    it.li.className = `photo--${p.state}`
+    it.what.textContent = p.message
+  }
+  if (p.final) followed.delete(p.id)
+}
+
+const follow = follower({ show: progressed, ended: (r) => stopped(r) })
+
 interface Upload {
   file: File
   id: string
@@ -220,6 +239,10 @@ async function send(u: Upload): Promise<void> {
     const r = await attempt(u)
     if (r && !isRefusal(r)) {
       for (const it of u.items) finish(it, r.status, r.message)
+      if (r.upload !== undefined) {
+        followed.set(u.id, u.items)
+        follow.add(u.id)
+      }
       return
     }
     if (r) {

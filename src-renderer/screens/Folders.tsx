@@ -1,25 +1,24 @@
 import { useState } from 'react'
-import { Badge } from '../components/Badge'
+import type { Tone } from '../components/Badge'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
-import {
-  Check,
-  Choice,
-  Field,
-  FormActions,
-  FormError,
-  TargetOptions,
-  TextAreaField,
-  TextField,
-} from '../components/Field'
+import { Check, Choice, Field } from '../components/Field'
 import { Screen } from '../components/Screen'
 import { bookdrop } from '../lib/bridge'
 import { formatDateTime } from '../lib/format'
 import { FOLDER_STATE_LABELS, TARGET_LABELS } from '../lib/labels'
 import { settle } from '../lib/result'
 import type { AiTarget, FolderState, FolderView, Req, Result } from '../lib/types'
-import { useSubmit } from '../lib/useSubmit'
 import { useApp } from '../store'
 import { useShallow } from 'zustand/react/shallow'
+import { RuleFields, ruleFieldsRequest } from '../components/RuleFields'
+import {
+  AddButton,
+  AddCard,
+  ListState,
+  SourceForm,
+  SourceHead,
+  useSourceForm,
+} from '../components/SourceList'
 
 type AfterUpload = 'leave' | 'move' | 'archive'
 
@@ -62,7 +61,7 @@ const fromFolder = (f: FolderView): FormValues => ({
   enabled: f.enabled,
 })
 
-const STATE_TONE: Record<FolderState, 'neutral' | 'busy' | 'good' | 'warn' | 'bad'> = {
+const STATE_TONE: Record<FolderState, Tone> = {
   starting: 'busy',
   watching: 'good',
   polling: 'good',
@@ -82,6 +81,47 @@ function useBrowse(onPath: (p: string) => void) {
   return { browse, noPicker }
 }
 
+/** A folder's full path, typed or picked (Browse… opens the host's picker when it has one). */
+function PathField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+}: {
+  label: string
+  value: string
+  onChange: (path: string) => void
+  error: string | undefined
+  hint?: string
+}) {
+  const picker = useBrowse(onChange)
+  return (
+    <Field
+      label={label}
+      className="span-2"
+      required
+      error={error}
+      hint={
+        hint === undefined
+          ? undefined
+          : picker.noPicker
+            ? 'No folder picker here: type the folder’s full path.'
+            : hint
+      }
+    >
+      {(p) => (
+        <div className="input-row">
+          <input {...p} value={value} onChange={(e) => onChange(e.target.value)} spellCheck={false} />
+          <button type="button" className="btn" onClick={() => void picker.browse()}>
+            Browse…
+          </button>
+        </div>
+      )}
+    </Field>
+  )
+}
+
 function FolderForm({
   initial,
   submitLabel,
@@ -94,70 +134,19 @@ function FolderForm({
   onSubmit: (v: FormValues) => Promise<Result<unknown>>
   onCancel?: () => void
 }) {
-  const [v, setV] = useState(initial)
-  const { busy, error, fields, submit: send } = useSubmit()
-  const set = <K extends keyof FormValues>(k: K, value: FormValues[K]) => setV((o) => ({ ...o, [k]: value }))
-  const pathPicker = useBrowse((p) => set('path', p))
-  const archivePicker = useBrowse((p) => set('archiveDir', p))
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault()
-    await send(() => onSubmit(v))
-  }
-  const fe = (k: string) => fields[k]
+  const form = useSourceForm(initial, onSubmit)
+  const { values: v, set, fe } = form
 
   return (
-    <form className="form form--grid" onSubmit={submit} noValidate>
-      <Field
+    <SourceForm form={form} submitLabel={submitLabel} onCancel={onCancel}>
+      <PathField
         label="Folder"
-        className="span-2"
-        required
         error={fe('path')}
-        hint={
-          pathPicker.noPicker
-            ? 'No folder picker here: type the folder’s full path.'
-            : 'The full path, e.g. /home/me/Receipts or C:\\Receipts.'
-        }
-      >
-        {(p) => (
-          <div className="input-row">
-            <input {...p} value={v.path} onChange={(e) => set('path', e.target.value)} spellCheck={false} />
-            <button type="button" className="btn" onClick={() => void pathPicker.browse()}>
-              Browse…
-            </button>
-          </div>
-        )}
-      </Field>
-      <Field label="Send as" error={fe('target')}>
-        {(p) => (
-          <select {...p} value={v.target} onChange={(e) => set('target', e.target.value as AiTarget)}>
-            <TargetOptions />
-          </select>
-        )}
-      </Field>
-      <TextField
-        label="File kinds"
-        error={fe('acceptedKinds')}
-        hint="Extensions separated by commas, e.g. pdf, jpg, png. Empty takes the usual kinds for this target."
-        value={v.acceptedKinds}
-        onChange={(kinds) => set('acceptedKinds', kinds)}
-        input={{ spellCheck: false }}
+        hint={'The full path, e.g. /home/me/Receipts or C:\\Receipts.'}
+        value={v.path}
+        onChange={(p) => set('path', p)}
       />
-      <TextAreaField
-        label="Instructions sent with each file"
-        className="span-2"
-        error={fe('promptTemplate')}
-        hint={
-          <>
-            <code>{'{filename}'}</code> the file’s name, <code>{'{folder}'}</code> its folder,{' '}
-            <code>{'{date}'}</code> today’s date. Empty uses the default for the target.
-          </>
-        }
-        rows={2}
-        value={v.promptTemplate}
-        onChange={(text) => set('promptTemplate', text)}
-        placeholder="Record an expense from the receipt {filename} (saved in {folder} on {date})."
-      />
+      <RuleFields values={v} set={set} error={fe} source="folder" />
       <Choice
         legend="After a file is uploaded"
         className="span-2"
@@ -171,21 +160,12 @@ function FolderForm({
         onChange={(after) => set('afterUpload', after)}
       />
       {v.afterUpload === 'archive' ? (
-        <Field label="Archive folder" className="span-2" required error={fe('archiveDir')}>
-          {(p) => (
-            <div className="input-row">
-              <input
-                {...p}
-                value={v.archiveDir}
-                onChange={(e) => set('archiveDir', e.target.value)}
-                spellCheck={false}
-              />
-              <button type="button" className="btn" onClick={() => void archivePicker.browse()}>
-                Browse…
-              </button>
-            </div>
-          )}
-        </Field>
+        <PathField
+          label="Archive folder"
+          error={fe('archiveDir')}
+          value={v.archiveDir}
+          onChange={(p) => set('archiveDir', p)}
+        />
       ) : null}
       <div className="span-2 checks">
         <Check label="Include subfolders" checked={v.recursive} onChange={(c) => set('recursive', c)} />
@@ -202,27 +182,15 @@ function FolderForm({
         />
         <Check label="Enabled" checked={v.enabled} onChange={(c) => set('enabled', c)} />
       </div>
-      <div className="span-2">
-        <FormError message={error} />
-        <FormActions onCancel={onCancel} busy={busy} busyLabel="Saving…">
-          {submitLabel}
-        </FormActions>
-      </div>
-    </form>
+    </SourceForm>
   )
 }
 
 function toRequest(v: FormValues): Omit<Req<'addFolder'>, 'profileId'> {
-  const kinds = v.acceptedKinds
-    .split(/[,\s]+/)
-    .map((k) => k.trim().replace(/^\./, '').toLowerCase())
-    .filter(Boolean)
   return {
     path: v.path.trim(),
-    target: v.target,
-    ...(v.promptTemplate.trim() ? { promptTemplate: v.promptTemplate.trim() } : {}),
+    ...ruleFieldsRequest(v),
     recursive: v.recursive,
-    ...(kinds.length ? { acceptedKinds: kinds } : {}),
     usePolling: v.usePolling,
     afterUpload: v.afterUpload,
     archiveDir: v.afterUpload === 'archive' ? v.archiveDir.trim() || null : null,
@@ -250,19 +218,10 @@ export function Folders() {
     <Screen
       title="Watched folders"
       intro="Files saved into these folders are sent automatically. A rescan catches anything the watcher missed."
-      actions={
-        !adding ? (
-          <button type="button" className="btn btn--primary" onClick={() => setAdding(true)}>
-            Add folder
-          </button>
-        ) : null
-      }
+      actions={!adding ? <AddButton onClick={() => setAdding(true)}>Add folder</AddButton> : null}
     >
       {adding ? (
-        <section className="card" aria-labelledby="add-folder-title">
-          <h2 id="add-folder-title" className="h3">
-            Add a watched folder
-          </h2>
+        <AddCard id="add-folder-title" title="Add a watched folder">
           <FolderForm
             initial={blank()}
             submitLabel="Start watching"
@@ -278,30 +237,24 @@ export function Folders() {
               return r
             }}
           />
-        </section>
+        </AddCard>
       ) : null}
 
-      {loadError ? (
-        <p className="form-error" role="alert">
-          {loadError}
-        </p>
-      ) : null}
-      {loaded && mine.length === 0 && !adding ? (
-        <div className="empty">
-          <p>No folder is watched for this profile yet.</p>
-          <button type="button" className="btn btn--primary" onClick={() => setAdding(true)}>
-            Add folder
-          </button>
-        </div>
-      ) : null}
+      <ListState
+        error={loadError}
+        empty={loaded && mine.length === 0 && !adding}
+        text="No folder is watched for this profile yet."
+        addLabel="Add folder"
+        onAdd={() => setAdding(true)}
+      />
 
       <ul className="folder-list">
         {mine.map((f) => (
           <li key={f.id} className="card folder">
-            <div className="folder__head">
-              <div>
-                <div className="folder__path">{f.path}</div>
-                <div className="muted">
+            <SourceHead
+              title={<div className="folder__path">{f.path}</div>}
+              details={
+                <>
                   {TARGET_LABELS[f.target]} · {f.recursive ? 'with subfolders' : 'this folder only'} ·{' '}
                   {f.afterUpload === 'leave'
                     ? 'files stay'
@@ -309,12 +262,11 @@ export function Folders() {
                       ? 'moved to Uploaded/'
                       : `archived to ${f.archiveDir}`}
                   {f.usePolling ? ' · polling' : ''} · added {formatDateTime(f.addedAt)}
-                </div>
-              </div>
-              <div className="folder__state" aria-live="polite">
-                <Badge tone={STATE_TONE[f.state]}>{FOLDER_STATE_LABELS[f.state]}</Badge>
-              </div>
-            </div>
+                </>
+              }
+              tone={STATE_TONE[f.state]}
+              state={FOLDER_STATE_LABELS[f.state]}
+            />
             {f.message ? <p className={f.state === 'error' ? 'form-error' : 'muted'}>{f.message}</p> : null}
             <div className="muted small">Kinds: {f.acceptedKinds.join(', ')}</div>
             <div className="folder__actions">

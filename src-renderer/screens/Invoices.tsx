@@ -202,6 +202,14 @@ function InvoiceItems({ data }: { data: Invoice }) {
     tax: str(it.tax),
     amount: formatMoney(it.amount, data.currency),
   }))
+  // A column of numbers as wide as its widest value (never cut).
+  const fit = (label: string, key: keyof (typeof rows)[number]) => ({
+    ...numeric(label, 'nowrap'),
+    width: columnWidth(
+      label,
+      rows.map((r) => r[key]),
+    ),
+  })
   return (
     <div className="table-wrap">
       <table className="table table--fit table--wrap">
@@ -209,34 +217,10 @@ function InvoiceItems({ data }: { data: Invoice }) {
         <TableHead
           cells={[
             'Item',
-            {
-              ...numeric('Quantity', 'nowrap'),
-              width: columnWidth(
-                'Quantity',
-                rows.map((r) => r.quantity),
-              ),
-            },
-            {
-              ...numeric('Price', 'nowrap'),
-              width: columnWidth(
-                'Price',
-                rows.map((r) => r.price),
-              ),
-            },
-            {
-              ...numeric('Tax %', 'nowrap'),
-              width: columnWidth(
-                'Tax %',
-                rows.map((r) => r.tax),
-              ),
-            },
-            {
-              ...numeric('Amount', 'nowrap'),
-              width: columnWidth(
-                'Amount',
-                rows.map((r) => r.amount),
-              ),
-            },
+            fit('Quantity', 'quantity'),
+            fit('Price', 'price'),
+            fit('Tax %', 'tax'),
+            fit('Amount', 'amount'),
           ]}
         />
         <tbody>

@@ -10,9 +10,8 @@ import type {
   Req,
   Result,
   SessionState,
-  UploadStatus,
 } from '../lib/types'
-import { CONNECTION_STATES, UPLOAD_STATUS_LIST } from '../lib/labels'
+import { CONNECTION_STATES } from '../lib/labels'
 import type { AppState, SliceCreator } from './types'
 import { SCREENS, type Screen, openingScreen } from './ui'
 
@@ -45,10 +44,6 @@ export interface SessionSlice {
   resumeUploads(): Promise<void>
   /** Everything that belongs to one profile is dropped and loaded again for the new one. */
   onActiveProfileChanged(sessionLoaded?: boolean): void
-}
-
-export function emptyCounts(): Record<UploadStatus, number> {
-  return Object.fromEntries(UPLOAD_STATUS_LIST.map((s) => [s, 0])) as Record<UploadStatus, number>
 }
 
 export function activeProfile(s: Pick<AppState, 'profiles' | 'activeId'>): Profile | null {

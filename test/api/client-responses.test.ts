@@ -101,15 +101,15 @@ describe('responses', () => {
     expect(e.retryAfterMs).toBeLessThanOrEqual(30_000)
   })
 
-  it('uses Retry-After as an HTTP date; a 5xx without the API JSON is a problem of the path (not_api), retryable', async () => {
+  it('uses Retry-After as an HTTP date; a 5xx without the API JSON is the server or a gateway failing (waited for), retryable', async () => {
     server.reply = () => ({
       status: 503,
       headers: { 'retry-after': new Date(Date.now() + 20_000).toUTCString() },
       raw: '<h1>down</h1>',
     })
     const e = await failure(client().validateKey())
-    expect(e).toMatchObject({ status: 503, errorCode: 'not_api', retryable: true, connection: 'not_api' })
-    expect(e.message).toMatch(/a web page \(HTTP 503\)/)
+    expect(e).toMatchObject({ status: 503, errorCode: 'server_error_page', retryable: true, connection: 'unreachable' })
+    expect(e.message).toMatch(/the server answered 503 Service Unavailable \(a web page, not the API\)/)
     expect(e.retryAfterMs).toBeGreaterThan(15_000)
     expect(e.retryAfterMs).toBeLessThanOrEqual(20_000)
   })

@@ -3,7 +3,7 @@
  * the key from BOOKDROP_API_KEY, --demo, or a keychain profile.
  */
 import { existsSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ProfileManager, openSecretStore } from '../../src-main/core/secrets'
@@ -53,6 +53,46 @@ describe('headless', () => {
     expect(existsSync(join(inbox, 'Uploaded', 'a.txt'))).toBe(true)
     expect(existsSync(join(inbox, 'setup.exe'))).toBe(true) // never moved: it was not sent
   })
+
+  it('--watch given twice on a fresh data folder watches both folders: --once sends what each holds', async () => {
+    const a = await folder('twice-a')
+    const b = await folder('twice-b')
+    const fa = await receipt(a, 'from-a.txt')
+    const fb = await receipt(b, 'from-b.txt')
+    const args = ['--watch', a, '--watch', b, '--base-url', rig.sb.url, '--data-dir', join(rig.dir, 'd-twice-once')]
+    const r = run([...args, '--once'], { BOOKDROP_API_KEY: KEY })
+    expect(await r.exit, r.out()).toBe(0)
+    expect(r.out()).toContain(`watching ${a} and ${b} for expenses`)
+    expect(r.out()).toMatch(/done\s+#\d+ from-a\.txt ->/)
+    expect(r.out()).toMatch(/done\s+#\d+ from-b\.txt ->/)
+    const made = await createdBySha(rig.sb)
+    expect(made.get(fa.sha256)).toBe(1)
+    expect(made.get(fb.sha256)).toBe(1)
+  })
+
+  it('--watch given twice, watching: files saved later in either folder are sent', async () => {
+    const a = await folder('watch2-a')
+    const b = await folder('watch2-b')
+    const r = run(['--watch', a, '--watch', b, '--base-url', rig.sb.url, '--data-dir', join(rig.dir, 'd-twice-watch')], {
+      BOOKDROP_API_KEY: KEY,
+    })
+    try {
+      while (!/watching /.test(r.out()) && r.child.exitCode === null) await new Promise((s) => setTimeout(s, 20))
+      const fa = await receipt(a, 'later-a.txt')
+      const fb = await receipt(b, 'later-b.txt')
+      const end = Date.now() + 30_000
+      while (!(/done\s+#\d+ later-a\.txt/.test(r.out()) && /done\s+#\d+ later-b\.txt/.test(r.out()))) {
+        if (Date.now() > end || r.child.exitCode !== null) throw new Error(`both files were not sent:\n${r.out()}`)
+        await new Promise((s) => setTimeout(s, 25))
+      }
+      const made = await createdBySha(rig.sb)
+      expect(made.get(fa.sha256)).toBe(1)
+      expect(made.get(fb.sha256)).toBe(1)
+    } finally {
+      r.child.kill('SIGTERM')
+      expect(await r.exit).toBe(0)
+    }
+  }, 60_000)
 
   it('a file name holding a newline or a bidi override is printed on one line, escaped: it cannot forge a line', async () => {
     const inbox = await folder('names')
@@ -104,6 +144,27 @@ describe('headless', () => {
     expect(await r.exit, r.out()).toBe(0)
     expect(r.out()).toMatch(/demo emulator at http:\/\/127\.0\.0\.1:\d+\/v1/)
     expect(r.out()).toMatch(/summary: 1 completed/)
+  })
+
+  it('--demo without --data-dir writes nothing in the home or configuration folder, only in a temporary one', async () => {
+    const inbox = await folder('demo-trace')
+    await receipt(inbox, 'trace.txt')
+    const home = await folder('demo-trace-home')
+    const config = await folder('demo-trace-config')
+    const r = run(['--watch', inbox, '--demo', '--once'], { HOME: home, XDG_CONFIG_HOME: config, BOOKDROP_DATA_DIR: '' })
+    expect(await r.exit, r.out()).toBe(0)
+    expect(r.out()).toMatch(/summary: 1 completed/)
+    expect(await readdir(home)).toEqual([])
+    expect(await readdir(config)).toEqual([])
+    const temp = /the demo keeps its data in (\S+), a temporary folder/.exec(r.out())?.[1]
+    expect(temp, r.out()).toBeDefined()
+    expect(existsSync(temp!)).toBe(false)
+    // Asked for, the demo's data stays where asked.
+    const kept = join(rig.dir, 'd-demo-kept')
+    const again = run(['--watch', inbox, '--demo', '--once', '--data-dir', kept], { HOME: home, XDG_CONFIG_HOME: config })
+    expect(await again.exit, again.out()).toBe(0)
+    expect(existsSync(join(kept, 'bookdrop.db'))).toBe(true)
+    expect(await readdir(config)).toEqual([])
   })
 
   it('SIGTERM stops cleanly, and a restart resumes and finishes without sending anything twice', async () => {

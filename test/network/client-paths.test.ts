@@ -55,7 +55,7 @@ describe('only the API’s own word is an answer', () => {
     ['a Wi-Fi login page (200, HTML)', { html: '', title: 'Hotel WiFi Login' }, /a web page \("Hotel WiFi Login"\) \(HTTP 200\)/],
     ['an empty 200', { text: '' }, /an empty answer \(HTTP 200\)/],
     ['an ingress error page (404, HTML)', { html: '', status: 404, title: '404 Not Found' }, /a web page .*\(HTTP 404\)/],
-    ['a proxy error (502, plain text)', { text: 'Bad gateway', status: 502, type: 'text/plain' }, /not JSON \(text\/plain, HTTP 502\)/],
+    ['a proxy’s refusal (403, plain text)', { text: 'Access denied', status: 403, type: 'text/plain' }, /not JSON \(text\/plain, HTTP 403\)/],
     ['JSON of another service', { json: { ok: true, items: [] } }, /JSON that is not the API's answer/],
     ['a maintenance notice in the envelope, without data', { json: { status: 'success', message: 'Scheduled maintenance' } }, /without the data an AI create returns .*\("Scheduled maintenance"\)/],
   ] as const)('%s on a create is not_api, retryable, and says what came', async (_what, b, seen) => {
@@ -65,6 +65,24 @@ describe('only the API’s own word is an answer', () => {
     expect(e.message).toMatch(seen)
     expect(e.message).toMatch(/Wi-Fi login page, a proxy/)
     expect(e.message).not.toContain(KEY)
+  })
+
+  it('the status code speaks first: a 5xx page is the server failing (Retry-After kept), a 413 page a refusal of the size', async () => {
+    front.behave = () => ({ text: 'Bad gateway', status: 502, type: 'text/plain' })
+    let e = await failure(upload(client()))
+    expect(e).toMatchObject({ status: 502, errorCode: 'server_error_page', connection: 'unreachable', retryable: true })
+    expect(e.message).toMatch(/the server answered 502 Bad Gateway \(an answer that is not JSON, text\/plain, not the API\)/)
+    expect(e.message).not.toMatch(/Wi-Fi|proxy/)
+    front.behave = () => ({ html: '', status: 503, title: 'Maintenance', headers: { 'retry-after': '7' } })
+    e = await failure(client().getJob('job_1'))
+    expect(e).toMatchObject({ errorCode: 'server_error_page', connection: 'unreachable', retryAfterMs: 7000 })
+    front.behave = () => ({ html: '', status: 413, title: '413 Request Entity Too Large' })
+    e = await failure(upload(client()))
+    expect(e).toMatchObject({ status: 413, errorCode: 'request_too_large', retryable: false, connection: undefined })
+    expect(e.message).toMatch(/the server answered 413 Payload Too Large \(a web page \("413 Request Entity Too Large"\), not the API\)/)
+    // A 413 to a request without a body is no refusal of a size: something else answered.
+    e = await failure(client().getJob('job_1'))
+    expect(e).toMatchObject({ errorCode: 'not_api', connection: 'not_api' })
   })
 
   it('a 302 to a portal is not followed, and is the path’s problem', async () => {

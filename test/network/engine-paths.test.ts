@@ -10,7 +10,7 @@ import { Network } from '../../src-main/core/api/network'
 import type { ClientProvider } from '../../src-main/core/queue/queue'
 import { type Sandbox, startSandbox } from '../../sandbox'
 import { KEY, PROFILE, type Rig, createdBySha, fixtures, receipt, rig, waitFor } from '../engine/helpers'
-import { type Front, makeTestCa, startFront } from './path-servers'
+import { type Behaviour, type Front, makeTestCa, startFront } from './path-servers'
 
 /** Waiting for the path: tries every 20–100 ms here, where a person's laptop waits 1–30 s. */
 const FAST_PATH = { connectionRetry: { baseMs: 20, capMs: 100 }, jobNotFoundGraceMs: 50 }
@@ -55,6 +55,15 @@ const drop = (paths: string[]) => r!.engine.addFiles(paths, { profileId: PROFILE
 const rows = () => r!.engine.history({ order: 'asc' }).rows
 const posts = () => front.seen.filter((s) => s.method === 'POST').length
 const polls = () => front.seen.filter((s) => s.url.startsWith('/v1/jobs/')).length
+/** The front answers the first create with `b`, and passes everything else. */
+function firstCreate(b: Behaviour): void {
+  let first = true
+  front.behave = (q) => {
+    if (q.method !== 'POST' || !first) return 'pass'
+    first = false
+    return b
+  }
+}
 
 describe('only the API’s own word ends a receipt', () => {
   it('a Wi-Fi login page (HTML 200) or an empty 200 on a create: the files wait, no attempt used, then are sent once', async () => {
@@ -143,6 +152,135 @@ describe('only the API’s own word ends a receipt', () => {
   })
 })
 
+describe('the status code speaks first', () => {
+  const probes = () => front.seen.filter((s) => s.url === '/v1/auth/validate').length
+  const page503 = (headers: Record<string, string>) =>
+    ({ html: '', status: 503, title: 'Down for maintenance', headers }) as const
+
+  it('an ingress’s HTML 503 with Retry-After (3 s, then an HTTP date): nothing is asked before it, a light probe goes instead of the file, the banner names the 503', async () => {
+    await start()
+    let until = 0
+    front.behave = () => page503({ 'retry-after': '3' })
+    const f = await receipt(r!.inbox, 'down.txt')
+    await drop([f.path])
+    await waitFor('the try after Retry-After', () => front.seen.length >= 2, 10_000)
+    const [first, second] = front.seen
+    expect(first!.method).toBe('POST')
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(2990)
+    // The try after the page is a light question, not the file again.
+    expect(second).toMatchObject({ method: 'GET', url: '/v1/auth/validate', bytes: 0 })
+    const state = r!.engine.profileState(PROFILE)
+    expect(state.state).toBe('unreachable')
+    expect(state.message).toMatch(/^The server answered 503 Service Unavailable \(a web page \("Down for maintenance"\), not the API\)/)
+    expect(state.message).toMatch(/failing.*tries again by itself.*nothing is lost/)
+    expect(state.message).not.toMatch(/Wi-Fi|login page|proxy/)
+    expect(rows()[0]).toMatchObject({ status: 'waiting_retry', attempts: 0, errorCode: 'server_error_page' })
+
+    // An HTTP date, 3 to 4 s ahead of the answer.
+    front.behave = () => {
+      until ||= (Math.floor(Date.now() / 1000) + 4) * 1000
+      return page503({ 'retry-after': new Date(until).toUTCString() })
+    }
+    const n = front.seen.length
+    await waitFor('the try after the date', () => front.seen.length >= n + 2, 10_000)
+    expect(front.seen[n + 1]!.at).toBeGreaterThanOrEqual(until - 10)
+    expect(posts()).toBe(1)
+
+    front.behave = () => 'pass'
+    await r!.engine.whenIdle()
+    expect(rows()[0]).toMatchObject({ status: 'completed', attempts: 1 })
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+    expect(posts()).toBe(2)
+    expect(r!.engine.profileState(PROFILE).state).toBe('active')
+  })
+
+  it('while a 502 page lasts, each try is a light probe: the file is sent once before and once after, not on every try', async () => {
+    await start()
+    front.behave = () => ({ html: '', status: 502, title: '502 Bad Gateway' })
+    const f = await receipt(r!.inbox, 'gw.txt', Buffer.alloc(200 * 1024, 'r'))
+    await drop([f.path])
+    await waitFor('tries through the outage', () => probes() >= 8)
+    expect(posts()).toBe(1)
+    const sent = front.seen.filter((s) => s.method === 'POST').reduce((n, s) => n + s.bytes, 0)
+    expect(sent).toBeGreaterThan(200 * 1024)
+    expect(sent).toBeLessThan(2 * 200 * 1024)
+    expect(rows()[0]).toMatchObject({ status: 'waiting_retry', attempts: 0 })
+    expect(r!.engine.profileState(PROFILE).message).toMatch(/^The server answered 502 Bad Gateway \(a web page \("502 Bad Gateway"\), not the API\)/)
+
+    front.behave = () => 'pass'
+    await r!.engine.whenIdle()
+    expect(rows()[0]!.status).toBe('completed')
+    expect(posts()).toBe(2)
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+  })
+
+  it('a 503 page met by a person’s own call holds the uploads the same way: its Retry-After, then a probe before the file', async () => {
+    await start()
+    const client = new BookkeepingClient({
+      environment: 'custom',
+      baseUrl: front.url,
+      auth: { key: KEY },
+      onConnection: (e) => r!.engine.noteConnection(PROFILE, e),
+    })
+    front.behave = () => page503({ 'retry-after': '2' })
+    await expect(client.getJob('job_1')).rejects.toMatchObject({ errorCode: 'server_error_page' })
+    const answered = Date.now()
+    expect(r!.engine.profileState(PROFILE).message).toMatch(/^The server answered 503 Service Unavailable/)
+    front.behave = () => 'pass'
+    const f = await receipt(r!.inbox, 'after-call.txt')
+    await drop([f.path])
+    await r!.engine.whenIdle()
+    const [, probe, create] = front.seen
+    expect(probe).toMatchObject({ method: 'GET', url: '/v1/auth/validate' })
+    expect(probe!.at - answered).toBeGreaterThanOrEqual(1990)
+    expect(create).toMatchObject({ method: 'POST' })
+    expect(rows()[0]).toMatchObject({ status: 'completed', attempts: 1 })
+  })
+
+  it('a Retry-After longer than the usual wait is named, and obeyed until the network comes back', async () => {
+    await start()
+    front.behave = () => page503({ 'retry-after': '150' })
+    const f = await receipt(r!.inbox, 'later.txt')
+    await drop([f.path])
+    await waitFor('the wait', () => r!.engine.profileState(PROFILE).state === 'unreachable')
+    expect(r!.engine.profileState(PROFILE).message).toMatch(/tries again by itself in 3 min, as the server asked; nothing is lost/)
+    await new Promise((s) => setTimeout(s, 300))
+    expect(front.seen).toHaveLength(1)
+    front.behave = () => 'pass'
+    r!.engine.networkChanged(true)
+    await r!.engine.whenIdle()
+    expect(rows()[0]!.status).toBe('completed')
+  })
+
+  it('an HTML 413 ends the row as failed, too large for the server, with its size; not sent again', async () => {
+    await start()
+    front.behave = (q) => (q.method === 'POST' ? { html: '', status: 413, title: '413 Request Entity Too Large' } : 'pass')
+    const f = await receipt(r!.inbox, 'big.txt', Buffer.alloc(1536 * 1024, 'b'))
+    await drop([f.path])
+    await r!.engine.whenIdle()
+    await new Promise((s) => setTimeout(s, 300))
+    const u = rows()[0]!
+    expect(u).toMatchObject({ status: 'failed', errorCode: 'request_too_large', httpStatus: 413 })
+    expect(u.lastError).toMatch(/^Too large for the server: 1\.5 MB\. The server answered 413 Payload Too Large \(a web page/)
+    expect(u.lastError).toMatch(/Send a smaller file/)
+    expect(posts()).toBe(1)
+    expect(r!.engine.profileState(PROFILE).state).toBe('active')
+    expect(await createdBySha(sb)).toEqual(new Map())
+  })
+
+  it('the API’s own JSON 500 keeps its rule: an attempt used, retried without a probe, the profile stays active', async () => {
+    await start()
+    firstCreate({ json: { status: 'failed', message: 'Internal error' }, status: 500 })
+    const f = await receipt(r!.inbox, 'api500.txt')
+    await drop([f.path])
+    await r!.engine.whenIdle()
+    expect(rows()[0]).toMatchObject({ status: 'completed', attempts: 2 })
+    expect(probes()).toBe(0)
+    expect(r!.events.profile.map((p) => p.state)).toEqual([])
+    expect((await createdBySha(sb)).get(f.sha256)).toBe(1)
+  })
+})
+
 describe('offline is waiting, not failing', () => {
   it('an outage far longer than the retry policy (connections dropped ~100 times): every receipt is sent once, none failed', async () => {
     await start({ maxAttempts: 25, connectionRetry: { baseMs: 5, capMs: 20 } })
@@ -190,12 +328,7 @@ describe('offline is waiting, not failing', () => {
 describe('bounded answers', () => {
   it('an answer of 600 MB to a create: read to 16 MB, counted as a server problem, nothing crashes; sent once afterwards', async () => {
     await start()
-    let first = true
-    front.behave = (q) => {
-      if (q.method !== 'POST' || !first) return 'pass'
-      first = false
-      return { huge: 600 * 1024 * 1024 }
-    }
+    firstCreate({ huge: 600 * 1024 * 1024 })
     const f = await receipt(r!.inbox, 'huge.txt')
     await drop([f.path])
     await r!.engine.whenIdle()

@@ -19,8 +19,8 @@ export type Behaviour =
   | 'pass'
   /** Passed on, the answer compressed with this encoding (Content-Encoding set). */
   | { encode: 'gzip' | 'deflate' | 'br' }
-  /** A web page (a Wi-Fi login, an ingress's error page). */
-  | { html: string; status?: number; title?: string }
+  /** A web page (a Wi-Fi login, an ingress's error page), with headers of its own (Retry-After). */
+  | { html: string; status?: number; title?: string; headers?: Record<string, string> }
   /** A body of this text, with this type (an empty 200: text ''). */
   | { text: string; status?: number; type?: string }
   /** These bytes with these headers (a gzip bomb: a few KB that decode to gigabytes). */
@@ -41,6 +41,10 @@ export interface SeenRequest {
   method: string
   url: string
   idempotencyKey: string | undefined
+  /** When it arrived (Date.now()). */
+  at: number
+  /** Bytes of its body received so far. */
+  bytes: number
 }
 
 export interface Front {
@@ -87,7 +91,10 @@ export async function startFront(
       method: req.method ?? '',
       url: req.url ?? '',
       idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+      at: Date.now(),
+      bytes: 0,
     }
+    req.on('data', (c: Buffer) => (seen.bytes += c.length))
     front.seen.push(seen)
     const b = front.behave(seen)
     if (b === 'blackhole') {
@@ -110,7 +117,7 @@ export async function startFront(
       req.resume()
       req.on('end', () => {
         if ('html' in b) {
-          res.writeHead(b.status ?? 200, { 'content-type': 'text/html; charset=utf-8' })
+          res.writeHead(b.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...b.headers })
           res.end(b.html || HTML_PAGE(b.title ?? 'Welcome'))
         } else if ('text' in b) {
           res.writeHead(b.status ?? 200, b.type ? { 'content-type': b.type } : {})

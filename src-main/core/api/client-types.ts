@@ -59,7 +59,15 @@ export type ClientOptions = EnvironmentOption & {
 
 export type ConnectionEvent =
   | { ok: true }
-  | { ok: false; problem: ConnectionProblem; configuration: boolean; message: string }
+  | {
+      ok: false
+      problem: ConnectionProblem
+      configuration: boolean
+      message: string
+      /** The answer's status (0: none came) and its Retry-After (a 5xx page's wait). */
+      status?: number
+      retryAfterMs?: number
+    }
 
 export interface ReadOptions {
   signal?: AbortSignal

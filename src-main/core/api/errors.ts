@@ -25,6 +25,13 @@ export const CLIENT_ERROR_CODES = {
   redirect: 'redirect_refused',
   /** Something answered that is not the API: a web page, an empty or foreign body, a proxy's error. */
   notApi: 'not_api',
+  /**
+   * A 5xx that is not in the API's envelope (an ingress's or a gateway's error page): the server or
+   * something in front of it is failing. Waited for like a path problem, with its Retry-After.
+   */
+  serverPage: 'server_error_page',
+  /** A 413 that is not in the API's envelope: the request (the file) is too large for that server. */
+  requestTooLarge: 'request_too_large',
   /** The proxy wants a user name and password (407). */
   proxyAuth: 'proxy_auth_required',
   /** The proxy could not open a tunnel to the server (502, 503, 403 … to CONNECT). */
@@ -50,6 +57,7 @@ export const CONNECTION_ERROR_CODES: readonly string[] = [
   CLIENT_ERROR_CODES.offline,
   CLIENT_ERROR_CODES.timeout,
   CLIENT_ERROR_CODES.notApi,
+  CLIENT_ERROR_CODES.serverPage,
   CLIENT_ERROR_CODES.redirect,
   CLIENT_ERROR_CODES.proxyAuth,
   CLIENT_ERROR_CODES.proxy,

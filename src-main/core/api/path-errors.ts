@@ -4,6 +4,7 @@
  * no network, a proxy's refusal, an untrusted certificate: `noAnswer`), each as plain words that
  * name what was seen. The transport (transport.ts) builds the ApiError from them.
  */
+import { STATUS_CODES } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { type ApiErrorInit, CLIENT_ERROR_CODES, type ConnectionProblem } from './errors'
 import {
@@ -33,21 +34,44 @@ export function describeBody(
   text: string,
   json: unknown,
 ): string {
+  const { what, type } = bodyKind(headers, text, json)
+  return type === null ? `${what} (HTTP ${status})` : `${what} (${type ? `${type}, ` : ''}HTTP ${status})`
+}
+
+/** What a body is, without its status: "a web page ("…")", "an empty answer" … (type: of a body that is not JSON). */
+function bodyKind(headers: HttpResponse['headers'], text: string, json: unknown): { what: string; type: string | null } {
   const type = String(headers['content-type'] ?? '')
     .split(';')[0]!
     .trim()
     .toLowerCase()
   const trimmed = text.trimStart()
-  if (trimmed === '') return `an empty answer (HTTP ${status})`
+  if (trimmed === '') return { what: 'an empty answer', type: null }
   if (type === 'text/html' || type === 'application/xhtml+xml' || /^<[a-z!]/i.test(trimmed)) {
     const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim()
-    return `a web page${title ? ` ("${title.slice(0, 80)}")` : ''} (HTTP ${status})`
+    return { what: `a web page${title ? ` ("${title.slice(0, 80)}")` : ''}`, type: null }
   }
   if (json !== undefined) {
     const msg = isRecord(json) && typeof json.message === 'string' ? ` ("${json.message.slice(0, 80)}")` : ''
-    return `JSON that is not the API's answer${msg} (HTTP ${status})`
+    return { what: `JSON that is not the API's answer${msg}`, type: null }
   }
-  return `an answer that is not JSON (${type ? `${type}, ` : ''}HTTP ${status})`
+  return { what: 'an answer that is not JSON', type }
+}
+
+/**
+ * A 5xx or a 413 that is not in the API's envelope (design.md §1, the status code speaks first):
+ * "the server answered 503 Service Unavailable (a web page ("Maintenance"), not the API)".
+ */
+export function describeStatusPage(
+  status: number,
+  statusText: string,
+  headers: HttpResponse['headers'],
+  text: string,
+  json: unknown,
+): string {
+  const { what, type } = bodyKind(headers, text, json)
+  const reason = statusText.trim() || STATUS_CODES[status] || ''
+  const notApi = what.includes('not the API') ? '' : ', not the API'
+  return `the server answered ${status}${reason ? ` ${reason}` : ''} (${what}${type ? `, ${type}` : ''}${notApi})`
 }
 
 /** An exchange that brought no answer to read, as transport.ts saw it. */

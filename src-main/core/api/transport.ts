@@ -6,10 +6,12 @@
  *
  * It also tells the API's word from anything else (design.md §1, issue 22): only JSON in the
  * spec's envelope (`status: success`, or `status: failed` with a `message`), after decoding, is an
- * answer of the API. A web page, an empty or foreign body, a redirect, or a 404/502 without the
- * API's failure envelope is the path's problem (`connection: 'not_api'`); no answer at all is
- * `unreachable` or `offline`. Such errors are retryable and name what was seen (their words are
- * in path-errors.ts).
+ * answer of the API. Without it, the status code speaks first: a 5xx is the server or a gateway
+ * failing (`connection: 'unreachable'`, code server_error_page, its Retry-After kept); a 413 to a
+ * request with a body is a refusal of its size (request_too_large, not retried); a web page, an
+ * empty or foreign body, a redirect, or a 2xx/3xx/4xx without the envelope is the path's problem
+ * (`connection: 'not_api'`: a portal, a proxy); no answer at all is `unreachable` or `offline`.
+ * The waits are retryable and name what was seen (their words are in path-errors.ts).
  */
 import type { ConnectionReport } from '../../../contract/types'
 import type { z } from 'zod'
@@ -17,7 +19,7 @@ import { failureEnvelope, describeIssues } from '../../../schemas'
 import { ApiError, type ApiErrorInit, CLIENT_ERROR_CODES } from './errors'
 import { ACCEPT_ENCODING, type HttpResponse, httpRequest } from './http'
 import type { Network, Route } from './network'
-import { describeBody, noAnswer, presentedCertificate } from './path-errors'
+import { describeBody, describeStatusPage, noAnswer, presentedCertificate } from './path-errors'
 import { parseRateLimit, retryAfterMs } from './ratelimit'
 import type { FileBodyError } from './stream-body'
 import type { ConnectionEvent, Method, ResponseInfo, SendRequest } from './client-types'
@@ -190,6 +192,30 @@ export class Transport {
         retryable: ok ? false : undefined,
       })
     }
+    if (!ok && (res.status >= 500 || (res.status === 413 && payload !== undefined))) {
+      // The status code speaks first (design.md §1): a 5xx page is the server or a gateway failing
+      // (waited for, its Retry-After obeyed); a 413 page says the file is too large for that server.
+      const seen = describeStatusPage(res.status, res.statusText, res.headers, text, body)
+      if (res.status === 413) {
+        throw this.error({
+          ...withResponse,
+          status: 413,
+          errorCode: CLIENT_ERROR_CODES.requestTooLarge,
+          message: `${method} ${path}: ${seen}.`,
+          retryable: false,
+        })
+      }
+      throw this.observed(
+        this.error({
+          ...withResponse,
+          status: res.status,
+          errorCode: CLIENT_ERROR_CODES.serverPage,
+          message: `${method} ${path}: ${seen}: the server or a gateway in front of it is failing.`,
+          retryable: true,
+          connection: 'unreachable',
+        }),
+      )
+    }
     if (!ok || !isRecord(body) || body.status !== 'success') {
       throw notApi(describeBody(res.status, res.headers, text, body))
     }
@@ -210,7 +236,14 @@ export class Transport {
         fn(
           e === null
             ? { ok: true }
-            : { ok: false, problem: e.connection!, configuration: e.configuration, message: e.message },
+            : {
+                ok: false,
+                problem: e.connection!,
+                configuration: e.configuration,
+                message: e.message,
+                status: e.status,
+                retryAfterMs: e.retryAfterMs,
+              },
         )
       } catch {
         // An observer must never break a request.

@@ -41,6 +41,7 @@ export function phoneRoom(ctx: AppContext, opts: PhoneRoomOptions = {}): PhoneRo
         photos: ctx.engine.photos,
         rendererDir: opts.rendererDir ?? join(packageRoot(import.meta.dirname), 'out', 'renderer'),
         businessName,
+        upload: (id) => ctx.engine.uploads.get(id),
         take: async (path, o) => {
           const [r] = await ctx.engine.addFiles([path], { ...o, source: 'phone' })
           if (!r) throw new Error('intake returned nothing')

@@ -49,7 +49,7 @@ export class EngineSettings {
 
   /**
    * Once per data folder (issue 22): rows earlier versions ended on an answer that was not the
-   * API's are sent or followed again (UploadStore.resumeEndedWithoutTheApi).
+   * API's, within the last day (issue 31), are sent or followed again (UploadStore.resumeEndedWithoutTheApi).
    */
   resumeEndedWithoutTheApi(uploads: UploadStore, events: EngineEmitter): void {
     const DONE = 'resumed_not_api_endings'
@@ -59,7 +59,7 @@ export class EngineSettings {
     if (n > 0) {
       events.emit('notice', {
         level: 'info',
-        message: `${n} file(s) that had ended on an answer that was not the API's are sent or followed again.`,
+        message: `${n} file(s) that had ended in the last day on an answer that was not the API's are sent or followed again (each one's history says so). Older ones are left as they were: retry them from the history if they still need sending.`,
       })
     }
   }

@@ -94,9 +94,14 @@ export function skipMessage(
     size?: number
     limit?: number
     detail?: string
+    /** A part of a mail (it is kept in Bookdrop's data folder, not saved by a person). */
+    mail?: boolean
   },
 ): string {
   const kindOf = printable(fileKind(ctx.name))
+  if (ctx.mail && reason === 'unsupported_kind')
+    return `Not a receipt kind: ${kindOf ? `.${kindOf}` : 'no extension'} (this rule takes ${(ctx.kinds ?? []).join(', ')}). The attachment was kept, not sent; choose "Send anyway" to send it.`
+  if (ctx.mail && reason === 'empty') return 'The attachment is an empty file (0 bytes): there is nothing to send.'
   switch (reason) {
     case 'unsupported_kind': {
       const kind = kindOf
@@ -232,6 +237,7 @@ export class Intake {
       size: rest.size ?? undefined,
       limit: req.maxFileBytes,
       detail,
+      mail: req.source === 'mail',
     })
     return { kind: 'skipped', upload: this.record(req, 'skipped', { ...rest, reason, lastError: message }) }
   }
@@ -392,7 +398,9 @@ export class Intake {
   /**
    * A row whose file was renamed or moved (same content, old path gone) takes the new path: a
    * waiting row keeps its status and key; a row skipped because its file vanished goes back to the
-   * queue. Returns the row, or undefined when it moved on meanwhile.
+   * queue. A row sent before keeps sending the name and prompt of its first send under that key
+   * (queue/sent-file.ts): the new ones are for the history. Returns the row, or undefined when it
+   * moved on meanwhile.
    */
   private follow(req: IntakeRequest, u: Upload, size: number, mtimeMs: number): Upload | undefined {
     const fields = {

@@ -241,7 +241,8 @@ export class MailStore {
 
   /**
    * The upload an earlier copy of the same mail (same profile and Message-ID: another mailbox, or
-   * this one before it was renumbered) made of the same part (same number and size), if any.
+   * this one before it was renumbered) made of the same part (same number, size and bytes), if
+   * any. The bytes decide: a different mail may reuse a Message-ID with the same part layout.
    */
   earlierPart(
     profileId: string,
@@ -249,16 +250,20 @@ export class MailStore {
     part: string,
     size: number,
     notMail: number,
+    sha256: string,
   ): number | undefined {
     return this.db.get<{ upload_id: number }>(
       `SELECT p.upload_id FROM mail_messages m JOIN mail_parts p ON p.mail_id = m.id
+       LEFT JOIN uploads u ON u.id = p.upload_id
        WHERE m.profile_id = ? AND m.message_key = ? AND m.id != ? AND p.part = ? AND (p.size IS NULL OR p.size = ?)
+       AND COALESCE(p.sha256, u.sha256) = ?
        ORDER BY p.id LIMIT 1`,
       profileId,
       messageKey,
       notMail,
       part,
       size,
+      sha256,
     )?.upload_id
   }
 
@@ -277,13 +282,16 @@ export class MailStore {
 
   /**
    * True when the mail is open and every receipt in it has its record: its upload completed, or it
-   * is a duplicate of an upload that completed (the content was sent once, its record exists). One
-   * query (it runs on every completed upload that is a mail's receipt).
+   * is a duplicate of an upload that completed (the content was sent once, its record exists), or
+   * it was skipped (an empty file, a kind not taken: nothing is left to send; issue 31). A mail with
+   * no receipt at all (its text skipped, "no_receipt") is left untouched. One query (it runs on
+   * every completed upload that is a mail's receipt).
    */
   openAndRecorded(mailId: number): boolean {
     const r = this.db.get<{ state: string; receipts: number; parts: number; recorded: number | null }>(
       `SELECT m.state AS state, m.receipts AS receipts, COUNT(p.id) AS parts,
-       SUM(CASE WHEN u.status = 'completed' OR (u.status = 'duplicate' AND d.status = 'completed') THEN 1 ELSE 0 END) AS recorded
+       SUM(CASE WHEN u.status = 'completed' OR (u.status = 'duplicate' AND d.status = 'completed')
+         OR (u.status = 'skipped' AND COALESCE(u.reason, '') != 'no_receipt') THEN 1 ELSE 0 END) AS recorded
        FROM mail_messages m LEFT JOIN mail_parts p ON p.mail_id = m.id LEFT JOIN uploads u ON u.id = p.upload_id
        LEFT JOIN uploads d ON d.id = u.duplicate_of WHERE m.id = ?`,
       mailId,

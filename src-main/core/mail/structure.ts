@@ -6,6 +6,8 @@
  * - not an image the HTML body shows by `cid:` that is under 20 KB: a logo or a signature;
  * - not the body's own text (its text can be sent instead, when the rule says so).
  * Forwarded mails (message/rfc822) are looked into: a receipt forwarded as an attachment counts.
+ * The other document-like parts (a kind the rule does not take) are listed too: each is recorded
+ * as skipped with its reason, so none vanishes (issue 31).
  */
 import { extname } from 'node:path'
 import { fileKind } from '../../../schemas/routes'
@@ -100,8 +102,30 @@ export function receiptParts(
   acceptedKinds: readonly string[],
   cids: Set<string> | null = null,
 ): ReceiptPart[] {
-  if (!structure) return []
-  const out: ReceiptPart[] = []
+  return documentParts(structure, acceptedKinds, cids).receipts
+}
+
+/** Signatures of a signed mail: attached, but never a document a person sent. */
+const SIGNATURE_TYPES = new Set([
+  'application/pkcs7-signature',
+  'application/x-pkcs7-signature',
+  'application/pgp-signature',
+  'application/pgp-encrypted',
+])
+
+/**
+ * Every part of a mail that looks like a document (attached, or inline with a file name; not the
+ * body's text, a logo or a signature): the receipts (of a kind the rule accepts), and the others,
+ * which are not sent but each recorded as skipped with its reason (issue 31), so none vanishes.
+ */
+export function documentParts(
+  structure: MailPart | null,
+  acceptedKinds: readonly string[],
+  cids: Set<string> | null = null,
+): { receipts: ReceiptPart[]; others: ReceiptPart[] } {
+  const receipts: ReceiptPart[] = []
+  const others: ReceiptPart[] = []
+  if (!structure) return { receipts, others }
   const usedNames = new Set<string>()
   for (const { part: p, related } of leaves(structure)) {
     if (p.type.startsWith('multipart/')) continue
@@ -111,17 +135,18 @@ export function receiptParts(
     if ((p.type === 'text/plain' || p.type === 'text/html') && disposition !== 'attachment' && !named)
       continue
     const counts = disposition === 'attachment' || named
-    if (!counts) continue
+    if (!counts || SIGNATURE_TYPES.has(p.type)) continue
     const kind = partKind(p)
-    if (!kind || !acceptedKinds.includes(kind)) continue
     if (maybeLogo(p)) {
       const cid = p.contentId!.toLowerCase()
       const shown = cids ? cids.has(cid) : related
       if (shown) continue
     }
-    out.push({ part: p.part || '1', name: uniqueName(receiptName(p, kind), usedNames), kind, size: p.size })
+    const accepted = !!kind && acceptedKinds.includes(kind)
+    const name = uniqueName(kind ? receiptName(p, kind) : p.filename?.trim() || 'attachment', usedNames)
+    ;(accepted ? receipts : others).push({ part: p.part || '1', name, kind, size: p.size })
   }
-  return out
+  return { receipts, others }
 }
 
 /** The part's file name, with the extension of its kind when the name has none. */

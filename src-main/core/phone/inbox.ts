@@ -76,13 +76,15 @@ async function settle(tmp: string, dir: string, name: string): Promise<string> {
 export function outcomeOf(r: IntakeResult): PhoneOutcome {
   if (r.kind === 'ignored') return { status: 'duplicate', message: 'Bookdrop already has this photo.' }
   if (r.kind === 'queued')
-    return { status: 'sent', message: `In Bookdrop’s queue as upload #${r.upload.id}.` }
-  return { status: r.kind, message: r.upload.lastError ?? (r.kind === 'duplicate' ? 'Already sent.' : 'Not sent.') }
+    return { status: 'sent', message: `In Bookdrop’s queue as upload #${r.upload.id}.`, upload: r.upload.id }
+  return { status: r.kind, message: r.upload.lastError ?? (r.kind === 'duplicate' ? 'Already sent.' : 'Not sent.'), upload: r.upload.id }
 }
 
 interface PendingDocument {
   dir: string
   pages: Map<number, { path: string; sniffed: SniffedKind }>
+  /** Pages being moved into `dir` now (the same page sent twice at once is kept once). */
+  arriving: Set<number>
   total: number
   /** Set once the last page arrived: its outcome, for every later retry. */
   done: Promise<PhoneOutcome> | null
@@ -133,23 +135,31 @@ export class PhoneInbox {
 
   private async page(meta: PhotoMeta, doc: NonNullable<PhotoMeta['doc']>, file: Arrived, ext: string): Promise<PhoneOutcome> {
     const key = `${meta.sessionId}:${doc.id}`
+    // Found or made before any await: two pages arriving at the same moment join one document.
     let d = this.docs.get(key)
     if (!d) {
       if (this.docs.size >= 50) this.forgetOldest()
       const at = this.now()
-      const dir = join(await this.todayDir(), `Document ${clock(at)} ${randomBytes(3).toString('hex')}`)
-      d = { dir, pages: new Map(), total: doc.pages, done: null, startedAt: at }
+      const dir = join(this.deps.dataDir, 'phone', localDay(at), `Document ${clock(at)} ${randomBytes(3).toString('hex')}`)
+      d = { dir, pages: new Map(), arriving: new Set(), total: doc.pages, done: null, startedAt: at }
       this.docs.set(key, d)
     }
     if (d.total !== doc.pages || doc.page > d.total) {
       await rm(file.tmp, { force: true })
       return { status: 'skipped', message: `This page says the document has ${doc.pages} pages; an earlier one said ${d.total}. Send the document again.` }
     }
-    if (d.done || d.pages.has(doc.page)) {
+    if (d.done || d.pages.has(doc.page) || d.arriving.has(doc.page)) {
       await rm(file.tmp, { force: true })
       return d.done ? d.done : { status: 'received', message: `Page ${doc.page} of ${d.total}: waiting for the other pages.` }
     }
-    d.pages.set(doc.page, { path: await settle(file.tmp, d.dir, `page-${doc.page}.${ext}`), sniffed: file.sniffed })
+    d.arriving.add(doc.page)
+    let path: string
+    try {
+      path = await settle(file.tmp, d.dir, `page-${doc.page}.${ext}`)
+    } finally {
+      d.arriving.delete(doc.page)
+    }
+    d.pages.set(doc.page, { path, sniffed: file.sniffed })
     if (d.pages.size < d.total) return { status: 'received', message: `Page ${doc.page} of ${d.total}: waiting for the other pages.` }
     d.done = this.assemble(meta, d)
     return d.done

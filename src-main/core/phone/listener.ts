@@ -18,7 +18,9 @@ import {
   MAX_PHONE_NOTE,
   MAX_PHONE_PHOTO_BYTES,
   PHONE_TARGETS,
+  PHONE_NOT_PAIRED,
   type PhoneOutcome,
+  type PhonePhotoProgress,
   type PhoneRefusal,
   type PhoneSessionView,
   type PhoneTarget,
@@ -26,11 +28,14 @@ import {
 import { isStorageError } from '../store/storage-errors'
 import { type SniffedKind, sniffKind } from '../prepare/sniff'
 import { authority } from './addresses'
+import { SERVER_LIMITS, limitConnections } from './connections'
 import { deviceName } from './device'
 import { PHONE_KINDS, type PhoneInbox } from './inbox'
 import type { PhonePage } from './page'
+import { SentPhotos, progressOf } from './progress'
 import { RateLimiter } from './rate'
 import type { Pairing, PhoneClient, PhoneSession } from './sessions'
+import type { UploadView } from '../../../contract/types'
 
 export const COOKIE = 'bookdrop_phone'
 /** How long GET /state?wait=1 holds a pending phone's request for the desktop's answer. */
@@ -66,6 +71,8 @@ export interface ListenerDeps {
   inbox: PhoneInbox
   /** The business name for the phone's page (allowed sessions). */
   businessName(profileId: string | null): string | null
+  /** An upload (history row) of the computer, to tell a phone what became of its photo. */
+  upload(id: number): UploadView | undefined
   /** Something the desktop's panel shows changed (a phone paired, sent a photo). */
   changed(): void
   /** One request was refused. */
@@ -128,6 +135,8 @@ export class PhoneListener {
   private readonly outcomes = new Map<string, Promise<PhoneOutcome>>()
   /** Pending phones waiting on GET /state?wait=1, woken by the desktop's answer. */
   private readonly waiting = new Map<string, Set<() => void>>()
+  /** The uploads each session's photos made, for GET /photos. */
+  private readonly sent = new SentPhotos()
   private readonly now: () => number
 
   constructor(private readonly deps: ListenerDeps) {
@@ -139,12 +148,9 @@ export class PhoneListener {
 
   /** Starts listening on `address` (port 0: a free one). Rejects when the address cannot be used. */
   async listen(address: string, port = 0): Promise<number> {
-    const server = createServer({ headersTimeout: 15_000, requestTimeout: 10 * 60_000, maxHeaderSize: 8192 }, (req, res) =>
-      void this.handle(req, res),
-    )
-    server.keepAliveTimeout = 5_000
-    // A phone needs a handful of connections; more is someone holding them open.
-    server.maxConnections = 64
+    const server = createServer(SERVER_LIMITS, (req, res) => void this.handle(req, res))
+    // A phone needs a handful of connections; more from one peer is someone holding them open.
+    limitConnections(server)
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
       server.listen({ host: address, port, exclusive: true }, () => {
@@ -176,6 +182,7 @@ export class PhoneListener {
   /** Forgets the answers kept for a session's retries. */
   forgetSession(sessionId: string): void {
     for (const k of this.outcomes.keys()) if (k.startsWith(`${sessionId}:`)) this.outcomes.delete(k)
+    this.sent.forget(sessionId)
     this.wake(sessionId)
   }
 
@@ -253,6 +260,7 @@ export class PhoneListener {
     if (asset) return this.sendPage(res, asset.body, asset.type, 'public, max-age=31536000, immutable')
     if (req.method === 'POST' && path === '/pair') return this.pair(req, res)
     if (get && path === '/state') return this.state(req, res, query)
+    if (get && path === '/photos') return this.photos(req, res)
     if (req.method === 'POST' && path === '/upload') return this.upload(req, res, query)
     throw new Refusal(404, 'request', 'Not found.')
   }
@@ -262,9 +270,9 @@ export class PhoneListener {
     res.end(body)
   }
 
-  private session(req: IncomingMessage): PhoneSession {
-    const s = this.deps.pairing.find(cookieOf(req), clientOf(req))
-    if (!s) throw new Refusal(403, 'session', 'This phone is not paired with the computer (or no longer): scan a new code on the computer.')
+  private session(req: IncomingMessage, touch = true): PhoneSession {
+    const s = this.deps.pairing.find(cookieOf(req), clientOf(req), touch)
+    if (!s) throw new Refusal(403, 'session', PHONE_NOT_PAIRED)
     return s
   }
 
@@ -319,6 +327,18 @@ export class PhoneListener {
     this.send(res, 200, this.view(s))
   }
 
+  /** What became of this session's photos: their uploads' states now (its own, and only theirs). */
+  private photos(req: IncomingMessage, res: ServerResponse): void {
+    // A poll of the page, not something the person did: it does not restart the 30 idle minutes.
+    const s = this.session(req, false)
+    const photos: PhonePhotoProgress[] = []
+    for (const [id, upload] of this.sent.of(s.id)) {
+      const row = this.deps.upload(upload)
+      if (row && row.profileId === s.profileId) photos.push(progressOf(id, row))
+    }
+    this.send(res, 200, { photos })
+  }
+
   // ---- photos -------------------------------------------------------------------------------
 
   private async upload(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
@@ -366,6 +386,7 @@ export class PhoneListener {
         arrived,
       )
       if (outcome.status !== 'received') s.photos++
+      if (outcome.upload !== undefined) this.sent.add(s.id, id, outcome.upload)
       this.deps.changed()
       return outcome
     })()

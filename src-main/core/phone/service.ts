@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module'
 import type QRCodeModule from 'qrcode'
 import type { PhoneDevice, PhoneState } from '../../../contract/phone'
+import type { UploadView } from '../../../contract/types'
 import { PhoneInbox, type InboxDeps } from './inbox'
 import { chooseListenAddress, lanAddresses } from './addresses'
 import { PhoneListener } from './listener'
@@ -21,6 +22,8 @@ export interface PhoneServiceOptions extends InboxDeps {
   rendererDir: string
   /** The business name of a profile (the phone's page and the panel show it). */
   businessName(profileId: string | null): string | null
+  /** An upload of the engine (a phone follows what became of its photos). */
+  upload(id: number): UploadView | undefined
   onChange(state: PhoneState): void
   /** Test clocks. */
   clock?: () => number
@@ -79,6 +82,7 @@ export class PhoneService {
         page: await loadPhonePage(this.opts.rendererDir),
         inbox: this.inbox,
         businessName: (id) => this.opts.businessName(id),
+        upload: (id) => this.opts.upload(id),
         changed: () => this.changed(),
         refused: () => {
           this.refused++

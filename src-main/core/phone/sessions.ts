@@ -118,16 +118,17 @@ export class Pairing {
 
   /**
    * The session a request belongs to: its cookie's secret, from the same address and browser, not
-   * idle for too long. Touches it (the idle clock restarts). Null otherwise.
+   * idle for too long. Touches it (the idle clock restarts) unless `touch` is false (the page's
+   * background polls: they do not keep a pairing alive). Null otherwise.
    */
-  find(secret: string | undefined, client: PhoneClient): PhoneSession | null {
+  find(secret: string | undefined, client: PhoneClient, touch = true): PhoneSession | null {
     if (!secret || secret.length > 128) return null
     this.sweep()
     const d = digest(secret)
     for (const s of this.sessions.values()) {
       if (!same(s.secretDigest, d)) continue
       if (s.client.address !== client.address || s.client.userAgent !== client.userAgent) return null
-      s.lastSeenAt = this.now()
+      if (touch) s.lastSeenAt = this.now()
       return s
     }
     return null

@@ -18,7 +18,7 @@ import {
 } from './types'
 
 /** "POST /expenses: a web page …" → "A web page …": the same text whichever request saw it. */
-function withoutRequest(message: string): string {
+export function withoutRequest(message: string): string {
   const m = message.replace(/^(GET|POST|PUT|PATCH|DELETE) \S+?:\s+/, '')
   return m.charAt(0).toUpperCase() + m.slice(1)
 }
@@ -208,10 +208,14 @@ export class ProfileGates {
   /**
    * No answer of the API came for a request of this profile (`f.connection` set): the profile waits
    * (state unreachable, not_api or offline, unless a held state has priority) and tries one request
-   * after a capped backoff. Returns when that is. A failure of a request that was already in flight
-   * when the wait began does not count as a failed try.
+   * after a capped backoff, or later if the answer's Retry-After asks (a 5xx page). Returns when
+   * that is. A failure of a request that was already in flight when the wait began does not count
+   * as a failed try. After a 5xx page, the try is a light probe before any file is sent again.
    */
-  connectionFailed(profileId: string, f: Pick<ClientFailure, 'connection' | 'configuration' | 'message'>): number {
+  connectionFailed(
+    profileId: string,
+    f: Pick<ClientFailure, 'connection' | 'configuration' | 'message'> & Partial<Pick<ClientFailure, 'status' | 'retryAfterMs'>>,
+  ): number {
     const g = this.gate(profileId)
     const now = this.now()
     const problem: ConnectionProblem = f.connection ?? 'unreachable'
@@ -219,19 +223,30 @@ export class ProfileGates {
     const probe = !g.conn || now >= g.conn.retryAt
     const failures = (g.conn?.failures ?? 0) + (probe ? 1 : 0)
     const { backoff, configurationRecheckMs } = this.retry()
-    const wait = configuration ? configurationRecheckMs : connectionDelay(failures, backoff)
-    const retryAt = probe || !g.conn ? now + wait : g.conn.retryAt
+    const asked = f.retryAfterMs ?? 0
+    const wait = configuration ? configurationRecheckMs : Math.max(connectionDelay(failures, backoff), asked)
+    const retryAt = probe || !g.conn ? now + wait : Math.max(g.conn.retryAt, now + asked)
     const what = withoutRequest(f.message).replace(/[.?!]?\s*$/, (p) => (p.trim() === '?' ? '?' : '.'))
     const doing = configuration
       ? 'Uploads wait until this is fixed; nothing is lost.'
-      : `Uploads wait and Bookdrop tries again by itself (at least every ${Math.round(backoff.capMs / 1000)} s); nothing is lost.`
+      : asked > backoff.capMs
+        ? `Uploads wait and Bookdrop tries again by itself in ${asked < 120_000 ? `${Math.round(asked / 1000)} s` : `${Math.round(asked / 60_000)} min`}, as the server asked; nothing is lost.`
+        : `Uploads wait and Bookdrop tries again by itself (at least every ${Math.round(backoff.capMs / 1000)} s); nothing is lost.`
     // Said once: while the same problem lasts, its first words stay (a portal that alternates a
     // page and an empty answer is one problem, not a message per request).
-    const same = g.conn && g.conn.problem === problem && g.conn.configuration === configuration
+    // A 5xx page after another problem gives its own words (it names what answered).
+    const page = (f.status ?? 0) >= 500
+    const same = g.conn && g.conn.problem === problem && g.conn.configuration === configuration && (!page || g.conn.light)
     const message = same ? g.conn!.message : `${what} ${doing}`
-    g.conn = { problem, configuration, failures, retryAt, message }
+    const light = page || (same === true && g.conn!.light)
+    g.conn = { problem, configuration, failures, retryAt, message, light }
     if (!HELD_STATES.includes(g.state)) this.setState(profileId, problem, message)
     return retryAt
+  }
+
+  /** Whether the next upload of this profile must first ask the API a light question (see connectionFailed). */
+  wantsProbe(profileId: string): boolean {
+    return this.gates.get(profileId)?.conn?.light === true
   }
 
   /** The API answered (any answer in its envelope): the wait for the path is over. */
@@ -255,7 +270,7 @@ export class ProfileGates {
     const { backoff } = this.retry()
     for (const [id, g] of this.gates) {
       const message = 'This computer is offline. Uploads wait and resume when the network is back; nothing is lost.'
-      g.conn = { problem: 'offline', configuration: false, failures: g.conn?.failures ?? 1, retryAt: this.now() + backoff.capMs, message }
+      g.conn = { problem: 'offline', configuration: false, failures: g.conn?.failures ?? 1, retryAt: this.now() + backoff.capMs, message, light: false }
       if (!HELD_STATES.includes(g.state)) this.setState(id, 'offline', message)
     }
   }

@@ -4,10 +4,16 @@
  * the gates' business; these functions ask the gates and say what the row does.
  */
 import type { JobRead } from '../../../schemas'
-import { COMPLETION_NOT_REPORTED, COMPLETION_NOT_REPORTED_CODE, UNKNOWN_JOB_STATUS_POLLS } from '../../../schemas/assumptions'
+import {
+  COMPLETION_NOT_REPORTED,
+  COMPLETION_NOT_REPORTED_CODE,
+  ERROR_CODES,
+  UNKNOWN_JOB_STATUS_POLLS,
+} from '../../../schemas/assumptions'
 import type { TransitionPatch, Upload, UploadStatus } from '../store/uploads'
+import { sizeText } from '../util'
 import { pollDelay, retryDelay } from './backoff'
-import type { ProfileGates } from './gates'
+import { type ProfileGates, withoutRequest } from './gates'
 import { type ClientFailure, type QueueOptions, isOutOfCredits } from './types'
 
 export type Outcome =
@@ -85,6 +91,15 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
       patch: { ...base, nextAttemptAt: null, lastError: 'Changed on disk before it was sent; the new version is queued.' },
     }
   }
+  if (f.errorCode === 'request_too_large') {
+    // A 413 page: that server (or a gateway in front of it) takes no file this large; trying
+    // again would send it in vain.
+    const size = row.preparedSize ?? row.size
+    const lastError =
+      `Too large for the server${size !== null ? `: ${sizeText(size)}` : ''}. ${withoutRequest(f.message).replace(/\s*$/, '')} ` +
+      'Send a smaller file (or ask whoever runs the server to accept larger ones), then Retry.'
+    return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null, lastError } }
+  }
   const skip = FILE_SKIP[f.errorCode]
   if (skip) return { kind: 'move', to: 'skipped', patch: { ...base, reason: skip, nextAttemptAt: null } }
   if (f.errorCode === 'file_changed') {
@@ -107,6 +122,10 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
     if (pausedUntil !== null) wait = pausedUntil - now
     return { kind: 'move', to: 'waiting_retry', patch: { ...base, nextAttemptAt: now + wait } }
   }
+  if (f.errorCode === ERROR_CODES.idempotencyMismatch) {
+    // Not a "no": the server holds another request under this key, which may have made the record.
+    return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null, lastError: KEY_REUSED } }
+  }
   gates.hold(row.profileId, f, 0)
   return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null } }
 }
@@ -126,6 +145,12 @@ function afterOpenError(row: Upload, f: ClientFailure, opts: QueueOptions, now: 
   const lastError = `${f.message} This usually passes: Bookdrop tries again by itself.`
   return { kind: 'move', to: 'waiting_retry', patch: { ...base, lastError, nextAttemptAt: now + wait } }
 }
+
+/** A row refused with "Idempotency-Key reused" (422): what it says. Retry keeps the key (actions.ts). */
+export const KEY_REUSED =
+  "The server already holds another request under this upload's Idempotency-Key, so it may already have made its " +
+  'record. Look for it among your records before sending this file again: Retry sends the same request, never a ' +
+  'new one. If the record is not there, add a copy of the file to send it as a new upload.'
 
 /** The job's answer: its record, its failure, or ask again. */
 export function afterJobAnswer(row: Upload, job: JobRead, opts: QueueOptions): Outcome {

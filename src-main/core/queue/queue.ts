@@ -221,13 +221,22 @@ export class UploadQueue {
    * How a request made for a person (lists, forms) went: the API answered (ok), or no answer of
    * the API came. The profile's connection state follows it, as for the queue's own requests.
    */
-  noteConnection(profileId: string, e: { ok: true } | { ok: false; problem: ClientFailure['connection']; configuration: boolean; message: string }): void {
+  noteConnection(
+    profileId: string,
+    e: { ok: true } | { ok: false; problem: ClientFailure['connection']; configuration: boolean; message: string; status?: number; retryAfterMs?: number },
+  ): void {
     if (e.ok) {
       const had = this.gates.gate(profileId).conn !== null
       this.gates.connectionOk(profileId)
       if (had) this.kick()
     } else {
-      this.gates.connectionFailed(profileId, { connection: e.problem, configuration: e.configuration, message: e.message })
+      this.gates.connectionFailed(profileId, {
+        connection: e.problem,
+        configuration: e.configuration,
+        message: e.message,
+        status: e.status,
+        retryAfterMs: e.retryAfterMs,
+      })
     }
   }
 

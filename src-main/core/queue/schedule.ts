@@ -11,6 +11,8 @@ import { CLOCK_STEP_MS, POLL_YIELD_MS, type QueueOptions, type Work } from './ty
 export class Scheduler {
   /** When a saturated pump last looked for overdue jobs. */
   private lastOverdueCheck = 0
+  /** The last look (while saturated) found overdue jobs: look again at every turn of the pump. */
+  private overdueBacklog = false
   /** The clock at the last pump, to notice it going backwards. */
   private lastNow: number | null = null
 
@@ -47,7 +49,9 @@ export class Scheduler {
     /** Profiles whose rows may start now; null when none is held back (one query covers all). */
     const allowed = (kind: Work): string[] | null => {
       const blocked = held[kind].blocked
-      return blocked.length === 0 ? null : [...this.gates.all()].map(([id]) => id).filter((id) => !blocked.includes(id))
+      return blocked.length === 0
+        ? null
+        : [...this.gates.all()].map(([id]) => id).filter((id) => !blocked.includes(id))
     }
     const holdBack = (kind: Work, profileId: string, until: number) => {
       held[kind].blocked = [...held[kind].blocked, profileId]
@@ -58,6 +62,7 @@ export class Scheduler {
      * are in flight. One query answers both "what is due (by `dueBy`)?" and, when the earliest row
      * is not due yet, "when to look again?" (returned; null when no row waits).
      */
+    let started = 0
     const fill = (kind: Work, cap: number, dueBy: number): number | null => {
       const inFlight = () => (kind === 'upload' ? sender.uploadsInFlight : sender.pollsInFlight)
       while (inFlight() < cap) {
@@ -74,6 +79,7 @@ export class Scheduler {
         }
         if (kind === 'upload') sender.startUpload(row)
         else sender.startPoll(row)
+        started++
       }
       return null
     }
@@ -84,11 +90,19 @@ export class Scheduler {
     // busy, a job is polled only once it is overdue by POLL_YIELD_MS, so a big drop is accepted
     // first and no job waits for ever.
     const saturated = sender.uploadsInFlight >= this.opts.concurrency
-    const pollCap = saturated ? 1 : this.opts.maxPollsInFlight
-    // While saturated, overdue jobs are looked for at most once a second (the pump runs per file).
-    const lookForPolls = !saturated || now - this.lastOverdueCheck >= 1000
+    // While saturated, overdue jobs are looked for at most once a second (the pump runs per file),
+    // one at a time; but once a look finds one, the overdue ones are polled at the full cap until
+    // none is left: files that keep coming keep the upload slots busy, and one poll a second
+    // against 20 new jobs a second left jobs waiting for ever (issue 30's soak).
+    const pollCap = saturated && !this.overdueBacklog ? 1 : this.opts.maxPollsInFlight
+    const lookForPolls = !saturated || this.overdueBacklog || now - this.lastOverdueCheck >= 1000
     if (saturated && lookForPolls) this.lastOverdueCheck = now
+    started = 0
+    const pollsBefore = sender.pollsInFlight
     const polled = lookForPolls ? fill('poll', pollCap, saturated ? now - POLL_YIELD_MS : now) : null
+    // Still overdue ones waiting: the cap was reached with a row started (or none was free to start).
+    if (lookForPolls)
+      this.overdueBacklog = saturated && (started > 0 || pollsBefore >= pollCap) && polled === null
     const nextPoll = saturated ? null : polled
 
     const candidates = [wakeAt, nextUpload ?? Infinity, nextPoll ?? Infinity].filter((t) => t > now)

@@ -17,7 +17,7 @@ import {
   jobTimedOut,
   notReported,
 } from './outcomes'
-import { sentFile } from './sent-file'
+import { fixedAtFirstSend, sentFile, sentPrompt } from './sent-file'
 import {
   type ClientFailure,
   type QueueHooks,
@@ -72,7 +72,7 @@ export class Sender {
       row,
       row.status,
       'uploading',
-      { attempts: row.attempts + 1, nextAttemptAt: null },
+      { attempts: row.attempts + 1, nextAttemptAt: null, ...fixedAtFirstSend(row) },
       now,
     )
     if (!updated) return // a person changed it between the query and now
@@ -96,6 +96,7 @@ export class Sender {
     const req = this.request()
     try {
       const client = await this.d.client(row.profileId)
+      if (this.d.gates.wantsProbe(row.profileId)) await this.probe(client, req.signal)
       const sent = sentFile(row)
       // A mail's body text goes as text_attachment, not as a file (issue 24).
       const text = row.source === 'mail' && this.d.hooks.textOf ? await this.d.hooks.textOf(row) : null
@@ -105,7 +106,7 @@ export class Sender {
       res = await client.aiCreateFromFiles(
         row.target,
         {
-          prompt: row.prompt,
+          prompt: sentPrompt(row),
           process_type: row.processType,
           ...(text !== null ? { text_attachment: text, files: [] } : { files: [{ ...sent, path: file?.path ?? sent.path, ...(file?.handle ? { handle: file.handle } : {}) }] }),
         },
@@ -173,6 +174,20 @@ export class Sender {
         this.apply(row, 'uploading', notReported('its answer named no job and no record'))
       }
     })
+  }
+
+  /**
+   * After a 5xx page, the API is asked a light question before the whole file goes again: no
+   * answer of the API (another page) is thrown as the upload's failure, and nothing is sent; any
+   * answer of the API (even a refusal) ends the wait, and the file goes.
+   */
+  private async probe(client: UploadClient, signal: AbortSignal): Promise<void> {
+    if (!client.validateKey) return
+    try {
+      await client.validateKey({ signal })
+    } catch (e) {
+      if (asFailure(e).connection || signal.aborted) throw e
+    }
   }
 
   private uploadFailed(row: Upload, f: ClientFailure): void {

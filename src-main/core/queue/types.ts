@@ -41,6 +41,8 @@ export interface UploadClient {
     | { process_type: 'untracked' }
   >
   getJob(jobReference: string, opts?: { signal?: AbortSignal }): Promise<JobRead>
+  /** A light question (GET /auth/validate): the probe before a file is sent again after a 5xx page. */
+  validateKey?(opts?: { signal?: AbortSignal }): Promise<unknown>
 }
 
 /** The shape of a client failure the queue understands (ApiError has it). */
@@ -146,6 +148,11 @@ export interface ConnectionHold {
   /** Nothing of the profile starts before this; then one request at a time (the probe). */
   retryAt: number
   message: string
+  /**
+   * A 5xx page was seen in this wait: the next upload first asks the API a light question (GET
+   * /auth/validate) and sends its file only once the API answers.
+   */
+  light: boolean
 }
 
 export interface Gate {

@@ -175,6 +175,14 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX IF NOT EXISTS mail_parts_upload ON mail_parts(upload_id);
   `,
+  // 8 (issue 31): the file name and prompt sent under a row's Idempotency-Key, fixed at its first
+  // send, so a retry sends the same body after the file was renamed or moved (the server would
+  // refuse the key otherwise). Null: not sent yet, or rows of before (they send what they hold).
+  // (Self-contained: other branches may append migrations before this one.)
+  `
+  ALTER TABLE uploads ADD COLUMN sent_name TEXT;
+  ALTER TABLE uploads ADD COLUMN sent_prompt TEXT;
+  `,
 ]
 
 export class Db {

@@ -16,9 +16,9 @@ import {
   type ReceiptPart,
   bodyTextPart,
   decodedSize,
+  documentParts,
   htmlPart,
   maybeLogo,
-  receiptParts,
   referencedCids,
 } from '../structure'
 import { type RuleContext, asDownloadError } from './context'
@@ -52,9 +52,11 @@ export async function takeMail(
         return null
       })
     }
-    const plan = receiptParts(meta.structure, rule.acceptedKinds, cids).filter(
-      (p) => decodedSize({ size: p.size, encoding: 'base64' }) <= MAX_ATTACHMENT_BYTES,
-    )
+    const parts = documentParts(meta.structure, rule.acceptedKinds, cids)
+    const bounded = (p: ReceiptPart) => decodedSize({ size: p.size, encoding: 'base64' }) <= MAX_ATTACHMENT_BYTES
+    const plan = parts.receipts.filter(bounded)
+    // Documents of a kind the rule does not take: each kept and recorded as skipped, with its reason.
+    const others = parts.others.filter(bounded)
     const messageKey = meta.messageId
       ? `mid:${meta.messageId.toLowerCase()}`
       : `place:${account.id}/${rule.mailbox}/${uv}/${meta.uid}`
@@ -73,7 +75,7 @@ export async function takeMail(
           sender: senderText(meta),
           subject: clean(meta.subject, 300) || '(no subject)',
           received_at: meta.receivedAt,
-          receipts: Math.max(1, plan.length),
+          receipts: Math.max(1, plan.length) + others.length,
         })
       // Receipts just queued have no record yet: the mail is looked at when their jobs complete.
       let mayBeRecorded = false
@@ -83,6 +85,10 @@ export async function takeMail(
           const took = await takePart(ctx, s, mail, p, have, pre.get(`${meta.uid}/${p.part}`))
           if (took !== 'queued') mayBeRecorded = true
         }
+      }
+      for (const p of others) {
+        await takePart(ctx, s, mail, p, have, pre.get(`${meta.uid}/${p.part}`), rule.acceptedKinds)
+        mayBeRecorded = true
       }
       if (mayBeRecorded) ctx.d.checkRecorded(mail.id)
     })
@@ -130,19 +136,27 @@ function request(
   }
 }
 
-/** Links the row intake recorded (idempotent: a second link of the same part is ignored). */
+/**
+ * Links the row intake recorded (idempotent: a second link of the same part is ignored), with the
+ * hash of the bytes downloaded (`sha256`; the row's own may be of a prepared photo).
+ */
 function linker(
   ctx: RuleContext,
   mail: MailRow,
   part: string,
   name: string,
   size: number | null,
+  sha256?: string,
 ): (u: Upload) => void {
   return (u) =>
-    ctx.d.store.linkPart({ mail_id: mail.id, part, name, size, sha256: u.sha256, upload_id: u.id })
+    ctx.d.store.linkPart({ mail_id: mail.id, part, name, size, sha256: sha256 ?? u.sha256, upload_id: u.id })
 }
 
-/** Takes one receipt of a mail; says whether it was queued just now (no record can exist yet). */
+/**
+ * Takes one part of a mail; says whether it was queued just now (no record can exist yet). `kinds`:
+ * what intake accepts (the part's own kind for a receipt; the rule's for a part of another kind,
+ * which intake then records as skipped).
+ */
 async function takePart(
   ctx: RuleContext,
   s: MailSession,
@@ -150,22 +164,9 @@ async function takePart(
   p: ReceiptPart,
   have: ReadonlySet<string>,
   prefetched?: Buffer,
+  kinds: readonly string[] = [p.kind],
 ): Promise<'queued' | 'other'> {
   if (have.has(p.part)) return 'other'
-  // The same mail found before (another mailbox, or this one before it was renumbered): its
-  // receipt is this one's, nothing is downloaded or sent again.
-  const earlier = ctx.d.store.earlierPart(mail.profile_id, mail.message_key, p.part, p.size, mail.id)
-  if (earlier !== undefined) {
-    ctx.d.store.linkPart({
-      mail_id: mail.id,
-      part: p.part,
-      name: p.name,
-      size: p.size,
-      sha256: null,
-      upload_id: earlier,
-    })
-    return 'other'
-  }
   const dir = partDir(ctx.d.dataDir, ctx.account.id, mail.uid_validity, mail.uid, p.part)
   const name = storedName(p.name.trim() ? p.name : 'attachment')
   let saved: SavedFile
@@ -177,11 +178,27 @@ async function takePart(
       throw e instanceof MailError ? e : asDownloadError(e, ctx.account.label)
     })
   }
-  const req = request(ctx, mail, saved.path, name, [p.kind])
+  // The same mail found before (another mailbox, or this one before it was renumbered): its
+  // receipt is this one's, not sent again. Only the same bytes say so: another mail may reuse the
+  // Message-ID with the same part layout (issue 31).
+  const earlier = ctx.d.store.earlierPart(mail.profile_id, mail.message_key, p.part, p.size, mail.id, saved.sha256)
+  if (earlier !== undefined) {
+    ctx.d.store.linkPart({
+      mail_id: mail.id,
+      part: p.part,
+      name: p.name,
+      size: p.size,
+      sha256: saved.sha256,
+      upload_id: earlier,
+    })
+    // The copy downloaded stays: its folder may be the first copy's too (partDir names no mailbox).
+    return 'other'
+  }
+  const req = request(ctx, mail, saved.path, name, kinds)
   const r = await ctx.d.take({
     ...req,
     written: { size: saved.size, sha256: saved.sha256 },
-    recorded: linker(ctx, mail, p.part, name, p.size),
+    recorded: linker(ctx, mail, p.part, name, p.size, saved.sha256),
   })
   if (r.kind === 'ignored') linkHandled(ctx, req, mail, p.part, name, p.size)
   return r.kind === 'queued' ? 'queued' : 'other'

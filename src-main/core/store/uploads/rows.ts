@@ -50,6 +50,8 @@ export interface Row {
   prepared_mtime_ms: number | null
   mail_from: string | null
   mail_subject: string | null
+  sent_name: string | null
+  sent_prompt: string | null
 }
 
 export function fromRow(r: Row): Upload {
@@ -93,6 +95,8 @@ export function fromRow(r: Row): Upload {
     preparedMtimeMs: r.prepared_mtime_ms ?? null,
     mailFrom: r.mail_from ?? null,
     mailSubject: r.mail_subject ?? null,
+    sentName: r.sent_name ?? null,
+    sentPrompt: r.sent_prompt ?? null,
   }
 }
 
@@ -135,6 +139,8 @@ export const COLUMN: Record<keyof Omit<Upload, 'id' | 'localCopyRemoved'>, strin
   preparedMtimeMs: 'prepared_mtime_ms',
   mailFrom: 'mail_from',
   mailSubject: 'mail_subject',
+  sentName: 'sent_name',
+  sentPrompt: 'sent_prompt',
 }
 
 /** A row's columns as the table's defaults leave them (schema in db.ts), for building an inserted row. */
@@ -181,6 +187,8 @@ export const ROW_DEFAULTS: Omit<
   prepared_mtime_ms: null,
   mail_from: null,
   mail_subject: null,
+  sent_name: null,
+  sent_prompt: null,
 }
 
 /**

@@ -13,6 +13,12 @@ import type { Db } from '../db'
 export interface Upload extends UploadView {
   /** Sent with every attempt of this file's create, so a retry never creates a second record. */
   idempotencyKey: string
+  /**
+   * The file name and prompt sent under that key, fixed at its first send (null: not sent yet):
+   * every retry sends them again, whatever the file is called now (the history shows `name`).
+   */
+  sentName: string | null
+  sentPrompt: string | null
 }
 
 /**
@@ -20,7 +26,7 @@ export interface Upload extends UploadView {
  * and path printable (one line, in its own order; names.ts), whatever the file system held.
  */
 export function toUploadView(u: Upload): UploadView {
-  const { idempotencyKey: _key, ...view } = u
+  const { idempotencyKey: _key, sentName: _sentName, sentPrompt: _sentPrompt, ...view } = u
   return {
     ...view,
     name: printable(view.name),

@@ -1,0 +1,134 @@
+import { type ReactNode, useState } from 'react'
+import { Badge, type Tone } from './Badge'
+import { FormActions, FormError } from './Field'
+import type { Result } from '../lib/types'
+import { useSubmit } from '../lib/useSubmit'
+
+/**
+ * The pieces the Watched folders and Mail screens share around their lists of sources: the add
+ * button, the card the add form sits in, the list's error and empty state, a source's head line,
+ * and the frame of a source's form.
+ */
+
+export function AddButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="btn btn--primary" onClick={onClick}>
+      {children}
+    </button>
+  )
+}
+
+/** The add form, in a card titled for it. */
+export function AddCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id} className="h3">
+        {title}
+      </h2>
+      {children}
+    </section>
+  )
+}
+
+/** Why the list did not load, or, once loaded empty (and not adding), what to do first. */
+export function ListState({
+  error,
+  empty,
+  text,
+  addLabel,
+  onAdd,
+}: {
+  error: string | null
+  empty: boolean
+  text: string
+  addLabel: string
+  onAdd: () => void
+}) {
+  return (
+    <>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {empty ? (
+        <div className="empty">
+          <p>{text}</p>
+          <AddButton onClick={onAdd}>{addLabel}</AddButton>
+        </div>
+      ) : null}
+    </>
+  )
+}
+
+/** A source's name, what it does in a line, and its state (announced when it changes). */
+export function SourceHead({
+  title,
+  details,
+  tone,
+  state,
+}: {
+  title: ReactNode
+  details: ReactNode
+  tone: Tone
+  state: string
+}) {
+  return (
+    <div className="folder__head">
+      <div>
+        {title}
+        <div className="muted">{details}</div>
+      </div>
+      <div className="folder__state" aria-live="polite">
+        <Badge tone={tone}>{state}</Badge>
+      </div>
+    </div>
+  )
+}
+
+/** A source form's state: its values, its fields' messages, and sending it (busy, error line). */
+export function useSourceForm<V extends object>(
+  initial: V,
+  send: (v: V) => Promise<Result<unknown>>,
+  /** Main may name a field as the request's part: `rule.mailbox` for `mailbox`. */
+  prefix?: string,
+) {
+  const [values, setValues] = useState(initial)
+  const set = <K extends keyof V>(k: K, value: V[K]) => setValues((o) => ({ ...o, [k]: value }))
+  const { busy, error, fields, submit } = useSubmit()
+  /** A field's message, whether main named it plainly or as the request's part. */
+  const fe = (k: string): string | undefined => fields[k] ?? (prefix ? fields[`${prefix}.${k}`] : undefined)
+  return { values, set, fe, fields, busy, error, send: () => submit(() => send(values)) }
+}
+
+/** A source's form on the grid: its fields, then the error line and Cancel / the submit button. */
+export function SourceForm({
+  form,
+  submitLabel,
+  onCancel,
+  children,
+}: {
+  form: { busy: boolean; error: string | null; send: () => Promise<unknown> }
+  submitLabel: string
+  onCancel?: (() => void) | undefined
+  children: ReactNode
+}) {
+  return (
+    <form
+      className="form form--grid"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        void form.send()
+      }}
+    >
+      {children}
+      <div className="span-2">
+        <FormError message={form.error} />
+        <FormActions onCancel={onCancel} busy={form.busy} busyLabel="Saving…">
+          {submitLabel}
+        </FormActions>
+      </div>
+    </form>
+  )
+}
