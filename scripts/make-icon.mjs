@@ -6,7 +6,7 @@
 // Run after changing the icon: npx tsx scripts/make-icon.mjs
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { encodePng } from '../src-main/shell/tray-icons.ts'
+import { encodePng, supersample } from '../src-main/shell/tray-icons.ts'
 
 const buildDir = join(import.meta.dirname, '..', 'build')
 const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16))
@@ -47,35 +47,8 @@ function colourAt(x, y) {
   return TOP.map((v, i) => v + (BOTTOM[i] - v) * t)
 }
 
-function render(size, samples = 4) {
-  const scale = 512 / size
-  const rgba = Buffer.alloc(size * size * 4)
-  for (let py = 0; py < size; py++) {
-    for (let px = 0; px < size; px++) {
-      let r = 0,
-        g = 0,
-        b = 0,
-        a = 0
-      for (let sy = 0; sy < samples; sy++) {
-        for (let sx = 0; sx < samples; sx++) {
-          const c = colourAt((px + (sx + 0.5) / samples) * scale, (py + (sy + 0.5) / samples) * scale)
-          if (!c) continue
-          r += c[0]
-          g += c[1]
-          b += c[2]
-          a += 1
-        }
-      }
-      const o = (py * size + px) * 4
-      if (a > 0) {
-        rgba[o] = Math.round(r / a)
-        rgba[o + 1] = Math.round(g / a)
-        rgba[o + 2] = Math.round(b / a)
-      }
-      rgba[o + 3] = Math.round((255 * a) / (samples * samples))
-    }
-  }
-  return encodePng(rgba, size, size)
+function render(size) {
+  return encodePng(supersample(size, 4, colourAt), size, size)
 }
 
 mkdirSync(join(buildDir, 'icons'), { recursive: true })

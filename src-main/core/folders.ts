@@ -11,6 +11,7 @@ import * as z from 'zod/mini'
 import { AI_TARGETS, type AiTarget } from '../../schemas/routes'
 import { UPLOADED_DIR } from './intake/after-upload'
 import { configNormalizer } from './config-normalizer'
+import { checkAcceptedKinds } from './accepted-kinds'
 import { allowedKinds } from './kinds'
 import { localDay } from './util'
 import { ConfigTable } from './store/config-table'
@@ -65,17 +66,13 @@ export const folderInputSchema = z
           message: 'choose an archive folder (an absolute path) to move uploaded files to',
         })
       }
-      if (
-        f.target === 'bank-transactions' &&
-        f.acceptedKinds &&
-        allowedKinds(f.target, f.acceptedKinds).length === 0
-      ) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['acceptedKinds'],
-          message: 'the bank statement upload only takes pdf, csv, xlsx, xls, jpg, jpeg, png, webp, gif, bmp',
-        })
-      }
+      // Only the bank statement upload can be narrowed to nothing (allowedKinds caps no other target).
+      checkAcceptedKinds(
+        ctx,
+        f.target,
+        f.acceptedKinds,
+        'the bank statement upload only takes pdf, csv, xlsx, xls, jpg, jpeg, png, webp, gif, bmp',
+      )
     }),
   )
 export type FolderInput = z.input<typeof folderInputSchema>

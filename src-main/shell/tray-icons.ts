@@ -68,8 +68,20 @@ function colourAt(x: number, y: number, badge: Rgb | null): Rgb | null {
 
 /** RGBA pixels of the icon for `kind` at `size`×`size`, 4×4 supersampled. */
 export function renderTrayIcon(kind: TrayKind, size: number, samples = 4): Buffer {
-  const scale = 512 / size
   const badge = BADGE_COLOURS[kind]
+  return supersample(size, samples, (x, y) => colourAt(x, y, badge))
+}
+
+/**
+ * RGBA pixels at `size`×`size` of a picture drawn on a 512-unit square by `colour` (null: clear),
+ * each pixel the average of `samples`×`samples` points (the app icon's script uses it too).
+ */
+export function supersample(
+  size: number,
+  samples: number,
+  colour: (x: number, y: number) => Rgb | null,
+): Buffer {
+  const scale = 512 / size
   const out = Buffer.alloc(size * size * 4)
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
@@ -79,7 +91,7 @@ export function renderTrayIcon(kind: TrayKind, size: number, samples = 4): Buffe
       let a = 0
       for (let sy = 0; sy < samples; sy++) {
         for (let sx = 0; sx < samples; sx++) {
-          const c = colourAt((px + (sx + 0.5) / samples) * scale, (py + (sy + 0.5) / samples) * scale, badge)
+          const c = colour((px + (sx + 0.5) / samples) * scale, (py + (sy + 0.5) / samples) * scale)
           if (!c) continue
           r += c[0]
           g += c[1]

@@ -44,12 +44,7 @@ export function RecordListSection({
         </h2>
       ) : null}
       {before}
-      <ListError
-        what={table.caption}
-        error={list.error}
-        loading={list.loading}
-        onRetry={() => void load(listKey)}
-      />
+      <ListError what={table.caption} list={list} onRetry={() => void load(listKey)} />
       <RecordTable
         {...table}
         rows={list.rows}
@@ -80,13 +75,12 @@ export const NOT_LOADED = 'Not loaded: see the message above.'
  */
 export function ListError({
   what,
-  error,
-  loading,
+  list: { error, loading },
   onRetry,
 }: {
   what: string
-  error: string | null
-  loading: boolean
+  /** The list's state: why it did not load, and whether it is loading again. */
+  list: { error: string | null; loading: boolean }
   onRetry: () => void
 }) {
   const state = useApp((s) => s.session?.state ?? 'active')

@@ -47,6 +47,13 @@ export const COMMON_COLUMNS: Column[] = [
   { key: 'status', label: 'Status', width: '96px', priority: 3 },
 ]
 
+/** One of the usual columns (by its key), with what a list changes in it. */
+export function commonColumn(key: string, change: Partial<Column> = {}): Column {
+  const c = COMMON_COLUMNS.find((c) => c.key === key)
+  if (!c) throw new Error(`no usual column ${key}`)
+  return { ...c, ...change }
+}
+
 /**
  * The CSS classes of a column's cells. `measured`: the table chose its columns from its own width
  * (useShownColumns), so the container queries of the priorities (tables.css) are not used.

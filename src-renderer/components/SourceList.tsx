@@ -46,11 +46,7 @@ export function ListState({
 }) {
   return (
     <>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       {empty ? (
         <div className="empty">
           <p>{text}</p>
@@ -98,8 +94,22 @@ export function useSourceForm<V extends object>(
   const { busy, error, fields, submit } = useSubmit()
   /** A field's message, whether main named it plainly or as the request's part. */
   const fe = (k: string): string | undefined => fields[k] ?? (prefix ? fields[`${prefix}.${k}`] : undefined)
-  return { values, set, fe, fields, busy, error, send: () => submit(() => send(values)) }
+  /** A text field bound to `k`: its value, its message, and what typing in it changes. */
+  const text = <K extends KeysOf<V, string>>(k: K) => ({
+    value: values[k] as string,
+    error: fe(k),
+    onChange: (t: string) => set(k, t as V[K]),
+  })
+  /** A check box bound to `k`. */
+  const check = <K extends KeysOf<V, boolean>>(k: K) => ({
+    checked: values[k] as boolean,
+    onChange: (c: boolean) => set(k, c as V[K]),
+  })
+  return { values, set, fe, text, check, fields, busy, error, send: () => submit(() => send(values)) }
 }
+
+/** The keys of V whose values are of type T. */
+type KeysOf<V, T> = { [K in keyof V]: V[K] extends T ? K : never }[keyof V] & string
 
 /** A source's form on the grid: its fields, then the error line and Cancel / the submit button. */
 export function SourceForm({

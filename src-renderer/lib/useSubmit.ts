@@ -49,3 +49,20 @@ export function useSubmit(): SubmitState {
   )
   return { busy, error, fields, submit, refuse, reset }
 }
+
+/** The words of a checked form's error line: what it says when the server refused, or fields need fixing. */
+export interface FormLines {
+  /** Put before the server's reason, e.g. "The order was not sent". */
+  refused: string
+  /** Once the form was sent with fields that do not pass their checks. */
+  invalid: string
+}
+
+/** A checked form's error line: the server's refusal first, else, once sent with fields to fix, `invalid`. */
+export function formErrorLine(
+  sent: Pick<SubmitState, 'error'>,
+  sentInvalid: boolean,
+  lines: FormLines,
+): string | null {
+  return sent.error ? `${lines.refused}: ${sent.error}` : sentInvalid ? lines.invalid : null
+}

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { DropZone } from '../components/DropZone'
 import { Field, FormError, SubmitButton, TextAreaField } from '../components/Field'
-import { type Column, str } from '../components/RecordTable'
+import { type Column, commonColumn, str } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatDate, formatMoney } from '../lib/format'
 import { columnWidth } from '../lib/measure'
@@ -13,17 +13,11 @@ import { EmptyRow, TableHead, numeric } from '../components/TableHead'
 import { useShallow } from 'zustand/react/shallow'
 
 const COLUMNS: Column[] = [
-  { key: 'date', label: 'Date', fit: true, render: (r) => formatDate(r.date) },
-  { key: 'document_number', label: 'Number', width: '110px', priority: 3 },
-  { key: 'contact', label: 'Customer', render: (r) => str(r.contact ?? r.customer), priority: 2 },
-  { key: 'narration', label: 'Narration', primary: true },
-  {
-    key: 'amount',
-    label: 'Total',
-    numeric: true,
-    fit: true,
-    render: (r) => formatMoney((r.total_amount ?? r.amount) as number | undefined, r.currency),
-  },
+  commonColumn('date'),
+  commonColumn('document_number'),
+  commonColumn('contact', { label: 'Customer' }),
+  commonColumn('narration'),
+  commonColumn('amount', { label: 'Total' }),
   {
     key: 'balance',
     label: 'Balance',
@@ -32,7 +26,7 @@ const COLUMNS: Column[] = [
     priority: 2,
     render: (r) => (typeof r.balance === 'number' ? formatMoney(r.balance, r.currency) : '—'),
   },
-  { key: 'status', label: 'Status', width: '110px', priority: 3 },
+  commonColumn('status', { width: '110px' }),
 ]
 
 export function Invoices() {
@@ -138,11 +132,7 @@ function InvoiceView({
         </button>
       </div>
       {loading ? <p role="status">Loading the invoice…</p> : null}
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       {data ? (
         <>
           <dl className="facts">

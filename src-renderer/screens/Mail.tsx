@@ -34,6 +34,43 @@ export function Mail() {
     const r = await p
     if (!r.ok) toast('error', r.error.message)
   }
+  /** A dialog's form sent: the dialog closes once it was saved. */
+  const closeIfSaved = <T,>(r: Result<T>): Result<T> => {
+    if (r.ok) setEditing(null)
+    return r
+  }
+  /** What the open confirm dialog would remove, and how it asks. */
+  const removal =
+    editing?.kind === 'removeAccount'
+      ? {
+          title: 'Stop reading this account?',
+          message: (
+            <p>
+              <strong>{editing.account.label}</strong> and its rules are removed, and its password is deleted
+              from the keychain. Mails stay on the server; the upload history is kept.
+            </p>
+          ),
+          confirmLabel: 'Remove account',
+          run: () => removeAccount(editing.account.id),
+        }
+      : editing?.kind === 'removeRule'
+        ? {
+            title: 'Remove this rule?',
+            message: (
+              <p>{ruleSummary(editing.rule)}. Mails stay on the server; the upload history is kept.</p>
+            ),
+            confirmLabel: 'Remove rule',
+            run: () => removeRule(editing.rule.id),
+          }
+        : null
+  /** What a confirm dialog removes: busy meanwhile, closed once done, else the reason in a toast. */
+  const remove = async (p: () => Promise<Result<unknown>>) => {
+    setBusy(true)
+    const r = await p()
+    setBusy(false)
+    if (r.ok) setEditing(null)
+    else toast('error', r.error.message)
+  }
 
   return (
     <Screen
@@ -102,15 +139,15 @@ export function Mail() {
             initial={fromAccount(editing.account)}
             isNew={false}
             onCancel={() => setEditing(null)}
-            onSubmit={async (v) => {
-              const r = await saveAccount({
-                id: editing.account.id,
-                account: accountRequest(activeId ?? '', v),
-                ...(v.password ? { password: v.password } : {}),
-              })
-              if (r.ok) setEditing(null)
-              return r
-            }}
+            onSubmit={async (v) =>
+              closeIfSaved(
+                await saveAccount({
+                  id: editing.account.id,
+                  account: accountRequest(activeId ?? '', v),
+                  ...(v.password ? { password: v.password } : {}),
+                }),
+              )
+            }
           />
         </Dialog>
       ) : null}
@@ -124,54 +161,27 @@ export function Mail() {
             initial={editing.rule ? fromRule(editing.rule) : blankRule()}
             isNew={!editing.rule}
             onCancel={() => setEditing(null)}
-            onSubmit={async (v) => {
-              const r = await saveRule({
-                ...(editing.rule ? { id: editing.rule.id } : {}),
-                rule: ruleRequest(editing.account.id, v),
-              })
-              if (r.ok) setEditing(null)
-              return r
-            }}
+            onSubmit={async (v) =>
+              closeIfSaved(
+                await saveRule({
+                  ...(editing.rule ? { id: editing.rule.id } : {}),
+                  rule: ruleRequest(editing.account.id, v),
+                }),
+              )
+            }
           />
         </Dialog>
       ) : null}
-      {editing?.kind === 'removeAccount' ? (
+      {removal ? (
         <ConfirmDialog
-          title="Stop reading this account?"
-          message={
-            <p>
-              <strong>{editing.account.label}</strong> and its rules are removed, and its password is deleted
-              from the keychain. Mails stay on the server; the upload history is kept.
-            </p>
-          }
-          confirmLabel="Remove account"
+          key={removal.confirmLabel}
+          title={removal.title}
+          message={removal.message}
+          confirmLabel={removal.confirmLabel}
           danger
           busy={busy}
           onCancel={() => setEditing(null)}
-          onConfirm={async () => {
-            setBusy(true)
-            const r = await removeAccount(editing.account.id)
-            setBusy(false)
-            if (r.ok) setEditing(null)
-            else toast('error', r.error.message)
-          }}
-        />
-      ) : null}
-      {editing?.kind === 'removeRule' ? (
-        <ConfirmDialog
-          title="Remove this rule?"
-          message={<p>{ruleSummary(editing.rule)}. Mails stay on the server; the upload history is kept.</p>}
-          confirmLabel="Remove rule"
-          danger
-          busy={busy}
-          onCancel={() => setEditing(null)}
-          onConfirm={async () => {
-            setBusy(true)
-            const r = await removeRule(editing.rule.id)
-            setBusy(false)
-            if (r.ok) setEditing(null)
-            else toast('error', r.error.message)
-          }}
+          onConfirm={() => remove(removal.run)}
         />
       ) : null}
     </Screen>

@@ -13,8 +13,14 @@ import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatMoney, isoDate, numberField } from '../lib/format'
 import { useApp } from '../store'
-import { useSubmit } from '../lib/useSubmit'
+import { type FormLines, formErrorLine, useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
+
+/** What the form's error line says. */
+const FORM_LINES: FormLines = {
+  refused: 'The server refused the order',
+  invalid: 'Some fields need attention before the order can be sent.',
+}
 
 interface LineForm {
   key: number
@@ -321,15 +327,7 @@ export function PurchaseOrderForm({
         Withholding tax is recorded on each line and shown apart; it is not taken off this total.
       </p>
 
-      <FormError
-        message={
-          sent.error
-            ? `The server refused the order: ${sent.error}`
-            : submitted && !parsed.success
-              ? 'Some fields need attention before the order can be sent.'
-              : null
-        }
-      />
+      <FormError message={formErrorLine(sent, submitted && !parsed.success, FORM_LINES)} />
       <FormActions onCancel={onCancel} busy={sent.busy} busyLabel="Creating…">
         Create purchase order
       </FormActions>

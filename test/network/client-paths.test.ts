@@ -11,36 +11,29 @@ import zlib from 'node:zlib'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BookkeepingClient, type ClientOptions } from '../../src-main/core/api'
 import { Network } from '../../src-main/core/api/network'
-import { type Sandbox, startSandbox } from '../../sandbox'
 import { failure } from '../api/failure'
-import { KEY, fixtures } from '../engine/helpers'
-import { type ConnectProxy, type Front, type TestCa, makeTestCa, startConnectProxy, startFront } from './path-servers'
+import { KEY } from '../engine/helpers'
+import { usePathRig } from './path-rig'
+import { type ConnectProxy, type Front, startFront } from './path-servers'
 
-let sb: Sandbox
+const rig = usePathRig()
 let front: Front
-let ca: TestCa
 let dir: string
-const stops: (() => Promise<void>)[] = []
 
 beforeAll(async () => {
-  sb = await startSandbox({ fixtures: fixtures({ job_delay_ms: 0 }), port: 0 })
-  front = await startFront(sb.origin)
-  ca = makeTestCa()
+  front = await startFront(rig.sb.origin)
   dir = mkdtempSync(join(tmpdir(), 'bookdrop-paths-'))
   writeFileSync(join(dir, 'r.txt'), 'Receipt\nTotal 12.00\n')
 })
 
 afterAll(async () => {
   await front.stop()
-  await sb.stop()
-  ca.dispose()
   rmSync(dir, { recursive: true, force: true })
 })
 
 afterEach(async () => {
   front.behave = () => 'pass'
   front.seen.length = 0
-  for (const s of stops.splice(0)) await s()
 })
 
 function client(baseUrl = front.url, extra: Partial<ClientOptions> = {}): BookkeepingClient {
@@ -193,7 +186,7 @@ describe('proxies and certificates', () => {
   let proxy: ConnectProxy
 
   beforeAll(async () => {
-    tlsFront = await startFront(sb.origin, { tls: { key: ca.key, cert: ca.cert }, host: 'api.bookdrop.test' })
+    tlsFront = await startFront(rig.sb.origin, { tls: { key: rig.ca.key, cert: rig.ca.cert }, host: 'api.bookdrop.test' })
   })
   afterAll(async () => {
     await tlsFront.stop()
@@ -211,7 +204,7 @@ describe('proxies and certificates', () => {
   })
 
   it('with that authority’s PEM added (Settings, --ca-file) the same server works', async () => {
-    const network = new Network({ proxy: { mode: 'none' }, extraCaPem: ca.caPem })
+    const network = new Network({ proxy: { mode: 'none' }, extraCaPem: rig.ca.caPem })
     expect(await client(local(), { network }).validateKey()).toBeTruthy()
     const report = await client(local(), { network }).checkConnection()
     expect(report).toMatchObject({ api: true, keyAccepted: true, proxy: null, issuer: 'Bookdrop Test CA (Bookdrop Tests)' })
@@ -219,11 +212,10 @@ describe('proxies and certificates', () => {
   })
 
   it('through a CONNECT proxy: a name this computer cannot look up is reached, the proxy sees only CONNECT', async () => {
-    proxy = await startConnectProxy()
-    stops.push(() => proxy.stop())
-    const direct = await failure(client(tlsFront.url, { network: new Network({ proxy: { mode: 'none' }, extraCaPem: ca.caPem }) }).validateKey())
+    proxy = await rig.proxy()
+    const direct = await failure(client(tlsFront.url, { network: new Network({ proxy: { mode: 'none' }, extraCaPem: rig.ca.caPem }) }).validateKey())
     expect(direct.connection).toMatch(/unreachable|offline/)
-    const network = new Network({ proxy: { mode: 'manual', url: proxy.url }, extraCaPem: ca.caPem })
+    const network = new Network({ proxy: { mode: 'manual', url: proxy.url }, extraCaPem: rig.ca.caPem })
     const c = client(tlsFront.url, { network })
     const created = await upload(c)
     expect(created.process_type).toBe('async')
@@ -237,23 +229,21 @@ describe('proxies and certificates', () => {
   })
 
   it('loopback is never proxied, whatever the setting', async () => {
-    proxy = await startConnectProxy()
-    stops.push(() => proxy.stop())
+    proxy = await rig.proxy()
     const network = new Network({ proxy: { mode: 'manual', url: proxy.url } })
     expect(await client(front.url, { network }).validateKey()).toBeTruthy()
     expect(proxy.connects).toEqual([])
   })
 
   it('a proxy asking for a password (407) says so and is a configuration error; with the keychain’s credentials it works', async () => {
-    proxy = await startConnectProxy({ auth: { user: 'ann', password: 's3cret-proxy-pw' } })
-    stops.push(() => proxy.stop())
-    const bare = new Network({ proxy: { mode: 'manual', url: proxy.url }, extraCaPem: ca.caPem })
+    proxy = await rig.proxy({ auth: { user: 'ann', password: 's3cret-proxy-pw' } })
+    const bare = new Network({ proxy: { mode: 'manual', url: proxy.url }, extraCaPem: rig.ca.caPem })
     const e = await failure(client(tlsFront.url, { network: bare }).validateKey())
     expect(e).toMatchObject({ errorCode: 'proxy_auth_required', configuration: true, retryable: false })
     expect(e.message).toMatch(/asks for a user name and password \(407\)/)
     const withCreds = new Network({
       proxy: { mode: 'manual', url: proxy.url },
-      extraCaPem: ca.caPem,
+      extraCaPem: rig.ca.caPem,
       proxyCredentials: async (origin) => (origin === proxy.url ? { username: 'ann', password: 's3cret-proxy-pw' } : null),
     })
     const c = client(tlsFront.url, { network: withCreds })

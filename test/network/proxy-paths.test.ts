@@ -9,38 +9,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BookkeepingClient, type ClientOptions } from '../../src-main/core/api'
 import { Network, type NetworkOptions } from '../../src-main/core/api/network'
-import { type Sandbox, startSandbox } from '../../sandbox'
 import { failure } from '../api/failure'
-import { KEY, fixtures } from '../engine/helpers'
-import { type ConnectProxy, type Front, type TestCa, makeTestCa, startConnectProxy, startFront } from './path-servers'
+import { KEY } from '../engine/helpers'
+import { usePathRig } from './path-rig'
+import { type ConnectProxy, type Front, startConnectProxy, startFront } from './path-servers'
 
-let sb: Sandbox
+const rig = usePathRig()
 let tlsFront: Front
-let ca: TestCa
-const stops: (() => Promise<void>)[] = []
 
 beforeAll(async () => {
-  sb = await startSandbox({ fixtures: fixtures({ job_delay_ms: 0 }), port: 0 })
-  ca = makeTestCa()
-  tlsFront = await startFront(sb.origin, { tls: { key: ca.key, cert: ca.cert }, host: 'api.bookdrop.test' })
+  tlsFront = await startFront(rig.sb.origin, { tls: { key: rig.ca.key, cert: rig.ca.cert }, host: 'api.bookdrop.test' })
 })
 
 afterAll(async () => {
   await tlsFront.stop()
-  await sb.stop()
-  ca.dispose()
 })
 
 afterEach(async () => {
   tlsFront.seen.length = 0
-  for (const s of stops.splice(0)) await s()
 })
-
-async function proxy(opts: Parameters<typeof startConnectProxy>[0] = {}): Promise<ConnectProxy> {
-  const p = await startConnectProxy(opts)
-  stops.push(() => p.stop())
-  return p
-}
 
 function client(network: Network, baseUrl = tlsFront.url): BookkeepingClient {
   return new BookkeepingClient({ environment: 'custom', baseUrl, auth: { key: KEY }, network } as ClientOptions)
@@ -48,13 +35,13 @@ function client(network: Network, baseUrl = tlsFront.url): BookkeepingClient {
 
 /** A network whose system proxy (the desktop's `session.resolveProxy`) answers `pac`. */
 const pacNetwork = (pac: string, extra: Partial<NetworkOptions> = {}) =>
-  new Network({ systemProxy: async () => pac, extraCaPem: ca.caPem, ...extra })
+  new Network({ systemProxy: async () => pac, extraCaPem: rig.ca.caPem, ...extra })
 
 const hostPort = (p: ConnectProxy) => p.url.replace(/^https?:\/\//, '')
 
 describe('a PAC answer is used as browsers use it', () => {
   it('"PROXY dead:1; PROXY live" reaches the API through the second, and Test connection names it', async () => {
-    const live = await proxy()
+    const live = await rig.proxy()
     const c = client(pacNetwork(`PROXY 127.0.0.1:1; PROXY ${hostPort(live)}`))
     expect(await c.validateKey()).toBeTruthy()
     expect(live.connects).toContain(`api.bookdrop.test:${tlsFront.port}`)
@@ -65,7 +52,7 @@ describe('a PAC answer is used as browsers use it', () => {
 
   it('a proxy of the list that stops answering is passed over for the next one', async () => {
     const first = await startConnectProxy() // stopped below
-    const second = await proxy()
+    const second = await rig.proxy()
     const network = pacNetwork(`PROXY ${hostPort(first)}; PROXY ${hostPort(second)}`)
     expect(await client(network).validateKey()).toBeTruthy()
     expect(first.connects.length).toBeGreaterThan(0)
@@ -95,7 +82,7 @@ describe('a PAC answer is used as browsers use it', () => {
     // Direct: this computer cannot look the name up itself (only the proxies can).
     expect(report).toMatchObject({ api: false, proxy: null })
     expect(report.message).toMatch(/Could not reach api\.bookdrop\.test/)
-    const live = await proxy()
+    const live = await rig.proxy()
     const through = client(pacNetwork(`SOCKS 127.0.0.1:1; PROXY ${hostPort(live)}`))
     expect(await through.validateKey()).toBeTruthy()
     expect(live.connects.length).toBeGreaterThan(0)
@@ -104,16 +91,16 @@ describe('a PAC answer is used as browsers use it', () => {
 
 describe('an https:// proxy is checked with the same trust as the server', () => {
   it('its certificate signed by the extra authority (Settings, --ca-file) is trusted', async () => {
-    const tlsProxy = await proxy({ tls: { key: ca.key, cert: ca.cert } })
+    const tlsProxy = await rig.proxy({ tls: { key: rig.ca.key, cert: rig.ca.cert } })
     expect(tlsProxy.url).toMatch(/^https:/)
-    const network = new Network({ proxy: { mode: 'manual', url: tlsProxy.url }, extraCaPem: ca.caPem, systemCa: false })
+    const network = new Network({ proxy: { mode: 'manual', url: tlsProxy.url }, extraCaPem: rig.ca.caPem, systemCa: false })
     expect(await client(network).validateKey()).toBeTruthy()
     expect(tlsProxy.connects).toContain(`api.bookdrop.test:${tlsFront.port}`)
   })
 
   it('its certificate signed by an authority of the OS store is trusted', async () => {
-    const tlsProxy = await proxy({ tls: { key: ca.key, cert: ca.cert } })
-    const network = new Network({ proxy: { mode: 'manual', url: tlsProxy.url }, readSystemCa: () => [ca.caPem] })
+    const tlsProxy = await rig.proxy({ tls: { key: rig.ca.key, cert: rig.ca.cert } })
+    const network = new Network({ proxy: { mode: 'manual', url: tlsProxy.url }, readSystemCa: () => [rig.ca.caPem] })
     expect(await client(network).validateKey()).toBeTruthy()
     expect(tlsProxy.connects.length).toBeGreaterThan(0)
   })
@@ -123,7 +110,7 @@ describe('the OS certificate store', () => {
   const local = () => tlsFront.url.replace('api.bookdrop.test', 'localhost')
 
   it('a readable store is trusted, and the summary counts it', async () => {
-    const network = new Network({ proxy: { mode: 'none' }, readSystemCa: () => [ca.caPem] })
+    const network = new Network({ proxy: { mode: 'none' }, readSystemCa: () => [rig.ca.caPem] })
     const report = await client(network, local()).checkConnection()
     expect(report).toMatchObject({ api: true, keyAccepted: true, issuer: 'Bookdrop Test CA (Bookdrop Tests)' })
     expect(report.trust).toBe("Node's certificate authorities, the system's store (1 certificate)")
@@ -141,7 +128,7 @@ describe('the OS certificate store', () => {
     expect(refused.trust).toBe(
       "Node's certificate authorities (not the system's store: it could not be read, the keychain refused access)",
     )
-    const withPem = new Network({ proxy: { mode: 'none' }, readSystemCa: unreadable, extraCaPem: ca.caPem })
+    const withPem = new Network({ proxy: { mode: 'none' }, readSystemCa: unreadable, extraCaPem: rig.ca.caPem })
     const report = await client(withPem, local()).checkConnection()
     expect(report.api).toBe(true)
     expect(report.trust).toMatch(/^Node's certificate authorities, 1 extra certificate \(not the system's store: it could not be read/)

@@ -9,6 +9,7 @@ import { AI_TARGETS, type AiTarget } from '../../../schemas/routes'
 import type { MailAccountConfig, MailAfter, MailRuleConfig, MailSecurity } from '../../../contract/types'
 import { isLoopbackHost } from '../api/base-url'
 import { configNormalizer } from '../config-normalizer'
+import { checkAcceptedKinds } from '../accepted-kinds'
 import { allowedKinds } from '../kinds'
 import { localDay } from '../util'
 
@@ -186,13 +187,7 @@ export const mailRuleInputSchema = z
           message: 'mails cannot be moved to the mailbox they are read from',
         })
       }
-      if (r.acceptedKinds && allowedKinds(r.target, r.acceptedKinds).length === 0) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['acceptedKinds'],
-          message: 'choose at least one kind this target accepts',
-        })
-      }
+      checkAcceptedKinds(ctx, r.target, r.acceptedKinds, 'choose at least one kind this target accepts')
     }),
   )
 export type MailRuleInput = z.input<typeof mailRuleInputSchema>

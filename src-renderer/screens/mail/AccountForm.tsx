@@ -69,33 +69,28 @@ export function AccountForm({
     },
     'account',
   )
-  const { values: v, set, fe } = form
+  const { values: v, set, fe, text, check } = form
   return (
     <SourceForm form={form} submitLabel={isNew ? 'Add account' : 'Save'} onCancel={onCancel}>
       <TextField
         label="IMAP server"
         required
-        error={fe('host')}
         hint="e.g. imap.gmail.com or outlook.office365.com"
-        value={v.host}
-        onChange={(t) => set('host', t)}
+        {...text('host')}
         input={{ spellCheck: false, autoComplete: 'off' }}
       />
       <TextField
         label="Port"
-        error={fe('port')}
         hint="Empty: 993 for TLS, 143 for STARTTLS."
-        value={v.port}
+        {...text('port')}
         onChange={(t) => set('port', t.replace(/\D/g, ''))}
         input={{ inputMode: 'numeric' }}
       />
       <TextField
         label="User name"
         required
-        error={fe('user')}
         hint="Usually the whole e-mail address."
-        value={v.user}
-        onChange={(t) => set('user', t)}
+        {...text('user')}
         input={{ spellCheck: false, autoComplete: 'off' }}
       />
       <SecretField
@@ -114,30 +109,22 @@ export function AccountForm({
         onChange={(s) => set('security', s)}
         error={fe('security')}
       />
-      <TextField
-        label="Name"
-        error={fe('label')}
-        hint="Empty: user@server."
-        value={v.label}
-        onChange={(t) => set('label', t)}
-      />
+      <TextField label="Name" hint="Empty: user@server." {...text('label')} />
       <div className="checks">
         <Check
           label="Poll instead of waiting for new mail (IDLE)"
-          checked={v.usePolling}
-          onChange={(c) => set('usePolling', c)}
+          {...check('usePolling')}
           hint="For servers that do not push new mail."
         />
         {v.usePolling ? (
           <TextField
             label="Every (seconds)"
-            error={fe('pollSeconds')}
-            value={v.pollSeconds}
+            {...text('pollSeconds')}
             onChange={(t) => set('pollSeconds', t.replace(/\D/g, ''))}
             input={{ inputMode: 'numeric' }}
           />
         ) : null}
-        <Check label="Enabled" checked={v.enabled} onChange={(c) => set('enabled', c)} />
+        <Check label="Enabled" {...check('enabled')} />
       </div>
     </SourceForm>
   )

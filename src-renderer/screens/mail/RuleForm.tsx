@@ -60,32 +60,23 @@ export function RuleForm({
   onCancel: () => void
 }) {
   const form = useSourceForm(initial, onSubmit, 'rule')
-  const { values: v, set, fe } = form
+  const { values: v, set, fe, text, check } = form
   return (
     <SourceForm form={form} submitLabel={isNew ? 'Add rule' : 'Save'} onCancel={onCancel}>
       <TextField
         label="Mailbox"
         required
-        error={fe('mailbox')}
         hint="INBOX, or levels separated by /, e.g. Receipts/2026."
-        value={v.mailbox}
-        onChange={(t) => set('mailbox', t)}
+        {...text('mailbox')}
         input={{ spellCheck: false }}
       />
       <RuleFields values={v} set={set} error={fe} source="mail">
         <TextField
           label="From contains"
-          error={fe('fromContains')}
           hint="Part of the address or the name; any case."
-          value={v.fromContains}
-          onChange={(t) => set('fromContains', t)}
+          {...text('fromContains')}
         />
-        <TextField
-          label="Subject contains"
-          error={fe('subjectContains')}
-          value={v.subjectContains}
-          onChange={(t) => set('subjectContains', t)}
-        />
+        <TextField label="Subject contains" {...text('subjectContains')} />
         <DateField
           label="Read mails received since"
           error={fe('since')}
@@ -107,21 +98,18 @@ export function RuleForm({
         <TextField
           label="Move to mailbox"
           className="span-2"
-          error={fe('moveTo')}
           hint="Created if it is not there. Bookdrop never deletes a mail."
-          value={v.moveTo}
-          onChange={(t) => set('moveTo', t)}
+          {...text('moveTo')}
           input={{ spellCheck: false }}
         />
       ) : null}
       <div className="span-2 checks">
         <Check
           label="When a mail has no receipt attached, send its text"
-          checked={v.sendBody}
-          onChange={(c) => set('sendBody', c)}
+          {...check('sendBody')}
           hint="For receipts written in the mail itself (online orders). Otherwise such mails are skipped and left untouched."
         />
-        <Check label="Enabled" checked={v.enabled} onChange={(c) => set('enabled', c)} />
+        <Check label="Enabled" {...check('enabled')} />
       </div>
     </SourceForm>
   )

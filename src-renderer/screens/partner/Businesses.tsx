@@ -92,12 +92,7 @@ export function Businesses() {
           Reload
         </BusyButton>
       </div>
-      <ListError
-        what="Referred businesses"
-        error={referred.error}
-        loading={referred.loading}
-        onRetry={() => void load()}
-      />
+      <ListError what="Referred businesses" list={referred} onRetry={() => void load()} />
       <div className="table-wrap">
         <table className="table table--fit" aria-busy={referred.loading}>
           <caption className="sr-only">Referred businesses, page {referred.page}</caption>

@@ -26,12 +26,7 @@ export function ClientHealth() {
         </BusyButton>
       }
     >
-      <ListError
-        what="Client health"
-        error={health.error}
-        loading={health.loading}
-        onRetry={() => void load()}
-      />
+      <ListError what="Client health" list={health} onRetry={() => void load()} />
       <div className="table-wrap">
         <table className="table table--fit table--wrap" aria-busy={health.loading}>
           <caption className="sr-only">Client health</caption>

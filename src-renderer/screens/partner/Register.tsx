@@ -7,7 +7,13 @@ import type { Res } from '../../lib/types'
 import { bookdrop } from '../../lib/bridge'
 import { settle } from '../../lib/result'
 import { useApp } from '../../store'
-import { useSubmit } from '../../lib/useSubmit'
+import { type FormLines, formErrorLine, useSubmit } from '../../lib/useSubmit'
+
+/** What the form's error line says. */
+const FORM_LINES: FormLines = {
+  refused: 'The business was not registered',
+  invalid: 'Some fields need attention.',
+}
 
 type Access = (typeof GRANT_ACCESS)[number]
 
@@ -227,15 +233,7 @@ export function RegisterForm() {
           />
         </div>
       </div>
-      <FormError
-        message={
-          server.error
-            ? `The business was not registered: ${server.error}`
-            : submitted && !parsed.success
-              ? 'Some fields need attention.'
-              : null
-        }
-      />
+      <FormError message={formErrorLine(server, submitted && !parsed.success, FORM_LINES)} />
       <div className="form__actions">
         <SubmitButton busy={server.busy} busyLabel="Registering…">
           Register business
