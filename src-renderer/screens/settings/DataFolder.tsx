@@ -4,13 +4,14 @@
  * upload needs and says what it freed.
  */
 import { useEffect, useState } from 'react'
-import { BusyButton, TextField } from '../../components/Field'
+import { BusyButton, FormError } from '../../components/Field'
 import { bookdrop } from '../../lib/bridge'
 import { formatBytes, plural } from '../../lib/format'
 import type { Res } from '../../lib/types'
 import { useApp } from '../../store'
 import { useSubmit } from '../../lib/useSubmit'
 import { useShallow } from 'zustand/react/shallow'
+import { NumberSetting } from './Preferences'
 
 type Size = Res<'getDataFolder'>
 
@@ -30,22 +31,10 @@ export function DataFolder() {
   const [freed, setFreed] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const { error, refuse, reset } = useSubmit()
-  const [days, setDays] = useState('')
   useEffect(() => {
     void bookdrop.getDataFolder({}).then((r) => (r.ok ? setSize(r.value) : refuse(r.error.message)))
   }, [refuse])
-  useEffect(() => setDays(settings ? String(settings.keepCopiesDays) : ''), [settings])
 
-  const commitDays = () => {
-    const n = Number(days)
-    if (!settings || n === settings.keepCopiesDays) return
-    if (!Number.isInteger(n) || n < 0 || n > 3650) {
-      refuse('Enter a whole number of days from 0 to 3650.')
-      return
-    }
-    reset()
-    void update({ keepCopiesDays: n })
-  }
   const free = async () => {
     setBusy(true)
     setFreed(null)
@@ -89,25 +78,19 @@ export function DataFolder() {
       ) : (
         <p role="status">Measuring the data folder…</p>
       )}
-      <div className="form form--grid">
-        <TextField
-          label="Keep local copies for (days)"
-          hint="After an upload has ended. 0 deletes a copy once its record exists. Uploads still on their way always keep theirs."
-          error={error}
-          value={days}
-          onChange={setDays}
-          input={{
-            type: 'number',
-            inputMode: 'numeric',
-            min: 0,
-            max: 3650,
-            onBlur: commitDays,
-            onKeyDown: (e) => {
-              if (e.key === 'Enter') commitDays()
-            },
-          }}
-        />
-      </div>
+      {settings ? (
+        <div className="form form--grid">
+          <NumberSetting
+            label="Keep local copies for (days)"
+            hint="After an upload has ended. 0 deletes a copy once its record exists. Uploads still on their way always keep theirs."
+            value={settings.keepCopiesDays}
+            min={0}
+            max={3650}
+            onCommit={(keepCopiesDays) => void update({ keepCopiesDays })}
+          />
+        </div>
+      ) : null}
+      <FormError message={error} />
       <BusyButton busy={busy} busyLabel="Freeing space…" onClick={() => void free()}>
         Free space
       </BusyButton>
