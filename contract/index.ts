@@ -25,6 +25,7 @@ import { PARTNER_CALLS, type PartnerCalls } from './calls/partner'
 import { PHONE_CALLS, type PhoneCalls } from './calls/phone'
 import { CONNECTION_CALLS, type ConnectionCalls } from './calls/connection'
 import { MAIL_CALLS, type MailCalls } from './calls/mail'
+import { DATA_FOLDER_CALLS, type DataFolderCalls } from './calls/data-folder'
 import type { Assert } from './calls/shared'
 import type { ProfileList, SessionState } from './views'
 
@@ -33,6 +34,7 @@ export * from './phone'
 export * from './views'
 export * from './channels'
 export { settingsSchema, type Settings } from './calls/app'
+export type { DataFolderView, FreedView } from './calls/data-folder'
 export { UPLOAD_STATUS_VALUES, historyFilterSchema, type HistoryFilterInput } from './calls/uploads'
 export { CALL_NAMES, EVENT_NAMES, type CallName, type EventName }
 
@@ -49,6 +51,7 @@ export const CALLS = {
   ...PHONE_CALLS,
   ...CONNECTION_CALLS,
   ...MAIL_CALLS,
+  ...DATA_FOLDER_CALLS,
 } as const
 
 /** Keys that two of the groups share (a spread would let the later one win silently). */
@@ -68,6 +71,7 @@ type _NoCallInTwoGroups = Assert<
         typeof PHONE_CALLS,
         typeof CONNECTION_CALLS,
         typeof MAIL_CALLS,
+        typeof DATA_FOLDER_CALLS,
       ]
     >,
   ] extends [never]
@@ -89,7 +93,8 @@ export interface Calls
     PartnerCalls,
     PhoneCalls,
     ConnectionCalls,
-    MailCalls {}
+    MailCalls,
+    DataFolderCalls {}
 
 type _EveryCallAnswered = Assert<
   [Exclude<keyof Calls, CallName>, Exclude<CallName, keyof Calls>] extends [never, never] ? true : false

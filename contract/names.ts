@@ -72,6 +72,8 @@ export const CALL_NAMES = [
   'removeMailRule',
   'checkMail',
   'addDemoMail',
+  'getDataFolder',
+  'freeDataFolder',
 ] as const
 export type CallName = (typeof CALL_NAMES)[number]
 

@@ -104,6 +104,12 @@ export interface UploadView {
   /** Source `mail`: the mail's sender (display name and address) and subject; null otherwise. */
   mailFrom: string | null
   mailSubject: string | null
+  /**
+   * Its local copy in Bookdrop's data folder (a mail attachment, a phone's photo, a file added in
+   * the browser) was deleted by the retention (issue 31): `path` names a file that is gone. Set by
+   * the history; absent elsewhere.
+   */
+  localCopyRemoved?: boolean
 }
 
 // ---- profiles -----------------------------------------------------------------------------------

@@ -33,6 +33,11 @@ export const settingsSchema = z.object({
   /** JPEG quality of a prepared photo. */
   photoQuality: z.number().int().min(40).max(95),
   /**
+   * Days Bookdrop keeps its local copies of receipts (prepared photos, mail attachments, what phones
+   * sent) once their upload has ended; 0 deletes them once the record exists (issue 31).
+   */
+  keepCopiesDays: z.number().int().min(0).max(3650),
+  /**
    * The address phones reach this computer on ("Add from phone"): '' picks the first private-network
    * address; otherwise one of this computer's private addresses (or loopback, for tests).
    */

@@ -22,6 +22,8 @@ export interface ActionDeps {
   resume(profileId: string): void
   /** Takes a skipped row's file again through intake, continuing the same row ("Send anyway"). */
   retake(row: Upload): Promise<IntakeResult>
+  /** What to say when the row's local copy in the data folder was deleted (engine/retention.ts), or null. */
+  copyGone?(row: Upload): Promise<string | null>
 }
 
 function mustGet(d: ActionDeps, id: number): Upload {
@@ -53,6 +55,10 @@ export function cancelUpload(d: ActionDeps, id: number): Upload {
 /** Sends a failed, cancelled or skipped file again; a duplicate is sent anyway. */
 export async function retryUpload(d: ActionDeps, id: number): Promise<Upload> {
   const row = mustGet(d, id)
+  // Its local copy (a mail attachment, a phone's photo, a prepared photo) was deleted by the
+  // retention: say so and what to do, rather than "no longer there".
+  const gone = row.status === 'cancelled' && row.jobReference ? null : await d.copyGone?.(row)
+  if (gone) throw new Error(gone)
   if (row.status === 'duplicate') {
     const next = changeStatus(d, row, 'queued', { forced: true, lastError: null, nextAttemptAt: null })
     d.kick(row.profileId)

@@ -23,6 +23,7 @@ import { type SessionRoom, sessionRoom } from './app/session'
 import { type SettingsRoom, readSettings, settingsRoom } from './app/settings'
 import { type UploadsRoom, uploadsHelpers, uploadsRoom } from './app/uploads'
 import { type MailRoom, mailRoom } from './app/mail'
+import { type DataFolderRoom, dataFolderRoom } from './app/data-folder'
 import { mailPasswords } from './mail/secrets'
 import { Engine, type EngineOptions } from './engine'
 import type { EngineEventName } from './events'
@@ -78,7 +79,8 @@ type Handlers = ProfilesRoom &
   HealthRoom &
   PhoneRoom &
   ConnectionRoom &
-  MailRoom
+  MailRoom &
+  DataFolderRoom
 
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
@@ -110,6 +112,7 @@ function rooms(ctx: AppContext, launcher: DemoLauncher | undefined, phoneOptions
     phone,
     connectionRoom(ctx),
     mailRoom(ctx, async () => (launcher ? launcher.sampleReceipts() : [])),
+    dataFolderRoom(ctx),
   )
   return { handlers, demo, partner, shutdownPhone }
 }

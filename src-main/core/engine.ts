@@ -31,6 +31,7 @@ import { type AddFilesOptions, addedFileRequest } from './engine/requests'
 import { Retakes } from './engine/retake'
 import type { EngineParts } from './engine/parts'
 import { fileForSend } from './engine/send-file'
+import { CopyRetention, type DataFolderSize, type Freed, copyGoneMessage, dataFolderSize, keepCopiesMs, removedCopies } from './engine/retention'
 import { EngineSettings } from './engine/settings'
 import { FileTaker } from './engine/take'
 
@@ -58,6 +59,8 @@ export class Engine {
   private readonly taker: FileTaker
   private readonly watched: WatchedFolders
   private readonly retakes: Retakes
+  /** Local copies of receipts kept only as long as they serve (./engine/retention.ts). */
+  private readonly retention: CopyRetention
   /** What the parts share (./engine/parts.ts). */
   private readonly parts: EngineParts
   private closed = false
@@ -111,6 +114,7 @@ export class Engine {
       maxFileBytes: () => this.maxFileBytes,
       closed: () => this.closed,
     }
+    this.retention = new CopyRetention(opts.dataDir, this.uploads, () => keepCopiesMs(this.savedSettings()))
     this.retakes = new Retakes({ ...this.parts, stabilityMs: opts.watch?.stabilityMs ?? 300 })
     this.watched = new WatchedFolders({
       ...this.parts,
@@ -151,6 +155,9 @@ export class Engine {
       throw e
     }
     engine.settings.resumeEndedWithoutTheApi(engine.uploads, engine.events)
+    // Before anything writes copies again: what no row refers to any more is an orphan.
+    await engine.retention.sweep({ orphans: true }).catch(() => undefined)
+    engine.retention.start(opts.copySweepMs)
     engine.events.on('upload', ({ upload, previous }) => {
       // A row that ends without being sent lets a copy of its content go in its place.
       if (previous !== upload.status && UNSENT_ENDS.has(upload.status)) engine.promoteOrphans(upload.id)
@@ -326,6 +333,7 @@ export class Engine {
       resume: (profileId) => this.queue.resume(profileId),
       retake: async (row) =>
         this.taker.take({ ...(await this.retakes.requestFor(row)), override: true, continues: row }),
+      copyGone: (row) => copyGoneMessage(this.opts.dataDir, row),
     }
   }
 
@@ -335,6 +343,28 @@ export class Engine {
    */
   promoteOrphans(original?: number): void {
     promoteOrphans(this.parts, original)
+  }
+
+  // ---- the data folder's local copies (./engine/retention.ts) ------------------------------------
+
+  /** How much the data folder takes, per part (Settings). */
+  dataFolderSize(): Promise<DataFolderSize> {
+    return dataFolderSize(this.opts.dataDir)
+  }
+
+  /** Runs the retention now (it also runs at start and every hour). */
+  sweepLocalCopies(now?: number): Promise<Freed> {
+    return this.retention.sweep(now === undefined ? {} : { now })
+  }
+
+  /** The rows whose own copy in the data folder the retention deleted (the history says so). */
+  removedCopies(rows: readonly Upload[]): Promise<Set<number>> {
+    return removedCopies(this.opts.dataDir, rows)
+  }
+
+  /** "Free space": deletes every local copy no unfinished row needs. */
+  freeLocalCopies(): Promise<Freed> {
+    return this.retention.sweep({ keepMs: 0 })
   }
 
   // ---- history -----------------------------------------------------------------------------------
@@ -374,6 +404,7 @@ export class Engine {
     await this.watched.close()
     if (this.mailLoad) await (await this.mailLoad).stop()
     this.taker.clear()
+    await this.retention.stop()
     await this.queue.stop()
     await Promise.all([this.inspectPool?.close(), this.photos.close()])
     this.events.removeAll()

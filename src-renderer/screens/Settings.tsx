@@ -1,9 +1,10 @@
 import { Screen } from '../components/Screen'
 import { Connection } from './settings/Connection'
+import { DataFolder } from './settings/DataFolder'
 import { PhotosAndPhones, Preferences } from './settings/Preferences'
 import { Profiles } from './settings/Profiles'
 
-/** The Settings screen: profiles, preferences, the connection, photos and phones. */
+/** The Settings screen: profiles, preferences, the connection, photos and phones, the data folder. */
 export function Settings() {
   return (
     <Screen title="Settings">
@@ -11,6 +12,7 @@ export function Settings() {
       <Preferences />
       <Connection />
       <PhotosAndPhones />
+      <DataFolder />
     </Screen>
   )
 }

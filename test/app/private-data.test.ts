@@ -2,9 +2,10 @@
  * The data folder is private (issue 23): another user of the computer can read nothing in it. The
  * folder is 0700 and every file Bookdrop writes there 0600: the database with its WAL and SHM, the
  * lock and pid files, profiles.json, dropped receipts and exports. A folder an older version left
- * readable is tightened when the app opens it, and that is said once.
+ * readable is tightened when the app opens it (the local copies' folders too: prepared photos, mail
+ * attachments, what phones sent), and that is said once.
  */
-import { chmod, lstat, readdir } from 'node:fs/promises'
+import { chmod, lstat, mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Engine } from '../../src-main/core/engine'
@@ -85,6 +86,15 @@ describe.runIf(posix)('the data folder', () => {
     const r = await used()
     const { dataDir } = r
     await r.service.close()
+    // The local copies' folders (issue 31): prepared photos, mail attachments, what phones sent.
+    for (const [dir, file] of [
+      ['prepared/2026-11-01', 'photo-0123.jpg'],
+      ['mail/acct/7-42/2', 'invoice.pdf'],
+      ['phone/2026-11-01', 'Photo 10.00.00.jpg'],
+    ] as const) {
+      await mkdir(join(dataDir, dir), { recursive: true })
+      await writeFile(join(dataDir, dir, file), 'a copy')
+    }
     // As an older Bookdrop left it: the folder 0755, its files 0644.
     for (const e of await modesUnder(dataDir)) await chmod(e.path, e.dir ? 0o755 : 0o644)
     await chmod(dataDir, 0o755)
@@ -93,11 +103,12 @@ describe.runIf(posix)('the data folder', () => {
     const report = first.openReport.madePrivate
     await first.close()
     expect(report.folder).toBe(true)
-    expect(report.entries).toBeGreaterThanOrEqual(8)
+    expect(report.entries).toBeGreaterThanOrEqual(8 + 9)
     expect(privacyNotice(dataDir, report)).toMatch(
       /^bookdrop: the data folder .* could be read by other users of this computer; the folder and \d+ entries in it made private \(owner only\)$/,
     )
     expect((await lstat(dataDir)).mode & 0o777).toBe(0o700)
+    for (const dir of ['prepared', 'mail', 'phone']) expect((await lstat(join(dataDir, dir))).mode & 0o777).toBe(0o700)
     for (const e of await modesUnder(dataDir)) {
       expect(e.mode & 0o077, `${relative(dataDir, e.path)} is ${e.mode.toString(8)}`).toBe(0)
     }

@@ -132,6 +132,7 @@ export async function rig(
       watch: { stabilityMs: 120, rescanIntervalMs: 60_000, ...opts.engine?.watch, ...extra.watch },
       ...(opts.engine?.mail || extra.mail ? { mail: { ...opts.engine?.mail, ...extra.mail } } : {}),
       ...(opts.engine?.openForSend ? { openForSend: opts.engine.openForSend } : {}),
+      ...(extra.copySweepMs ? { copySweepMs: extra.copySweepMs } : {}),
     })
     for (const k of Object.keys(events) as (keyof EngineEvents)[]) {
       e.events.on(k, (p) => (events[k] as unknown[]).push(p))

@@ -149,6 +149,7 @@ function initialState(): FakeState {
       photoMaxEdge: 2400,
       photoQuality: 80,
       phoneListen: '',
+      keepCopiesDays: 30,
     },
     uploads: [],
     syntheticTotal: null,

@@ -3,6 +3,7 @@
  * one key in the engine's database and checked against the contract's schema on every read.
  */
 import { type Calls, type ParsedReq, type Settings, settingsSchema } from '../../../contract'
+import { DEFAULT_KEEP_COPIES_DAYS } from '../engine/retention'
 import { PHOTO_DEFAULTS } from '../prepare/preparer'
 import { DEFAULT_QUEUE_OPTIONS } from '../queue/queue'
 import type { AppContext } from './context'
@@ -19,6 +20,7 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
   ...PHOTO_DEFAULTS,
   phoneListen: '',
+  keepCopiesDays: DEFAULT_KEEP_COPIES_DAYS,
 }
 
 /** The saved settings over the defaults; a damaged value falls back field by field. */

@@ -169,7 +169,9 @@ export function uploadsRoom(ctx: AppContext, files: UploadsHelpers): UploadsRoom
 
     async history(req: ParsedReq<'history'>): Promise<Calls['history']> {
       const page = ctx.engine.history(req)
-      return { rows: page.rows.map(toUploadView), total: page.total }
+      const removed = await ctx.engine.removedCopies(page.rows)
+      const rows = page.rows.map((r) => (removed.has(r.id) ? { ...toUploadView(r), localCopyRemoved: true } : toUploadView(r)))
+      return { rows, total: page.total }
     },
 
     async retryUpload(req: ParsedReq<'retryUpload'>): Promise<UploadView> {

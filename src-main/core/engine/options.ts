@@ -37,6 +37,8 @@ export interface EngineOptions {
    * watching at open (the app) or the host starts the ones it wants (headless: `mail.start(ids)`).
    */
   mail?: MailOptions & { autoStart?: boolean }
+  /** How often the local copies' retention runs (engine/retention.ts; default hourly; tests shorten it). */
+  copySweepMs?: number
   /** How a file is opened to be sent (watch/inside.ts); tests run the fallback used off Linux and meet open errors. */
   openForSend?: InsideFs
 }

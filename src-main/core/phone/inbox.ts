@@ -4,7 +4,8 @@
  * Each photo becomes a file of its own there, named by the server (the phone's name, cleaned, with
  * the extension of what the bytes are: nothing a phone sends is ever a path), and goes through the
  * one intake as source `phone`: prepared, hashed, checked for duplicates, queued with its own
- * Idempotency-Key. The original and the prepared file stay in the data folder with the history.
+ * Idempotency-Key. The original and the prepared file stay in the data folder as long as they serve
+ * (engine/retention.ts).
  *
  * "One document": its pages wait in a folder of their own until the last one arrives; each is then
  * prepared, they become one PDF (pdf-lib, in the images worker) beside them, and that PDF is what
@@ -183,7 +184,7 @@ export class PhoneInbox {
       try {
         out = await this.deps.photos.prepareBytes(bytes, { force: true })
       } catch (e) {
-        return { status: 'skipped', message: `Page ${n} could not be prepared (${(e as Error).message}): nothing was sent. Its photo is kept on the computer; send the document again.` }
+        return { status: 'skipped', message: `Page ${n} could not be prepared (${(e as Error).message}): nothing was sent. Send the document again.` }
       }
       if (out.kind !== 'prepared') return { status: 'skipped', message: `Page ${n} is not a photo Bookdrop can read: nothing was sent.` }
       pages.push({ bytes: out.bytes, kind: 'jpeg' as const })

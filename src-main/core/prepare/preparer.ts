@@ -2,7 +2,7 @@
  * Photos prepared before they cost a credit (issue 25), for every source (drop, folder, mail,
  * phone): intake calls `prepareRead()` on the bytes it read before it hashes a file, and what is hashed, checked for
  * duplicates and sent is the prepared file. The original stays where it was; the prepared file is
- * written, private, under `<dataDir>/prepared/<day>/` and kept as long as the history keeps its row.
+ * written, private, under `<dataDir>/prepared/<day>/` and kept as long as it serves (engine/retention.ts).
  *
  * Reading the image runs in the images worker (./images.ts) with the limits of IMAGE_LIMITS: a
  * time limit, a JavaScript heap limit, an input size limit, and (since resourceLimits bounds only

@@ -3,7 +3,8 @@
  * from, dropped receipts are copies of people's documents, and exports are the whole history. The
  * folder is 0700 and every file Bookdrop writes in it 0600 (owner only): the database and its WAL
  * and SHM (SQLite gives those the database file's mode), the lock and pid files, profiles.json,
- * window-state.json, `dropped/`, `exports/` and `logs/`.
+ * window-state.json, `dropped/`, `exports/`, `logs/`, and the local copies of receipts: prepared photos
+ * (`prepared/`), mail attachments (`mail/`) and what phones sent (`phone/`).
  *
  * A folder made by an older Bookdrop (0755, files 0644) is tightened when the engine opens it, and
  * the hosts say so once (the next start finds nothing to tighten). Only Bookdrop's own entries are
@@ -21,7 +22,7 @@ export const PRIVATE_DIR_MODE = 0o700
 export const PRIVATE_FILE_MODE = 0o600
 
 /** Bookdrop's own folders inside the data folder: everything in them is Bookdrop's. */
-export const PRIVATE_SUBDIRS = ['dropped', 'exports', 'logs'] as const
+export const PRIVATE_SUBDIRS = ['dropped', 'exports', 'logs', 'prepared', 'mail', 'phone'] as const
 
 /** Bookdrop's own files at the top of the data folder (the database's companions included). */
 const OWN_FILE =

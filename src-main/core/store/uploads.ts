@@ -12,6 +12,7 @@ import type { Db } from './db'
 import { randomUUID } from 'node:crypto'
 import { type FromStatus, SCHEDULED_STATUSES, type UploadStatus, checkNote, checkTransition } from '../lifecycle'
 import { COLUMN, type Row, fromRow, ROW_DEFAULTS, storedPath, toDb } from './uploads/rows'
+import { type CopyRef, localCopyRefs } from './uploads/copies'
 import * as duplicates from './uploads/duplicates'
 import { UploadHistory } from './uploads/history'
 import { resumeEndedWithoutTheApi } from './uploads/migrations'
@@ -22,6 +23,7 @@ export { SKIP_REASONS, type AfterUpload, type SkipReason, type UploadSource, typ
 
 export { ACTIVE_STATUSES, TERMINAL_STATUSES, UPLOAD_STATUSES, type UploadStatus } from '../lifecycle'
 
+export type { CopyRef } from './uploads/copies'
 export { type HistoryFilter, type NewUpload, type TransitionPatch, type Upload, toUploadView } from './uploads/types'
 
 /** A query's parameters after the database (profileId, target, path, size, mtimeMs). */
@@ -249,6 +251,11 @@ export class UploadStore {
   /** Completed rows whose source file still has to be moved (the app stopped between the two). */
   pendingMoves(): Upload[] {
     return schedule.pendingMoves(this.t)
+  }
+
+  /** Rows that refer to a local copy in the data folder (uploads/copies.ts; engine/retention.ts). */
+  localCopyRefs(dataDir: string): CopyRef[] {
+    return localCopyRefs(this.db, dataDir)
   }
 
   // ---- one-time data migrations (uploads/migrations.ts) ---------------------------------------

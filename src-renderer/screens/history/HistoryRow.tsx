@@ -13,6 +13,9 @@ import type { Upload } from '../../lib/types'
 import { ROW_HEIGHT, colClass } from './columns'
 import { RecordLink, RowActions } from './RowActions'
 
+/** Where the row's file is, or that its local copy in the data folder was removed (issue 31). */
+const pathText = (row: Upload) => (row.localCopyRemoved ? 'local copy removed' : row.path)
+
 /**
  * The focused row in full, under the table: its whole file name and path, and what narrower tables
  * do not show (target, details). Keyboard users get what hovering gives a mouse.
@@ -26,7 +29,7 @@ export function FocusedRowDetails({ row }: { row: Upload | undefined }) {
         <bdi>{row.name}</bdi>
       </strong>{' '}
       <span className="muted">
-        <bdi>{row.path}</bdi>
+        <bdi>{pathText(row)}</bdi>
       </span>{' '}
       · added {formatWholeDateTime(row.createdAt)} · {sourceText(row)} · {TARGET_LABELS[row.target]} ·{' '}
       {STATUS_LABELS[row.status]}
@@ -81,7 +84,7 @@ export const HistoryRow = memo(function HistoryRow({
           {formatCompactDateTime(row.createdAt)}
         </time>
       </div>
-      <div role="cell" className="vtable__cell" title={row.path}>
+      <div role="cell" className="vtable__cell" title={pathText(row)}>
         <span className="ellipsis" dir="auto">
           {row.name}
         </span>{' '}

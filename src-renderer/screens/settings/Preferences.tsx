@@ -203,7 +203,7 @@ export function PhotosAndPhones() {
 }
 
 /** A number field that saves on blur or Enter, and says when the value is out of range. */
-function NumberSetting({
+export function NumberSetting({
   label,
   hint,
   value,

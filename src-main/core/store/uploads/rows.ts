@@ -100,7 +100,7 @@ export function fromRow(r: Row): Upload {
   }
 }
 
-export const COLUMN: Record<keyof Omit<Upload, 'id'>, string> = {
+export const COLUMN: Record<keyof Omit<Upload, 'id' | 'localCopyRemoved'>, string> = {
   profileId: 'profile_id',
   target: 'target',
   source: 'source',
