@@ -19,11 +19,12 @@
  * - an answer larger than `maxResponseBytes` (as sent, and once decoded) is not read further: the
  *   exchange ends there with ResponseTooLarge, so no answer can exhaust memory or a string.
  */
-import http, { type IncomingHttpHeaders } from 'node:http'
+import type { ClientRequest, IncomingHttpHeaders } from 'node:http'
 import https from 'node:https'
 import type { TLSSocket } from 'node:tls'
 import zlib from 'node:zlib'
 import { nameOf, type Route } from './network'
+import { http } from './network/node-http'
 
 export interface HttpRequest {
   method: string
@@ -136,7 +137,7 @@ function exchange(req: HttpRequest, deadline: number, fresh = false): Promise<Ht
     // streamed body, which cannot be sent twice: a kept connection may turn out to be closed.
     const own = fresh || streamed ? req.route.fresh() : null
     // Built first: if node refuses the request outright, nothing below was set up to leak.
-    let r: http.ClientRequest
+    let r: ClientRequest
     try {
       r = (url.protocol === 'https:' ? https : http).request(url, {
         method: req.method,
@@ -265,7 +266,7 @@ function issuerOf(socket: unknown): string | null {
  * 401) and closes is heard before a write into the closed connection (EPIPE) would lose its answer;
  * once the exchange is over the stream is cancelled, so the file is closed.
  */
-async function pump(body: ReadableStream<Uint8Array>, r: http.ClientRequest): Promise<void> {
+async function pump(body: ReadableStream<Uint8Array>, r: ClientRequest): Promise<void> {
   const reader = body.getReader()
   try {
     for (;;) {

@@ -19,11 +19,12 @@
  * A proxy's password (from the keychain or the proxy URL) goes into the agent only; `Route.proxy`
  * and every message name the proxy without it.
  */
-import http from 'node:http'
+import type { Agent as HttpAgent } from 'node:http'
 import https from 'node:https'
 import type tls from 'node:tls'
 import type { ProxyAgentRequestOptions } from 'hpagent'
 import { isLoopbackHost } from './base-url'
+import { http } from './network/node-http'
 import { ProxyChooser, parsePacResult, unreachableProxy } from './network/pac'
 import { type SystemCaReader, type Trust, buildTrust, readCaPem } from './network/trust'
 
@@ -57,12 +58,12 @@ export interface NetworkOptions {
 
 export interface Route {
   /** The kept-alive pool of this route. */
-  agent: http.Agent
+  agent: HttpAgent
   /**
    * A one-off agent on the same route (same proxy, same trust) for a connection of its own: a
    * streamed body, or the second try after a kept connection was found closed. Closed after use.
    */
-  fresh(): http.Agent
+  fresh(): HttpAgent
   /** The proxy used, without credentials (`http://proxy:3128`), or null for a direct connection. */
   proxy: string | null
 }
@@ -97,9 +98,10 @@ const SYSTEM_PROXY_TTL_MS = 30_000
 
 export class Network {
   #opts: NetworkOptions
-  #direct: { http: http.Agent; https: https.Agent } | null = null
+  /** The direct pools, each made at its protocol's first request (an https one builds the trust). */
+  #direct: { http?: HttpAgent; https?: https.Agent } = {}
   #directRoutes: { http?: Route; https?: Route } = {}
-  readonly #proxied = new Map<string, http.Agent>()
+  readonly #proxied = new Map<string, HttpAgent>()
   #trust: Trust | undefined
   /** The system's choice per origin (a proxy, null for direct, or the error of a SOCKS-only answer). */
   readonly #systemCache = new Map<string, { at: number; choice: Promise<string | null> }>()
@@ -133,9 +135,9 @@ export class Network {
 
   /** Drops every connection, cached proxy answer and credential (the network changed). */
   reset(): void {
-    this.#direct?.http.destroy()
-    this.#direct?.https.destroy()
-    this.#direct = null
+    this.#direct.http?.destroy()
+    this.#direct.https?.destroy()
+    this.#direct = {}
     this.#directRoutes = {}
     for (const a of this.#proxied.values()) a.destroy()
     this.#proxied.clear()
@@ -159,7 +161,7 @@ export class Network {
     if (proxy === null) return this.directRoute(url)
     const withAuth = await this.withCredentials(proxy)
     const { HttpsProxyAgent, HttpProxyAgent } = await import('hpagent')
-    const make = (keepAlive: boolean): http.Agent => {
+    const make = (keepAlive: boolean): HttpAgent => {
       // The same trust checks the server's certificate and an https:// proxy's own: hpagent hands
       // proxyRequestOptions to the proxy's https.request (typed with `ca` only; one context is cheaper).
       const trust = this.tlsOptions()
@@ -213,16 +215,13 @@ export class Network {
     return fromEnv ? checkProxyUrl(fromEnv) : null
   }
 
-  private direct(url: URL): http.Agent {
-    if (!this.#direct) {
-      // Kept for the next request (one pool per protocol), and an idle one never keeps the process
-      // alive (node unrefs free sockets).
-      this.#direct = {
-        http: new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
-        https: new https.Agent({ keepAlive: true, scheduling: 'lifo', ...this.tlsOptions() }),
-      }
-    }
-    return url.protocol === 'https:' ? this.#direct.https : this.#direct.http
+  private direct(url: URL): HttpAgent {
+    // Kept for the next request (one pool per protocol), and an idle one never keeps the process
+    // alive (node unrefs free sockets). Each is made at its protocol's first request: an http://
+    // emulator never reads the system's certificate store.
+    if (url.protocol === 'https:')
+      return (this.#direct.https ??= new https.Agent({ keepAlive: true, scheduling: 'lifo', ...this.tlsOptions() }))
+    return (this.#direct.http ??= new http.Agent({ keepAlive: true, scheduling: 'lifo' }))
   }
 
   /** The proxy URL with its user name and password from the keychain, when the URL has none. */
@@ -245,7 +244,7 @@ export class Network {
    * A proxy's agent that reports a connection that never reached the proxy: the system's next
    * proxy (a PAC list) is chosen for the next request.
    */
-  private watched(agent: http.Agent, proxy: string): http.Agent {
+  private watched(agent: HttpAgent, proxy: string): HttpAgent {
     type Done = (err: Error | null, socket?: unknown) => void
     const a = agent as unknown as { createConnection(o: object, cb: Done): unknown }
     const connect = a.createConnection.bind(a)

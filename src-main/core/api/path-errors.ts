@@ -4,9 +4,9 @@
  * no network, a proxy's refusal, an untrusted certificate: `noAnswer`), each as plain words that
  * name what was seen. The transport (transport.ts) builds the ApiError from them.
  */
-import { STATUS_CODES } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { type ApiErrorInit, CLIENT_ERROR_CODES, type ConnectionProblem } from './errors'
+import { http } from './network/node-http'
 import {
   BadEncoding,
   HttpAborted,
@@ -69,7 +69,7 @@ export function describeStatusPage(
   json: unknown,
 ): string {
   const { what, type } = bodyKind(headers, text, json)
-  const reason = statusText.trim() || STATUS_CODES[status] || ''
+  const reason = statusText.trim() || http.STATUS_CODES[status] || ''
   const notApi = what.includes('not the API') ? '' : ', not the API'
   return `the server answered ${status}${reason ? ` ${reason}` : ''} (${what}${type ? `, ${type}` : ''}${notApi})`
 }

@@ -112,9 +112,12 @@ export class PhotoPreparer {
     return this.limits.maxInputBytes
   }
 
-  /** True when a file of this name is looked at before it is sent (preparation on, an image's extension). */
+  /**
+   * True when a file of this name is looked at before it is sent (an image's extension, preparation
+   * on). The name first: a PDF costs no read of the saved settings (one per file taken).
+   */
   wants(name: string): boolean {
-    return this.settings().preparePhotos && IMAGE_KINDS.has(fileKind(name))
+    return IMAGE_KINDS.has(fileKind(name)) && this.settings().preparePhotos
   }
 
   private tasks(): TaskPool<ImageTasks> {
