@@ -126,8 +126,6 @@ export class Sender {
     } catch (e) {
       req.done()
       const f = asFailure(e)
-      // A message names the path read: the row's own, not the descriptor's.
-      if (file && file.path !== row.path) f.message = f.message.split(file.path).join(row.path)
       if (req.signal.aborted) {
         // Stopped while sending: it may or may not have reached the server. The next start sends
         // it again with the same key (the server replays); the try is not counted.
