@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import {
+  BusyButton,
   Choice,
   FormError,
   SecretField,
@@ -144,14 +145,13 @@ export function Connection() {
       </form>
       <div className="form">
         <div className="form__actions">
-          <button
-            type="button"
-            className="btn"
-            disabled={test.busy}
+          <BusyButton
+            busy={test.busy}
+            busyLabel="Testing…"
             onClick={() => void test.submit(() => bookdrop.testConnection({})).then((r) => setReport(r))}
           >
-            {test.busy ? 'Testing…' : 'Test connection'}
-          </button>
+            Test connection
+          </BusyButton>
         </div>
         <FormError message={test.error} />
         {report ? (
