@@ -64,14 +64,12 @@ describe('dates', () => {
 })
 
 describe('vendor', () => {
-  it.each([
-    ['vendor: Flour Mills Nigeria\nTotal 5', 'Flour Mills Nigeria'],
-    ['Invoice from Acme Ltd. for cakes', 'Acme Ltd'],
-    ['Lunch at Chicken Republic total ₦12,500', 'Chicken Republic'],
-    ['coffee at 10:30 at Cafe Lumen, thanks', 'Cafe Lumen'],
-    ['at Kiosk 24 Lekki 4,500', 'Kiosk 24 Lekki'],
-  ])('from "vendor: X", "from X", "at X": %j', (input, expected) => {
-    expect(findVendor(input)).toBe(expected)
+  it('from "vendor: X", "from X", "at X"', () => {
+    expect(findVendor('vendor: Flour Mills Nigeria\nTotal 5')).toBe('Flour Mills Nigeria')
+    expect(findVendor('Invoice from Acme Ltd. for cakes')).toBe('Acme Ltd')
+    expect(findVendor('Lunch at Chicken Republic total ₦12,500')).toBe('Chicken Republic')
+    expect(findVendor('coffee at 10:30 at Cafe Lumen, thanks')).toBe('Cafe Lumen')
+    expect(findVendor('at Kiosk 24 Lekki 4,500')).toBe('Kiosk 24 Lekki')
   })
 
   it('else the first non-empty line of a text attachment', () => {
