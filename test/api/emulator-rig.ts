@@ -8,46 +8,36 @@ import { type JobRead, type PurchaseOrderInput } from '../../schemas'
 import { startSandbox, type Fixtures, type Sandbox } from '../../sandbox/index'
 import { BookkeepingClient, type ClientAuth, type ResponseInfo } from '../../src-main/core/api'
 import type { SandboxVariant } from '../../sandbox/index'
+import { openInvoice, rigFixtures } from '../sandbox/fixture-builders'
 import { failure } from './failure'
 
 export const BUSINESS_KEY = 'svc_sk_x'
 export const PARTNER_KEY = 'svc_partner_sk_x'
 
 export function fixtures(extra: Partial<Fixtures> = {}): Fixtures {
-  return {
-    partners: [{ name: 'P', key: PARTNER_KEY, holding_credits: 5000 }],
-    businesses: [
-      {
-        uuid: 'b1',
-        name: 'B',
-        key: BUSINESS_KEY,
-        public_key: 'svc_pk_x',
-        currency: 'NGN',
-        country: 'NG',
-        developer_api: true,
-        plus_subscription: false,
-        credit_from_referral_partner: false,
-        referred_by: PARTNER_KEY,
-      },
-    ],
-    invoices: [
-      {
-        uuid: 'i1',
-        source_uuid: 's1',
-        business: 'b1',
-        date: '2026-01-05',
-        due_date: '2026-02-05',
-        narration: 'n',
-        total_amount: 100,
-        amount_paid: 40,
-        currency: 'NGN',
-      },
-    ],
-    bank_transactions: [{ uuid: 't1', business: 'b1', date: '2026-01-05', amount: -12.5, narration: 'n' }],
-    rate_limit: { limit: 600, window_seconds: 60 },
-    job_delay_ms: 300,
-    ...extra,
-  }
+  return rigFixtures(
+    { name: 'P', key: PARTNER_KEY, holding_credits: 5000 },
+    {
+      businesses: [
+        {
+          uuid: 'b1',
+          name: 'B',
+          key: BUSINESS_KEY,
+          public_key: 'svc_pk_x',
+          currency: 'NGN',
+          country: 'NG',
+          developer_api: true,
+          plus_subscription: false,
+          credit_from_referral_partner: false,
+          referred_by: PARTNER_KEY,
+        },
+      ],
+      invoices: [openInvoice({ narration: 'n' })],
+      bank_transactions: [{ uuid: 't1', business: 'b1', date: '2026-01-05', amount: -12.5, narration: 'n' }],
+    },
+    { perMinute: 600, jobDelayMs: 300 },
+    extra,
+  )
 }
 
 /** A fresh emulator of `variant` for each test of the calling describe block, and its clients. */

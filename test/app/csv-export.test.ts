@@ -106,20 +106,25 @@ describe('the history as CSV', () => {
     expect(semicolon.some((row) => row.includes("'=1+1"))).toBe(true)
   })
 
-  it('quotes every cell holding a separator, a quote or a line break, and writes control characters visibly', () => {
-    expect(csvCell('a;b')).toBe('"a;b"')
-    expect(csvCell('a,b')).toBe('"a,b"')
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""')
-    expect(csvCell('two\nlines')).toBe('"two\nlines"')
-    expect(csvCell('cr\rhere')).toBe('"cr\rhere"')
-    expect(csvCell('x;=1+1;.txt')).toBe(`"x;'=1+1;.txt"`)
-    expect(csvCell('total\n=SUM(A1)')).toBe(`"total\n'=SUM(A1)"`)
-    expect(csvCell('=1+1')).toBe("'=1+1")
-    expect(csvCell('\t=1')).toBe(`"'\t'=1"`)
-    expect(csvCell('invoice\u202Efdp.exe')).toBe('invoice<U+202E>fdp.exe')
-    expect(csvCell('bell\u0007and\u0000nul\u200fmark')).toBe('bell<U+0007>and<U+0000>nul<U+200F>mark')
-    expect(csvCell('plain name 1-2.pdf')).toBe('plain name 1-2.pdf')
-    expect(csvCell(-12)).toBe('-12') // our own numbers are numbers
-    expect(csvCell(null)).toBe('')
-  })
+  it.each<[unknown, string]>([
+    ['a;b', '"a;b"'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\rhere', '"cr\rhere"'],
+    ['x;=1+1;.txt', `"x;'=1+1;.txt"`],
+    ['total\n=SUM(A1)', `"total\n'=SUM(A1)"`],
+    ['=1+1', "'=1+1"],
+    ['\t=1', `"'\t'=1"`],
+    ['invoice\u202Efdp.exe', 'invoice<U+202E>fdp.exe'],
+    ['bell\u0007and\u0000nul\u200fmark', 'bell<U+0007>and<U+0000>nul<U+200F>mark'],
+    ['plain name 1-2.pdf', 'plain name 1-2.pdf'],
+    [-12, '-12'], // our own numbers are numbers
+    [null, ''],
+  ])(
+    'quotes every cell holding a separator, a quote or a line break, and writes control characters visibly: %j',
+    (input, expected) => {
+      expect(csvCell(input)).toBe(expected)
+    },
+  )
 })

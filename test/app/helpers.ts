@@ -14,6 +14,7 @@ import { dispatch } from '../../src-main/core/bridge'
 import { MemorySecretStore } from '../../src-main/core/secrets'
 import { sandboxDemo } from '../../src-main/demo-launcher'
 import { type WebHost, startWebHost } from '../../src-main/web-host'
+import { openInvoice, rigFixtures } from '../sandbox/fixture-builders'
 
 export { waitFor } from '../engine/helpers'
 
@@ -22,44 +23,41 @@ export const OTHER_BUSINESS_KEY = 'svc_sk_app_business_key_0002'
 export const PARTNER_KEY = 'svc_partner_sk_app_partner_key_0001'
 
 export function fixtures(over: Partial<Fixtures> = {}): Fixtures {
-  return {
-    partners: [{ name: 'Ledger Partners', key: PARTNER_KEY, holding_credits: 10_000 }],
-    businesses: [
-      {
-        uuid: 'b1',
-        name: 'Bakery',
-        key: BUSINESS_KEY,
-        currency: 'NGN',
-        country: 'NG',
-        referred_by: PARTNER_KEY,
-        credit_balance: 1234,
-      },
-      {
-        uuid: 'b2',
-        name: 'Not Referred',
-        key: OTHER_BUSINESS_KEY,
-        currency: 'NGN',
-        country: 'NG',
-        credit_balance: 55,
-      },
-    ],
-    invoices: [
-      {
-        uuid: 'inv-1',
-        source_uuid: 'INV-1001',
-        business: 'b1',
-        date: '2026-01-05',
-        due_date: '2026-02-05',
-        narration: 'Wedding cake',
-        total_amount: 1000,
-        amount_paid: 400,
-        currency: 'NGN',
-      },
-    ],
-    rate_limit: { limit: 100_000, window_seconds: 60 },
-    job_delay_ms: 40,
-    ...over,
-  }
+  return rigFixtures(
+    { name: 'Ledger Partners', key: PARTNER_KEY, holding_credits: 10_000 },
+    {
+      businesses: [
+        {
+          uuid: 'b1',
+          name: 'Bakery',
+          key: BUSINESS_KEY,
+          currency: 'NGN',
+          country: 'NG',
+          referred_by: PARTNER_KEY,
+          credit_balance: 1234,
+        },
+        {
+          uuid: 'b2',
+          name: 'Not Referred',
+          key: OTHER_BUSINESS_KEY,
+          currency: 'NGN',
+          country: 'NG',
+          credit_balance: 55,
+        },
+      ],
+      invoices: [
+        openInvoice({
+          uuid: 'inv-1',
+          source_uuid: 'INV-1001',
+          narration: 'Wedding cake',
+          total_amount: 1000,
+          amount_paid: 400,
+        }),
+      ],
+    },
+    { perMinute: 100_000, jobDelayMs: 40 },
+    over,
+  )
 }
 
 /** The fixtures' two profiles, as addProfile takes them (profileInput adds the emulator's URL). */

@@ -9,7 +9,7 @@ import { expect, it } from 'vitest'
 import { PHONE_NOT_PAIRED } from '../../contract/phone'
 import { phoneJpeg } from '../prepare/photos'
 import { oneBusiness } from './helpers'
-import { IPHONE, openPanel } from './phone-page'
+import { IPHONE, openPanel, openWithPanel } from './phone-page'
 import { E2E_TIMEOUT, describeE2E, onScreen, until } from './suite'
 
 const KEY = 'svc_sk_e2e_phone_follow_0001'
@@ -19,9 +19,7 @@ describeE2E('the phone after pairing', (t) => {
   it(
     'follows each photo to its record, has a large "one document" control, and says when its pairing ended',
     async () => {
-      const { page: desktop } = await t.open({ fixtures, profiles, phoneListen: '127.0.0.1' })
-      await onScreen(desktop, 'Capture')
-      const link = await openPanel(desktop)
+      const { desktop, link } = await openWithPanel(t, { fixtures, profiles })
       const panel = desktop.getByRole('region', { name: 'Add from phone' })
       expect(await panel.textContent()).toMatch(/For one phone, within 10 minutes \(until \d{1,2}:\d{2}(:\d{2})?( ?[AP]M)?\)/)
 

@@ -3,6 +3,7 @@
  * the desktop's "Add from phone" panel opened to its link.
  */
 import type { Page } from 'playwright-core'
+import { type E2E, onScreen } from './suite'
 
 /** An iPhone 13/14 in portrait: 390 × 844 CSS pixels, touch. */
 export const IPHONE = {
@@ -22,4 +23,14 @@ export async function openPanel(desktop: Page): Promise<string> {
   await panel.getByRole('button', { name: 'Add from phone' }).click()
   await panel.getByRole('img', { name: 'QR code of the link for the phone' }).waitFor()
   return (await panel.locator('.phone__url').textContent())!
+}
+
+/**
+ * Opens the app with the phone listener on loopback (and `opts`), on the Capture screen, and its
+ * phone panel: the app, the desktop's page and the link the panel shows.
+ */
+export async function openWithPanel(t: E2E, opts: Parameters<E2E['open']>[0]) {
+  const { app, page: desktop } = await t.open({ ...opts, phoneListen: '127.0.0.1' })
+  await onScreen(desktop, 'Capture')
+  return { app, desktop, link: await openPanel(desktop) }
 }

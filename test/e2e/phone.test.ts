@@ -15,7 +15,7 @@ import { expect, it } from 'vitest'
 import { PHOTO_DEFAULTS, PhotoPreparer } from '../../src-main/core/prepare/preparer'
 import { heic, look, pdfPages, phoneJpeg, receiptPdf } from '../prepare/photos'
 import { checkA11y, oneBusiness, sandboxCreates } from './helpers'
-import { IPHONE, openPanel } from './phone-page'
+import { IPHONE, openPanel, openWithPanel } from './phone-page'
 import { E2E_TIMEOUT, describeE2E, onScreen, until } from './suite'
 
 const KEY = 'svc_sk_e2e_phone_business_0001'
@@ -119,9 +119,7 @@ describeE2E('receipts from the phone', (t) => {
   it(
     '"one document": three photos become one create of a three-page PDF',
     async () => {
-      const { app, page: desktop } = await t.open({ fixtures, profiles, phoneListen: '127.0.0.1' })
-      await onScreen(desktop, 'Capture')
-      const link = await openPanel(desktop)
+      const { app, desktop, link } = await openWithPanel(t, { fixtures, profiles })
       const phone = await t.openPage(IPHONE)
       await phone.goto(link)
       await desktop.getByRole('button', { name: 'Allow' }).click()
@@ -163,9 +161,7 @@ describeE2E('receipts from the phone', (t) => {
   it(
     'refuses a link used once, and honours the desktop’s Refuse',
     async () => {
-      const { page: desktop } = await t.open({ fixtures, profiles, phoneListen: '127.0.0.1' })
-      await onScreen(desktop, 'Capture')
-      const link = await openPanel(desktop)
+      const { desktop, link } = await openWithPanel(t, { fixtures, profiles })
       const first = await t.openPage(IPHONE)
       await first.goto(link)
       await until(() => first.locator('#status').textContent()).toMatch(/^Check that the computer shows the code/)

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { SANDBOX_VARIANTS, type Fixtures } from '../../sandbox'
+import { openInvoice } from '../sandbox/fixture-builders'
 import { sandboxCreates } from './helpers'
 import { E2E_TIMEOUT, describeE2E, goTo, onScreen, until } from './suite'
 
@@ -15,17 +16,14 @@ const KEY = 'svc_sk_e2e_records_business_0001'
 const fixtures: Fixtures = {
   businesses: [{ uuid: 'b-records', name: 'Records Bakery Ltd', key: KEY, currency: 'NGN', country: 'NG' }],
   invoices: [
-    {
+    openInvoice({
       uuid: 'inv-e2e-0001',
       source_uuid: 'INV-7001',
       business: 'b-records',
-      date: '2026-01-05',
-      due_date: '2026-02-05',
       narration: 'Wedding cake, three tiers',
       total_amount: 1000,
       amount_paid: 400,
-      currency: 'NGN',
-    },
+    }),
     {
       uuid: 'inv-e2e-0002',
       source_uuid: 'INV-7002',

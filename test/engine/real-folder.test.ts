@@ -32,10 +32,11 @@ async function watching(r: Awaited<ReturnType<typeof rig>>, id?: string): Promis
   await waitFor('watching', () => r.engine.listFolders().find((f) => (!id || f.id === id) && f.state === 'watching'))
 }
 
-/** Adds the rig's inbox as a folder sending expenses, and waits until it is watched. */
-async function watchInbox(r: Awaited<ReturnType<typeof rig>>): Promise<void> {
+/** Adds the rig's inbox as a folder sending expenses, and waits until it is watched; the rig. */
+async function watchInbox(r: Awaited<ReturnType<typeof rig>>): Promise<typeof r> {
   await r.engine.addFolder({ profileId: PROFILE, path: r.inbox, target: 'expenses' })
   await watching(r)
+  return r
 }
 
 /** Watches the rig's inbox with uploads paused and puts receipt `name` there: its row waits, queued. */
@@ -240,8 +241,7 @@ describe('4. finished means finished: a scan written page by page is sent once',
   it.runIf(process.platform === 'linux')(
     'kept open between pages (each page ending in %%EOF), with pauses up to 2 s: exactly one create, of the whole file',
     async () => {
-      const r = await rig()
-      await watchInbox(r)
+      const r = await watchInbox(await rig())
       const path = join(r.inbox, 'scan.pdf')
       const out = await scanner(path, 'keep-open', [1000, 2000, 1500])
       expect(out).toContain('page 4')
@@ -256,8 +256,7 @@ describe('4. finished means finished: a scan written page by page is sent once',
   )
 
   it('closed between pages, %%EOF only after the last one, pauses up to 2 s: exactly one create, of the whole file', async () => {
-    const r = await rig()
-    await watchInbox(r)
+    const r = await watchInbox(await rig())
     const path = join(r.inbox, 'scan.pdf')
     await scanner(path, 'append', [2000, 1200, 800])
     await waitFor('completed', () => r.engine.history().rows.find((x) => x.status === 'completed'))
@@ -268,8 +267,7 @@ describe('4. finished means finished: a scan written page by page is sent once',
   }, 30_000)
 
   it('a PDF that never gets its end marker is sent once it stopped changing for long, with a note on its row', async () => {
-    const r = await rig({ engine: { watch: { unfinishedQuietMs: 1500 } } })
-    await watchInbox(r)
+    const r = await watchInbox(await rig({ engine: { watch: { unfinishedQuietMs: 1500 } } }))
     const cut = paddedPdf(30_000).subarray(0, 20_000) // a scan cut short: no %%EOF
     const t0 = Date.now()
     await writeFile(join(r.inbox, 'cut.pdf'), cut)
@@ -309,8 +307,7 @@ describe('6. every name the file system can hold', () => {
   it.runIf(process.platform === 'linux')(
     'a Latin-1 name (not UTF-8) is found, shown with its byte escaped, and sent',
     async () => {
-      const r = await rig()
-      await watchInbox(r)
+      const r = await watchInbox(await rig())
       const body = documentBytes('q.pdf', 'Quittung Müller GmbH\nSumme: 12,40 EUR')
       // "Quittung-Müller.pdf" as an old Latin-1 share writes it: ü is the single byte 0xFC.
       const name = Buffer.concat([Buffer.from('Quittung-M'), Buffer.from([0xfc]), Buffer.from('ller.pdf')])

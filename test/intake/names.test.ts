@@ -39,13 +39,18 @@ describe('names that are not UTF-8', () => {
 })
 
 describe('printable', () => {
-  it('a newline, a carriage return, controls and bidi overrides cannot forge or reorder a line', () => {
-    expect(printable('evil\nFAILED #99 forged.pdf')).toBe('evil\\nFAILED #99 forged.pdf')
-    expect(printable('a\r\tb\x1b[31mred.pdf')).toBe('a\\r\\tb\\x1B[31mred.pdf')
-    expect(printable('invoice\u202Efdp.exe')).toBe('invoice\\u{202E}fdp.exe')
-    expect(printable('x\u2028y\u2029z\u0085.pdf')).toBe('x\\u{2028}y\\u{2029}z\\x85.pdf')
-    expect(printable('\u2066isolate\u2069\u200f.pdf')).toBe('\\u{2066}isolate\\u{2069}\\u{200F}.pdf')
-  })
+  it.each([
+    ['evil\nFAILED #99 forged.pdf', 'evil\\nFAILED #99 forged.pdf'],
+    ['a\r\tb\x1b[31mred.pdf', 'a\\r\\tb\\x1B[31mred.pdf'],
+    ['invoice\u202Efdp.exe', 'invoice\\u{202E}fdp.exe'],
+    ['x\u2028y\u2029z\u0085.pdf', 'x\\u{2028}y\\u{2029}z\\x85.pdf'],
+    ['\u2066isolate\u2069\u200f.pdf', '\\u{2066}isolate\\u{2069}\\u{200F}.pdf'],
+  ])(
+    'a newline, a carriage return, controls and bidi overrides cannot forge or reorder a line: %j',
+    (input, expected) => {
+      expect(printable(input)).toBe(expected)
+    },
+  )
 
   it('ordinary names are unchanged, and printing twice changes nothing more', () => {
     for (const s of ['receipt.pdf', 'Quittung Müller (2).pdf', 'C:\\Users\\me\\scan.pdf', '領収書 🧾.pdf']) {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { PHONE_NOT_PAIRED, type PhonePhotoProgress } from '../../contract/phone'
 import { phoneJpeg, receiptPdf } from '../prepare/photos'
-import { KEY, PHONE_UA, Phone, pairAndAllow, usePhoneRig } from './rig'
+import { KEY, PHONE_UA, Phone, openPaired, pairAndAllow, usePhoneRig } from './rig'
 
 const rig = usePhoneRig()
 
@@ -18,9 +18,7 @@ async function progress(phone: Phone): Promise<PhonePhotoProgress[]> {
 
 describe('following a photo after it was sent', () => {
   it('tells the phone what became of each of its photos (the record made, or why not), and nothing of another phone', async () => {
-    const r = await rig()
-    await r.open()
-    await pairAndAllow(r)
+    const r = await openPaired(await rig())
     const other = new Phone(r.phone.base, PHONE_UA.replace('Pixel 8', 'Pixel 9'))
     await pairAndAllow(r, other)
 
@@ -51,9 +49,7 @@ describe('following a photo after it was sent', () => {
   })
 
   it('says the pairing ended in a sentence, and its polls do not keep a pairing alive', async () => {
-    const r = await rig()
-    await r.open()
-    await pairAndAllow(r)
+    const r = await openPaired(await rig())
     // Polls for half an hour, nothing else: the pairing still ends after 30 idle minutes.
     for (let i = 0; i < 6; i++) {
       r.clock.now += 5 * 60_000 - 1

@@ -10,7 +10,7 @@ import { request } from 'node:http'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { heic, look, pdfPages, phoneJpeg, receiptPdf } from '../prepare/photos'
-import { PHONE_UA, Phone, pairAndAllow, usePhoneRig } from './rig'
+import { PHONE_UA, Phone, openPaired, pairAndAllow, usePhoneRig } from './rig'
 
 const rig = usePhoneRig()
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
@@ -123,9 +123,7 @@ describe('pairing a phone', () => {
   })
 
   it('ends a session from the desktop, after 30 idle minutes, and when the panel closes', async () => {
-    const r = await rig()
-    await r.open()
-    await pairAndAllow(r)
+    const r = await openPaired(await rig())
     const [paired] = (await r.host.service.getPhone({})).paired
     await r.host.service.endPhone({ id: paired!.id })
     expect((await r.phone.send('GET', '/state')).status).toBe(403)
@@ -145,9 +143,7 @@ describe('pairing a phone', () => {
 
 describe("the phone listener's boundary", () => {
   it('serves the page and the upload call only: never the bridge, the event stream or the app', async () => {
-    const r = await rig()
-    await r.open()
-    await pairAndAllow(r)
+    const r = await openPaired(await rig())
     const token = r.host.token
     const appScript = /src="\.?\/?(assets\/index-[^"]+\.js)"/.exec(await (await fetch(`${r.host.origin}/`)).text())?.[1]
     expect(appScript).toBeTruthy()
@@ -174,9 +170,7 @@ describe("the phone listener's boundary", () => {
   })
 
   it('refuses a foreign Host, a foreign Origin, a POST without Origin, and a request without the session; each counted, none kept', async () => {
-    const r = await rig()
-    await r.open()
-    await pairAndAllow(r)
+    const r = await openPaired(await rig())
     const before = (await r.host.service.getPhone({})).refused
     const photo = await phoneJpeg({ width: 600, height: 800 })
     const refused = [
@@ -200,9 +194,7 @@ describe("the phone listener's boundary", () => {
   })
 
   it('limits size, kind and rate, keeping nothing of what it refuses', async () => {
-    const r = await rig()
-    await r.open()
-    await pairAndAllow(r)
+    const r = await openPaired(await rig())
     // Too large, refused from its announced length before a byte is read.
     const big = await r.phone.send('POST', '/upload?id=too-large-000001&target=expenses&name=a.jpg', {
       headers: { 'Content-Type': 'image/jpeg', 'Content-Length': String(41 * 1024 * 1024) },
@@ -229,9 +221,7 @@ describe("the phone listener's boundary", () => {
   })
 
   it('takes a photo sent again under the same id once: one row, one create, the same answer', async () => {
-    const r = await rig()
-    await r.open()
-    await pairAndAllow(r)
+    const r = await openPaired(await rig())
     const photo = await phoneJpeg({ width: 900, height: 1200, label: 'RETRY' })
     const [a, b] = await Promise.all([
       r.phone.upload(photo, { id: 'retried-photo-01', name: 'retry.jpg' }),
@@ -250,9 +240,7 @@ describe("the phone listener's boundary", () => {
   })
 
   it('makes one PDF of a document sent page by page: one row, one create of a three-page PDF', async () => {
-    const r = await rig()
-    await r.open()
-    await pairAndAllow(r)
+    const r = await openPaired(await rig())
     const pages = [heic(), await phoneJpeg({ width: 1200, height: 1600, label: 'PAGE 2' }), await phoneJpeg({ width: 1200, height: 1600, label: 'PAGE 3' })]
     const answers = []
     for (const [i, bytes] of pages.entries()) {

@@ -9,7 +9,7 @@ import { request } from 'node:http'
 import { type Socket, connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { pdfPages, phoneJpeg } from '../prepare/photos'
-import { type Phone, type Reply, pairAndAllow, usePhoneRig } from './rig'
+import { type Phone, type Reply, openPaired, usePhoneRig } from './rig'
 
 const rig = usePhoneRig()
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
@@ -58,9 +58,7 @@ function heldUpload(phone: Phone, bytes: Buffer, q: Record<string, string>): { f
 
 describe('pages of one document arriving together', () => {
   it('end as one document with both pages: one row, one create', async () => {
-    const r = await rig()
-    await r.open()
-    await pairAndAllow(r)
+    const r = await openPaired(await rig())
     const pages = [await phoneJpeg({ width: 1200, height: 1600, label: 'PAGE 1' }), await phoneJpeg({ width: 1200, height: 1600, label: 'PAGE 2' })]
     // Both bodies all but their last byte, then both last bytes in the same moment.
     const held = pages.map((bytes, i) =>
@@ -94,9 +92,7 @@ function peer(base: string): Promise<Socket> {
 
 describe('a peer holding connections open (slowloris)', () => {
   it('cannot stop a real phone’s upload from being answered within seconds', async () => {
-    const r = await rig()
-    await r.open()
-    await pairAndAllow(r)
+    const r = await openPaired(await rig())
     const host = r.phone.authority
     const sockets: Socket[] = []
     const timers: NodeJS.Timeout[] = []

@@ -169,3 +169,10 @@ export async function pairAndAllow(rig: PhoneRig, phone: Phone = rig.phone): Pro
   const pending = (await rig.host.service.getPhone({})).pending.at(-1)!
   await rig.host.service.decidePhone({ id: pending.id, allow: true })
 }
+
+/** Opens the phone panel of `rig` and pairs and allows its phone: where most phone tests start. */
+export async function openPaired(rig: PhoneRig): Promise<PhoneRig> {
+  await rig.open()
+  await pairAndAllow(rig)
+  return rig
+}

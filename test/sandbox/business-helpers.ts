@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { type JobStatus, failureEnvelope, jobSchema, successEnvelope } from '../../schemas'
 import { type Fixtures, type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index'
 import type { CreateLogEntry } from '../../sandbox/state'
+import { openInvoice, rigFixtures } from './fixture-builders'
 import { type CallOptions, type Method, type Res, call, dataOf, useSandbox } from './http'
 
 export { type CallOptions, type Res, call, dataOf, useSandbox } from './http'
@@ -23,44 +24,35 @@ export const PARTNER = 'svc_partner_sk_p'
  * invoice i2 and transaction t_b2. A generous rate limit and a short job delay keep tests fast.
  */
 export function businessFixtures(overrides: Partial<Fixtures> = {}): Fixtures {
-  return {
-    partners: [{ name: 'P', key: PARTNER, holding_credits: 1000 }],
-    businesses: [
-      { uuid: 'b1', name: 'Bakery One', key: K1, public_key: PK1, currency: 'NGN', country: 'NG' },
-      { uuid: 'b2', name: 'Other Co', key: K2, currency: 'USD', country: 'US' },
-      { uuid: 'b3', name: 'No API Ltd', key: K_NO_API, developer_api: false },
-    ],
-    invoices: [
-      {
-        uuid: 'i1',
-        source_uuid: 's1',
-        business: 'b1',
-        date: '2026-01-05',
-        due_date: '2026-02-05',
-        narration: 'Wedding cake',
-        total_amount: 100,
-        amount_paid: 40,
-        currency: 'NGN',
-      },
-      { uuid: 'i2', business: 'b2', date: '2026-01-06', narration: 'Not yours', total_amount: 50 },
-    ],
-    bank_transactions: [
-      { uuid: 't1', business: 'b1', date: '2026-01-05', amount: -12.5, narration: 'Flour Mills' },
-      { uuid: 't2', business: 'b1', date: '2026-01-07', amount: 64000, narration: 'Cafe Lumen transfer' },
-      {
-        uuid: 't3',
-        business: 'b1',
-        date: '2026-01-06',
-        amount: -8500,
-        narration: 'Diesel',
-        source_uuid: 'src-t3',
-      },
-      { uuid: 't_b2', business: 'b2', date: '2026-01-05', amount: 10, narration: 'Other business' },
-    ],
-    rate_limit: { limit: 100_000, window_seconds: 60 },
-    job_delay_ms: 50,
-    ...overrides,
-  }
+  return rigFixtures(
+    { name: 'P', key: PARTNER, holding_credits: 1000 },
+    {
+      businesses: [
+        { uuid: 'b1', name: 'Bakery One', key: K1, public_key: PK1, currency: 'NGN', country: 'NG' },
+        { uuid: 'b2', name: 'Other Co', key: K2, currency: 'USD', country: 'US' },
+        { uuid: 'b3', name: 'No API Ltd', key: K_NO_API, developer_api: false },
+      ],
+      invoices: [
+        openInvoice({ narration: 'Wedding cake' }),
+        { uuid: 'i2', business: 'b2', date: '2026-01-06', narration: 'Not yours', total_amount: 50 },
+      ],
+      bank_transactions: [
+        { uuid: 't1', business: 'b1', date: '2026-01-05', amount: -12.5, narration: 'Flour Mills' },
+        { uuid: 't2', business: 'b1', date: '2026-01-07', amount: 64000, narration: 'Cafe Lumen transfer' },
+        {
+          uuid: 't3',
+          business: 'b1',
+          date: '2026-01-06',
+          amount: -8500,
+          narration: 'Diesel',
+          source_uuid: 'src-t3',
+        },
+        { uuid: 't_b2', business: 'b2', date: '2026-01-05', amount: 10, narration: 'Other business' },
+      ],
+    },
+    { perMinute: 100_000, jobDelayMs: 50 },
+    overrides,
+  )
 }
 
 export function start(fixtures: Fixtures = businessFixtures(), opts: Omit<SandboxOptions, 'fixtures'> = {}) {

@@ -41,6 +41,20 @@ describe('Part 3: partner-granted subscription state table', () => {
   let firstReference = ''
   const sb = partnerSandbox({ p1Holding: 5000 })
 
+  /** b1's billing is `state` of a grant through the partner: Plus, gateway referral_partner, ending with the first grant. */
+  async function expectGrantState(state: {
+    subscription_status: string
+    is_subscribed_to_svc: boolean
+    available_seats: number
+  }): Promise<void> {
+    expect(await billing(sb, 'b1')).toMatchObject({
+      subscription_plan: 'plus',
+      ...state,
+      gateway: 'referral_partner',
+      subscription_expires_at: firstExpiry,
+    })
+  }
+
   it('starts without a partner-granted Plus subscription (plan free, status inactive)', async () => {
     const s = await billing(sb, 'b1')
     expect(s).toMatchObject({
@@ -82,15 +96,7 @@ describe('Part 3: partner-granted subscription state table', () => {
   })
 
   it('first grant: the business becomes Plus active through the partner (gateway referral_partner, seats granted)', async () => {
-    const s = await billing(sb, 'b1')
-    expect(s).toMatchObject({
-      subscription_plan: 'plus',
-      subscription_status: 'active',
-      is_subscribed_to_svc: true,
-      available_seats: 2,
-      gateway: 'referral_partner',
-      subscription_expires_at: firstExpiry,
-    })
+    await expectGrantState({ subscription_status: 'active', is_subscribed_to_svc: true, available_seats: 2 })
   })
 
   it('later grant while the period runs: ceil(150 × seats × remaining_days / 30), prorated true, expiry unchanged, seats added', async () => {
@@ -141,14 +147,10 @@ describe('Part 3: partner-granted subscription state table', () => {
 
   it('expired grant (our choice): status expired, seats 0, and the next add-seats is a first grant with a new reference', async () => {
     await advanceClock(sb, 76 * DAY_MS) // 91 days after a 90-day grant
-    const s = await billing(sb, 'b1')
-    expect(s).toMatchObject({
-      subscription_plan: 'plus',
+    await expectGrantState({
       subscription_status: 'expired',
       is_subscribed_to_svc: false,
       available_seats: 0,
-      gateway: 'referral_partner',
-      subscription_expires_at: firstExpiry,
     })
     const holdingBefore = holdingOf(sb, P1)
     const d = dataOf(addSeatsData, await addSeats(sb, 'b1', { seats: 1, months: 2 }))
