@@ -8,7 +8,7 @@ import { type JobRead, type PurchaseOrderInput } from '../../schemas'
 import { startSandbox, type Fixtures, type Sandbox } from '../../sandbox/index'
 import { BookkeepingClient, type ClientAuth, type ResponseInfo } from '../../src-main/core/api'
 import type { SandboxVariant } from '../../sandbox/index'
-import { openInvoice, rigFixtures } from '../sandbox/fixture-builders'
+import { ngBusiness, openInvoice, rigFixtures } from '../sandbox/fixture-builders'
 import { failure } from './failure'
 
 export const BUSINESS_KEY = 'svc_sk_x'
@@ -19,18 +19,13 @@ export function fixtures(extra: Partial<Fixtures> = {}): Fixtures {
     { name: 'P', key: PARTNER_KEY, holding_credits: 5000 },
     {
       businesses: [
-        {
-          uuid: 'b1',
-          name: 'B',
-          key: BUSINESS_KEY,
+        ngBusiness('b1', 'B', BUSINESS_KEY, {
           public_key: 'svc_pk_x',
-          currency: 'NGN',
-          country: 'NG',
           developer_api: true,
           plus_subscription: false,
           credit_from_referral_partner: false,
           referred_by: PARTNER_KEY,
-        },
+        }),
       ],
       invoices: [openInvoice({ narration: 'n' })],
       bank_transactions: [{ uuid: 't1', business: 'b1', date: '2026-01-05', amount: -12.5, narration: 'n' }],

@@ -14,7 +14,7 @@ import { dispatch } from '../../src-main/core/bridge'
 import { MemorySecretStore } from '../../src-main/core/secrets'
 import { sandboxDemo } from '../../src-main/demo-launcher'
 import { type WebHost, startWebHost } from '../../src-main/web-host'
-import { openInvoice, rigFixtures } from '../sandbox/fixture-builders'
+import { ngBusiness, openInvoice, rigFixtures } from '../sandbox/fixture-builders'
 
 export { waitFor } from '../engine/helpers'
 
@@ -27,23 +27,8 @@ export function fixtures(over: Partial<Fixtures> = {}): Fixtures {
     { name: 'Ledger Partners', key: PARTNER_KEY, holding_credits: 10_000 },
     {
       businesses: [
-        {
-          uuid: 'b1',
-          name: 'Bakery',
-          key: BUSINESS_KEY,
-          currency: 'NGN',
-          country: 'NG',
-          referred_by: PARTNER_KEY,
-          credit_balance: 1234,
-        },
-        {
-          uuid: 'b2',
-          name: 'Not Referred',
-          key: OTHER_BUSINESS_KEY,
-          currency: 'NGN',
-          country: 'NG',
-          credit_balance: 55,
-        },
+        ngBusiness('b1', 'Bakery', BUSINESS_KEY, { referred_by: PARTNER_KEY, credit_balance: 1234 }),
+        ngBusiness('b2', 'Not Referred', OTHER_BUSINESS_KEY, { credit_balance: 55 }),
       ],
       invoices: [
         openInvoice({

@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { type JobStatus, failureEnvelope, jobSchema, successEnvelope } from '../../schemas'
 import { type Fixtures, type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/index'
 import type { CreateLogEntry } from '../../sandbox/state'
-import { openInvoice, rigFixtures } from './fixture-builders'
+import { ngBusiness, openInvoice, rigFixtures } from './fixture-builders'
 import { type CallOptions, type Method, type Res, call, dataOf, useSandbox } from './http'
 
 export { type CallOptions, type Res, call, dataOf, useSandbox } from './http'
@@ -28,7 +28,7 @@ export function businessFixtures(overrides: Partial<Fixtures> = {}): Fixtures {
     { name: 'P', key: PARTNER, holding_credits: 1000 },
     {
       businesses: [
-        { uuid: 'b1', name: 'Bakery One', key: K1, public_key: PK1, currency: 'NGN', country: 'NG' },
+        ngBusiness('b1', 'Bakery One', K1, { public_key: PK1 }),
         { uuid: 'b2', name: 'Other Co', key: K2, currency: 'USD', country: 'US' },
         { uuid: 'b3', name: 'No API Ltd', key: K_NO_API, developer_api: false },
       ],

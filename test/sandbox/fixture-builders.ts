@@ -7,6 +7,12 @@ import type { Fixtures } from '../../sandbox/index'
 
 type Invoice = NonNullable<Fixtures['invoices']>[number]
 type Partner = NonNullable<Fixtures['partners']>[number]
+type Business = NonNullable<Fixtures['businesses']>[number]
+
+/** A business in Nigeria (NGN), as the rigs' first business is; `over` adds or changes any field. */
+export function ngBusiness(uuid: string, name: string, key: string, over: Partial<Business> = {}): Business {
+  return { uuid, name, key, currency: 'NGN', country: 'NG', ...over }
+}
 
 /** b1's invoice in NGN, dated 5 January 2026 and due a month later, partly paid; `over` changes any field. */
 export function openInvoice(over: Partial<Invoice> & Pick<Invoice, 'narration'>): Invoice {
