@@ -3,6 +3,7 @@ import './start-early'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import { I18nProvider } from './lib/i18n'
 import { startApp } from './store/start'
 import './styles/app.css'
 
@@ -11,6 +12,8 @@ if (!container) throw new Error('index.html has no #root element')
 void startApp()
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <I18nProvider>
+      <App />
+    </I18nProvider>
   </StrictMode>,
 )
