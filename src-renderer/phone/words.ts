@@ -6,7 +6,7 @@
  * the page stays a few kilobytes. The static texts of index.html carry `data-m` (text) or
  * `data-m-placeholder` with the key of their message here, and are worded once the catalogue is in.
  */
-import { type IntlShape, createIntl, createIntlCache, defineMessages } from 'react-intl'
+import { type IntlShape, createIntl, createIntlCache, defineMessages } from '@formatjs/intl'
 
 /** The languages of the phone page besides English (the source): each has a phone.json. */
 const CATALOGUES = import.meta.glob<Record<string, string>>('../../contract/i18n/*/phone.json', {

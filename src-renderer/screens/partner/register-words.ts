@@ -44,7 +44,7 @@ export const m = defineMessages({
   partnerPaysHint: {
     id: 'partner.register.partnerPays.hint',
     defaultMessage:
-      'The business’s AI credit use is charged to your partner credit, and you manage that credit. Such a business cannot receive partner seats later.',
+      "The business's AI credit use is charged to your partner credit, and you manage that credit. Such a business cannot receive partner seats later.",
   },
   registering: { id: 'partner.register.registering', defaultMessage: 'Registering…' },
   register: { id: 'partner.register.submit', defaultMessage: 'Register business' },
