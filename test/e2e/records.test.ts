@@ -46,7 +46,7 @@ const text = async (p: Promise<string | null>) => ((await p) ?? '').replace(/\s/
 describeE2E('records', (t) => {
   describe.each(SANDBOX_VARIANTS)('against the %s emulator', (variant) => {
     it(
-      'a purchase order is refused for a missing line item, with the server’s message, then created with its number',
+      'a purchase order is refused for a missing line item, in plain words, then created with its number',
       async () => {
         const { app, page } = await t.open({ fixtures, profiles, variant })
         await onScreen(page, 'Capture')
@@ -63,11 +63,12 @@ describeE2E('records', (t) => {
         await form.getByLabel('Narration').fill('Flour for January')
         await t.a11y('the new purchase order form')
 
-        // No line item at all: the form says what the server would say, and sends nothing.
+        // No line item at all: the form refuses what the server would refuse, says in plain words what
+        // to do (issue 34), and sends nothing.
         await form.getByRole('button', { name: 'Remove line 1' }).click()
         await form.getByRole('button', { name: 'Create purchase order' }).click()
         const itemsError = form.locator('.lines').getByRole('alert')
-        await until(() => itemsError.textContent()).toBe('items must have at least 1 line item')
+        await until(() => itemsError.textContent()).toBe('Add at least one item.')
         await until(() => form.locator('p.form-error').textContent()).toBe(
           'Some fields need attention before the order can be sent.',
         )
@@ -78,7 +79,7 @@ describeE2E('records', (t) => {
         })
         expect(server.status).toBe(400)
         expect(((await server.json()) as { message: string }).message).toBe(
-          `items: ${await itemsError.textContent()}`,
+          'items: items must have at least 1 line item',
         )
         expect(await sandboxCreates(app.sb!, '/purchase-orders')).toEqual([])
         await t.a11y('the purchase order form refused')
@@ -97,8 +98,9 @@ describeE2E('records', (t) => {
         await form.getByRole('button', { name: 'Create purchase order' }).click()
 
         const created = page.locator('.card.success[role="status"]')
+        // The status in words (issue 34): "Draft", not the API's "draft".
         await until(() => text(created.textContent())).toMatch(
-          new RegExp(`^Purchase order PO-00001 created · ${money(268_750).replace(/[.$]/g, '\\$&')} · draft`),
+          new RegExp(`^Purchase order PO-00001 created · ${money(268_750).replace(/[.$]/g, '\\$&')} · Draft`),
         )
         const table = page.getByRole('table', { name: 'Purchase orders' })
         await table.getByRole('cell', { name: 'PO-00001' }).waitFor()
