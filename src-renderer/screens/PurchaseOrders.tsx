@@ -198,7 +198,6 @@ export function PurchaseOrderForm({
   // Worded again when the language changes (intl), so a shown message follows it.
   const issues = useMemo(
     () => (parsed.success ? {} : wordIssues(parsed.error, orderIssue)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [parsed, intl],
   )
   const total = useMemo(

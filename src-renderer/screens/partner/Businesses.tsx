@@ -5,7 +5,6 @@ import { ListError, NOT_LOADED } from '../../components/RecordListSection'
 import { BusyButton, Field, Options, SearchField } from '../../components/Field'
 import { Pager } from '../../components/Pager'
 import { Screen } from '../../components/Screen'
-import { formatNumber } from '../../lib/format'
 import { useI18n } from '../../lib/i18n'
 import { useApp } from '../../store'
 import { EmptyRow } from '../../components/TableHead'
@@ -13,6 +12,7 @@ import { useShallow } from 'zustand/react/shallow'
 import { AddCreditsDialog } from './businesses/AddCreditsDialog'
 import { AddSeatsDialog } from './businesses/AddSeatsDialog'
 import { BusinessRow } from './businesses/BusinessRow'
+import { g } from './businesses/GrantParts'
 import { COLUMNS, type Key, columnClass } from './businesses/columns'
 
 // The partner's overview offers the seats dialog too (from this module: it travels in this chunk).
@@ -29,10 +29,6 @@ const m = defineMessages({
   },
   holding: { id: 'partner.businesses.holding', defaultMessage: 'Holding: {credits}' },
   holdingUnknown: { id: 'partner.businesses.holding.unknown', defaultMessage: 'known after your first grant' },
-  credits: {
-    id: 'partner.credits',
-    defaultMessage: '{count, plural, one {# credit} other {# credits}}',
-  },
   search: { id: 'partner.businesses.search', defaultMessage: 'Search this page' },
   searchPlaceholder: { id: 'partner.businesses.search.placeholder', defaultMessage: 'Name, email, ID…' },
   rows: { id: 'partner.businesses.rowsPerPage', defaultMessage: 'Rows per page' },
@@ -98,7 +94,7 @@ export function Businesses() {
             credits:
               holding === null
                 ? intl.formatMessage(m.holdingUnknown)
-                : intl.formatMessage(m.credits, { count: holding }),
+                : intl.formatMessage(g.credits, { count: holding }),
           })}
         </span>
       }

@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'react'
-import { defineMessages } from 'react-intl'
 import { GRANT_ACCESS, PASSWORD_RULES, registerBusinessSchema } from '../../../contract/api'
 import { Check, Field, FormError, Options, SubmitButton, TextField } from '../../components/Field'
 import { Screen } from '../../components/Screen'
@@ -95,8 +94,8 @@ export function RegisterForm() {
   const register = useApp((s) => s.registerBusiness)
   const intl = useI18n()
   const zones = useMemo(timeZones, [])
-  const countries = useMemo(countryOptions, [])
-  const currencies = useMemo(currencyOptions, [])
+  const countries = useMemo(countryOptions, [intl])
+  const currencies = useMemo(currencyOptions, [intl])
   const [f, setF] = useState<FormState>(() => ({
     email: '',
     firstname: '',
