@@ -2,7 +2,7 @@
  * The purchase order screen's words (issue 34): its labels, and the order check's problems worded by
  * field and zod issue code, saying what to do (no API field names).
  */
-import { defineMessages } from 'react-intl'
+import { type MessageDescriptor, defineMessages } from 'react-intl'
 import { LIMITS } from '../../contract/assumptions'
 import { getIntl } from '../lib/i18n'
 import type { FieldIssue } from '../lib/useSubmit'
@@ -93,40 +93,26 @@ const e = defineMessages({
   },
 })
 
-/** A problem of the order's check, in words. */
-export function orderIssue({ field, code }: FieldIssue): string | undefined {
-  const intl = getIntl()
-  const say = (d: (typeof e)[keyof typeof e]) => intl.formatMessage(d)
-  switch (field) {
-    case 'item_name':
-      return say(e.itemName)
-    case 'quantity':
-      return say(code === 'too_small' ? e.quantityPositive : e.quantity)
-    case 'selling_price':
-      return say(code === 'too_small' ? e.priceNegative : e.price)
-    case 'tax':
-    case 'withholding_tax':
-      return say(e.percentage)
-    case 'discount':
-      return say(code === 'custom' ? e.discountPercent : e.discount)
-    case 'discount_type':
-      return say(e.discountType)
-    case 'uuid':
-      return say(e.inventoryId)
-    case 'date':
-      return say(e.date)
-    case 'delivery_date':
-      return say(code === 'custom' ? e.deliveryBefore : e.deliveryDate)
-    case 'currency':
-      return say(e.currency)
-    case 'customer':
-      return say(e.vendor)
-    case 'items':
-      return code === 'too_big'
-        ? intl.formatMessage(e.tooManyItems, { max: LIMITS.maxItems })
-        : say(e.noItems)
-    default:
-      return undefined
-  }
+/** Each field's problem, by zod's issue code where one field has several ('' for any other code). */
+const FIELD_ERRORS: Partial<Record<string, Partial<Record<string, MessageDescriptor>>>> = {
+  item_name: { '': e.itemName },
+  quantity: { too_small: e.quantityPositive, '': e.quantity },
+  selling_price: { too_small: e.priceNegative, '': e.price },
+  tax: { '': e.percentage },
+  withholding_tax: { '': e.percentage },
+  discount: { custom: e.discountPercent, '': e.discount },
+  discount_type: { '': e.discountType },
+  uuid: { '': e.inventoryId },
+  date: { '': e.date },
+  delivery_date: { custom: e.deliveryBefore, '': e.deliveryDate },
+  currency: { '': e.currency },
+  customer: { '': e.vendor },
+  items: { too_big: e.tooManyItems, '': e.noItems },
 }
 
+/** A problem of the order's check, in words. */
+export function orderIssue({ field, code }: FieldIssue): string | undefined {
+  const byCode = FIELD_ERRORS[field]
+  const d = byCode?.[code] ?? byCode?.['']
+  return d ? getIntl().formatMessage(d, { max: LIMITS.maxItems }) : undefined
+}

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react'
+import type { MessageDescriptor } from 'react-intl'
 import { GRANT_ACCESS, PASSWORD_RULES, registerBusinessSchema } from '../../../contract/api'
 import { Check, Field, FormError, Options, SubmitButton, TextField } from '../../components/Field'
 import { Screen } from '../../components/Screen'
@@ -14,35 +15,28 @@ import { m, rule } from './register-words'
 /** What the form's error line says. */
 const FORM_LINES: FormLines = { refused: m.refused, invalid: m.invalid }
 
-/** The form's problems in words that say what to do (issue 34), by field and zod issue code. */
+/** Each field's problem in words that say what to do (issue 34); the password's names its missing rules. */
+const FIELD_ERRORS: Partial<Record<string, MessageDescriptor>> = {
+  email: m.errEmail,
+  firstname: m.errFirstname,
+  lastname: m.errLastname,
+  business_name: m.errBusinessName,
+  country: m.errCountry,
+  currency: m.errCurrency,
+  timezone: m.errTimezone,
+  grant_access: m.errAccess,
+}
+
 function registerIssue(password: string) {
   return ({ field, code }: FieldIssue): string | undefined => {
     const intl = getIntl()
-    switch (field) {
-      case 'email':
-        return intl.formatMessage(m.errEmail)
-      case 'firstname':
-        return intl.formatMessage(m.errFirstname)
-      case 'lastname':
-        return intl.formatMessage(m.errLastname)
-      case 'business_name':
-        return intl.formatMessage(m.errBusinessName)
-      case 'password': {
-        if (code !== 'custom') return intl.formatMessage(m.errPasswordMissing)
-        const missing = PASSWORD_RULES.filter((r) => !r.test(password)).map((r) => rule(r.id))
-        return intl.formatMessage(m.errPassword, { missing: intl.formatList(missing) })
-      }
-      case 'country':
-        return intl.formatMessage(m.errCountry)
-      case 'currency':
-        return intl.formatMessage(m.errCurrency)
-      case 'timezone':
-        return intl.formatMessage(m.errTimezone)
-      case 'grant_access':
-        return intl.formatMessage(m.errAccess)
-      default:
-        return undefined
+    if (field !== 'password') {
+      const d = FIELD_ERRORS[field]
+      return d ? intl.formatMessage(d) : undefined
     }
+    if (code !== 'custom') return intl.formatMessage(m.errPasswordMissing)
+    const missing = PASSWORD_RULES.filter((r) => !r.test(password)).map((r) => rule(r.id))
+    return intl.formatMessage(m.errPassword, { missing: intl.formatList(missing) })
   }
 }
 
