@@ -202,7 +202,7 @@ export class RecordStore {
       .map(fromRow)
   }
 
-  /** Each upload's first record and how many it made. */
+  /** Each upload's first record (null while not read) and how many it made. */
   forUploads(uploadIds: readonly number[]): Map<number, { record: RecordSummary; recordCount: number }> {
     const out = new Map<number, { record: RecordSummary; recordCount: number }>()
     if (uploadIds.length === 0) return out
@@ -210,7 +210,10 @@ export class RecordStore {
       `${SELECT} WHERE r.upload_id IN (${uploadIds.map(() => '?').join(', ')}) AND r.position = 0`,
       ...uploadIds,
     )
-    for (const r of rows) out.set(r.upload_id, { record: summaryOf(fromRow(r)), recordCount: r.record_count })
+    // Not read yet: no summary (null), only how many records the upload made.
+    for (const r of rows) {
+      out.set(r.upload_id, { record: r.fetched_at === null ? null : summaryOf(fromRow(r)), recordCount: r.record_count })
+    }
     return out
   }
 
