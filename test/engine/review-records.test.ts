@@ -3,31 +3,19 @@
  * its job completes, kept in the history's SQLite file, flagged, and printed on the headless line.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { lineWriter } from '../../src-main/headless/output'
 import { describeUpload } from '../../src-main/core/report'
-import { flagsOf, localDay } from '../../src-main/core/review/flags'
+import { flagsOf } from '../../src-main/core/review/flags'
+import { FIVE, nextYear, today } from './review-receipts'
 import type { Upload } from '../../src-main/core/store/uploads'
 import { PROFILE, type Rig, byName, receipt, rig as startRig, waitFor } from './helpers'
 import { pdfBytes } from './documents'
-import { followEvents } from '../../src-main/headless/output'
+import { followEvents, lineWriter } from '../../src-main/headless/output'
 
 let r: Rig | undefined
 afterEach(async () => {
   await r?.close()
   r = undefined
 })
-
-const today = localDay()
-const nextYear = `${Number(today.slice(0, 4)) + 1}-01-15`
-
-/** Five text-PDF receipts with known vendor, date and total (see the issue's "Done when"). */
-export const FIVE = {
-  'flour.pdf': `Flour Mills Ltd receipt\nVendor: Flour Mills\nDate: ${today}\nTotal: NGN 12,400.00\n`,
-  'kiosk.pdf': `Kiosk receipt\nVendor: Kiosk Lekki\nDate: ${today}\nThank you for shopping\n`,
-  'paper.pdf': `Paper order\nVendor: Paper Co\nDate: ${nextYear}\nTotal: NGN 5,000.00\n`,
-  'cloud.pdf': `Hosting invoice\nVendor: Cloud Host\nDate: ${today}\nTotal: USD 20.00\n`,
-  'flour-delivery.pdf': `Delivery note for your purchase\nSupplier: Flour Mills\nDelivered ${today}\nAmount due: NGN 12400.00\n`,
-}
 
 async function dropFive(rig: Rig): Promise<Map<string, Upload>> {
   const paths: string[] = []

@@ -203,8 +203,8 @@ export class RecordStore {
   }
 
   /** Each upload's first record (null while not read) and how many it made. */
-  forUploads(uploadIds: readonly number[]): Map<number, { record: RecordSummary; recordCount: number }> {
-    const out = new Map<number, { record: RecordSummary; recordCount: number }>()
+  forUploads(uploadIds: readonly number[]): Map<number, { record: RecordSummary | null; recordCount: number }> {
+    const out = new Map<number, { record: RecordSummary | null; recordCount: number }>()
     if (uploadIds.length === 0) return out
     const rows = this.db.all<Row>(
       `${SELECT} WHERE r.upload_id IN (${uploadIds.map(() => '?').join(', ')}) AND r.position = 0`,
