@@ -47,6 +47,8 @@ export interface RecordKeeperDeps {
   uploads: UploadStore
   events: EngineEmitter
   clientOf(profileId: string): Promise<UploadClient>
+  /** Runs a request within the profile's rate budget (UploadQueue.paced); null: not now. */
+  paced<T>(profileId: string, fn: () => Promise<T>): Promise<T | null>
   now(): number
 }
 
@@ -202,7 +204,12 @@ export class RecordKeeper {
     if (this.reading.has(r.uuid)) return null
     this.reading.add(r.uuid)
     try {
-      const read = await client.getRecordSummary(resource, r.uuid)
+      const get = client.getRecordSummary.bind(client)
+      const read = await this.d.paced(r.profileId, () => get(resource, r.uuid))
+      if (read === null) {
+        this.store.readFailed(r.uuid, 'the profile is paused or waiting for its connection')
+        return new Error('The record was not read: the profile is paused or waiting for its connection.')
+      }
       this.store.stored(r.uuid, read, this.d.now(), read.kind ?? undefined)
       return null
     } catch (e) {
