@@ -93,7 +93,7 @@ export function reviewRoom(ctx: AppContext): ReviewRoom {
     changed('currency', edit.currency, r.currency)
     if (edit.narration !== undefined && (edit.narration ?? '') !== (r.narration ?? '')) {
       if (!edit.narration?.trim()) {
-        throw new AppError('invalid_request', 'The narration cannot be empty: write what the record is for.', {
+        throw new AppError('invalid_request', REVIEW_TEXT.narrationEmpty().text, {
           narration: 'write what the record is for',
         })
       }
