@@ -8,6 +8,7 @@ import { flagsOf } from '../../src-main/core/review/flags'
 import { FIVE, nextYear, today } from './review-receipts'
 import type { Upload } from '../../src-main/core/store/uploads'
 import { PROFILE, type Rig, byName, receipt, rig as startRig, waitFor } from './helpers'
+import sharp from 'sharp'
 import { pdfBytes } from './documents'
 import { followEvents, lineWriter } from '../../src-main/headless/output'
 
@@ -53,6 +54,19 @@ describe('what each receipt became', () => {
     expect(store.counts(PROFILE, { currency: 'NGN', today })).toEqual({ toReview: 5, flagged: 5, all: 5 })
     // Without a business currency there is no currency flag: Cloud Host is not flagged.
     expect(store.counts(PROFILE, { currency: null, today }).flagged).toBe(4)
+  })
+
+  it('a photo comes out of the emulator with no total, and is flagged so', async () => {
+    r = await startRig()
+    const photo = await sharp({ create: { width: 320, height: 480, channels: 3, background: '#f4f1ea' } }).jpeg().toBuffer()
+    const { path } = await receipt(r.inbox, 'till-photo.jpg', photo)
+    await r.engine.addFiles([path], { profileId: PROFILE, target: 'expenses' })
+    await r.engine.whenIdle()
+    const row = r.engine.history().rows[0]!
+    expect(row.status).toBe('completed')
+    expect(Number(row.record!.total ?? 0)).toBe(0)
+    const s = r.engine.records.store.byUuid(row.recordUuid!)!
+    expect(flagsOf(s, { currency: 'NGN', today }, []).map((f) => f.code)).toContain('no_total')
   })
 
   it('prints the summary on the headless line of a completed receipt, once', async () => {

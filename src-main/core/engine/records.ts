@@ -29,17 +29,9 @@ const LAZY_CONCURRENCY = 2
 export function kindOf(recordType: string | null, target: string): string {
   const named = recordType?.trim().toLowerCase().replace(/[\s-]+/g, '_')
   if (named) return named
-  const fromTarget: Record<string, string> = {
-    expenses: 'expense',
-    bills: 'bill',
-    journals: 'journal',
-    invoices: 'invoice',
-    income: 'income',
-    contacts: 'contact',
-    accounts: 'account',
-    'bank-transactions': 'bank_transaction',
-  }
-  return fromTarget[target] ?? target
+  // The target is the resource the create posted to: the kind read there (RECORD_READ_RESOURCES).
+  const fromTarget = Object.entries(RECORD_READ_RESOURCES).find(([, resource]) => resource === target)?.[0]
+  return fromTarget ?? target
 }
 
 export interface RecordKeeperDeps {

@@ -106,19 +106,11 @@ function fromRow(r: Row): StoredRecord {
   }
 }
 
+const SUMMARY_KEYS = ['uuid', 'kind', 'vendor', 'date', 'total', 'currency', 'narration', 'reviewedAt', 'deletedOnServer'] as const
+
 /** The summary part of a stored record, as the contract shows it. */
 export function summaryOf(r: StoredRecord): RecordSummary {
-  return {
-    uuid: r.uuid,
-    kind: r.kind,
-    vendor: r.vendor,
-    date: r.date,
-    total: r.total,
-    currency: r.currency,
-    narration: r.narration,
-    reviewedAt: r.reviewedAt,
-    deletedOnServer: r.deletedOnServer,
-  }
+  return Object.fromEntries(SUMMARY_KEYS.map((k) => [k, r[k]])) as unknown as RecordSummary
 }
 
 export class RecordStore {
