@@ -234,13 +234,13 @@ export class RecordStore {
     return { toReview: n('to_review'), flagged: n('flagged'), all: n('all') }
   }
 
-  /** The other records with the same vendor, date and total (another upload), oldest first. */
+  /** The other records with the same vendor, date and total (another upload), first kept first. */
   sameRecord(r: StoredRecord): StoredRecord[] {
     if (!r.vendor || !r.date || !r.total) return []
     return this.db
       .all<Row>(
         `${SELECT} WHERE r.profile_id = ? AND r.vendor_key = ? AND r.date = ? AND r.total = ? AND r.upload_id != ?
-          AND r.deleted_on_server = 0 AND r.fetched_at IS NOT NULL ORDER BY r.completed_at, r.id LIMIT 5`,
+          AND r.deleted_on_server = 0 AND r.fetched_at IS NOT NULL ORDER BY r.id LIMIT 5`,
         r.profileId,
         r.vendor.trim().toLowerCase(),
         r.date,
