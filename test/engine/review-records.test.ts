@@ -69,6 +69,21 @@ describe('what each receipt became', () => {
     expect(flagsOf(s, { currency: 'NGN', today }, []).map((f) => f.code)).toContain('no_total')
   })
 
+  it('a bank statement that made several records keeps them all, and its row counts them', async () => {
+    r = await startRig()
+    const csv = `Date,Description,Amount\n${today},Flour Mills,-12400.00\n${today},POS Kiosk,-2500.00\n${today},Transfer in,50000.00\n`
+    const { path } = await receipt(r.inbox, 'march.csv', csv)
+    await r.engine.addFiles([path], { profileId: PROFILE, target: 'bank-transactions', prompt: 'March, main account' })
+    await r.engine.whenIdle()
+    const row = r.engine.history().rows[0]!
+    expect(row.status).toBe('completed')
+    expect(row.recordCount).toBe(3)
+    expect(row.record).toMatchObject({ kind: 'bank_transaction', date: today })
+    const kept = r.engine.records.store.list(PROFILE, 'all', 0, 10, { currency: 'NGN', today }).rows
+    expect(kept).toHaveLength(3)
+    expect(kept.every((k) => k.uploadId === row.id && k.fetchedAt !== null && k.recordCount === 3)).toBe(true)
+  })
+
   it('prints the summary on the headless line of a completed receipt, once', async () => {
     r = await startRig()
     const lines: string[] = []
