@@ -10,7 +10,8 @@
  * again later); a 404 on a later read means the record is gone ("deleted on the server").
  */
 import { RECORD_READ_RESOURCES } from '../../../schemas/assumptions'
-import { type RecordSummaryRead, decimalText } from '../../../schemas/read/summary'
+import type { RecordSummaryRead } from '../../../schemas/read/summary'
+import { decimalText } from '../../../schemas/read/decimal'
 import type { RecordRead } from '../../../schemas/read/records'
 import type { ReviewCounts } from '../../../contract/review'
 import type { EngineEmitter } from '../events'
