@@ -133,7 +133,7 @@ export function reviewRoom(ctx: AppContext): ReviewRoom {
         answer = current.kind === 'bill' ? await client.patchBill(r.uuid, patch) : await client.patchExpense(r.uuid, patch)
       } catch (e) {
         const f = asFailure(e)
-        if (f.connection || f.status === 0) throw new AppError('offline', REVIEW_TEXT.saveOffline().text)
+        if (f.connection) throw new AppError('offline', REVIEW_TEXT.saveOffline().text)
         if (f.status === 404) {
           keeper().store.deletedOnServer(r.uuid, Date.now())
           return detail(keeper().store.byUuid(r.uuid, p.id) ?? r, p)

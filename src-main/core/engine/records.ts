@@ -23,6 +23,8 @@ import type { Upload, UploadStore } from '../store/uploads'
 
 /** Records read at once when rows are shown (the rest wait for the next showing). */
 export const LAZY_READS_PER_SHOWING = 6
+/** At most one `review` event per this many ms. */
+export const REVIEW_EVENT_MS = 250
 /** Reads in flight at once for rows shown. */
 const LAZY_CONCURRENCY = 2
 
@@ -53,6 +55,13 @@ export class RecordKeeper {
   private readonly lazyQueue: StoredRecord[] = []
   private readonly work = new Set<Promise<void>>()
   private closed = false
+  private changed: { profileId: string | null; uuids: Set<string>; uploadIds: Set<number> } = {
+    profileId: null,
+    uuids: new Set(),
+    uploadIds: new Set(),
+  }
+  private reviewTimer: NodeJS.Timeout | null = null
+  private lastReviewAt = 0
 
   constructor(private readonly d: RecordKeeperDeps) {
     this.store = new RecordStore(d.db)
@@ -153,6 +162,8 @@ export class RecordKeeper {
 
   async close(): Promise<void> {
     this.closed = true
+    if (this.reviewTimer) clearTimeout(this.reviewTimer)
+    this.reviewTimer = null
     this.lazyQueue.length = 0
     await this.settled()
   }
@@ -240,6 +251,37 @@ export class RecordKeeper {
     }
     const profileId = row?.profileId
     if (!profileId) return
-    this.d.events.emit('review', { counts: this.counts(profileId, localDay(this.d.now())), uuids, uploadIds: [uploadId] })
+    for (const u of uuids) this.changed.uuids.add(u)
+    this.changed.uploadIds.add(uploadId)
+    this.changed.profileId = profileId
+    this.scheduleReview()
+  }
+
+  /**
+   * One `review` event per REVIEW_EVENT_MS at most (the first at once): a drop of a thousand
+   * receipts reads a thousand records, and each count walks the profile's records.
+   */
+  private scheduleReview(): void {
+    if (this.reviewTimer || this.closed) return
+    const wait = this.lastReviewAt + REVIEW_EVENT_MS - this.d.now()
+    if (wait <= 0) return this.emitReview()
+    this.reviewTimer = setTimeout(() => {
+      this.reviewTimer = null
+      try {
+        this.emitReview()
+      } catch {
+        // Storage trouble: the next change tells again.
+      }
+    }, wait)
+    this.reviewTimer.unref?.()
+  }
+
+  private emitReview(): void {
+    const { profileId, uuids, uploadIds } = this.changed
+    if (!profileId || this.closed) return
+    this.changed = { profileId: null, uuids: new Set(), uploadIds: new Set() }
+    this.lastReviewAt = this.d.now()
+    const counts = this.counts(profileId, localDay(this.d.now()))
+    this.d.events.emit('review', { counts, uuids: [...uuids], uploadIds: [...uploadIds] })
   }
 }
