@@ -120,6 +120,23 @@ describe('Review through the bridge', () => {
     expect(money.toReview).toBe(5)
   })
 
+  it('shows an invoice read-only with the reason, and refuses to save it', async () => {
+    r = await appRig()
+    await addProfile(r)
+    const file = { name: 'cake-order.pdf', base64: pdfBytes(`Invoice\nCustomer: Ada Bakes\nDate: ${today}\nTotal: NGN 8,000.00\n`).toString('base64') }
+    await r.ok('addFileContents', { files: [file], target: 'invoices' })
+    const item = await waitFor('the invoice read', async () => (await r!.ok('review.list', { filter: 'all' })).items.find((i) => i.record.total))
+    expect(item.record.kind).toBe('invoice')
+    const detail = await r.ok('review.get', { uuid: item.record.uuid })
+    expect(detail.editable).toBe(false)
+    expect(detail.notEditableReason).toMatchObject({ code: 'review.readonly.kind', params: { kind: 'invoice' } })
+    expect(detail.notEditableReason!.text).toMatch(/^This is an invoice: Bookdrop can change only expenses and bills/)
+    expect(detail.fields).toMatchObject({ uuid: item.record.uuid })
+    const refused = await r.call('review.save', { uuid: item.record.uuid, total: '9000.00' })
+    expect(refused.ok).toBe(false)
+    if (!refused.ok) expect(refused.error.code).toBe('not_editable')
+  })
+
   it("refuses a currency that is not ISO 4217, and keeps one that is on the profile", async () => {
     r = await appRig()
     await addProfile(r)
