@@ -17,6 +17,29 @@ afterEach(async () => {
   dir = null
 })
 
+async function openDb(): Promise<Db> {
+  dir = await mkdtemp(join(tmpdir(), 'bookdrop-records-'))
+  return new Db(join(dir, 'bookdrop.db'))
+}
+
+/** The query plans (one text) of every statement `call` prepares, each parameter as a literal. */
+function plansOf(db: Db, call: () => unknown): string {
+  const sqls: string[] = []
+  const original = db.prepare
+  db.prepare = (sql: string) => {
+    sqls.push(sql)
+    return original.call(db, sql)
+  }
+  try {
+    call()
+  } finally {
+    db.prepare = original
+  }
+  const explain = (sql: string) =>
+    db.raw.prepare(`EXPLAIN QUERY PLAN ${sql.replaceAll('?', "'x'")}`).all() as { detail: string }[]
+  return sqls.map((sql) => explain(sql).map((row) => row.detail).join(' | ')).join(' | ')
+}
+
 describe('the records table', () => {
   it('migration 9 lists the uploads an earlier version completed, unread, with their kind', async () => {
     dir = await mkdtemp(join(tmpdir(), 'bookdrop-records-'))
@@ -39,24 +62,9 @@ describe('the records table', () => {
   })
 
   it("Review's lists, counts, duplicate lookup and month sums seek an index, unsorted", async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bookdrop-records-'))
-    const db = new Db(join(dir, 'bookdrop.db'))
+    const db = await openDb()
     const store = new RecordStore(db)
-    let seen: string[] = []
-    const prepare = db.prepare.bind(db)
-    db.prepare = (sql: string) => {
-      seen.push(sql)
-      return prepare(sql)
-    }
-    const planOf = (call: () => unknown): string => {
-      seen = []
-      call()
-      return seen
-        .flatMap((sql) =>
-          (db.raw.prepare(`EXPLAIN QUERY PLAN ${sql.replace(/\?/g, "'x'")}`).all() as { detail: string }[]).map((r) => r.detail),
-        )
-        .join(' | ')
-    }
+    const planOf = (call: () => unknown) => plansOf(db, call)
     const ctx = { currency: 'NGN', today: '2026-03-10' }
     const rec = {
       uuid: 'u', profileId: 'p1', uploadId: 1, vendor: 'Flour Mills', date: '2026-03-03', total: '1.00',
