@@ -26,6 +26,7 @@ import { PHONE_CALLS, type PhoneCalls } from './calls/phone'
 import { CONNECTION_CALLS, type ConnectionCalls } from './calls/connection'
 import { MAIL_CALLS, type MailCalls } from './calls/mail'
 import { DATA_FOLDER_CALLS, type DataFolderCalls } from './calls/data-folder'
+import { REVIEW_CALLS, type ReviewCalls } from './calls/review'
 import type { Assert } from './calls/shared'
 import type { ProfileList, SessionState } from './views'
 
@@ -33,6 +34,8 @@ export * from './types'
 export * from './phone'
 export * from './views'
 export * from './channels'
+export * from './review'
+export { currencyCode, reviewEditSchema } from './calls/review'
 export { settingsSchema, type Settings } from './calls/app'
 export type { DataFolderView, FreedView } from './calls/data-folder'
 export { UPLOAD_STATUS_VALUES, historyFilterSchema, type HistoryFilterInput } from './calls/uploads'
@@ -52,6 +55,7 @@ export const CALLS = {
   ...CONNECTION_CALLS,
   ...MAIL_CALLS,
   ...DATA_FOLDER_CALLS,
+  ...REVIEW_CALLS,
 } as const
 
 /** Keys that two of the groups share (a spread would let the later one win silently). */
@@ -72,6 +76,7 @@ type _NoCallInTwoGroups = Assert<
         typeof CONNECTION_CALLS,
         typeof MAIL_CALLS,
         typeof DATA_FOLDER_CALLS,
+        typeof REVIEW_CALLS,
       ]
     >,
   ] extends [never]
@@ -94,7 +99,8 @@ export interface Calls
     PhoneCalls,
     ConnectionCalls,
     MailCalls,
-    DataFolderCalls {}
+    DataFolderCalls,
+    ReviewCalls {}
 
 type _EveryCallAnswered = Assert<
   [Exclude<keyof Calls, CallName>, Exclude<CallName, keyof Calls>] extends [never, never] ? true : false
