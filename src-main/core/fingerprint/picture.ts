@@ -30,7 +30,7 @@ export const NORM_H = ROWS * CELL
  * global hash within `global` bits (the index finds every hash within 7: store.ts), shapes within
  * `aspect` (ratio), and every region within `region` levels (of 16).
  */
-export const PICTURE_MATCH = { global: 7, aspect: 0.04, region: 5 } as const
+export const PICTURE_MATCH = { global: 7, aspect: 0.04, region: 6 } as const
 
 type Gray = { data: Uint8Array; width: number; height: number }
 
