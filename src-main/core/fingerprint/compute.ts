@@ -7,7 +7,7 @@ import { createRequire } from 'node:module'
 import { inflateSync } from 'node:zlib'
 import type * as PdfLib from 'pdf-lib'
 import type * as SharpTypes from 'sharp'
-import type { Fingerprint, FingerprintResult } from './index'
+import type { Fingerprint, FingerprintResult } from './types'
 import { MIN_TEXT_CHARS, textHash } from './normalise'
 import { WORK_EDGE, hashGray } from './picture'
 

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { TaskPool, WorkerLimitError } from '../../../workers/pool'
 import type { ComputeInput } from './compute'
-import type { DocumentKind, FingerprintLimits, FingerprintResult } from './index'
+import type { DocumentKind, FingerprintLimits, FingerprintResult } from './types'
 
 const MB = 1024 * 1024
 

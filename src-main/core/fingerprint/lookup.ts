@@ -6,7 +6,7 @@
  */
 import type { PossibleDuplicate } from '../../../contract/possible-duplicate'
 import type { Upload, UploadStore } from '../store/uploads'
-import type { Fingerprint, FingerprintIndex } from './index'
+import type { Fingerprint, FingerprintIndex } from './types'
 
 /** Statuses of a row whose receipt was sent (the server took it). */
 export const SENT_STATUSES: readonly string[] = ['processing', 'completed']

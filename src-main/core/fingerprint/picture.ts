@@ -15,7 +15,7 @@
  *      change every cell by a few. A match needs EVERY region close, never an average.
  * The thresholds (PICTURE_MATCH) come from the test set (docs/duplicates.md).
  */
-import type { PictureHash } from './index'
+import type { PictureHash } from './types'
 
 export const WORK_EDGE = 1024
 export const COLS = 4

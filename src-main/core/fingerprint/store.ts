@@ -14,7 +14,7 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { Db } from '../store/db'
-import type { Fingerprint, FingerprintIndex, NearMatch, PictureHash } from './index'
+import type { Fingerprint, FingerprintIndex, NearMatch, PictureHash } from './types'
 import { PICTURE_MATCH, hamming, samePicture } from './picture'
 
 interface FpRow {
