@@ -57,8 +57,10 @@ export async function buildTestSet(o: { big?: number } = {}): Promise<Pair[]> {
       const digits = 1 + ((t + k) % 3)
       const base = k === 0 ? rc : receipt(t, 50 + t * 3 + k)
       const other = otherTotal(base, digits, 1000 + t * 10 + k)
-      const a = k === 0 ? A : await asPrepared(await receiptPhoto(base, { width: 2000, height: 1500 }))
-      const b = await asPrepared(await reencode(await receiptPhoto(other, { width: 2000, height: 1500 }), 85))
+      // Drawn at 2000 × 1500, or 1600 × 1200 (a smaller picture: fewer pixels per digit).
+      const size = k === 1 ? { width: 1600, height: 1200 } : { width: 2000, height: 1500 }
+      const a = k === 0 ? A : await asPrepared(await receiptPhoto(base, size))
+      const b = await asPrepared(await reencode(await receiptPhoto(other, size), 85))
       pairs.push({ name: `t${t} photos, total ${base.total} vs ${other.total}`, group: 'photo', same: false, a, b })
       pairs.push({ name: `t${t} PDFs, total ${base.total} vs ${other.total}`, group: 'pdf', same: false, a: pdf(await receiptPdf(base)), b: pdf(await receiptPdf(other)) })
     }
