@@ -20,7 +20,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startSandbox } from '../../sandbox'
-import { FINGERPRINT_LIMITS, type Fingerprint, Fingerprinter, SqlFingerprintIndex } from '../../src-main/core/fingerprint'
+import {
+  FINGERPRINT_LIMITS,
+  type Fingerprint,
+  Fingerprinter,
+  SqlFingerprintIndex,
+} from '../../src-main/core/fingerprint'
 import { computeFingerprint } from '../../src-main/core/fingerprint/compute'
 import { PHOTO_DEFAULTS, PhotoPreparer } from '../../src-main/core/prepare/preparer'
 import { Db } from '../../src-main/core/store/db'
@@ -39,7 +44,8 @@ const median = (xs: number[]) => {
   const m = Math.floor(s.length / 2)
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!
 
 async function picture(bytes: Uint8Array): Promise<Extract<Fingerprint, { kind: 'picture' }>> {
   const r = await computeFingerprint({ bytes, kind: 'image', maxPixels: FINGERPRINT_LIMITS.maxPixels })
@@ -61,14 +67,20 @@ async function lookupRows(): Promise<BenchRow[]> {
   try {
     const index = new SqlFingerprintIndex(db)
     log('drawing 30 receipts')
-    const bases: { fp: Extract<Fingerprint, { kind: 'picture' }>; copy: Extract<Fingerprint, { kind: 'picture' }>; lookalike: Extract<Fingerprint, { kind: 'picture' }> }[] = []
+    const bases: {
+      fp: Extract<Fingerprint, { kind: 'picture' }>
+      copy: Extract<Fingerprint, { kind: 'picture' }>
+      lookalike: Extract<Fingerprint, { kind: 'picture' }>
+    }[] = []
     for (let i = 0; i < 30; i++) {
       const rc = receipt(i % 7, i + 1)
       const photo = await receiptPhoto(rc, { width: 1600, height: 1200 })
       bases.push({
         fp: await picture((await asPrepared(photo)).bytes),
         copy: await picture((await asPrepared(await reencode(photo, 70))).bytes),
-        lookalike: await picture((await asPrepared(await receiptPhoto(otherTotal(rc, 1, i), { width: 1600, height: 1200 }))).bytes),
+        lookalike: await picture(
+          (await asPrepared(await receiptPhoto(otherTotal(rc, 1, i), { width: 1600, height: 1200 }))).bytes,
+        ),
       })
     }
     log(`storing ${STORED.toLocaleString('en-US')} fingerprints`)
@@ -88,7 +100,9 @@ async function lookupRows(): Promise<BenchRow[]> {
       }
     })
     const fillMs = performance.now() - t0
-    const texts = db.all<{ hash: string }>("SELECT hash FROM fingerprints WHERE kind = 'text' LIMIT 500").map((x) => x.hash)
+    const texts = db
+      .all<{ hash: string }>("SELECT hash FROM fingerprints WHERE kind = 'text' LIMIT 500")
+      .map((x) => x.hash)
     const times: number[] = []
     let found = 0
     let wrong = 0
@@ -170,7 +184,11 @@ async function photoRows(): Promise<BenchRow[]> {
 function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Timed> {
   return new Promise((res, rej) => {
     const t0 = performance.now()
-    const p = spawn('/usr/bin/time', ['-f', 'BENCH_TIME %U %S %M', cmd, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const p = spawn('/usr/bin/time', ['-f', 'BENCH_TIME %U %S %M', cmd, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     p.stdout.on('data', (d: Buffer) => (out += d.toString()))
     p.stderr.on('data', (d: Buffer) => (out += d.toString()))
@@ -178,7 +196,13 @@ function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Tim
     p.on('exit', (code) => {
       const m = /BENCH_TIME ([\d.]+) ([\d.]+) (\d+)/.exec(out)
       if (!m) return rej(new Error(`no timing: ${out.slice(-400)}`))
-      res({ wallMs: performance.now() - t0, cpuMs: (Number(m[1]) + Number(m[2])) * 1000, peakRss: Number(m[3]) * 1024, code, out })
+      res({
+        wallMs: performance.now() - t0,
+        cpuMs: (Number(m[1]) + Number(m[2])) * 1000,
+        peakRss: Number(m[3]) * 1024,
+        code,
+        out,
+      })
     })
   })
 }
@@ -187,7 +211,10 @@ async function onceRows(): Promise<BenchRow[]> {
   const work = await mkdtemp(join(tmpdir(), 'bookdrop-bench-fponce-'))
   const sb = await startSandbox({
     port: 0,
-    fixtures: { businesses: [{ uuid: 'bench', name: 'Bench', key: KEY }], rate_limit: { limit: 1_000_000, window_seconds: 60 } },
+    fixtures: {
+      businesses: [{ uuid: 'bench', name: 'Bench', key: KEY }],
+      rate_limit: { limit: 1_000_000, window_seconds: 60 },
+    },
   })
   try {
     // 300 real receipts (different lines and totals), written once and copied for each run.
@@ -197,10 +224,27 @@ async function onceRows(): Promise<BenchRow[]> {
     const run = async (on: boolean) => {
       const inbox = join(work, `inbox-${n}`)
       await mkdir(inbox)
-      for (let i = 0; i < pdfs.length; i++) await writeFile(join(inbox, `receipt-${String(i).padStart(3, '0')}.pdf`), pdfs[i]!)
+      for (let i = 0; i < pdfs.length; i++)
+        await writeFile(join(inbox, `receipt-${String(i).padStart(3, '0')}.pdf`), pdfs[i]!)
       const t = await timed(
         'npm',
-        ['run', '--silent', 'headless', '--', '--watch', inbox, '--target', 'expenses', '--base-url', sb.url, '--data-dir', join(work, `data-${n++}`), '--once', '--concurrency', '3'],
+        [
+          'run',
+          '--silent',
+          'headless',
+          '--',
+          '--watch',
+          inbox,
+          '--target',
+          'expenses',
+          '--base-url',
+          sb.url,
+          '--data-dir',
+          join(work, `data-${n++}`),
+          '--once',
+          '--concurrency',
+          '3',
+        ],
         { BOOKDROP_API_KEY: KEY, ...(on ? {} : { BOOKDROP_FINGERPRINTS: 'off' }) },
       )
       if (t.code !== 0) throw new Error(`headless --once exited ${t.code}: ${t.out.slice(-600)}`)

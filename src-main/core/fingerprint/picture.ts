@@ -68,7 +68,12 @@ export function contentBox(g: Gray): { left: number; top: number; width: number;
 }
 
 /** Area-average resample of a box of `g` to `W` × `H` (float values). */
-export function resample(g: Gray, box: { left: number; top: number; width: number; height: number }, W: number, H: number): Float32Array {
+export function resample(
+  g: Gray,
+  box: { left: number; top: number; width: number; height: number },
+  W: number,
+  H: number,
+): Float32Array {
   const out = new Float32Array(W * H)
   const sx = box.width / W
   const sy = box.height / H
@@ -102,7 +107,9 @@ let cosTable: Float64Array | null = null
 function cosines(): Float64Array {
   if (cosTable) return cosTable
   cosTable = new Float64Array(DCT_N * DCT_N)
-  for (let u = 0; u < DCT_N; u++) for (let x = 0; x < DCT_N; x++) cosTable[u * DCT_N + x] = Math.cos(((2 * x + 1) * u * Math.PI) / (2 * DCT_N))
+  for (let u = 0; u < DCT_N; u++)
+    for (let x = 0; x < DCT_N; x++)
+      cosTable[u * DCT_N + x] = Math.cos(((2 * x + 1) * u * Math.PI) / (2 * DCT_N))
   return cosTable
 }
 
@@ -142,14 +149,19 @@ export function hashGray(g: Gray): PictureHash {
   const small = new Float32Array(DCT_N * DCT_N)
   const bw = NORM_W / DCT_N
   const bh = NORM_H / DCT_N
-  for (let y = 0; y < NORM_H; y++) for (let x = 0; x < NORM_W; x++) small[Math.floor(y / bh) * DCT_N + Math.floor(x / bw)]! += cells[y * NORM_W + x]! / (bw * bh)
+  for (let y = 0; y < NORM_H; y++)
+    for (let x = 0; x < NORM_W; x++)
+      small[Math.floor(y / bh) * DCT_N + Math.floor(x / bw)]! += cells[y * NORM_W + x]! / (bw * bh)
   const global = dctHash(small)
   const regions: string[] = []
   for (let r = 0; r < ROWS; r++)
     for (let c = 0; c < COLS; c++) {
       const digits: string[] = []
       for (let y = 0; y < CELL; y++)
-        for (let x = 0; x < CELL; x++) digits.push(Math.min(15, Math.round(cells[(r * CELL + y) * NORM_W + c * CELL + x]! / 17)).toString(16))
+        for (let x = 0; x < CELL; x++)
+          digits.push(
+            Math.min(15, Math.round(cells[(r * CELL + y) * NORM_W + c * CELL + x]! / 17)).toString(16),
+          )
       regions.push(digits.join(''))
     }
   return { global, regions, cols: COLS, rows: ROWS, aspect: box.width / box.height }
@@ -179,11 +191,16 @@ export function regionDistance(a: string, b: string): number {
 }
 
 /** How two picture hashes compare: their global distance, shape ratio and farthest region. */
-export function pictureDistance(a: PictureHash, b: PictureHash): { global: number; aspect: number; region: number } {
+export function pictureDistance(
+  a: PictureHash,
+  b: PictureHash,
+): { global: number; aspect: number; region: number } {
   const aspect = Math.abs(Math.log(a.aspect / b.aspect))
   let region = 0
   if (a.cols !== b.cols || a.rows !== b.rows || a.regions.length !== b.regions.length) region = 15
-  else for (let i = 0; i < a.regions.length; i++) region = Math.max(region, regionDistance(a.regions[i]!, b.regions[i]!))
+  else
+    for (let i = 0; i < a.regions.length; i++)
+      region = Math.max(region, regionDistance(a.regions[i]!, b.regions[i]!))
   return { global: hamming(a.global, b.global), aspect, region }
 }
 

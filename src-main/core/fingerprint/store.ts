@@ -124,7 +124,9 @@ export class SqlFingerprintIndex implements FingerprintIndex {
         target,
         ...keys,
       )
-      for (const r of rows) if (r.upload_id !== exclude && hamming(r.hash, fp.global) <= PICTURE_MATCH.global) close.set(r.upload_id, r.hash)
+      for (const r of rows)
+        if (r.upload_id !== exclude && hamming(r.hash, fp.global) <= PICTURE_MATCH.global)
+          close.set(r.upload_id, r.hash)
     })
     const out: NearMatch[] = []
     for (const id of [...close.keys()].sort((a, b) => a - b)) {
@@ -140,7 +142,10 @@ export class SqlFingerprintIndex implements FingerprintIndex {
   }
 
   of(uploadId: number): Fingerprint | null {
-    const r = this.db.get<FpRow>('SELECT upload_id, kind, hash, chars, aspect, cols, rows, regions FROM fingerprints WHERE upload_id = ?', uploadId)
+    const r = this.db.get<FpRow>(
+      'SELECT upload_id, kind, hash, chars, aspect, cols, rows, regions FROM fingerprints WHERE upload_id = ?',
+      uploadId,
+    )
     if (!r) return null
     if (r.kind === 'text') return { kind: 'text', hash: r.hash, chars: r.chars ?? 0 }
     const cols = r.cols ?? 0
