@@ -6,6 +6,7 @@
  * /CreationDate, /ModDate and /ID changed). Used by test/fingerprint/*.test.ts and the bench.
  */
 import sharp from 'sharp'
+import { seededRandom } from '../../sandbox/faults'
 import { PDFDocument, PDFHexString, PDFName, StandardFonts } from 'pdf-lib'
 
 export interface Line {
@@ -24,17 +25,8 @@ export interface Receipt {
   lead: number
 }
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** A deterministic pseudo-random sequence (the emulator's seeded PRNG). */
+export const rng = seededRandom
 
 const SHOPS = [
   'CORNER GROCER',

@@ -59,31 +59,28 @@ function firstChannel(data: Buffer, channels: number): Uint8Array {
   return out
 }
 
-/** The text of a PDF's first pages, or null when it cannot be read (damaged, encrypted). */
+/** The text of a PDF's first pages by PDF.js, or null when it cannot be read (damaged, encrypted). */
 async function pdfText(bytes: Uint8Array): Promise<string | null> {
-  const { getDocumentProxy } = await import('unpdf')
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>> | null = null
+  const unpdf = await import('unpdf')
+  // A copy: PDF.js transfers (detaches) the buffer it is given.
+  const doc = await unpdf
+    .getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, isEvalSupported: false })
+    .catch(() => null)
+  if (!doc) return null
+  const parts: string[] = []
   try {
-    // A copy: PDF.js transfers (detaches) the buffer it is given.
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, isEvalSupported: false })
-    const parts: string[] = []
     let chars = 0
-    for (let n = 1; n <= Math.min(pdf.numPages, MAX_PAGES) && chars < MAX_TEXT; n++) {
-      const page = await pdf.getPage(n)
-      const content = await page.getTextContent()
-      for (const item of content.items) {
-        if (!('str' in item)) continue
-        parts.push(item.str)
-        chars += item.str.length + 1
-        if (chars >= MAX_TEXT) break
-      }
-      parts.push('\n')
+    for (let n = 1; n <= Math.min(doc.numPages, MAX_PAGES) && chars < MAX_TEXT; n++) {
+      const { items } = await (await doc.getPage(n)).getTextContent()
+      const strs = items.flatMap((item) => ('str' in item ? [item.str] : []))
+      chars += strs.reduce((sum, x) => sum + x.length + 1, 0)
+      parts.push(strs.join(' '), '\n')
     }
-    return parts.join(' ')
+    return parts.join(' ').slice(0, MAX_TEXT)
   } catch {
     return null
   } finally {
-    await pdf?.destroy().catch(() => undefined)
+    await doc.destroy().catch(() => undefined)
   }
 }
 

@@ -6,8 +6,8 @@
  * other, while the pool's time limit starts only when a worker takes a task.
  */
 import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { TaskPool, WorkerLimitError } from '../../../workers/pool'
+import { pinSharp } from '../prepare/preparer'
 import type { ComputeInput } from './compute'
 import type { DocumentKind, FingerprintLimits, FingerprintResult } from './types'
 
@@ -25,18 +25,6 @@ export const FINGERPRINT_LIMITS: FingerprintLimits = {
 }
 
 type FingerprintTasks = { fingerprint: (input: ComputeInput) => FingerprintResult }
-
-let sharpPinned = false
-/** sharp loaded once on the main thread too (its advice for worker threads; see prepare/preparer.ts). */
-function pinSharp(): void {
-  if (sharpPinned) return
-  sharpPinned = true
-  try {
-    createRequire(import.meta.url)('sharp')
-  } catch {
-    // The worker reports the same failure, for the file, as a reason.
-  }
-}
 
 export class Fingerprinter {
   private pool: TaskPool<FingerprintTasks> | null = null

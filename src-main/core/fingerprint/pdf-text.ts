@@ -88,6 +88,11 @@ function literal(s: string, from: number, to: number): string {
   return out
 }
 
+/** True when the operator `op` (two letters) stands at `i` as a word of its own. */
+function operator(content: string, i: number, op: string): boolean {
+  return content.startsWith(op, i) && !/\w/.test(content[i + 2] ?? ' ') && !/\w/.test(content[i - 1] ?? ' ')
+}
+
 /** The strings shown in a content stream (between BT and ET), one line per text object. */
 export function shownText(content: string): string {
   const lines: string[] = []
@@ -115,20 +120,10 @@ export function shownText(content: string): string {
     } else if (c === '%') {
       const end = content.indexOf('\n', i)
       i = end < 0 ? n : end + 1
-    } else if (
-      c === 'B' &&
-      content[i + 1] === 'T' &&
-      !/\w/.test(content[i + 2] ?? ' ') &&
-      !/\w/.test(content[i - 1] ?? ' ')
-    ) {
+    } else if (operator(content, i, 'BT')) {
       inText = true
       i += 2
-    } else if (
-      c === 'E' &&
-      content[i + 1] === 'T' &&
-      !/\w/.test(content[i + 2] ?? ' ') &&
-      !/\w/.test(content[i - 1] ?? ' ')
-    ) {
+    } else if (operator(content, i, 'ET')) {
       inText = false
       if (parts.length) lines.push(parts.join(' '))
       parts = []
@@ -146,7 +141,8 @@ export function quickPdfText(bytes: Uint8Array): string | null {
   const texts: string[] = []
   let decoded = 0
   let streams = 0
-  const objRe = /\d+\s+\d+\s+obj\s*<</g
+  // Bounded runs: a file of ten million digits costs one pass, not one pass per digit.
+  const objRe = /\d{1,10}\s{1,8}\d{1,5}\s{1,8}obj\s{0,64}<</g
   let m: RegExpExecArray | null
   while ((m = objRe.exec(s))) {
     const start = m.index + m[0].length - 2

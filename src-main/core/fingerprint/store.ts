@@ -51,27 +51,22 @@ function unpackRegions(blob: Uint8Array, n: number): string[] {
   return Array.from({ length: n }, (_, i) => all.slice(i * len, (i + 1) * len))
 }
 
+/**
+ * Its own table, made on first use (it shares nothing with the uploads table's migrations): one row
+ * per upload; a text's hash, or a picture's global hash, its four bands, shape and regions.
+ */
+const SCHEMA = `CREATE TABLE IF NOT EXISTS fingerprints (
+  upload_id INTEGER PRIMARY KEY, profile_id TEXT NOT NULL, target TEXT NOT NULL,
+  kind TEXT NOT NULL, hash TEXT NOT NULL, chars INTEGER,
+  b0 INTEGER, b1 INTEGER, b2 INTEGER, b3 INTEGER,
+  aspect REAL, cols INTEGER, rows INTEGER, regions BLOB, created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS fingerprints_text ON fingerprints(profile_id, target, hash) WHERE kind = 'text';
+${[0, 1, 2, 3].map((i) => `CREATE INDEX IF NOT EXISTS fingerprints_b${i} ON fingerprints(profile_id, target, b${i}, hash) WHERE kind = 'picture';`).join('\n')}`
+
 export class SqlFingerprintIndex implements FingerprintIndex {
   constructor(private readonly db: Db) {
-    db.raw.exec(`CREATE TABLE IF NOT EXISTS fingerprints (
-      upload_id INTEGER PRIMARY KEY,
-      profile_id TEXT NOT NULL,
-      target TEXT NOT NULL,
-      kind TEXT NOT NULL,
-      hash TEXT NOT NULL,
-      chars INTEGER,
-      b0 INTEGER, b1 INTEGER, b2 INTEGER, b3 INTEGER,
-      aspect REAL,
-      cols INTEGER,
-      rows INTEGER,
-      regions BLOB,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS fingerprints_text ON fingerprints(profile_id, target, hash) WHERE kind = 'text';
-    CREATE INDEX IF NOT EXISTS fingerprints_b0 ON fingerprints(profile_id, target, b0, hash) WHERE kind = 'picture';
-    CREATE INDEX IF NOT EXISTS fingerprints_b1 ON fingerprints(profile_id, target, b1, hash) WHERE kind = 'picture';
-    CREATE INDEX IF NOT EXISTS fingerprints_b2 ON fingerprints(profile_id, target, b2, hash) WHERE kind = 'picture';
-    CREATE INDEX IF NOT EXISTS fingerprints_b3 ON fingerprints(profile_id, target, b3, hash) WHERE kind = 'picture';`)
+    db.raw.exec(SCHEMA)
   }
 
   remember(profileId: string, target: string, uploadId: number, fp: Fingerprint, now = Date.now()): void {
