@@ -1,3 +1,8 @@
+import { spawn } from 'node:child_process'
+import { resolve } from 'node:path'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+
 /**
  * One row of `npm run bench`'s table, and how a scenario script that runs in a process of its own
  * (renderer.ts, phone.ts, hostile.ts) hands its rows back: `--json` prints them as one last line
@@ -40,4 +45,32 @@ export function runAlone(script: string, bench: () => Promise<BenchRow[]>): void
       process.exit(1)
     },
   )
+}
+
+/**
+ * Runs a command as a person would and measures it from outside with GNU time: wall time, CPU time
+ * (user + system of the whole process tree, npm included when it is the command) and peak RSS.
+ */
+export function timed(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> {
+  return new Promise((res, rej) => {
+    const t0 = performance.now()
+    const p = spawn('/usr/bin/time', ['-f', 'BENCH_TIME %U %S %M', cmd, ...cmdArgs], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    p.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    p.on('error', rej)
+    p.on('exit', (code) => {
+      const wallMs = performance.now() - t0
+      const m = /BENCH_TIME ([\d.]+) ([\d.]+) (\d+)/.exec(out)
+      if (!m)
+        return rej(
+          new Error(`no timing from /usr/bin/time for ${cmd} ${cmdArgs.join(' ')}:\n${out.slice(-500)}`),
+        )
+      res({ wallMs, cpuMs: (Number(m[1]) + Number(m[2])) * 1000, peakRss: Number(m[3]) * 1024, code, out })
+    })
+  })
 }

@@ -16,7 +16,7 @@ import { startSandbox } from '../../sandbox'
 import { mailBench } from './mail'
 import { cmdlineOf, descendants, rssOf } from './procs'
 import { soakBench, soakMinutes } from './soak'
-import type { BenchRow, Timed } from './rows'
+import { type BenchRow, type Timed, timed } from './rows'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const KEY = `svc_sk_bench_${randomBytes(8).toString('hex')}`
@@ -25,7 +25,7 @@ const argv = process.argv.slice(2)
 const args = new Set(argv)
 const QUICK = args.has('--quick')
 const USAGE = `usage: npm run bench [-- [--quick] [--only <scenario>[,<scenario>…]] [--soak] [--soak-minutes <n>]]
-  scenarios: process, ingest, detect, pages, scan, large, mail, hostile, renderer, phone, soak
+  scenarios: process, ingest, detect, pages, scan, large, mail, hostile, renderer, phone, fingerprint, soak
   --quick            fewer files (and a 2-minute soak)
   --only <list>      only these scenarios (default: all but soak)
   --soak             the full run includes the soak too (\`npm run headless\` watching a folder that gets
@@ -166,34 +166,6 @@ function rendererChild(script = 'renderer.ts'): Promise<BenchRow[]> {
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`
 
 // ---- whole processes, timed from outside ----------------------------------------------------
-
-/**
- * Runs a command as a person would and measures it from outside with GNU time: wall time, CPU time
- * (user + system of the whole process tree, npm included when it is the command) and peak RSS.
- */
-function timed(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> {
-  return new Promise((res, rej) => {
-    const t0 = performance.now()
-    const p = spawn('/usr/bin/time', ['-f', 'BENCH_TIME %U %S %M', cmd, ...cmdArgs], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    p.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    p.stderr.on('data', (d: Buffer) => (out += d.toString()))
-    p.on('error', rej)
-    p.on('exit', (code) => {
-      const wallMs = performance.now() - t0
-      const m = /BENCH_TIME ([\d.]+) ([\d.]+) (\d+)/.exec(out)
-      if (!m)
-        return rej(
-          new Error(`no timing from /usr/bin/time for ${cmd} ${cmdArgs.join(' ')}:\n${out.slice(-500)}`),
-        )
-      res({ wallMs, cpuMs: (Number(m[1]) + Number(m[2])) * 1000, peakRss: Number(m[3]) * 1024, code, out })
-    })
-  })
-}
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -604,6 +576,15 @@ async function main(): Promise<void> {
     console.error(e)
     const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
     rows.push({ what: `phone and photos: could not run (${why})`, figure: '—', target: '', ok: false })
+  }
+
+  // 9: content fingerprints (issue 33: scripts/bench/fingerprint.ts), in a process of its own.
+  try {
+    if (runs('fingerprint')) rows.push(...(await rendererChild('fingerprint.ts')))
+  } catch (e) {
+    console.error(e)
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
+    rows.push({ what: `fingerprints: could not run (${why})`, figure: '—', target: '', ok: false })
   }
 
   const w = Math.max(...rows.map((r) => r.what.length))

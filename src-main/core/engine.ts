@@ -34,6 +34,7 @@ import type { EngineParts } from './engine/parts'
 import { fileForSend } from './engine/send-file'
 import { CopyRetention, type DataFolderSize, type Freed, copyGoneMessage, dataFolderSize, keepCopiesMs, removedCopies } from './engine/retention'
 import { EngineSettings } from './engine/settings'
+import { EngineFingerprints } from './engine/fingerprints'
 import { FileTaker } from './engine/take'
 
 export type { AddFilesOptions, EngineOptions, FolderStatus, OpenReport }
@@ -51,6 +52,8 @@ export class Engine {
   readonly photos: PhotoPreparer
   /** What each completed upload became (issue 32): the records table and its reads. */
   readonly records: RecordKeeper
+  /** Content fingerprints (issue 33): what a receipt shows, to know it when it comes again. */
+  readonly fingerprints: EngineFingerprints
   readonly openReport: OpenReport
   /** The mail service once loaded (see mail()). */
   private mailLoad: Promise<MailService> | null = null
@@ -85,7 +88,8 @@ export class Engine {
     // The content check (intake and watchers), in a worker unless the options give one.
     const inspect = opts.inspect ?? inspectInWorker(this.inspectPool!)
     this.photos = new PhotoPreparer(opts.dataDir, () => photoSettings(this.savedSettings()))
-    const intake = new Intake(this.uploads, this.events, inspect, this.photos)
+    this.fingerprints = new EngineFingerprints(this.db, this.uploads, opts.fingerprints ?? true)
+    const intake = new Intake(this.uploads, this.events, inspect, this.photos, this.fingerprints)
     const settings = new SettingsStore(this.db)
     const saved = savedQueueOptions(settings)
     this.queue = new UploadQueue(
@@ -422,7 +426,7 @@ export class Engine {
     await this.retention.stop()
     await this.queue.stop()
     await this.records.close()
-    await Promise.all([this.inspectPool?.close(), this.photos.close()])
+    await Promise.all([this.inspectPool?.close(), this.photos.close(), this.fingerprints.close()])
     this.events.removeAll()
     this.db.close()
     this.lock.release()

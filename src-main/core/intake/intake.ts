@@ -24,6 +24,8 @@ import { WHOLE_READ_BYTES, readAll, sha256File, sha256Handle } from './hash'
 import { HEAD_BYTES, type InspectFn, inspect as inspectInProcess, mismatchMessage, tailBytesFor } from './inspect'
 import { sizeText } from '../util'
 import type { PhotoPreparer } from '../prepare/preparer'
+import type { Fingerprint } from '../fingerprint/types'
+import { type IntakeFingerprints, intakeFingerprint } from '../fingerprint/intake'
 
 /** The prepared file of a photo (issue 25), or none. */
 type Prepared = { preparedPath: string | null; preparedSize: number | null; preparedMtimeMs: number | null }
@@ -136,6 +138,8 @@ export class Intake {
     private readonly inspect: InspectFn = inspectInProcess,
     /** Photos are prepared before they are hashed and sent (issue 25); none: every file as it is. */
     private readonly photos?: PhotoPreparer,
+    /** Content fingerprints (issue 33): computed here, kept with the row (fingerprint/). */
+    private readonly fingerprints?: IntakeFingerprints,
   ) {}
 
   /**
@@ -291,6 +295,7 @@ export class Intake {
     }
     let sha256: string
     let prepared: Prepared = NOT_PREPARED
+    let fp: Fingerprint | null = null
     try {
       size = opened.stat.size
       mtimeMs = Math.floor(opened.stat.mtimeMs)
@@ -332,6 +337,8 @@ export class Intake {
             : await sha256Handle(opened.handle, size)
       const after = await opened.handle.stat()
       if (after.size !== size || Math.floor(after.mtimeMs) !== mtimeMs) return { kind: 'ignored', why: 'changed' }
+      // What the receipt shows (its text, its picture as prepared), in the limited worker.
+      fp = await intakeFingerprint(this.fingerprints, name, whole, prepared.preparedPath)
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       return this.skip(req, 'unreadable', { size, mtimeMs, detail: code ?? (e as Error).message })
@@ -357,11 +364,16 @@ export class Intake {
       const file = this.store.fileState(req.profileId, req.target, req.path, size, mtimeMs)
       if (!req.override && file.handled) return { kind: 'ignored', why: 'already_handled' } as const
       const prior = file.retakeable ?? null
+      /** Keeps the row's fingerprint with it (in this transaction), and returns the row. */
+      const kept = (u: Upload) => {
+        if (fp) this.fingerprints?.index.remember(u.profileId, u.target, u.id, fp)
+        return u
+      }
       /** A duplicate row of this file: `of` has the same content. */
       const duplicate = (of: Upload, lastError: string) =>
         ({
           kind: 'duplicate',
-          upload: this.record(req, 'duplicate', { size, mtimeMs, sha256, ...prepared, duplicateOf: of.id, lastError }, prior),
+          upload: kept(this.record(req, 'duplicate', { size, mtimeMs, sha256, ...prepared, duplicateOf: of.id, lastError }, prior)),
         }) as const
       const earlier = req.override ? undefined : this.store.findContent(req.profileId, req.target, sha256)
       if (earlier) {
@@ -385,11 +397,15 @@ export class Intake {
           `Same content as ${printable(onItsWay.name)} (upload #${onItsWay.id}), which is on its way to ${req.target}: this copy is not sent. If that one is not sent, this one goes in its place.`,
         )
       }
-      const upload = this.record(
-        req,
-        'queued',
-        { size, mtimeMs, sha256, ...prepared, forced: !!req.override, ...(req.note ? { note: req.note } : {}) },
-        prior,
+      // Issue 33, the holding flow (i33-hold): here, with `fp`, `nearOf()` (fingerprint/lookup.ts)
+      // says whether this new file looks like a receipt sent or on its way.
+      const upload = kept(
+        this.record(
+          req,
+          'queued',
+          { size, mtimeMs, sha256, ...prepared, forced: !!req.override, ...(req.note ? { note: req.note } : {}) },
+          prior,
+        ),
       )
       return { kind: 'queued', upload } as const
     })

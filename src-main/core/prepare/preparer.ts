@@ -87,7 +87,7 @@ let sharpPinned = false
  * sharp's advice for worker threads (sharp.pixelplumbing.com/install#worker-threads): load it once
  * on the main thread too, so its shared libraries stay loaded when a worker that used them ends.
  */
-function pinSharp(): void {
+export function pinSharp(): void {
   if (sharpPinned) return
   sharpPinned = true
   try {
