@@ -3,6 +3,7 @@
  */
 import type { UploadStatus, UploadView as Upload } from '../../contract/types'
 import { printable } from './names'
+import { possibleDuplicateText } from '../../contract/possible-duplicate'
 import { CONNECTION_ERROR_CODES } from './api/errors'
 
 const WAITING_FOR_CONNECTION: ReadonlySet<string> = new Set(CONNECTION_ERROR_CODES)
@@ -18,6 +19,8 @@ const LABEL: Record<UploadStatus, string> = {
   skipped: 'skipped',
   cancelled: 'cancelled',
   superseded: 'changed',
+  held: 'HELD',
+  discarded: 'discarded',
 }
 
 /**
@@ -28,7 +31,19 @@ export function describeUpload(u: Upload): string {
   return printable(describeRaw(u))
 }
 
+/** "Possible duplicate of <name>, sent on <date> (same text)" for a row that has one (issue 33). */
+export function nearText(u: Upload): string | null {
+  return u.possibleDuplicate ? possibleDuplicateText(u.possibleDuplicate) : null
+}
+
 function describeRaw(u: Upload): string {
+  const line = describeStatus(u)
+  // Sent anyway (or by the profile's "send them anyway"): the row still says what it looks like.
+  const near = u.status !== 'held' && u.status !== 'discarded' ? nearText(u) : null
+  return near ? `${line} [${near}]` : line
+}
+
+function describeStatus(u: Upload): string {
   const head = `${LABEL[u.status].padEnd(10)} #${u.id} ${u.name}`
   switch (u.status) {
     case 'uploading':
@@ -45,6 +60,10 @@ function describeRaw(u: Upload): string {
       return `${head} -> ${u.recordType ?? u.target} ${u.recordUuid ?? ''}${u.movedTo ? ` (moved to ${u.movedTo})` : ''}`.trimEnd()
     case 'queued':
       return u.note ? `${head} (${u.note})` : head
+    case 'held':
+      return `${head}: ${nearText(u) ?? u.lastError ?? 'possible duplicate'}. Send it with --send-held ${u.id}, or --discard-held ${u.id}`
+    case 'discarded':
+      return `${head}: ${nearText(u) ?? u.lastError ?? 'discarded'} (discarded)`
     case 'failed':
     case 'skipped':
     case 'duplicate':

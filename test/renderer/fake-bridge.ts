@@ -113,6 +113,8 @@ export function upload(over: Partial<Upload> = {}): Upload {
     preparedMtimeMs: null,
     mailFrom: null,
     mailSubject: null,
+    nearOf: null,
+    nearBasis: null,
     ...over,
   }
 }
