@@ -34,6 +34,7 @@ import { fileForSend } from './engine/send-file'
 import { CopyRetention, type DataFolderSize, type Freed, copyGoneMessage, dataFolderSize, keepCopiesMs, removedCopies } from './engine/retention'
 import { EngineSettings } from './engine/settings'
 import { FileTaker } from './engine/take'
+import { HeldDuplicates, UNSENT_FOR_HELD } from './engine/held'
 
 export type { AddFilesOptions, EngineOptions, FolderStatus, OpenReport }
 
@@ -49,6 +50,8 @@ export class Engine {
   /** Photos prepared before they are hashed and sent (HEIC → JPEG, scaled, location stripped), in a worker. */
   readonly photos: PhotoPreparer
   readonly openReport: OpenReport
+  /** Possible duplicates held for a person, and each profile's setting (issue 33: ./engine/held.ts). */
+  readonly held: HeldDuplicates
   /** The mail service once loaded (see mail()). */
   private mailLoad: Promise<MailService> | null = null
   private readonly db: Db
@@ -82,8 +85,19 @@ export class Engine {
     // The content check (intake and watchers), in a worker unless the options give one.
     const inspect = opts.inspect ?? inspectInWorker(this.inspectPool!)
     this.photos = new PhotoPreparer(opts.dataDir, () => photoSettings(this.savedSettings()))
-    const intake = new Intake(this.uploads, this.events, inspect, this.photos)
     const settings = new SettingsStore(this.db)
+    this.held = new HeldDuplicates(
+      {
+        uploads: this.uploads,
+        events: this.events,
+        // The queue is made below: these reach it once it exists.
+        queue: { kick: (p) => this.queue.kick(p), storageFault: (e) => this.queue.storageFault(e) },
+        closed: () => this.closed,
+      },
+      this.db,
+      settings,
+    )
+    const intake = new Intake(this.uploads, this.events, inspect, this.photos, this.held.holding())
     const saved = savedQueueOptions(settings)
     this.queue = new UploadQueue(
       this.uploads,
@@ -161,9 +175,12 @@ export class Engine {
     engine.events.on('upload', ({ upload, previous }) => {
       // A row that ends without being sent lets a copy of its content go in its place.
       if (previous !== upload.status && UNSENT_ENDS.has(upload.status)) engine.promoteOrphans(upload.id)
+      // …and a possible duplicate held while it was on its way goes on its own (issue 33).
+      if (previous !== upload.status && UNSENT_FOR_HELD.has(upload.status)) engine.held.release(upload.id)
     })
     engine.queue.start()
     engine.promoteOrphans()
+    engine.held.release()
     // The app stopped between "record exists" and "file moved": finish those moves.
     for (const row of engine.uploads.pendingMoves()) await afterRecord(row, engine.uploads, engine.events)
     await engine.watched.startEnabled()
@@ -406,7 +423,7 @@ export class Engine {
     this.taker.clear()
     await this.retention.stop()
     await this.queue.stop()
-    await Promise.all([this.inspectPool?.close(), this.photos.close()])
+    await Promise.all([this.inspectPool?.close(), this.photos.close(), this.held.close()])
     this.events.removeAll()
     this.db.close()
     this.lock.release()

@@ -96,7 +96,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: 'cancelled', to: 'queued', why: 'a person retried it', writes: RESEND },
   { from: 'cancelled', to: 'processing', why: 'a person retried it and its job is still on the server: follow it again', writes: RESEND },
   { from: 'duplicate', to: 'queued', why: 'a person chose "Send anyway"; or its original ended without being sent (skipped, refused, superseded), so it goes in its place, at once or at the next start', writes: ['forced', 'nextAttemptAt', 'note', ...ERROR] },
-  { from: 'held', to: 'queued', why: 'a person chose "Send anyway" (it is never held again for that match); or the receipt it waited for ended without being sent (failed, cancelled, skipped, superseded), so it goes on its own', writes: ['forced', 'nextAttemptAt', 'note', ...ERROR] },
+  { from: 'held', to: 'queued', why: 'a person chose "Send anyway" (it is never held again for that match); or the receipt it waited for ended without being sent (failed, cancelled, skipped, superseded), so it goes on its own (no longer called a possible duplicate)', writes: ['forced', 'nextAttemptAt', 'note', 'nearOf', 'nearBasis', ...ERROR] },
   { from: 'held', to: 'discarded', why: 'a person chose "Discard": never sent', writes: ['nextAttemptAt', 'lastError'] },
   { from: 'skipped', to: 'held', why: 're-take: the file can be sent now, but its text or picture matches a receipt already sent (issue 33)', writes: RETAKE },
   { from: 'skipped', to: 'queued', why: 're-take: the cause went away (readable again, smaller, no longer empty), its file vanished and is found renamed, or a person chose "Send anyway"', writes: RETAKE },

@@ -24,6 +24,7 @@ import { WHOLE_READ_BYTES, readAll, sha256File, sha256Handle } from './hash'
 import { HEAD_BYTES, type InspectFn, inspect as inspectInProcess, mismatchMessage, tailBytesFor } from './inspect'
 import { sizeText } from '../util'
 import type { PhotoPreparer } from '../prepare/preparer'
+import { type NearHolding, fingerprintFor, nearDecision } from './near'
 
 /** The prepared file of a photo (issue 25), or none. */
 type Prepared = { preparedPath: string | null; preparedSize: number | null; preparedMtimeMs: number | null }
@@ -76,7 +77,7 @@ export interface IntakeRequest {
 }
 
 export type IntakeResult =
-  | { kind: 'queued' | 'duplicate' | 'skipped'; upload: Upload }
+  | { kind: 'queued' | 'duplicate' | 'skipped' | 'held'; upload: Upload }
   /** Nothing recorded: this exact version was already handled, or it changed while being read. */
   | { kind: 'ignored'; why: 'already_handled' | 'changed' }
 
@@ -136,6 +137,8 @@ export class Intake {
     private readonly inspect: InspectFn = inspectInProcess,
     /** Photos are prepared before they are hashed and sent (issue 25); none: every file as it is. */
     private readonly photos?: PhotoPreparer,
+    /** Possible duplicates by text or picture (issue 33: ./near.ts); none: only exact copies are caught. */
+    private readonly near?: NearHolding,
   ) {}
 
   /**
@@ -145,7 +148,7 @@ export class Intake {
    */
   private record(
     req: IntakeRequest,
-    status: 'queued' | 'duplicate' | 'skipped',
+    status: 'queued' | 'duplicate' | 'skipped' | 'held',
     extra: Partial<Upload>,
     /** The row this take continues, when the caller already looked it up (null: none). */
     known?: Upload | null,
@@ -157,7 +160,7 @@ export class Intake {
 
   private recordRow(
     req: IntakeRequest,
-    status: 'queued' | 'duplicate' | 'skipped',
+    status: 'queued' | 'duplicate' | 'skipped' | 'held',
     extra: Partial<Upload>,
     known?: Upload | null,
   ): Upload {
@@ -189,6 +192,8 @@ export class Intake {
         prompt: req.prompt,
         reason: null,
         duplicateOf: extra.duplicateOf ?? null,
+        nearOf: extra.nearOf ?? null,
+        nearBasis: extra.nearBasis ?? null,
         forced: extra.forced ?? false,
         note: extra.note ?? null,
         preparedPath: extra.preparedPath ?? null,
@@ -291,6 +296,7 @@ export class Intake {
     }
     let sha256: string
     let prepared: Prepared = NOT_PREPARED
+    let bytes: Buffer | null = null
     try {
       size = opened.stat.size
       mtimeMs = Math.floor(opened.stat.mtimeMs)
@@ -301,6 +307,7 @@ export class Intake {
       if (size > req.maxFileBytes && !photo) return this.skip(req, 'too_large', { size, mtimeMs })
       // A receipt-sized file is read once: its windows are checked and its bytes hashed from memory.
       const whole = size <= WHOLE_READ_BYTES ? await readAll(opened.handle, size) : null
+      bytes = whole
       if (!req.override) {
         const windows = whole
           ? { head: whole.subarray(0, HEAD_BYTES), tail: whole.subarray(Math.max(0, whole.length - tailBytesFor(kind))) }
@@ -339,6 +346,8 @@ export class Intake {
       await opened.handle.close().catch(() => undefined)
     }
 
+    // What the receipt shows (its text, its picture): a near match is held (issue 33, ./near.ts).
+    const fp = await fingerprintFor(this.near, { override: req.override, name, path: req.path, preparedPath: prepared.preparedPath, bytes })
     // Rows of this content still on their way, or vanished before they were sent: is one of them
     // this file under its old name (that path gone)? Looked at before the transaction (it stats).
     const unsent = req.override ? [] : this.store.findUnsent(req.profileId, req.target, sha256)
@@ -385,13 +394,15 @@ export class Intake {
           `Same content as ${printable(onItsWay.name)} (upload #${onItsWay.id}), which is on its way to ${req.target}: this copy is not sent. If that one is not sent, this one goes in its place.`,
         )
       }
+      const near = nearDecision(this.near, req, fp)
       const upload = this.record(
         req,
-        'queued',
-        { size, mtimeMs, sha256, ...prepared, forced: !!req.override, ...(req.note ? { note: req.note } : {}) },
+        near.status,
+        { size, mtimeMs, sha256, ...prepared, forced: !!req.override, ...(req.note ? { note: req.note } : {}), ...near.extra },
         prior,
       )
-      return { kind: 'queued', upload } as const
+      if (fp) this.near?.remember(req.profileId, req.target, upload.id, fp)
+      return { kind: near.status, upload } as const
     })
   }
 
