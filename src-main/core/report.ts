@@ -82,5 +82,10 @@ export function summaryLine(rows: readonly Pick<Upload, 'status'>[]): string {
     const n = count(s)
     if (n > 0) parts.push(`${n} ${s.replace('_', ' ')}`)
   }
+  // Issue 33: held for a person (Send anyway or Discard: --send-held / --discard-held).
+  const held = count('held')
+  if (held > 0) parts.push(`${held} possible duplicate${held === 1 ? '' : 's'}`)
+  const discarded = count('discarded')
+  if (discarded > 0) parts.push(`${discarded} discarded`)
   return `summary: ${parts.join(', ')} (${rows.length} file${rows.length === 1 ? '' : 's'})`
 }

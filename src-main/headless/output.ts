@@ -93,7 +93,9 @@ export function followEvents(
     seen.set(upload.id, upload.status)
     if (upload.status === 'failed') failed.set(upload.id, upload)
     else failed.delete(upload.id)
-    out.line(describeUpload(upload))
+    // A possible duplicate (issue 33) names the receipt it looks like, and when that one was sent.
+    const near = upload.nearOf != null ? engine.uploads.possibleDuplicate(upload) : null
+    out.line(describeUpload(near ? { ...upload, possibleDuplicate: near } : upload))
   })
   engine.events.on('folder', (f) => {
     if (f.state === 'error' || f.state === 'polling') out.line(`folder ${f.state}: ${f.message ?? ''}`)

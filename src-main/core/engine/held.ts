@@ -57,8 +57,18 @@ export class HeldDuplicates {
     }
   }
 
-  /** The profile's setting: "hold" (the default) or "send". */
+  /** A run's own choice (headless --duplicates), over the saved setting; not saved. */
+  private readonly runModes = new Map<string, DuplicateMode>()
+
+  /** The profile's setting: "hold" (the default) or "send"; a run's own choice first. */
   mode(profileId: string): DuplicateMode {
+    const run = this.runModes.get(profileId)
+    if (run) return run
+    return this.savedMode(profileId)
+  }
+
+  /** The saved setting of a profile (Settings): "hold" unless "send" was chosen. */
+  savedMode(profileId: string): DuplicateMode {
     const saved = this.settings.get<unknown>(MODE_KEY(profileId), DEFAULT_DUPLICATE_MODE)
     return DUPLICATE_MODES.includes(saved as DuplicateMode) ? (saved as DuplicateMode) : DEFAULT_DUPLICATE_MODE
   }
@@ -66,6 +76,11 @@ export class HeldDuplicates {
   setMode(profileId: string, mode: DuplicateMode): void {
     if (!DUPLICATE_MODES.includes(mode)) throw new Error(`Possible duplicates are either held ("hold") or sent ("send"), not "${String(mode)}".`)
     this.settings.set(MODE_KEY(profileId), mode)
+  }
+
+  /** This run only (headless --duplicates): the profile's saved setting is left as it is. */
+  setRunMode(profileId: string, mode: DuplicateMode): void {
+    this.runModes.set(profileId, mode)
   }
 
   /** Held rows of a profile (or all), oldest first. */
