@@ -33,6 +33,7 @@ import type { EngineParts } from './engine/parts'
 import { fileForSend } from './engine/send-file'
 import { CopyRetention, type DataFolderSize, type Freed, copyGoneMessage, dataFolderSize, keepCopiesMs, removedCopies } from './engine/retention'
 import { EngineSettings } from './engine/settings'
+import { EngineFingerprints } from './engine/fingerprints'
 import { FileTaker } from './engine/take'
 import { HeldDuplicates, UNSENT_FOR_HELD } from './engine/held'
 
@@ -49,6 +50,8 @@ export class Engine {
   readonly folders: FolderStore
   /** Photos prepared before they are hashed and sent (HEIC → JPEG, scaled, location stripped), in a worker. */
   readonly photos: PhotoPreparer
+  /** Content fingerprints (issue 33): what a receipt shows, to know it when it comes again. */
+  readonly fingerprints: EngineFingerprints
   readonly openReport: OpenReport
   /** Possible duplicates held for a person, and each profile's setting (issue 33: ./engine/held.ts). */
   readonly held: HeldDuplicates
@@ -85,6 +88,7 @@ export class Engine {
     // The content check (intake and watchers), in a worker unless the options give one.
     const inspect = opts.inspect ?? inspectInWorker(this.inspectPool!)
     this.photos = new PhotoPreparer(opts.dataDir, () => photoSettings(this.savedSettings()))
+    this.fingerprints = new EngineFingerprints(this.db, this.uploads, opts.fingerprints ?? true)
     const settings = new SettingsStore(this.db)
     this.held = new HeldDuplicates(
       {
@@ -94,10 +98,10 @@ export class Engine {
         queue: { kick: (p) => this.queue.kick(p), storageFault: (e) => this.queue.storageFault(e) },
         closed: () => this.closed,
       },
-      this.db,
+      this.fingerprints,
       settings,
     )
-    const intake = new Intake(this.uploads, this.events, inspect, this.photos, this.held.holding())
+    const intake = new Intake(this.uploads, this.events, inspect, this.photos, this.fingerprints, this.held.holding())
     const saved = savedQueueOptions(settings)
     this.queue = new UploadQueue(
       this.uploads,
@@ -423,7 +427,7 @@ export class Engine {
     this.taker.clear()
     await this.retention.stop()
     await this.queue.stop()
-    await Promise.all([this.inspectPool?.close(), this.photos.close(), this.held.close()])
+    await Promise.all([this.inspectPool?.close(), this.photos.close(), this.fingerprints.close()])
     this.events.removeAll()
     this.db.close()
     this.lock.release()

@@ -65,6 +65,8 @@ async function runIn(args: Args, stopped: Promise<string>, signalled: () => stri
         ...(args.jobTimeoutMs ? { jobTimeoutMs: args.jobTimeoutMs } : {}),
       },
       resetQueue: args.resetQueue,
+      // An internal switch for the bench (scripts/bench/fingerprint.ts), not an option for people.
+      ...(process.env.BOOKDROP_FINGERPRINTS === 'off' ? { fingerprints: false } : {}),
     })
   } catch (e) {
     await conn.close()

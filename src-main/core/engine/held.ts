@@ -6,15 +6,7 @@
  * their own; when it is sent they stay held. "Send anyway" is a retry (../actions.ts).
  */
 import type { SettingsStore } from '../folders'
-import {
-  type DocumentKind,
-  type FingerprintIndex,
-  type FingerprintResult,
-  Fingerprinter,
-  SqlFingerprintIndex,
-  nearOf,
-} from '../fingerprint'
-import type { Db } from '../store/db'
+import type { EngineFingerprints } from './fingerprints'
 import { isStorageError } from '../store/storage-errors'
 import { storageGuarded } from '../store/storage-guard'
 import type { Upload } from '../store/uploads'
@@ -32,27 +24,17 @@ export const UNSENT_FOR_HELD: ReadonlySet<string> = new Set(['skipped', 'failed'
 const MODE_KEY = (profileId: string) => `duplicates:${profileId}`
 
 export class HeldDuplicates {
-  readonly index: FingerprintIndex
-  private readonly fingerprinter: Fingerprinter
-
   constructor(
     private readonly d: HeldDeps,
-    db: Db,
+    /** The engine's fingerprints (./fingerprints.ts): computed by intake, asked here. */
+    private readonly fingerprints: EngineFingerprints,
     private readonly settings: SettingsStore,
-    /** Tests and benches may give their own; by default the fingerprint worker. */
-    fingerprinter?: Fingerprinter,
-  ) {
-    this.index = new SqlFingerprintIndex(db)
-    this.fingerprinter = fingerprinter ?? new Fingerprinter()
-  }
+  ) {}
 
   /** What intake asks (../intake/near.ts). */
   holding(): NearHolding {
     return {
-      fingerprint: (path: string, kind: DocumentKind, bytes: Uint8Array | null): Promise<FingerprintResult> =>
-        bytes ? this.fingerprinter.fingerprintBytes(bytes, kind) : this.fingerprinter.fingerprintFile(path, kind),
-      lookup: (q) => nearOf(this.d.uploads, this.index, q),
-      remember: (profileId, target, uploadId, fp) => this.index.remember(profileId, target, uploadId, fp),
+      lookup: (q) => this.fingerprints.nearOf(q),
       mode: (profileId) => this.mode(profileId),
     }
   }
@@ -95,7 +77,7 @@ export class HeldDuplicates {
     if (row.status !== 'held') throw new Error(`Upload #${id} is ${row.status}: only a held possible duplicate can be discarded.`)
     const next = this.d.uploads.transition(row, 'held', 'discarded', { nextAttemptAt: null, lastError: 'Discarded by you: not sent.' })
     if (!next) throw new Error(`Upload #${id} changed meanwhile (it is ${this.d.uploads.get(id)?.status ?? 'gone'} now): try again.`)
-    this.index.forget(id)
+    this.fingerprints.index.forget(id)
     this.d.events.emit('upload', { upload: next, previous: 'held' })
     return next
   }
@@ -129,9 +111,5 @@ export class HeldDuplicates {
       if (isStorageError(e)) this.d.queue.storageFault(e)
       else this.d.events.emit('notice', { level: 'error', message: `Could not send a held file on its own: ${(e as Error).message}` })
     }
-  }
-
-  async close(): Promise<void> {
-    await this.fingerprinter.close()
   }
 }

@@ -39,6 +39,12 @@ export interface EngineOptions {
   mail?: MailOptions & { autoStart?: boolean }
   /** How often the local copies' retention runs (engine/retention.ts; default hourly; tests shorten it). */
   copySweepMs?: number
+  /**
+   * Content fingerprints of the files taken (issue 33: a PDF's text, a photo's picture), computed in
+   * a limited worker and kept in the history database. Default on; false only to measure what they
+   * cost (`npm run bench -- --only fingerprint`; headless: BOOKDROP_FINGERPRINTS=off).
+   */
+  fingerprints?: boolean
   /** How a file is opened to be sent (watch/inside.ts); tests run the fallback used off Linux and meet open errors. */
   openForSend?: InsideFs
 }

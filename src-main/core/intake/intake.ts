@@ -24,7 +24,9 @@ import { WHOLE_READ_BYTES, readAll, sha256File, sha256Handle } from './hash'
 import { HEAD_BYTES, type InspectFn, inspect as inspectInProcess, mismatchMessage, tailBytesFor } from './inspect'
 import { sizeText } from '../util'
 import type { PhotoPreparer } from '../prepare/preparer'
-import { type NearHolding, fingerprintFor, nearDecision } from './near'
+import type { Fingerprint } from '../fingerprint/types'
+import { type IntakeFingerprints, intakeFingerprint } from '../fingerprint/intake'
+import { type NearHolding, nearDecision } from './near'
 
 /** The prepared file of a photo (issue 25), or none. */
 type Prepared = { preparedPath: string | null; preparedSize: number | null; preparedMtimeMs: number | null }
@@ -137,7 +139,9 @@ export class Intake {
     private readonly inspect: InspectFn = inspectInProcess,
     /** Photos are prepared before they are hashed and sent (issue 25); none: every file as it is. */
     private readonly photos?: PhotoPreparer,
-    /** Possible duplicates by text or picture (issue 33: ./near.ts); none: only exact copies are caught. */
+    /** Content fingerprints (issue 33): computed here, kept with the row (fingerprint/). */
+    private readonly fingerprints?: IntakeFingerprints,
+    /** Possible duplicates by text or picture held for a person (issue 33: ./near.ts). */
     private readonly near?: NearHolding,
   ) {}
 
@@ -296,7 +300,7 @@ export class Intake {
     }
     let sha256: string
     let prepared: Prepared = NOT_PREPARED
-    let bytes: Buffer | null = null
+    let fp: Fingerprint | null = null
     try {
       size = opened.stat.size
       mtimeMs = Math.floor(opened.stat.mtimeMs)
@@ -307,7 +311,6 @@ export class Intake {
       if (size > req.maxFileBytes && !photo) return this.skip(req, 'too_large', { size, mtimeMs })
       // A receipt-sized file is read once: its windows are checked and its bytes hashed from memory.
       const whole = size <= WHOLE_READ_BYTES ? await readAll(opened.handle, size) : null
-      bytes = whole
       if (!req.override) {
         const windows = whole
           ? { head: whole.subarray(0, HEAD_BYTES), tail: whole.subarray(Math.max(0, whole.length - tailBytesFor(kind))) }
@@ -339,6 +342,8 @@ export class Intake {
             : await sha256Handle(opened.handle, size)
       const after = await opened.handle.stat()
       if (after.size !== size || Math.floor(after.mtimeMs) !== mtimeMs) return { kind: 'ignored', why: 'changed' }
+      // What the receipt shows (its text, its picture as prepared), in the limited worker.
+      fp = await intakeFingerprint(this.fingerprints, name, whole, prepared.preparedPath)
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       return this.skip(req, 'unreadable', { size, mtimeMs, detail: code ?? (e as Error).message })
@@ -346,8 +351,6 @@ export class Intake {
       await opened.handle.close().catch(() => undefined)
     }
 
-    // What the receipt shows (its text, its picture): a near match is held (issue 33, ./near.ts).
-    const fp = await fingerprintFor(this.near, { override: req.override, name, path: req.path, preparedPath: prepared.preparedPath, bytes })
     // Rows of this content still on their way, or vanished before they were sent: is one of them
     // this file under its old name (that path gone)? Looked at before the transaction (it stats).
     const unsent = req.override ? [] : this.store.findUnsent(req.profileId, req.target, sha256)
@@ -366,11 +369,16 @@ export class Intake {
       const file = this.store.fileState(req.profileId, req.target, req.path, size, mtimeMs)
       if (!req.override && file.handled) return { kind: 'ignored', why: 'already_handled' } as const
       const prior = file.retakeable ?? null
+      /** Keeps the row's fingerprint with it (in this transaction), and returns the row. */
+      const kept = (u: Upload) => {
+        if (fp) this.fingerprints?.index.remember(u.profileId, u.target, u.id, fp)
+        return u
+      }
       /** A duplicate row of this file: `of` has the same content. */
       const duplicate = (of: Upload, lastError: string) =>
         ({
           kind: 'duplicate',
-          upload: this.record(req, 'duplicate', { size, mtimeMs, sha256, ...prepared, duplicateOf: of.id, lastError }, prior),
+          upload: kept(this.record(req, 'duplicate', { size, mtimeMs, sha256, ...prepared, duplicateOf: of.id, lastError }, prior)),
         }) as const
       const earlier = req.override ? undefined : this.store.findContent(req.profileId, req.target, sha256)
       if (earlier) {
@@ -394,14 +402,17 @@ export class Intake {
           `Same content as ${printable(onItsWay.name)} (upload #${onItsWay.id}), which is on its way to ${req.target}: this copy is not sent. If that one is not sent, this one goes in its place.`,
         )
       }
-      const near = nearDecision(this.near, req, fp)
-      const upload = this.record(
-        req,
-        near.status,
-        { size, mtimeMs, sha256, ...prepared, forced: !!req.override, ...(req.note ? { note: req.note } : {}), ...near.extra },
-        prior,
+      // Issue 33, the holding flow: a file that looks like a receipt sent (or on its way) is held,
+      // or sent with its note, as its profile says (./near.ts); a person's override never is.
+      const near = nearDecision(this.near, req, req.override ? null : fp)
+      const upload = kept(
+        this.record(
+          req,
+          near.status,
+          { size, mtimeMs, sha256, ...prepared, forced: !!req.override, ...(req.note ? { note: req.note } : {}), ...near.extra },
+          prior,
+        ),
       )
-      if (fp) this.near?.remember(req.profileId, req.target, upload.id, fp)
       return { kind: near.status, upload } as const
     })
   }

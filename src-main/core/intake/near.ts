@@ -11,9 +11,8 @@
  *   that one ends unsent).
  * - A person's own "Send anyway" (override) is never held.
  */
-import { fileKind } from '../../../schemas/routes'
 import { type PossibleDuplicate, possibleDuplicateText } from '../../../contract/possible-duplicate'
-import type { DocumentKind, Fingerprint, FingerprintResult, NearLookup } from '../fingerprint'
+import type { Fingerprint, NearLookup } from '../fingerprint'
 import type { Upload } from '../store/uploads'
 
 /** What a profile does with a possible duplicate: hold it for a person, or send it with a note. */
@@ -23,24 +22,10 @@ export const DEFAULT_DUPLICATE_MODE: DuplicateMode = 'hold'
 
 /** What intake needs to hold near matches (the engine builds it: engine/held.ts). */
 export interface NearHolding {
-  /** The file's fingerprint, or null (none can be had: it is then never a near match). */
-  fingerprint(path: string, kind: DocumentKind, bytes: Uint8Array | null): Promise<FingerprintResult>
+  /** The receipt a new fingerprint looks like (sent first, then on its way), or null. */
   lookup: NearLookup
-  remember(profileId: string, target: string, uploadId: number, fp: Fingerprint): void
   /** The profile's setting (hold by default). */
   mode(profileId: string): DuplicateMode
-}
-
-const PDF_KINDS: ReadonlySet<string> = new Set(['pdf'])
-const IMAGE_KINDS: ReadonlySet<string> = new Set(['jpg', 'jpeg', 'png', 'webp', 'heic', 'heif', 'tif', 'tiff', 'avif'])
-
-/** Which document a file is for fingerprinting (a prepared photo is a JPEG), or null: none is taken. */
-export function documentKind(name: string, prepared: boolean): DocumentKind | null {
-  if (prepared) return 'image'
-  const kind = fileKind(name)
-  if (PDF_KINDS.has(kind)) return 'pdf'
-  if (IMAGE_KINDS.has(kind)) return 'image'
-  return null
 }
 
 /** The fields of a row held (or sent with a note) as a possible duplicate of `near`. */
@@ -50,26 +35,6 @@ export function nearFields(near: PossibleDuplicate): Pick<Upload, 'nearOf' | 'ne
     nearOf: near.uploadId,
     nearBasis: near.basis,
     lastError: `${possibleDuplicateText(near)}${waits ? ', which is still on its way' : ''}.`,
-  }
-}
-
-/**
- * Fingerprints a file that intake is about to record, or null: no holding configured, a person's
- * override, a kind without a fingerprint, or a document that gave none (never an error for intake).
- */
-export async function fingerprintFor(
-  near: NearHolding | undefined,
-  o: { override?: boolean; name: string; path: string; preparedPath: string | null; bytes: Uint8Array | null },
-): Promise<Fingerprint | null> {
-  if (!near || o.override) return null
-  const kind = documentKind(o.name, o.preparedPath != null)
-  if (!kind) return null
-  try {
-    const r = await near.fingerprint(o.preparedPath ?? o.path, kind, o.preparedPath ? null : o.bytes)
-    return r.fingerprint
-  } catch {
-    // The fingerprinter was closed (Bookdrop is stopping): the file goes on as without one.
-    return null
   }
 }
 
