@@ -133,6 +133,7 @@ export async function rig(
       ...(opts.engine?.mail || extra.mail ? { mail: { ...opts.engine?.mail, ...extra.mail } } : {}),
       ...(opts.engine?.openForSend ? { openForSend: opts.engine.openForSend } : {}),
       ...(extra.copySweepMs ? { copySweepMs: extra.copySweepMs } : {}),
+      ...(opts.engine?.fingerprints === false || extra.fingerprints === false ? { fingerprints: false } : {}),
     })
     for (const k of Object.keys(events) as (keyof EngineEvents)[]) {
       e.events.on(k, (p) => (events[k] as unknown[]).push(p))
