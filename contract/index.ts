@@ -26,6 +26,7 @@ import { PHONE_CALLS, type PhoneCalls } from './calls/phone'
 import { CONNECTION_CALLS, type ConnectionCalls } from './calls/connection'
 import { MAIL_CALLS, type MailCalls } from './calls/mail'
 import { DATA_FOLDER_CALLS, type DataFolderCalls } from './calls/data-folder'
+import { DUPLICATE_CALLS, type DuplicateCalls } from './calls/duplicates'
 import type { Assert } from './calls/shared'
 import type { ProfileList, SessionState } from './views'
 
@@ -35,6 +36,7 @@ export * from './views'
 export * from './channels'
 export { settingsSchema, type Settings } from './calls/app'
 export type { DataFolderView, FreedView } from './calls/data-folder'
+export { DUPLICATE_MODES, type DuplicateMode } from './calls/duplicates'
 export { UPLOAD_STATUS_VALUES, historyFilterSchema, type HistoryFilterInput } from './calls/uploads'
 export { CALL_NAMES, EVENT_NAMES, type CallName, type EventName }
 
@@ -52,6 +54,7 @@ export const CALLS = {
   ...CONNECTION_CALLS,
   ...MAIL_CALLS,
   ...DATA_FOLDER_CALLS,
+  ...DUPLICATE_CALLS,
 } as const
 
 /** Keys that two of the groups share (a spread would let the later one win silently). */
@@ -72,6 +75,7 @@ type _NoCallInTwoGroups = Assert<
         typeof CONNECTION_CALLS,
         typeof MAIL_CALLS,
         typeof DATA_FOLDER_CALLS,
+        typeof DUPLICATE_CALLS,
       ]
     >,
   ] extends [never]
@@ -94,7 +98,8 @@ export interface Calls
     PhoneCalls,
     ConnectionCalls,
     MailCalls,
-    DataFolderCalls {}
+    DataFolderCalls,
+    DuplicateCalls {}
 
 type _EveryCallAnswered = Assert<
   [Exclude<keyof Calls, CallName>, Exclude<CallName, keyof Calls>] extends [never, never] ? true : false

@@ -74,6 +74,9 @@ export const CALL_NAMES = [
   'addDemoMail',
   'getDataFolder',
   'freeDataFolder',
+  'discardUpload',
+  'getDuplicateSetting',
+  'setDuplicateSetting',
 ] as const
 export type CallName = (typeof CALL_NAMES)[number]
 

@@ -22,6 +22,7 @@ import { Network } from './api/network'
 import { type SessionRoom, sessionRoom } from './app/session'
 import { type SettingsRoom, readSettings, settingsRoom } from './app/settings'
 import { type UploadsRoom, uploadsHelpers, uploadsRoom } from './app/uploads'
+import { type DuplicatesRoom, duplicatesRoom } from './app/duplicates'
 import { type MailRoom, mailRoom } from './app/mail'
 import { type DataFolderRoom, dataFolderRoom } from './app/data-folder'
 import { mailPasswords } from './mail/secrets'
@@ -80,7 +81,8 @@ type Handlers = ProfilesRoom &
   PhoneRoom &
   ConnectionRoom &
   MailRoom &
-  DataFolderRoom
+  DataFolderRoom &
+  DuplicatesRoom
 
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
@@ -113,6 +115,7 @@ function rooms(ctx: AppContext, launcher: DemoLauncher | undefined, phoneOptions
     connectionRoom(ctx),
     mailRoom(ctx, async () => (launcher ? launcher.sampleReceipts() : [])),
     dataFolderRoom(ctx),
+    duplicatesRoom(ctx),
   )
   return { handlers, demo, partner, shutdownPhone }
 }

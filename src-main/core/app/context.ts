@@ -166,7 +166,9 @@ export class AppContext {
     if (name === 'upload') {
       // The engine's rows carry main's own fields: the contract's view leaves them out.
       const e = payload as Events['upload']
-      this.emit('upload', { ...e, upload: toUploadView(e.upload as Upload) })
+      // A possible duplicate (issue 33) carries the receipt it looks like, named and dated.
+      const u = e.upload as Upload
+      this.emit('upload', { ...e, upload: u.nearOf != null ? this.engine.uploads.view(u) : toUploadView(u) })
       this.scheduleSession()
       return
     }
