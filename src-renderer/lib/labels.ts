@@ -41,7 +41,7 @@ export const STATUS_LABELS: Record<UploadStatus, string> = {
   skipped: 'Skipped',
   cancelled: 'Cancelled',
   superseded: 'Changed before sending',
-  held: 'Held: possible duplicate',
+  held: 'Held',
   discarded: 'Discarded',
 }
 export const UPLOAD_STATUS_LIST = Object.keys(STATUS_LABELS) as UploadStatus[]

@@ -30,7 +30,8 @@ describeE2E('possible duplicates', (t) => {
       await until(() => badge(sessionRow(page, 'invoice.pdf'))).toBe('Completed')
       await page.getByLabel('Files to add').setInputFiles([await pdf('invoice (1).pdf', 1), await pdf('invoice (2).pdf', 2)])
       const again = sessionRow(page, 'invoice (1).pdf')
-      await until(() => badge(again)).toBe('Held: possible duplicate')
+      await until(() => badge(again)).toBe('Held')
+      await until(() => page.getByText('2 held as possible duplicates. See Needs attention.').count()).toBe(1)
       await until(() => again.locator('.possible-duplicate').textContent()).toMatch(
         /^Possible duplicate of invoice\.pdf, sent on .+ \(same text\)$/,
       )
@@ -38,7 +39,7 @@ describeE2E('possible duplicates', (t) => {
 
       // Discard on Capture: never sent.
       const third = sessionRow(page, 'invoice (2).pdf')
-      await until(() => badge(third)).toBe('Held: possible duplicate')
+      await until(() => badge(third)).toBe('Held')
       await third.getByRole('button', { name: 'Discard invoice (2).pdf: it is not sent' }).click()
       await until(() => badge(third)).toBe('Discarded')
 
