@@ -8,15 +8,14 @@ import type { Locator, Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import { receipt, receiptPdf } from '../fingerprint/receipts'
 import { oneBusiness, sandboxCreates } from './helpers'
-import { E2E_TIMEOUT, describeE2E, goTo, onScreen, until } from './suite'
+import { E2E_TIMEOUT, describeE2E, goTo, onScreen, sessionRow, until } from './suite'
 
 const KEY = 'svc_sk_e2e_duplicates_business_01'
 const { fixtures, profiles } = oneBusiness('b-dups', 'Twice Traders', KEY, 100)
 
-function sessionRow(page: Page, name: string): Locator {
-  return page.locator('.upload-list .upload-row').filter({ has: page.locator('.upload-row__name', { hasText: new RegExp(`^${name.replace(/[().]/g, '\\$&')}$`) }) })
-}
 const badge = (row: Locator) => row.locator('.badge').first().textContent()
+/** The session row of exactly this file (another row's sentence may name it too). */
+const named = (page: Page, name: string) => sessionRow(page, name).filter({ has: page.getByText(name, { exact: true }) })
 
 describeE2E('possible duplicates', (t) => {
   it(
@@ -27,9 +26,9 @@ describeE2E('possible duplicates', (t) => {
       const rc = receipt(3, 77)
       const pdf = async (name: string, download: number) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(await receiptPdf(rc, download)) })
       await page.getByLabel('Files to add').setInputFiles([await pdf('invoice.pdf', 0)])
-      await until(() => badge(sessionRow(page, 'invoice.pdf'))).toBe('Completed')
+      await until(() => badge(named(page, 'invoice.pdf'))).toBe('Completed')
       await page.getByLabel('Files to add').setInputFiles([await pdf('invoice (1).pdf', 1), await pdf('invoice (2).pdf', 2)])
-      const again = sessionRow(page, 'invoice (1).pdf')
+      const again = named(page, 'invoice (1).pdf')
       await until(() => badge(again)).toBe('Held')
       await until(() => page.getByText('2 held as possible duplicates. See Needs attention.').count()).toBe(1)
       await until(() => again.locator('.possible-duplicate').textContent()).toMatch(
@@ -38,7 +37,7 @@ describeE2E('possible duplicates', (t) => {
       await t.a11y('capture with held possible duplicates')
 
       // Discard on Capture: never sent.
-      const third = sessionRow(page, 'invoice (2).pdf')
+      const third = named(page, 'invoice (2).pdf')
       await until(() => badge(third)).toBe('Held')
       await third.getByRole('button', { name: 'Discard invoice (2).pdf: it is not sent' }).click()
       await until(() => badge(third)).toBe('Discarded')

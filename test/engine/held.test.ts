@@ -21,6 +21,15 @@ async function drop(r: Rig, name: string, bytes: Uint8Array): Promise<Upload> {
   return res.upload
 }
 
+/** With sending paused: a receipt, then its re-download, which is held waiting for it. */
+async function heldBehind(r: Rig, rc: ReturnType<typeof receipt>, name: string): Promise<{ original: Upload; copy: Upload }> {
+  r.engine.pause(PROFILE)
+  const original = await drop(r, `${name}.pdf`, await receiptPdf(rc, 0))
+  const copy = await drop(r, `${name} (1).pdf`, await receiptPdf(rc, 1))
+  expect(copy.status).toBe('held')
+  return { original, copy }
+}
+
 const statusOf = (r: Rig, id: number) => r.engine.uploads.get(id)?.status
 const settled = (r: Rig, id: number) => waitFor(`#${id} completed`, () => statusOf(r, id) === 'completed')
 
@@ -87,11 +96,7 @@ describe('possible duplicates are held before they cost a credit (issue 33)', ()
 
   it('a near match of an original still on its way waits: sent on its own when that one fails, held when it is sent', async () => {
     const r = await rig()
-    r.engine.pause(PROFILE)
-    const rc = receipt(1, 3)
-    const original = await drop(r, 'bill.pdf', await receiptPdf(rc, 0))
-    const copy = await drop(r, 'bill (1).pdf', await receiptPdf(rc, 1))
-    expect(copy.status).toBe('held')
+    const { original, copy } = await heldBehind(r, receipt(1, 3), 'bill')
     expect(copy.lastError).toMatch(/Possible duplicate of bill\.pdf \(same text\), which is still on its way/)
     // The original is refused by the API (a definite 404): the copy goes in its place.
     r.sb.setFaults({ paths: ['/expenses'], not_found_next: 1 })
@@ -102,11 +107,7 @@ describe('possible duplicates are held before they cost a credit (issue 33)', ()
     expect(await creates(r.sb)).toHaveLength(1)
 
     // Another receipt: its original on its way is sent, so its copy stays held.
-    r.engine.pause(PROFILE)
-    const rc2 = receipt(4, 8)
-    const o2 = await drop(r, 'fuel.pdf', await receiptPdf(rc2, 0))
-    const c2 = await drop(r, 'fuel (1).pdf', await receiptPdf(rc2, 1))
-    expect(c2.status).toBe('held')
+    const { original: o2, copy: c2 } = await heldBehind(r, receipt(4, 8), 'fuel')
     r.engine.resume(PROFILE)
     await settled(r, o2.id)
     await r.engine.whenIdle()
@@ -117,11 +118,7 @@ describe('possible duplicates are held before they cost a credit (issue 33)', ()
 
   it('a near match of an original that a person cancels is sent on its own', async () => {
     const r = await rig()
-    r.engine.pause(PROFILE)
-    const rc = receipt(5, 2)
-    const original = await drop(r, 'pharma.pdf', await receiptPdf(rc, 0))
-    const copy = await drop(r, 'pharma (1).pdf', await receiptPdf(rc, 1))
-    expect(copy.status).toBe('held')
+    const { original, copy } = await heldBehind(r, receipt(5, 2), 'pharma')
     r.engine.cancel(original.id)
     r.engine.resume(PROFILE)
     await settled(r, copy.id)
