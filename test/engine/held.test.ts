@@ -30,6 +30,13 @@ async function heldBehind(r: Rig, rc: ReturnType<typeof receipt>, name: string):
   return { original, copy }
 }
 
+/** A receipt sent (its record made), then its re-download dropped: the two rows. */
+async function sentThenAgain(r: Rig, rc: ReturnType<typeof receipt>, name: string): Promise<{ first: Upload; again: Upload }> {
+  const first = await drop(r, `${name}.pdf`, await receiptPdf(rc, 0))
+  await settled(r, first.id)
+  return { first, again: await drop(r, `${name} (1).pdf`, await receiptPdf(rc, 1)) }
+}
+
 const statusOf = (r: Rig, id: number) => r.engine.uploads.get(id)?.status
 const settled = (r: Rig, id: number) => waitFor(`#${id} completed`, () => statusOf(r, id) === 'completed')
 
@@ -37,9 +44,7 @@ describe('possible duplicates are held before they cost a credit (issue 33)', ()
   it('a re-downloaded invoice (only /CreationDate, /ModDate, /ID differ) is held; Discard keeps 1 create, Send anyway makes 2', async () => {
     const r = await rig()
     const rc = receipt(0, 1)
-    const first = await drop(r, 'invoice.pdf', await receiptPdf(rc, 0))
-    await settled(r, first.id)
-    const again = await drop(r, 'invoice (1).pdf', await receiptPdf(rc, 1))
+    const { first, again } = await sentThenAgain(r, rc, 'invoice')
     const third = await drop(r, 'invoice (2).pdf', await receiptPdf(rc, 2))
     expect(again.status).toBe('held')
     expect(third.status).toBe('held')
@@ -128,9 +133,7 @@ describe('possible duplicates are held before they cost a credit (issue 33)', ()
   it('a held row survives a restart, still unsent, and can be sent anyway after it', async () => {
     const r = await rig()
     const rc = receipt(6, 4)
-    const first = await drop(r, 'bakery.pdf', await receiptPdf(rc, 0))
-    await settled(r, first.id)
-    const again = await drop(r, 'bakery (1).pdf', await receiptPdf(rc, 1))
+    const { again } = await sentThenAgain(r, rc, 'bakery')
     expect(again.status).toBe('held')
     await r.reopen()
     await r.engine.whenIdle()
@@ -149,9 +152,7 @@ describe('possible duplicates are held before they cost a credit (issue 33)', ()
     await r.reopen() // persisted
     expect(r.engine.held.mode(PROFILE)).toBe('send')
     const rc = receipt(2, 11)
-    const first = await drop(r, 'cafe.pdf', await receiptPdf(rc, 0))
-    await settled(r, first.id)
-    const again = await drop(r, 'cafe (1).pdf', await receiptPdf(rc, 1))
+    const { first, again } = await sentThenAgain(r, rc, 'cafe')
     expect(again).toMatchObject({ status: 'queued', nearOf: first.id, nearBasis: 'same_text' })
     await settled(r, again.id)
     expect(await creates(r.sb)).toHaveLength(2)
