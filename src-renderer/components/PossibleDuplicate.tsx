@@ -18,10 +18,7 @@ const m = defineMessages({
     defaultMessage:
       'Possible duplicate of <link>{name}</link>{sent, select, yes {, sent on {sentAt, date, medium}} other {}} ({basis, select, same_text {same text} same_picture {same picture} same_bytes {same file} other {same vendor, date and total}})',
   },
-  waiting: {
-    id: 'duplicates.waiting',
-    defaultMessage: 'It waits until that one is sent or not.',
-  },
+  waiting: { id: 'duplicates.waiting', defaultMessage: 'It waits until that one is sent or not.' },
   show: { id: 'duplicates.show', defaultMessage: 'Show {name} in History' },
   discard: { id: 'duplicates.discard', defaultMessage: 'Discard' },
   discardLabel: { id: 'duplicates.discardLabel', defaultMessage: 'Discard {name}: it is not sent' },
