@@ -76,7 +76,7 @@ export function uploadsHelpers(ctx: AppContext): UploadsHelpers {
     results.map((r, i) =>
       r.kind === 'ignored'
         ? { kind: 'ignored', why: r.why, path: paths[i] ?? '' }
-        : { kind: r.kind, upload: toUploadView(r.upload) },
+        : { kind: r.kind, upload: ctx.engine.uploads.view(r.upload) },
     )
   const helpers: UploadsHelpers = {
     async writeDropped(files) {
