@@ -29,7 +29,9 @@ describe('fingerprints in the engine', () => {
     )
     expect(first.map((x) => x.kind)).toEqual(['queued', 'queued'])
     await r.engine.whenIdle()
-    const [pdfRow, photoRow] = first.map((x) => (x.kind === 'ignored' ? null : r.engine.uploads.get(x.upload.id)!))
+    const [pdfRow, photoRow] = first.map((x) =>
+      x.kind === 'ignored' ? null : r.engine.uploads.get(x.upload.id)!,
+    )
     expect([pdfRow?.status, photoRow?.status]).toEqual(['completed', 'completed'])
     expect(r.engine.fingerprints.index.of(pdfRow!.id)?.kind).toBe('text')
     expect(r.engine.fingerprints.index.of(photoRow!.id)?.kind).toBe('picture')
@@ -65,27 +67,50 @@ describe('fingerprints in the engine', () => {
     const r = await rig()
     const rc = receipt(4, 3)
     r.engine.pause(PROFILE)
-    const [a] = await r.engine.addFiles([await put(r.inbox, 'a.pdf', await receiptPdf(rc, 0))], { profileId: PROFILE, target: 'expenses' })
-    const [b] = await r.engine.addFiles([await put(r.inbox, 'b.pdf', await receiptPdf(rc, 1))], { profileId: PROFILE, target: 'expenses' })
+    const [a] = await r.engine.addFiles([await put(r.inbox, 'a.pdf', await receiptPdf(rc, 0))], {
+      profileId: PROFILE,
+      target: 'expenses',
+    })
+    const [b] = await r.engine.addFiles([await put(r.inbox, 'b.pdf', await receiptPdf(rc, 1))], {
+      profileId: PROFILE,
+      target: 'expenses',
+    })
     if (a?.kind !== 'queued' || b?.kind !== 'queued') throw new Error('both should be queued')
-    expect(r.engine.fingerprints.lookupNear(b.upload)).toMatchObject({ basis: 'same_text', uploadId: a.upload.id, name: 'a.pdf', sentAt: null })
+    expect(r.engine.fingerprints.lookupNear(b.upload)).toMatchObject({
+      basis: 'same_text',
+      uploadId: a.upload.id,
+      name: 'a.pdf',
+      sentAt: null,
+    })
     r.engine.cancel(a.upload.id)
     expect(r.engine.fingerprints.lookupNear(b.upload)).toBeNull()
     // Another profile never matches.
-    expect(r.engine.fingerprints.nearOf({ profileId: 'someone-else', target: 'expenses', fp: r.engine.fingerprints.index.of(b.upload.id)! })).toBeNull()
+    expect(
+      r.engine.fingerprints.nearOf({
+        profileId: 'someone-else',
+        target: 'expenses',
+        fp: r.engine.fingerprints.index.of(b.upload.id)!,
+      }),
+    ).toBeNull()
   }, 60_000)
 
   it('sends a PDF the worker cannot read, without a fingerprint, and computes none when turned off', async () => {
     const r = await rig()
     const broken = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage that is no PDF\n%%EOF\n')
-    const [x] = await r.engine.addFiles([await put(r.inbox, 'broken.pdf', broken)], { profileId: PROFILE, target: 'expenses' })
+    const [x] = await r.engine.addFiles([await put(r.inbox, 'broken.pdf', broken)], {
+      profileId: PROFILE,
+      target: 'expenses',
+    })
     if (x?.kind !== 'queued') throw new Error(`broken.pdf: ${x?.kind}`)
     await r.engine.whenIdle()
     expect(r.engine.uploads.get(x.upload.id)?.status).toBe('completed')
     expect(r.engine.fingerprints.index.of(x.upload.id)).toBeNull()
 
     await r.reopen({ fingerprints: false })
-    const [y] = await r.engine.addFiles([await put(r.inbox, 'fine.pdf', await receiptPdf(receipt(1, 1)))], { profileId: PROFILE, target: 'expenses' })
+    const [y] = await r.engine.addFiles([await put(r.inbox, 'fine.pdf', await receiptPdf(receipt(1, 1)))], {
+      profileId: PROFILE,
+      target: 'expenses',
+    })
     if (y?.kind !== 'queued') throw new Error(`fine.pdf: ${y?.kind}`)
     expect(r.engine.fingerprints.index.of(y.upload.id)).toBeNull()
     await r.engine.whenIdle()

@@ -36,8 +36,29 @@ export function rng(seed: number): () => number {
   }
 }
 
-const SHOPS = ['CORNER GROCER', 'CAFE LUMEN', 'HARDWARE HUB', 'BOOK NOOK', 'FUEL STOP 24', 'PHARMA PLUS', 'BAKERY ROSE']
-const ITEMS = ['Milk 1L', 'Bread', 'Coffee beans', 'Screws M4', 'Notebook A5', 'Diesel', 'Aspirin', 'Croissant', 'Tape', 'Apples 1kg', 'Batteries AA', 'Water 6x']
+const SHOPS = [
+  'CORNER GROCER',
+  'CAFE LUMEN',
+  'HARDWARE HUB',
+  'BOOK NOOK',
+  'FUEL STOP 24',
+  'PHARMA PLUS',
+  'BAKERY ROSE',
+]
+const ITEMS = [
+  'Milk 1L',
+  'Bread',
+  'Coffee beans',
+  'Screws M4',
+  'Notebook A5',
+  'Diesel',
+  'Aspirin',
+  'Croissant',
+  'Tape',
+  'Apples 1kg',
+  'Batteries AA',
+  'Water 6x',
+]
 
 /** A receipt of shop template `t` (0..6), its lines drawn from `seed`. */
 export function receipt(t: number, seed: number): Receipt {
@@ -83,7 +104,9 @@ export function paperSvg(rc: Receipt): { svg: string; width: number; height: num
   const rows: string[] = []
   let y = 90 + f
   const text = (x: number, s: string, anchor = 'start', size = f, weight = 'normal') =>
-    rows.push(`<text x="${x}" y="${y}" font-size="${size}" font-weight="${weight}" text-anchor="${anchor}">${esc(s)}</text>`)
+    rows.push(
+      `<text x="${x}" y="${y}" font-size="${size}" font-weight="${weight}" text-anchor="${anchor}">${esc(s)}</text>`,
+    )
   text(w / 2, rc.shop, 'middle', f * 1.4, 'bold')
   y += step * 1.4
   text(w / 2, rc.address, 'middle', f * 0.8)
@@ -95,7 +118,9 @@ export function paperSvg(rc: Receipt): { svg: string; width: number; height: num
     text(w - 70, l.price, 'end')
     y += step
   }
-  rows.push(`<line x1="70" x2="${w - 70}" y1="${y - step / 2}" y2="${y - step / 2}" stroke="#222" stroke-width="3" stroke-dasharray="12 8"/>`)
+  rows.push(
+    `<line x1="70" x2="${w - 70}" y1="${y - step / 2}" y2="${y - step / 2}" stroke="#222" stroke-width="3" stroke-dasharray="12 8"/>`,
+  )
   y += step * 0.4
   text(70, 'TOTAL', 'start', f * 1.2, 'bold')
   text(w - 70, rc.total, 'end', f * 1.2, 'bold')
@@ -110,7 +135,10 @@ export function paperSvg(rc: Receipt): { svg: string; width: number; height: num
  * A photo of the receipt: the paper on a table (a mild gradient), `width` × `height` px, the paper
  * about 85 % of the photo's height; a JPEG at quality `quality`.
  */
-export async function receiptPhoto(rc: Receipt, o: { width?: number; height?: number; quality?: number } = {}): Promise<Buffer> {
+export async function receiptPhoto(
+  rc: Receipt,
+  o: { width?: number; height?: number; quality?: number } = {},
+): Promise<Buffer> {
   const W = o.width ?? 4000
   const H = o.height ?? 3000
   const paper = paperSvg(rc)
@@ -138,7 +166,11 @@ export function rescale(jpeg: Buffer, w: number, h: number): Promise<Buffer> {
 }
 
 /** The photo with `pct` % cut from its edges (`sides`: which ones; default all four). */
-export async function crop(jpeg: Buffer, pct: number, sides: readonly ('left' | 'top' | 'right' | 'bottom')[] = ['left', 'top', 'right', 'bottom']): Promise<Buffer> {
+export async function crop(
+  jpeg: Buffer,
+  pct: number,
+  sides: readonly ('left' | 'top' | 'right' | 'bottom')[] = ['left', 'top', 'right', 'bottom'],
+): Promise<Buffer> {
   const m = await sharp(jpeg).metadata()
   const W = m.width!
   const H = m.height!
@@ -180,7 +212,9 @@ export async function receiptPdf(rc: Receipt, download = 0): Promise<Uint8Array>
   y -= 6
   page.drawText('TOTAL', { x: 20, y, size: 10, font: bold })
   page.drawText(rc.total, { x: 280 - bold.widthOfTextAtSize(rc.total, 10), y, size: 10, font: bold })
-  const id = PDFHexString.of(`${(download + 1).toString(16).padStart(8, '0')}c0ffee${download.toString(16).padStart(4, '0')}`)
+  const id = PDFHexString.of(
+    `${(download + 1).toString(16).padStart(8, '0')}c0ffee${download.toString(16).padStart(4, '0')}`,
+  )
   doc.context.trailerInfo.ID = doc.context.obj([id, id])
   void PDFName
   return doc.save({ useObjectStreams: false })

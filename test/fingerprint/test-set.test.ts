@@ -40,8 +40,12 @@ async function fp(doc: Pair['a']): Promise<Fingerprint> {
 
 describe('the test set of issue 33', () => {
   it('holds every copy of one receipt and no look-alike, with a margin on both sides of the thresholds', async () => {
-    expect(pairs.filter((p) => !p.same && p.name.includes('total') && p.group === 'photo').length).toBeGreaterThanOrEqual(20)
-    expect(pairs.filter((p) => !p.same && p.name.includes('total') && p.group === 'pdf').length).toBeGreaterThanOrEqual(20)
+    expect(
+      pairs.filter((p) => !p.same && p.name.includes('total') && p.group === 'photo').length,
+    ).toBeGreaterThanOrEqual(20)
+    expect(
+      pairs.filter((p) => !p.same && p.name.includes('total') && p.group === 'pdf').length,
+    ).toBeGreaterThanOrEqual(20)
     const rows: { pair: string; same: boolean; matched: boolean; global?: number; region?: number }[] = []
     let id = 0
     for (const p of pairs) {
@@ -53,7 +57,12 @@ describe('the test set of issue 33', () => {
       index.remember(profile, 'expense', ++id, a)
       const found = index.findNear(profile, 'expense', b)
       const d = a.kind === 'picture' && b.kind === 'picture' ? pictureDistance(a, b) : null
-      rows.push({ pair: p.name, same: p.same, matched: found?.uploadId === id, ...(d ? { global: d.global, region: d.region } : {}) })
+      rows.push({
+        pair: p.name,
+        same: p.same,
+        matched: found?.uploadId === id,
+        ...(d ? { global: d.global, region: d.region } : {}),
+      })
       if (found) expect(found.basis).toBe(a.kind === 'text' ? 'same_text' : 'same_picture')
     }
     console.table(rows)

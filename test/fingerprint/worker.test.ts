@@ -36,7 +36,9 @@ describe('the fingerprint worker', () => {
     const blank = await PDFDocument.create()
     blank.addPage()
     expect((await f.fingerprintBytes(await blank.save(), 'pdf')).reason).toMatch(/no page image/)
-    expect((await f.fingerprintBytes(Buffer.from('hello'), 'image')).reason).toMatch(/picture could not be read/)
+    expect((await f.fingerprintBytes(Buffer.from('hello'), 'image')).reason).toMatch(
+      /picture could not be read/,
+    )
     // The worker is still there for the next one.
     expect((await f.fingerprintBytes(await receiptPdf(receipt(0, 1)), 'pdf')).fingerprint?.kind).toBe('text')
   }, 60_000)

@@ -32,7 +32,12 @@ export class EngineFingerprints implements IntakeFingerprints {
   }
 
   /** The receipt a new fingerprint looks like (intake, inside its transaction), or null. */
-  nearOf(q: { profileId: string; target: string; fp: Fingerprint; exclude?: number }): PossibleDuplicate | null {
+  nearOf(q: {
+    profileId: string
+    target: string
+    fp: Fingerprint
+    exclude?: number
+  }): PossibleDuplicate | null {
     return nearOf(this.uploads, this.index, q)
   }
 

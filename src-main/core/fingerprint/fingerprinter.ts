@@ -55,13 +55,17 @@ export class Fingerprinter {
 
   /** Fingerprints bytes already read (intake reads a receipt once). Never throws for a bad document. */
   async fingerprintBytes(bytes: Uint8Array, kind: DocumentKind): Promise<FingerprintResult> {
-    if (bytes.length > this.limits.maxInputBytes) return { fingerprint: null, reason: 'the file is over the size Bookdrop fingerprints' }
+    if (bytes.length > this.limits.maxInputBytes)
+      return { fingerprint: null, reason: 'the file is over the size Bookdrop fingerprints' }
     const pool = this.tasks()
     try {
       return await pool.run('fingerprint', { bytes, kind, maxPixels: this.limits.maxPixels })
     } catch (e) {
       if (this.closed) throw new Error('Bookdrop is stopping.')
-      const why = e instanceof WorkerLimitError ? e.message : `the fingerprint could not be computed (${(e as Error).message})`
+      const why =
+        e instanceof WorkerLimitError
+          ? e.message
+          : `the fingerprint could not be computed (${(e as Error).message})`
       return { fingerprint: null, reason: why }
     }
   }
@@ -72,7 +76,10 @@ export class Fingerprinter {
     try {
       bytes = await readFile(path)
     } catch (e) {
-      return { fingerprint: null, reason: `the file could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` }
+      return {
+        fingerprint: null,
+        reason: `the file could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      }
     }
     return this.fingerprintBytes(bytes, kind)
   }

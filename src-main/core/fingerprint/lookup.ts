@@ -43,7 +43,13 @@ export function nearOf(
 }
 
 /** The possible duplicate a stored row looks like (by its stored fingerprint), or null. */
-export function lookupNear(uploads: Pick<UploadStore, 'get'>, index: FingerprintIndex, row: Pick<Upload, 'id' | 'profileId' | 'target'>): PossibleDuplicate | null {
+export function lookupNear(
+  uploads: Pick<UploadStore, 'get'>,
+  index: FingerprintIndex,
+  row: Pick<Upload, 'id' | 'profileId' | 'target'>,
+): PossibleDuplicate | null {
   const fp = index.of(row.id)
-  return fp ? nearOf(uploads, index, { profileId: row.profileId, target: row.target, fp, exclude: row.id }) : null
+  return fp
+    ? nearOf(uploads, index, { profileId: row.profileId, target: row.target, fp, exclude: row.id })
+    : null
 }

@@ -1,7 +1,9 @@
 /**
  * The perceptual hash of a picture (issue 33): a photo as prepared, or a scanned PDF's page image.
  *
- * 1. Decoded small (libvips shrinks a JPEG while decoding), grey, at most WORK_EDGE px (worker.ts).
+ * 1. Decoded grey, at most WORK_EDGE px (compute.ts): a prepared photo as it is. Read smaller, the
+ *    content box is a pixel less precise, and text edges move a third of a cell: copies then differ
+ *    as much as receipts with another digit (measured: docs/duplicates.md).
  * 2. Its content box: the rows and columns where the picture has edges (the paper's border on a
  *    table, the print on it). A crop that cuts only the table or the paper's blank margin leaves
  *    the box where it was; scaling and re-compression do not move it either.
@@ -17,7 +19,8 @@
  */
 import type { PictureHash } from './types'
 
-export const WORK_EDGE = 1024
+/** Longest edge a picture is read at: a prepared photo's (PHOTO_DEFAULTS.photoMaxEdge) is read as it is. */
+export const WORK_EDGE = 2400
 export const COLS = 4
 export const ROWS = 8
 /** Cells per region side: the box is kept as 128 × 256 cells, a region as 32 × 32. */
@@ -30,7 +33,7 @@ export const NORM_H = ROWS * CELL
  * global hash within `global` bits (the index finds every hash within 7: store.ts), shapes within
  * `aspect` (ratio), and every region within `region` levels (of 16).
  */
-export const PICTURE_MATCH = { global: 7, aspect: 0.04, region: 6 } as const
+export const PICTURE_MATCH = { global: 7, aspect: 0.04, region: 3 } as const
 
 type Gray = { data: Uint8Array; width: number; height: number }
 
@@ -65,7 +68,12 @@ export function contentBox(g: Gray): { left: number; top: number; width: number;
 }
 
 /** Area-average resample of a box of `g` to `W` × `H` (float values). */
-export function resample(g: Gray, box: { left: number; top: number; width: number; height: number }, W: number, H: number): Float32Array {
+export function resample(
+  g: Gray,
+  box: { left: number; top: number; width: number; height: number },
+  W: number,
+  H: number,
+): Float32Array {
   const out = new Float32Array(W * H)
   const sx = box.width / W
   const sy = box.height / H
@@ -99,7 +107,9 @@ let cosTable: Float64Array | null = null
 function cosines(): Float64Array {
   if (cosTable) return cosTable
   cosTable = new Float64Array(DCT_N * DCT_N)
-  for (let u = 0; u < DCT_N; u++) for (let x = 0; x < DCT_N; x++) cosTable[u * DCT_N + x] = Math.cos(((2 * x + 1) * u * Math.PI) / (2 * DCT_N))
+  for (let u = 0; u < DCT_N; u++)
+    for (let x = 0; x < DCT_N; x++)
+      cosTable[u * DCT_N + x] = Math.cos(((2 * x + 1) * u * Math.PI) / (2 * DCT_N))
   return cosTable
 }
 
@@ -134,14 +144,24 @@ export function dctHash(px: Float32Array): string {
 /** The hash of a grey picture (see the module's comment). */
 export function hashGray(g: Gray): PictureHash {
   const box = contentBox(g)
-  const global = dctHash(resample(g, box, DCT_N, DCT_N))
   const cells = resample(g, box, NORM_W, NORM_H)
+  // The global hash's 32 × 32 picture: means of the cells (4 × 8 each), not a second pass over the pixels.
+  const small = new Float32Array(DCT_N * DCT_N)
+  const bw = NORM_W / DCT_N
+  const bh = NORM_H / DCT_N
+  for (let y = 0; y < NORM_H; y++)
+    for (let x = 0; x < NORM_W; x++)
+      small[Math.floor(y / bh) * DCT_N + Math.floor(x / bw)]! += cells[y * NORM_W + x]! / (bw * bh)
+  const global = dctHash(small)
   const regions: string[] = []
   for (let r = 0; r < ROWS; r++)
     for (let c = 0; c < COLS; c++) {
       const digits: string[] = []
       for (let y = 0; y < CELL; y++)
-        for (let x = 0; x < CELL; x++) digits.push(Math.min(15, Math.round(cells[(r * CELL + y) * NORM_W + c * CELL + x]! / 17)).toString(16))
+        for (let x = 0; x < CELL; x++)
+          digits.push(
+            Math.min(15, Math.round(cells[(r * CELL + y) * NORM_W + c * CELL + x]! / 17)).toString(16),
+          )
       regions.push(digits.join(''))
     }
   return { global, regions, cols: COLS, rows: ROWS, aspect: box.width / box.height }
@@ -171,11 +191,16 @@ export function regionDistance(a: string, b: string): number {
 }
 
 /** How two picture hashes compare: their global distance, shape ratio and farthest region. */
-export function pictureDistance(a: PictureHash, b: PictureHash): { global: number; aspect: number; region: number } {
+export function pictureDistance(
+  a: PictureHash,
+  b: PictureHash,
+): { global: number; aspect: number; region: number } {
   const aspect = Math.abs(Math.log(a.aspect / b.aspect))
   let region = 0
   if (a.cols !== b.cols || a.rows !== b.rows || a.regions.length !== b.regions.length) region = 15
-  else for (let i = 0; i < a.regions.length; i++) region = Math.max(region, regionDistance(a.regions[i]!, b.regions[i]!))
+  else
+    for (let i = 0; i < a.regions.length; i++)
+      region = Math.max(region, regionDistance(a.regions[i]!, b.regions[i]!))
   return { global: hamming(a.global, b.global), aspect, region }
 }
 

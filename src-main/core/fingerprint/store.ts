@@ -8,8 +8,9 @@
  * - picture: the 64-bit global hash is split into four 16-bit bands, each indexed. Two hashes within
  *   7 bits share at least one band within 1 bit (pigeonhole: 4 bands × at most 1 bit = 4 < 8), so
  *   the lookup asks each band's index for its value and its 16 one-bit neighbours (68 keys), then
- *   checks the global distance of those candidates in memory, and reads the regions (a blob) only
- *   of the ones that are close (picture.ts samePicture: shape and EVERY region).
+ *   checks the global distance of those candidates in memory (each band's index holds the hash: no
+ *   row is read for that), and reads the regions (a blob) only of the ones that are close
+ *   (picture.ts samePicture: shape and EVERY region).
  * Regions are kept deflated (4-bit cells; about 2–3 KB a photo, mostly paper).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
@@ -67,10 +68,10 @@ export class SqlFingerprintIndex implements FingerprintIndex {
       created_at INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS fingerprints_text ON fingerprints(profile_id, target, hash) WHERE kind = 'text';
-    CREATE INDEX IF NOT EXISTS fingerprints_b0 ON fingerprints(profile_id, target, b0) WHERE kind = 'picture';
-    CREATE INDEX IF NOT EXISTS fingerprints_b1 ON fingerprints(profile_id, target, b1) WHERE kind = 'picture';
-    CREATE INDEX IF NOT EXISTS fingerprints_b2 ON fingerprints(profile_id, target, b2) WHERE kind = 'picture';
-    CREATE INDEX IF NOT EXISTS fingerprints_b3 ON fingerprints(profile_id, target, b3) WHERE kind = 'picture';`)
+    CREATE INDEX IF NOT EXISTS fingerprints_b0 ON fingerprints(profile_id, target, b0, hash) WHERE kind = 'picture';
+    CREATE INDEX IF NOT EXISTS fingerprints_b1 ON fingerprints(profile_id, target, b1, hash) WHERE kind = 'picture';
+    CREATE INDEX IF NOT EXISTS fingerprints_b2 ON fingerprints(profile_id, target, b2, hash) WHERE kind = 'picture';
+    CREATE INDEX IF NOT EXISTS fingerprints_b3 ON fingerprints(profile_id, target, b3, hash) WHERE kind = 'picture';`)
   }
 
   remember(profileId: string, target: string, uploadId: number, fp: Fingerprint, now = Date.now()): void {
@@ -124,7 +125,9 @@ export class SqlFingerprintIndex implements FingerprintIndex {
         target,
         ...keys,
       )
-      for (const r of rows) if (r.upload_id !== exclude && hamming(r.hash, fp.global) <= PICTURE_MATCH.global) close.set(r.upload_id, r.hash)
+      for (const r of rows)
+        if (r.upload_id !== exclude && hamming(r.hash, fp.global) <= PICTURE_MATCH.global)
+          close.set(r.upload_id, r.hash)
     })
     const out: NearMatch[] = []
     for (const id of [...close.keys()].sort((a, b) => a - b)) {
@@ -140,7 +143,10 @@ export class SqlFingerprintIndex implements FingerprintIndex {
   }
 
   of(uploadId: number): Fingerprint | null {
-    const r = this.db.get<FpRow>('SELECT upload_id, kind, hash, chars, aspect, cols, rows, regions FROM fingerprints WHERE upload_id = ?', uploadId)
+    const r = this.db.get<FpRow>(
+      'SELECT upload_id, kind, hash, chars, aspect, cols, rows, regions FROM fingerprints WHERE upload_id = ?',
+      uploadId,
+    )
     if (!r) return null
     if (r.kind === 'text') return { kind: 'text', hash: r.hash, chars: r.chars ?? 0 }
     const cols = r.cols ?? 0

@@ -16,7 +16,11 @@ export interface PictureHash {
 }
 
 export type Fingerprint =
-  | { kind: 'text'; /** sha256 hex of the normalised text */ hash: string; /** its length, characters */ chars: number }
+  | {
+      kind: 'text'
+      /** sha256 hex of the normalised text */ hash: string
+      /** its length, characters */ chars: number
+    }
   | ({ kind: 'picture' } & PictureHash)
   | { kind: 'bytes'; /** the file's sha256 hex */ hash: string }
 
@@ -69,7 +73,12 @@ export interface FingerprintIndex {
  * What intake asks the holding flow while it records a row (inside the transaction): the
  * possible duplicate this new file looks like, or null. The holding flow passes one to the Intake.
  */
-export type NearLookup = (q: { profileId: string; target: string; fp: Fingerprint; exclude?: number }) => PossibleDuplicate | null
+export type NearLookup = (q: {
+  profileId: string
+  target: string
+  fp: Fingerprint
+  exclude?: number
+}) => PossibleDuplicate | null
 
 /**
  * Fingerprints a file (Fingerprinter.fingerprintFile; fingerprintBytes for bytes already read), in
