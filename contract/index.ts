@@ -27,6 +27,7 @@ import { CONNECTION_CALLS, type ConnectionCalls } from './calls/connection'
 import { MAIL_CALLS, type MailCalls } from './calls/mail'
 import { DATA_FOLDER_CALLS, type DataFolderCalls } from './calls/data-folder'
 import { REVIEW_CALLS, type ReviewCalls } from './calls/review'
+import { DUPLICATE_CALLS, type DuplicateCalls } from './calls/duplicates'
 import type { Assert } from './calls/shared'
 import type { ProfileList, SessionState } from './views'
 
@@ -38,6 +39,7 @@ export * from './review'
 export { currencyCode, reviewEditSchema } from './calls/review'
 export { settingsSchema, type Settings } from './calls/app'
 export type { DataFolderView, FreedView } from './calls/data-folder'
+export { DUPLICATE_MODES, type DuplicateMode } from './calls/duplicates'
 export { UPLOAD_STATUS_VALUES, historyFilterSchema, type HistoryFilterInput } from './calls/uploads'
 export { CALL_NAMES, EVENT_NAMES, type CallName, type EventName }
 
@@ -56,6 +58,7 @@ export const CALLS = {
   ...MAIL_CALLS,
   ...DATA_FOLDER_CALLS,
   ...REVIEW_CALLS,
+  ...DUPLICATE_CALLS,
 } as const
 
 /** Keys that two of the groups share (a spread would let the later one win silently). */
@@ -77,6 +80,7 @@ type _NoCallInTwoGroups = Assert<
         typeof MAIL_CALLS,
         typeof DATA_FOLDER_CALLS,
         typeof REVIEW_CALLS,
+        typeof DUPLICATE_CALLS,
       ]
     >,
   ] extends [never]
@@ -100,7 +104,8 @@ export interface Calls
     ConnectionCalls,
     MailCalls,
     DataFolderCalls,
-    ReviewCalls {}
+    ReviewCalls,
+    DuplicateCalls {}
 
 type _EveryCallAnswered = Assert<
   [Exclude<keyof Calls, CallName>, Exclude<CallName, keyof Calls>] extends [never, never] ? true : false

@@ -80,6 +80,9 @@ export const CALL_NAMES = [
   'review.setReviewed',
   'review.money',
   'review.setCurrency',
+  'discardUpload',
+  'getDuplicateSetting',
+  'setDuplicateSetting',
 ] as const
 export type CallName = (typeof CALL_NAMES)[number]
 

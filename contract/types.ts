@@ -6,6 +6,7 @@
  */
 import type { AiTarget, Environment } from '../schemas'
 import type { RecordSummary, ReviewEvent } from './review'
+import type { DuplicateBasis, PossibleDuplicate } from './possible-duplicate'
 
 // ---- uploads ------------------------------------------------------------------------------------
 
@@ -21,6 +22,10 @@ export const UPLOAD_STATUSES = [
   'skipped',
   'cancelled',
   'superseded',
+  /** Issue 33: a possible duplicate (same text / same picture as a receipt already sent): waits for a person's Send anyway or Discard. */
+  'held',
+  /** Issue 33: a held possible duplicate a person discarded: never sent. */
+  'discarded',
 ] as const
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number]
 
@@ -118,6 +123,14 @@ export interface UploadView {
    */
   record: RecordSummary | null
   recordCount: number
+  /**
+   * Issue 33: the receipt this row looks like (same text or same picture), when it was held or sent
+   * as a possible duplicate: `nearOf` its row, `nearBasis` why. Kept after "Send anyway" (the note stays).
+   */
+  nearOf: number | null
+  nearBasis: DuplicateBasis | null
+  /** That other receipt, named and dated for the row's sentence (set where views are made; absent: not looked up). */
+  possibleDuplicate?: PossibleDuplicate | null
 }
 
 // ---- profiles -----------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ export interface SessionState {
 }
 
 export type IntakeOutcome =
-  | { kind: 'queued' | 'duplicate' | 'skipped'; upload: UploadView }
+  | { kind: 'queued' | 'duplicate' | 'skipped' | 'held'; upload: UploadView }
   /** Nothing recorded: this exact version was already handled, or it changed while being read. */
   | { kind: 'ignored'; why: 'already_handled' | 'changed'; path: string }
   /**

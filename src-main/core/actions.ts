@@ -59,7 +59,8 @@ export async function retryUpload(d: ActionDeps, id: number): Promise<Upload> {
   // retention: say so and what to do, rather than "no longer there".
   const gone = row.status === 'cancelled' && row.jobReference ? null : await d.copyGone?.(row)
   if (gone) throw new Error(gone)
-  if (row.status === 'duplicate') {
+  // "Send anyway": a duplicate, or a possible duplicate held (issue 33; never held again for it).
+  if (row.status === 'duplicate' || row.status === 'held') {
     const next = changeStatus(d, row, 'queued', { forced: true, lastError: null, nextAttemptAt: null })
     d.kick(row.profileId)
     return next

@@ -22,6 +22,7 @@ import { Network } from './api/network'
 import { type SessionRoom, sessionRoom } from './app/session'
 import { type SettingsRoom, readSettings, settingsRoom } from './app/settings'
 import { type UploadsRoom, uploadsHelpers, uploadsRoom } from './app/uploads'
+import { type DuplicatesRoom, duplicatesRoom } from './app/duplicates'
 import { type MailRoom, mailRoom } from './app/mail'
 import { type DataFolderRoom, dataFolderRoom } from './app/data-folder'
 import { type ReviewRoom, reviewRoom } from './app/review'
@@ -82,7 +83,8 @@ type Handlers = ProfilesRoom &
   ConnectionRoom &
   MailRoom &
   DataFolderRoom &
-  ReviewRoom
+  ReviewRoom &
+  DuplicatesRoom
 
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
@@ -116,6 +118,7 @@ function rooms(ctx: AppContext, launcher: DemoLauncher | undefined, phoneOptions
     mailRoom(ctx, async () => (launcher ? launcher.sampleReceipts() : [])),
     dataFolderRoom(ctx),
     reviewRoom(ctx),
+    duplicatesRoom(ctx),
   )
   return { handlers, demo, partner, shutdownPhone }
 }

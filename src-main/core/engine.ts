@@ -36,6 +36,7 @@ import { CopyRetention, type DataFolderSize, type Freed, copyGoneMessage, dataFo
 import { EngineSettings } from './engine/settings'
 import { EngineFingerprints } from './engine/fingerprints'
 import { FileTaker } from './engine/take'
+import { HeldDuplicates, UNSENT_FOR_HELD } from './engine/held'
 
 export type { AddFilesOptions, EngineOptions, FolderStatus, OpenReport }
 
@@ -55,6 +56,8 @@ export class Engine {
   /** Content fingerprints (issue 33): what a receipt shows, to know it when it comes again. */
   readonly fingerprints: EngineFingerprints
   readonly openReport: OpenReport
+  /** Possible duplicates held for a person, and each profile's setting (issue 33: ./engine/held.ts). */
+  readonly held: HeldDuplicates
   /** The mail service once loaded (see mail()). */
   private mailLoad: Promise<MailService> | null = null
   private readonly db: Db
@@ -89,8 +92,19 @@ export class Engine {
     const inspect = opts.inspect ?? inspectInWorker(this.inspectPool!)
     this.photos = new PhotoPreparer(opts.dataDir, () => photoSettings(this.savedSettings()))
     this.fingerprints = new EngineFingerprints(this.db, this.uploads, opts.fingerprints ?? true)
-    const intake = new Intake(this.uploads, this.events, inspect, this.photos, this.fingerprints)
     const settings = new SettingsStore(this.db)
+    this.held = new HeldDuplicates(
+      {
+        uploads: this.uploads,
+        events: this.events,
+        // The queue is made below: these reach it once it exists.
+        queue: { kick: (p) => this.queue.kick(p), storageFault: (e) => this.queue.storageFault(e) },
+        closed: () => this.closed,
+      },
+      this.fingerprints,
+      settings,
+    )
+    const intake = new Intake(this.uploads, this.events, inspect, this.photos, this.fingerprints, this.held.holding())
     const saved = savedQueueOptions(settings)
     this.queue = new UploadQueue(
       this.uploads,
@@ -177,9 +191,12 @@ export class Engine {
     engine.events.on('upload', ({ upload, previous }) => {
       // A row that ends without being sent lets a copy of its content go in its place.
       if (previous !== upload.status && UNSENT_ENDS.has(upload.status)) engine.promoteOrphans(upload.id)
+      // …and a possible duplicate held while it was on its way goes on its own (issue 33).
+      if (previous !== upload.status && UNSENT_FOR_HELD.has(upload.status)) engine.held.release(upload.id)
     })
     engine.queue.start()
     engine.promoteOrphans()
+    engine.held.release()
     // The app stopped between "record exists" and "file moved": finish those moves.
     for (const row of engine.uploads.pendingMoves()) await afterRecord(row, engine.uploads, engine.events)
     await engine.watched.startEnabled()

@@ -50,6 +50,8 @@ export type UploadField =
   | 'afterUpload'
   | 'sentName'
   | 'sentPrompt'
+  | 'nearOf'
+  | 'nearBasis'
 
 export interface Transition {
   from: FromStatus
@@ -67,12 +69,13 @@ const RESEND: UploadField[] = ['attempts', 'nextAttemptAt', 'polls', 'jobReferen
 /** A file found again under another name (renamed or moved while it waited): its row follows it. */
 const FOLLOW: UploadField[] = ['path', 'name', 'folderId', 'prompt', 'size', 'mtimeMs']
 const PREPARED: UploadField[] = ['preparedPath', 'preparedSize', 'preparedMtimeMs']
-const RETAKE: UploadField[] = ['size', 'mtimeMs', 'sha256', 'prompt', 'reason', 'nextAttemptAt', 'duplicateOf', 'forced', 'note', ...FOLLOW, ...PREPARED, ...ERROR]
+const RETAKE: UploadField[] = ['size', 'mtimeMs', 'sha256', 'prompt', 'reason', 'nextAttemptAt', 'duplicateOf', 'forced', 'note', 'nearOf', 'nearBasis', ...FOLLOW, ...PREPARED, ...ERROR]
 const RECORD: UploadField[] = ['recordUuid', 'recordType', 'completedAt', 'nextAttemptAt', ...ERROR]
 
 export const TRANSITIONS: readonly Transition[] = [
   { from: 'new', to: 'queued', why: 'intake: a stable, accepted file, hashed, with content not sent before', writes: [] },
   { from: 'new', to: 'duplicate', why: 'intake: the same content was already sent to this target (accepted or recorded), or another file of it is being sent', writes: [] },
+  { from: 'new', to: 'held', why: 'intake (issue 33): its text or picture matches a receipt already sent, or one still on its way (it waits for it), and the profile holds possible duplicates', writes: [] },
   { from: 'new', to: 'skipped', why: 'intake: unsupported kind, too large, empty, unreadable, vanished, a link to a file outside the watched folder, content that is not what its name says, a photo that could not be prepared; or a mail with no receipt in it', writes: [] },
   { from: 'queued', to: 'uploading', why: 'scheduler: the row is due and its profile may send', writes: ['attempts', 'nextAttemptAt', ...SENT] },
   { from: 'waiting_retry', to: 'uploading', why: 'scheduler: the retry is due', writes: ['attempts', 'nextAttemptAt', ...SENT] },
@@ -93,6 +96,9 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: 'cancelled', to: 'queued', why: 'a person retried it', writes: RESEND },
   { from: 'cancelled', to: 'processing', why: 'a person retried it and its job is still on the server: follow it again', writes: RESEND },
   { from: 'duplicate', to: 'queued', why: 'a person chose "Send anyway"; or its original ended without being sent (skipped, refused, superseded), so it goes in its place, at once or at the next start', writes: ['forced', 'nextAttemptAt', 'note', ...ERROR] },
+  { from: 'held', to: 'queued', why: 'a person chose "Send anyway" (it is never held again for that match); or the receipt it waited for ended without being sent (failed, cancelled, skipped, superseded), so it goes on its own (no longer called a possible duplicate)', writes: ['forced', 'nextAttemptAt', 'note', 'nearOf', 'nearBasis', ...ERROR] },
+  { from: 'held', to: 'discarded', why: 'a person chose "Discard": never sent', writes: ['nextAttemptAt', 'lastError'] },
+  { from: 'skipped', to: 'held', why: 're-take: the file can be sent now, but its text or picture matches a receipt already sent (issue 33)', writes: RETAKE },
   { from: 'skipped', to: 'queued', why: 're-take: the cause went away (readable again, smaller, no longer empty), its file vanished and is found renamed, or a person chose "Send anyway"', writes: RETAKE },
   { from: 'skipped', to: 'duplicate', why: 're-take: the file can be sent now, but its content was already sent', writes: RETAKE },
   { from: 'failed', to: 'waiting_retry', why: "update (once, issue 22): it had failed on an answer that was not the API's (a web page, an empty body, a redirect, an error page, network errors until the attempts ran out); sent again with the same Idempotency-Key", writes: RESEND },
@@ -118,6 +124,9 @@ export const NOTES: Readonly<Record<UploadStatus, readonly UploadField[]>> = {
   skipped: ['size', 'mtimeMs', 'reason', 'lastError'],
   cancelled: [],
   superseded: [],
+  // A held row waits on a receipt still on its way; that one's row may be replaced (superseded) by its new version.
+  held: ['nearOf'],
+  discarded: [],
 }
 
 const KEY = (from: FromStatus, to: UploadStatus) => `${from}>${to}`

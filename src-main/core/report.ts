@@ -4,6 +4,7 @@
 import type { UploadStatus, UploadView as Upload } from '../../contract/types'
 import type { RecordSummary } from '../../contract/review'
 import { printable } from './names'
+import { possibleDuplicateText } from '../../contract/possible-duplicate'
 import { CONNECTION_ERROR_CODES } from './api/errors'
 
 const WAITING_FOR_CONNECTION: ReadonlySet<string> = new Set(CONNECTION_ERROR_CODES)
@@ -19,6 +20,8 @@ const LABEL: Record<UploadStatus, string> = {
   skipped: 'skipped',
   cancelled: 'cancelled',
   superseded: 'changed',
+  held: 'HELD',
+  discarded: 'discarded',
 }
 
 /**
@@ -29,7 +32,19 @@ export function describeUpload(u: Upload): string {
   return printable(describeRaw(u))
 }
 
+/** "Possible duplicate of <name>, sent on <date> (same text)" for a row that has one (issue 33). */
+export function nearText(u: Upload): string | null {
+  return u.possibleDuplicate ? possibleDuplicateText(u.possibleDuplicate) : null
+}
+
 function describeRaw(u: Upload): string {
+  const line = describeStatus(u)
+  // Sent anyway (or by the profile's "send them anyway"): the row still says what it looks like.
+  const near = u.status !== 'held' && u.status !== 'discarded' ? nearText(u) : null
+  return near ? `${line} [${near}]` : line
+}
+
+function describeStatus(u: Upload): string {
   const head = `${LABEL[u.status].padEnd(10)} #${u.id} ${u.name}`
   switch (u.status) {
     case 'uploading':
@@ -48,6 +63,10 @@ function describeRaw(u: Upload): string {
     }
     case 'queued':
       return u.note ? `${head} (${u.note})` : head
+    case 'held':
+      return `${head}: ${nearText(u) ?? u.lastError ?? 'possible duplicate'}. Send it with --send-held ${u.id}, or --discard-held ${u.id}`
+    case 'discarded':
+      return `${head}: ${nearText(u) ?? u.lastError ?? 'discarded'} (discarded)`
     case 'failed':
     case 'skipped':
     case 'duplicate':
@@ -84,5 +103,10 @@ export function summaryLine(rows: readonly Pick<Upload, 'status'>[]): string {
     const n = count(s)
     if (n > 0) parts.push(`${n} ${s.replace('_', ' ')}`)
   }
+  // Issue 33: held for a person (Send anyway or Discard: --send-held / --discard-held).
+  const held = count('held')
+  if (held > 0) parts.push(`${held} possible duplicate${held === 1 ? '' : 's'}`)
+  const discarded = count('discarded')
+  if (discarded > 0) parts.push(`${discarded} discarded`)
   return `summary: ${parts.join(', ')} (${rows.length} file${rows.length === 1 ? '' : 's'})`
 }

@@ -19,6 +19,9 @@ const USAGE = `usage: npm run headless -- --watch <dir> [--watch <dir>…] | --m
        [--concurrency <n>] [--job-timeout <seconds>] [--reset-queue]
        [--mail-after leave|seen|move:<mailbox>] [--mail-from <text>] [--mail-subject <text>]
        [--mail-since YYYY-MM-DD] [--mail-body]   (mail password: BOOKDROP_MAIL_PASSWORD or the keychain)
+       [--duplicates hold|send]   (a possible duplicate: held for you, or sent with a note; default: the profile's setting)
+   or: npm run headless -- --held | --send-held <id> … | --discard-held <id> …   [--profile …] [--data-dir <dir>]
+       (list the possible duplicates held for you; send one anyway; or discard one)
    or: npm run headless -- --check [--profile <name> | --base-url <url> with BOOKDROP_API_KEY | --demo]
        [--ca-file <pem>] [--timeout <seconds>]`
 
@@ -70,6 +73,13 @@ export interface Args {
   timeoutMs: number
   caFile?: string
   check: boolean
+  /** Issue 33: what this run does with a possible duplicate; undefined: the profile's setting. */
+  duplicates?: 'hold' | 'send'
+  /** --held: list the held rows and stop. */
+  listHeld: boolean
+  /** --send-held / --discard-held: upload ids, each once. */
+  sendHeld: number[]
+  discardHeld: number[]
 }
 
 /** A number of seconds from an option, or a usage error naming its range. */
@@ -156,13 +166,19 @@ export async function parse(argv: string[]): Promise<Args> {
       timeout: { type: 'string' },
       'ca-file': { type: 'string' },
       check: { type: 'boolean', default: false },
+      duplicates: { type: 'string' },
+      held: { type: 'boolean', default: false },
+      'send-held': { type: 'string', multiple: true },
+      'discard-held': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   })
   if (values.help) throw new HelpRequested(USAGE)
   const check = values.check ?? false
-  if (!values.watch?.length && !values.mail?.length && !check)
+  const held = heldArgs(values)
+  const acting = held.listHeld || held.sendHeld.length > 0 || held.discardHeld.length > 0
+  if (!values.watch?.length && !values.mail?.length && !check && !acting)
     throw new UsageError(`--watch <dir> or --mail <url> is required\n${USAGE}`)
   // The mail rules' module loads only for a command line that speaks of mail (an idle watcher stays small).
   const mailFlags = ['mail', 'mail-after', 'mail-from', 'mail-subject', 'mail-since'] as const
@@ -209,5 +225,34 @@ export async function parse(argv: string[]): Promise<Args> {
     timeoutMs: Math.round(timeout * 1000),
     ...(values['ca-file'] ? { caFile: resolve(values['ca-file']) } : {}),
     check,
+    ...held,
   }
+}
+
+/** Issue 33's options: --duplicates hold|send, --held, --send-held <id>, --discard-held <id>. */
+function heldArgs(values: {
+  duplicates?: string
+  held?: boolean
+  'send-held'?: string[]
+  'discard-held'?: string[]
+}): Pick<Args, 'duplicates' | 'listHeld' | 'sendHeld' | 'discardHeld'> {
+  const d = values.duplicates
+  if (d !== undefined && d !== 'hold' && d !== 'send')
+    throw new UsageError('--duplicates must be hold (a possible duplicate waits for you) or send (it is sent, with a note)')
+  const ids = (name: string, raw: string[] | undefined): number[] =>
+    [
+      ...new Set(
+        (raw ?? []).map((r) => {
+          const n = Number(r.replace(/^#/, ''))
+          if (!Number.isInteger(n) || n < 1)
+            throw new UsageError(`--${name} takes the number of an upload, as --held lists it (e.g. --${name} 12), not "${r}"`)
+          return n
+        }),
+      ),
+    ]
+  const sendHeld = ids('send-held', values['send-held'])
+  const discardHeld = ids('discard-held', values['discard-held'])
+  const both = sendHeld.find((id) => discardHeld.includes(id))
+  if (both !== undefined) throw new UsageError(`upload #${both} cannot be both sent (--send-held) and discarded (--discard-held)`)
+  return { ...(d ? { duplicates: d } : {}), listHeld: values.held ?? false, sendHeld, discardHeld }
 }

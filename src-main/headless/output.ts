@@ -96,7 +96,9 @@ export function followEvents(
     // A row that just completed with a record is told once what it became was read (issue 32: the
     // engine tells it again then, read or not), so its line carries the summary.
     if (upload.status === 'completed' && previous !== 'completed' && upload.recordUuid !== null && upload.record === null) return
-    out.line(describeUpload(upload))
+    // A possible duplicate (issue 33) names the receipt it looks like, and when that one was sent.
+    const near = upload.nearOf != null ? engine.uploads.possibleDuplicate(upload) : null
+    out.line(describeUpload(near ? { ...upload, possibleDuplicate: near } : upload))
   })
   engine.events.on('folder', (f) => {
     if (f.state === 'error' || f.state === 'polling') out.line(`folder ${f.state}: ${f.message ?? ''}`)

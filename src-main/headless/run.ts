@@ -11,6 +11,7 @@ import { temporaryDataDir } from '../core/paths'
 import { type Args, EXIT } from './args'
 import { checkConnection } from './check'
 import { type Connection, clientBasics, connect } from './connect'
+import { heldActions } from './held'
 import { mailPasswordSource, mailRules } from './mail'
 import { type FinishReason, followEvents, lineWriter, printStart, printSummary } from './output'
 
@@ -83,6 +84,12 @@ async function runIn(args: Args, stopped: Promise<string>, signalled: () => stri
   printStart(args, engine, conn)
   const out = lineWriter()
   const { seen, failed: failedViews, mailLabels } = followEvents(engine, out, args.once, describeUpload)
+  // Issue 33: this run's --duplicates, then --discard-held / --send-held / --held (./held.ts).
+  const held = await heldActions(engine, conn.profileId, args, out, describeUpload)
+  out.flush()
+  for (const p of held.problems) console.error(printable(`bookdrop: ${p}`))
+  // Acting on held rows alone: like --once with nothing to read (what was sent anyway is followed).
+  const once = args.once || (args.watch.length === 0 && args.mail.length === 0)
 
   // Every --watch is watched (a folder already saved in the data directory is updated).
   for (const path of args.watch) {
@@ -132,7 +139,7 @@ async function runIn(args: Args, stopped: Promise<string>, signalled: () => stri
         profileId: conn.profileId,
       }),
     ]
-    const held = engine.profileState(conn.profileId)
+    const profileState = engine.profileState(conn.profileId)
     const failed = [...failedViews.values()]
     out.flush()
     printSummary({
@@ -140,15 +147,16 @@ async function runIn(args: Args, stopped: Promise<string>, signalled: () => stri
       failed,
       mailProblems,
       left,
-      held,
-      args,
+      held: profileState,
+      args: { ...args, once },
       why,
     })
     await engine.close()
     await conn.close()
     if (failed.length > 0) return EXIT.failed
     if (mailProblems.length > 0) return EXIT.mail
-    return args.once && left.length > 0 ? EXIT.unfinished : EXIT.ok
+    if (held.problems.length > 0) return EXIT.usage
+    return once && left.length > 0 ? EXIT.unfinished : EXIT.ok
   }
   const announce = (signal: string): void => {
     out.flush()
@@ -157,7 +165,7 @@ async function runIn(args: Args, stopped: Promise<string>, signalled: () => stri
     )
   }
 
-  if (args.once) {
+  if (once) {
     // The initial scan (and the mailboxes) queued what was there; wait for hashing, uploads and jobs
     // to settle, then mails whose receipts all have records get their after-action; never longer
     // than --max-wait, and stop at once on a signal.

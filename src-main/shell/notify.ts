@@ -7,6 +7,7 @@
  */
 import type { EngineEvents } from '../core/events'
 import { printable } from '../core/names'
+import { possibleDuplicateText } from '../../contract/possible-duplicate'
 import type { Upload } from '../core/store/uploads'
 
 export interface Timers {
@@ -30,6 +31,10 @@ export interface BatchSummary {
   attention: number
   /** The file name when exactly one row is in the summary, for a friendlier message. */
   singleName: string | null
+  /** Rows held as possible duplicates during the window (issue 33): one notification for them all. */
+  held?: number
+  /** When the one row of the summary is held: what it looks like ("Possible duplicate of …"). */
+  singleHeld?: string | null
 }
 
 export interface ShellNotification {
@@ -57,6 +62,8 @@ const QUIET_SKIPS: ReadonlySet<NonNullable<Upload['reason']>> = new Set(['existe
 /** The notification for a window's counts, or null when there is nothing to say. */
 export function describeBatch(summary: BatchSummary): ShellNotification | null {
   const { completed, attention, singleName } = summary
+  const held = summary.held ?? 0
+  if (held > 0) return describeHeld(summary, held)
   if (completed === 0 && attention === 0) return null
   const recorded = plural(completed, 'receipt recorded', 'receipts recorded')
   const needs = `${plural(attention, 'file needs', 'files need')} attention`
@@ -77,6 +84,20 @@ export function describeBatch(summary: BatchSummary): ShellNotification | null {
   return { title: 'Bookdrop', body, kind: 'attention', summary }
 }
 
+/** A window with possible duplicates held (issue 33): they lead the message, as they wait for a person. */
+function describeHeld(summary: BatchSummary, held: number): ShellNotification {
+  const { completed, attention } = summary
+  const heldText =
+    held === 1 && summary.singleHeld && summary.singleName
+      ? `${summary.singleHeld}: ${summary.singleName} is held until you choose Send anyway or Discard`
+      : `${plural(held, 'possible duplicate is', 'possible duplicates are')} held: choose Send anyway or Discard in History`
+  const others = [
+    completed > 0 ? plural(completed, 'receipt recorded', 'receipts recorded') : null,
+    attention > 0 ? `${plural(attention, 'file needs', 'files need')} attention` : null,
+  ].filter((x): x is string => x !== null)
+  return { title: 'Bookdrop', body: [heldText, ...others].join('; '), kind: 'attention', summary }
+}
+
 export class NotificationBatcher {
   private readonly show: (n: ShellNotification) => void
   private readonly windowMs: number
@@ -85,7 +106,9 @@ export class NotificationBatcher {
   private timer: unknown = null
   private completed = 0
   private attention = 0
+  private held = 0
   private lastName: string | null = null
+  private lastHeld: string | null = null
 
   constructor(opts: NotificationBatcherOptions) {
     this.show = opts.show
@@ -113,7 +136,10 @@ export class NotificationBatcher {
     else if (upload.status === 'failed') this.attention++
     else if (upload.status === 'skipped' && !(upload.reason && QUIET_SKIPS.has(upload.reason)))
       this.attention++
-    else return
+    else if (upload.status === 'held') {
+      this.held++
+      this.lastHeld = upload.possibleDuplicate ? printable(possibleDuplicateText(upload.possibleDuplicate)) : null
+    } else return
     // Printable: a name holding a newline or a bidi control (U+202E) cannot forge the message.
     this.lastName = printable(upload.name)
     // The first event of a window starts it; the rest of the window only adds to the counts.
@@ -122,11 +148,12 @@ export class NotificationBatcher {
 
   /** Shows what is pending now (also used when quitting) and starts a fresh window. */
   flush(): void {
-    const total = this.completed + this.attention
+    const total = this.completed + this.attention + this.held
     const n = describeBatch({
       completed: this.completed,
       attention: this.attention,
       singleName: total === 1 ? this.lastName : null,
+      ...(this.held > 0 ? { held: this.held, singleHeld: total === 1 ? this.lastHeld : null } : {}),
     })
     this.reset()
     if (n && this.enabled) this.show(n)
@@ -142,6 +169,8 @@ export class NotificationBatcher {
     this.timer = null
     this.completed = 0
     this.attention = 0
+    this.held = 0
     this.lastName = null
+    this.lastHeld = null
   }
 }

@@ -123,8 +123,11 @@ export class AttentionTracker {
   /** Feed every engine `upload` event. Returns true when the count changed. */
   handle({ upload }: EngineEvents['upload']): boolean {
     const before = this.ids.size
+    // A possible duplicate held (issue 33) waits for the person's Send anyway or Discard.
     const needs =
-      upload.status === 'failed' || (upload.status === 'skipped' && upload.reason !== 'existed_before')
+      upload.status === 'failed' ||
+      upload.status === 'held' ||
+      (upload.status === 'skipped' && upload.reason !== 'existed_before')
     if (needs) this.ids.add(upload.id)
     else this.ids.delete(upload.id)
     return this.ids.size !== before

@@ -5,6 +5,7 @@ import { useApp } from '../store'
 import type { Progress } from '../store/uploads'
 import { StatusBadge } from './Badge'
 import { ProgressBar } from './Progress'
+import { DiscardButton, PossibleDuplicateNote } from './PossibleDuplicate'
 
 /** Why a row is where it is, in words. */
 export function uploadReason(u: Upload): string | null {
@@ -32,6 +33,7 @@ export function UploadActions({ u, compact }: { u: Upload; compact?: boolean }) 
           {retryLabel(u.status)}
         </button>
       ) : null}
+      <DiscardButton u={u} className={cls} />
       {CANCELLABLE.includes(u.status) ? (
         <button
           type="button"
@@ -74,7 +76,13 @@ export function LiveUploadRow({ u, progress }: { u: Upload; progress: Progress |
         ) : null}
         <StatusBadge status={u.status} />
       </div>
-      {reason ? <div className="upload-row__reason">{reason}</div> : null}
+      {u.possibleDuplicate ? (
+        <div className="upload-row__reason">
+          <PossibleDuplicateNote d={u.possibleDuplicate} held={u.status === 'held'} />
+        </div>
+      ) : reason ? (
+        <div className="upload-row__reason">{reason}</div>
+      ) : null}
       <UploadActions u={u} compact />
     </li>
   )

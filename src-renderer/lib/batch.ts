@@ -3,9 +3,18 @@
  * happened — added, skipped (and why), already sent, not taken, sent, failed — never one for another.
  * Used by the toast after files are added, the capture screen's batch summary and its announcer.
  */
+import { defineMessages } from 'react-intl'
 import { formatNumber, plural } from './format'
+import { getIntl } from './i18n'
 import { TARGET_NOUNS } from './labels'
 import type { AiTarget, IntakeOutcome, ProfileState, Upload, UploadStatus } from './types'
+
+const m = defineMessages({
+  held: {
+    id: 'duplicates.batchHeld',
+    defaultMessage: '{count, plural, one {# held as a possible duplicate} other {# held as possible duplicates}}',
+  },
+})
 
 /** A file's extension as "exe" (lower case), or '' without one. */
 function extension(name: string): string {
@@ -69,11 +78,13 @@ export function intakeSummary(
 ): { message: string; tone: 'success' | 'info' | 'warning' } | null {
   let added = 0
   let duplicates = 0
+  let held = 0
   let ignored = notTaken
   const skipped: Upload[] = []
   for (const o of outcomes) {
     if (o.kind === 'queued') added++
     else if (o.kind === 'duplicate') duplicates++
+    else if (o.kind === 'held') held++
     else if (o.kind === 'skipped') skipped.push(o.upload)
     else ignored++
   }
@@ -81,9 +92,11 @@ export function intakeSummary(
   if (added) parts.push(`${formatNumber(added)} added`)
   if (skipped.length) parts.push(`${formatNumber(skipped.length)} skipped: ${skipReasons(skipped)}`)
   if (duplicates) parts.push(`${formatNumber(duplicates)} already sent before`)
+  // Issue 33: held for the person (Send anyway or Discard on its row).
+  if (held) parts.push(getIntl().formatMessage(m.held, { count: held }))
   if (ignored) parts.push(`${formatNumber(ignored)} not taken`)
   if (parts.length === 0) return null
-  const problems = skipped.length > 0 || ignored > 0
+  const problems = skipped.length > 0 || ignored > 0 || held > 0
   const message = `${parts.join(', ')}${problems ? '. See Needs attention.' : '.'}`
   return { message, tone: problems ? 'warning' : added ? 'success' : 'info' }
 }

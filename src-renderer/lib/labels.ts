@@ -41,6 +41,8 @@ export const STATUS_LABELS: Record<UploadStatus, string> = {
   skipped: 'Skipped',
   cancelled: 'Cancelled',
   superseded: 'Changed before sending',
+  held: 'Held',
+  discarded: 'Discarded',
 }
 export const UPLOAD_STATUS_LIST = Object.keys(STATUS_LABELS) as UploadStatus[]
 
@@ -56,11 +58,13 @@ export const STATUS_TONE: Record<UploadStatus, 'neutral' | 'busy' | 'good' | 'wa
   skipped: 'warn',
   cancelled: 'neutral',
   superseded: 'neutral',
+  held: 'warn',
+  discarded: 'neutral',
 }
 
 /** The contract's lists: still on its way to the server; finished, one way or another. */
 export { ACTIVE_STATUSES as ACTIVE, TERMINAL_STATUSES as TERMINAL } from '../../contract/types'
-export const ATTENTION: readonly UploadStatus[] = ['failed', 'skipped', 'duplicate']
+export const ATTENTION: readonly UploadStatus[] = ['failed', 'skipped', 'duplicate', 'held']
 /** Statuses the engine lets a person cancel. */
 export const CANCELLABLE: readonly UploadStatus[] = [
   'queued',
@@ -70,10 +74,10 @@ export const CANCELLABLE: readonly UploadStatus[] = [
   'duplicate',
 ]
 /** Statuses the engine lets a person retry (a duplicate or a skipped file is "sent anyway"). */
-export const RETRYABLE: readonly UploadStatus[] = ['failed', 'cancelled', 'skipped', 'duplicate']
+export const RETRYABLE: readonly UploadStatus[] = ['failed', 'cancelled', 'skipped', 'duplicate', 'held']
 
 export function retryLabel(status: UploadStatus): string {
-  return status === 'duplicate' || status === 'skipped' ? 'Send anyway' : 'Retry'
+  return status === 'duplicate' || status === 'skipped' || status === 'held' ? 'Send anyway' : 'Retry'
 }
 
 export const SKIP_REASON_LABELS: Record<NonNullable<Upload['reason']>, string> = {

@@ -9,6 +9,7 @@ import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
 import { AddSeatsButton, AddSeatsDialog } from './partner/Businesses'
 import { DayChart } from './overview/DayChart'
+import { HeldCount } from './overview/HeldCount'
 import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
@@ -127,6 +128,7 @@ function BusinessOverview({ data, current }: { data: BusinessData; current: bool
   const name = formatMonth(parseMonth(data.month))
   return (
     <>
+      <HeldCount />
       <dl className="kpis" aria-label={`Figures for ${name}`}>
         <Kpi
           label="Files sent"

@@ -1,6 +1,7 @@
 import { Screen } from '../components/Screen'
 import { Connection } from './settings/Connection'
 import { DataFolder } from './settings/DataFolder'
+import { DuplicateSetting } from './settings/Duplicates'
 import { PhotosAndPhones, Preferences } from './settings/Preferences'
 import { Profiles } from './settings/Profiles'
 
@@ -10,6 +11,7 @@ export function Settings() {
     <Screen title="Settings">
       <Profiles />
       <Preferences />
+      <DuplicateSetting />
       <Connection />
       <PhotosAndPhones />
       <DataFolder />

@@ -68,6 +68,8 @@ export interface UploadsSlice {
   addSampleReceipts(): Promise<void>
   retryUpload(id: number): Promise<Result<Upload>>
   cancelUpload(id: number): Promise<Result<Upload>>
+  /** Issue 33: a held possible duplicate is discarded (never sent). */
+  discardUpload(id: number): Promise<Result<Upload>>
   retryAllFailed(): Promise<void>
   dismissReject(key: string): void
   resetUploadsForProfile(): void
@@ -328,6 +330,13 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
 
     cancelUpload: async (id) => {
       const r = await settle(bookdrop.cancelUpload({ id }))
+      if (r.ok) get().applyUploads([{ upload: r.value, previous: statusOf(get(), id) }])
+      else get().toast('error', r.error.message)
+      return r
+    },
+
+    discardUpload: async (id) => {
+      const r = await settle(bookdrop.discardUpload({ id }))
       if (r.ok) get().applyUploads([{ upload: r.value, previous: statusOf(get(), id) }])
       else get().toast('error', r.error.message)
       return r

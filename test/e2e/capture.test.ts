@@ -5,26 +5,15 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Locator, Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import { oneBusiness, receiptText, sandboxCreates, statusBarProblems } from './helpers'
-import { E2E_TIMEOUT, describeE2E, goTo, onScreen, until } from './suite'
+import { E2E_TIMEOUT, describeE2E, goTo, onScreen, rowStatus, until } from './suite'
 
 const KEY = 'svc_sk_e2e_capture_business_0001'
 const { fixtures, profiles } = oneBusiness('b-capture', 'Capture Foods', KEY, 150)
 
 function files(...names: string[]) {
   return names.map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(receiptText(name)) }))
-}
-
-/** The row of a file in the capture screen's "This session" list. */
-function sessionRow(page: Page, name: string): Locator {
-  return page.locator('.upload-list .upload-row').filter({ hasText: name })
-}
-
-async function rowStatus(page: Page, name: string): Promise<string | null> {
-  const row = sessionRow(page, name)
-  return (await row.count()) ? row.locator('.badge').first().textContent() : null
 }
 
 describeE2E('capture', (t) => {

@@ -6,7 +6,7 @@
  */
 import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from 'vitest'
 import {
   type AppOptions,
@@ -29,6 +29,17 @@ export const E2E_TIMEOUT = 90_000
 /** expect.poll with room for a busy machine (vitest's default gives up after 1 s). */
 export function until<T>(fn: () => T | Promise<T>, timeout = 20_000) {
   return expect.poll(fn, { timeout, interval: 50 })
+}
+
+/** The row of a file in the capture screen's "This session" list. */
+export function sessionRow(page: Page, name: string): Locator {
+  return page.locator('.upload-list .upload-row').filter({ hasText: name })
+}
+
+/** Its status badge's words, or null while the row is not there. */
+export async function rowStatus(page: Page, name: string): Promise<string | null> {
+  const row = sessionRow(page, name)
+  return (await row.count()) ? row.locator('.badge').first().textContent() : null
 }
 
 /** The app's screen navigation. */

@@ -115,6 +115,8 @@ export function upload(over: Partial<Upload> = {}): Upload {
     mailSubject: null,
     record: null,
     recordCount: 0,
+    nearOf: null,
+    nearBasis: null,
     ...over,
   }
 }
@@ -203,6 +205,7 @@ export function createFakeBridge() {
   const state: FakeState = initialState()
   const listeners = new Map<EventName, Set<(p: unknown) => void>>()
 
+  let duplicateMode: 'hold' | 'send' = 'hold'
   const handlers: { [K in CallName]?: Handler<K> } = {
     getAppInfo: () => ({
       version: '0.1.0-test',
@@ -245,6 +248,17 @@ export function createFakeBridge() {
       if (!u) return { ok: false, error: { code: 'not_found', message: `There is no upload #${id}.` } }
       Object.assign(u, { status: 'queued', lastError: null, forced: u.status === 'duplicate' })
       return { ...u }
+    },
+    discardUpload: ({ id }) => {
+      const u = state.uploads.find((x) => x.id === id)
+      if (!u || u.status !== 'held') return { ok: false, error: { code: 'not_discardable', message: `Upload #${id} is not held.` } }
+      Object.assign(u, { status: 'discarded', lastError: 'Discarded by you: not sent.' })
+      return { ...u }
+    },
+    getDuplicateSetting: () => ({ mode: duplicateMode }),
+    setDuplicateSetting: ({ mode }) => {
+      duplicateMode = mode
+      return { mode }
     },
     cancelUpload: ({ id }) => {
       const u = state.uploads.find((x) => x.id === id)

@@ -16,6 +16,8 @@ const counts = (over: Partial<SessionState['counts']> = {}): SessionState['count
   skipped: 0,
   cancelled: 0,
   superseded: 0,
+  held: 0,
+  discarded: 0,
   ...over,
 })
 const session = (over: Partial<SessionState> = {}): SessionState => ({

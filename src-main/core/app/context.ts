@@ -171,7 +171,8 @@ export class AppContext {
       const u = e.upload as Upload
       // What a completed row became (issue 32), when the event does not carry it yet.
       const records = u.status === 'completed' && u.record === null && u.recordUuid ? this.engine.records.recordsOf(u.id) : undefined
-      this.emit('upload', { ...e, upload: toUploadView(u, records) })
+      // A possible duplicate (issue 33) carries the receipt it looks like, named and dated.
+      this.emit('upload', { ...e, upload: this.engine.uploads.view(u, records) })
       this.scheduleSession()
       return
     }

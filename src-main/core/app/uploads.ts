@@ -76,7 +76,7 @@ export function uploadsHelpers(ctx: AppContext): UploadsHelpers {
     results.map((r, i) =>
       r.kind === 'ignored'
         ? { kind: 'ignored', why: r.why, path: paths[i] ?? '' }
-        : { kind: r.kind, upload: toUploadView(r.upload) },
+        : { kind: r.kind, upload: ctx.engine.uploads.view(r.upload) },
     )
   const helpers: UploadsHelpers = {
     async writeDropped(files) {
@@ -170,12 +170,13 @@ export function uploadsRoom(ctx: AppContext, files: UploadsHelpers): UploadsRoom
     async history(req: ParsedReq<'history'>): Promise<Calls['history']> {
       const page = ctx.engine.history(req)
       const removed = await ctx.engine.removedCopies(page.rows)
-      const rows = page.rows.map((r) => (removed.has(r.id) ? { ...toUploadView(r), localCopyRemoved: true } : toUploadView(r)))
+      // A possible duplicate's row names the receipt it looks like (issue 33: engine.uploads.view).
+      const rows = page.rows.map((r) => (removed.has(r.id) ? { ...ctx.engine.uploads.view(r), localCopyRemoved: true } : ctx.engine.uploads.view(r)))
       return { rows, total: page.total }
     },
 
     async retryUpload(req: ParsedReq<'retryUpload'>): Promise<UploadView> {
-      return toUploadView(await ctx.engineAction('not_retryable', () => ctx.engine.retry(req.id)))
+      return ctx.engine.uploads.view(await ctx.engineAction('not_retryable', () => ctx.engine.retry(req.id)))
     },
 
     async cancelUpload(req: ParsedReq<'cancelUpload'>): Promise<UploadView> {

@@ -35,8 +35,11 @@ export function keepsLocalCopy(row: Pick<CopyRef, 'status' | 'completedAt' | 'up
   const endedAt = row.status === 'completed' ? (row.completedAt ?? row.updatedAt) : row.updatedAt
   return now - endedAt < keepMs
 }
-/** The statuses a row ends in (any other status is on its way, and keeps its copy). */
-const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'duplicate', 'skipped', 'cancelled', 'superseded'])
+/**
+ * The statuses a row ends in (any other status is on its way, and keeps its copy). A possible
+ * duplicate held for a person (issue 33) keeps its copy until Send anyway or Discard.
+ */
+const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'duplicate', 'skipped', 'cancelled', 'superseded', 'discarded'])
 
 /** What a sweep deleted. */
 export interface Freed {

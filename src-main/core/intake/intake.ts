@@ -26,6 +26,7 @@ import { sizeText } from '../util'
 import type { PhotoPreparer } from '../prepare/preparer'
 import type { Fingerprint } from '../fingerprint/types'
 import { type IntakeFingerprints, intakeFingerprint } from '../fingerprint/intake'
+import { type NearHolding, nearDecision } from './near'
 
 /** The prepared file of a photo (issue 25), or none. */
 type Prepared = { preparedPath: string | null; preparedSize: number | null; preparedMtimeMs: number | null }
@@ -78,7 +79,7 @@ export interface IntakeRequest {
 }
 
 export type IntakeResult =
-  | { kind: 'queued' | 'duplicate' | 'skipped'; upload: Upload }
+  | { kind: 'queued' | 'duplicate' | 'skipped' | 'held'; upload: Upload }
   /** Nothing recorded: this exact version was already handled, or it changed while being read. */
   | { kind: 'ignored'; why: 'already_handled' | 'changed' }
 
@@ -140,6 +141,8 @@ export class Intake {
     private readonly photos?: PhotoPreparer,
     /** Content fingerprints (issue 33): computed here, kept with the row (fingerprint/). */
     private readonly fingerprints?: IntakeFingerprints,
+    /** Possible duplicates by text or picture held for a person (issue 33: ./near.ts). */
+    private readonly near?: NearHolding,
   ) {}
 
   /**
@@ -149,7 +152,7 @@ export class Intake {
    */
   private record(
     req: IntakeRequest,
-    status: 'queued' | 'duplicate' | 'skipped',
+    status: 'queued' | 'duplicate' | 'skipped' | 'held',
     extra: Partial<Upload>,
     /** The row this take continues, when the caller already looked it up (null: none). */
     known?: Upload | null,
@@ -161,7 +164,7 @@ export class Intake {
 
   private recordRow(
     req: IntakeRequest,
-    status: 'queued' | 'duplicate' | 'skipped',
+    status: 'queued' | 'duplicate' | 'skipped' | 'held',
     extra: Partial<Upload>,
     known?: Upload | null,
   ): Upload {
@@ -193,6 +196,8 @@ export class Intake {
         prompt: req.prompt,
         reason: null,
         duplicateOf: extra.duplicateOf ?? null,
+        nearOf: extra.nearOf ?? null,
+        nearBasis: extra.nearBasis ?? null,
         forced: extra.forced ?? false,
         note: extra.note ?? null,
         preparedPath: extra.preparedPath ?? null,
@@ -397,17 +402,18 @@ export class Intake {
           `Same content as ${printable(onItsWay.name)} (upload #${onItsWay.id}), which is on its way to ${req.target}: this copy is not sent. If that one is not sent, this one goes in its place.`,
         )
       }
-      // Issue 33, the holding flow (i33-hold): here, with `fp`, `nearOf()` (fingerprint/lookup.ts)
-      // says whether this new file looks like a receipt sent or on its way.
+      // Issue 33, the holding flow: a file that looks like a receipt sent (or on its way) is held,
+      // or sent with its note, as its profile says (./near.ts); a person's override never is.
+      const near = nearDecision(this.near, req, req.override ? null : fp)
       const upload = kept(
         this.record(
           req,
-          'queued',
-          { size, mtimeMs, sha256, ...prepared, forced: !!req.override, ...(req.note ? { note: req.note } : {}) },
+          near.status,
+          { size, mtimeMs, sha256, ...prepared, forced: !!req.override, ...(req.note ? { note: req.note } : {}), ...near.extra },
           prior,
         ),
       )
-      return { kind: 'queued', upload } as const
+      return { kind: near.status, upload } as const
     })
   }
 

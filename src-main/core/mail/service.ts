@@ -91,7 +91,8 @@ export class MailService {
     this.hasMail =
       this.store.accounts().length > 0 || d.db.get('SELECT 1 AS x FROM mail_parts LIMIT 1') !== undefined
     d.events.on('upload', ({ upload }) => {
-      if (this.hasMail && upload.status === 'completed') this.recordedUpload(upload.id)
+      // A possible duplicate a person discarded is decided too (issue 33): its mail may be done.
+      if (this.hasMail && (upload.status === 'completed' || upload.status === 'discarded')) this.recordedUpload(upload.id)
     })
   }
 

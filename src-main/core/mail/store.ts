@@ -283,7 +283,8 @@ export class MailStore {
   /**
    * True when the mail is open and every receipt in it has its record: its upload completed, or it
    * is a duplicate of an upload that completed (the content was sent once, its record exists), or
-   * it was skipped (an empty file, a kind not taken: nothing is left to send; issue 31). A mail with
+   * it was skipped (an empty file, a kind not taken: nothing is left to send; issue 31), or a person
+   * discarded it as a possible duplicate (issue 33; one still held is not decided yet). A mail with
    * no receipt at all (its text skipped, "no_receipt") is left untouched. One query (it runs on
    * every completed upload that is a mail's receipt).
    */
@@ -291,7 +292,7 @@ export class MailStore {
     const r = this.db.get<{ state: string; receipts: number; parts: number; recorded: number | null }>(
       `SELECT m.state AS state, m.receipts AS receipts, COUNT(p.id) AS parts,
        SUM(CASE WHEN u.status = 'completed' OR (u.status = 'duplicate' AND d.status = 'completed')
-         OR (u.status = 'skipped' AND COALESCE(u.reason, '') != 'no_receipt') THEN 1 ELSE 0 END) AS recorded
+         OR u.status = 'discarded' OR (u.status = 'skipped' AND COALESCE(u.reason, '') != 'no_receipt') THEN 1 ELSE 0 END) AS recorded
        FROM mail_messages m LEFT JOIN mail_parts p ON p.mail_id = m.id LEFT JOIN uploads u ON u.id = p.upload_id
        LEFT JOIN uploads d ON d.id = u.duplicate_of WHERE m.id = ?`,
       mailId,

@@ -77,6 +77,8 @@ export function outcomeOf(r: IntakeResult): PhoneOutcome {
   if (r.kind === 'ignored') return { status: 'duplicate', message: 'Bookdrop already has this photo.' }
   if (r.kind === 'queued')
     return { status: 'sent', message: `In Bookdrop’s queue as upload #${r.upload.id}.`, upload: r.upload.id }
+  // A possible duplicate (issue 33) waits on the computer for Send anyway or Discard.
+  if (r.kind === 'held') return { status: 'duplicate', message: `${r.upload.lastError ?? 'Possible duplicate'} It waits on the computer.`, upload: r.upload.id }
   return { status: r.kind, message: r.upload.lastError ?? (r.kind === 'duplicate' ? 'Already sent.' : 'Not sent.'), upload: r.upload.id }
 }
 

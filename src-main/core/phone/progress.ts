@@ -61,5 +61,9 @@ export function progressOf(id: string, row: UploadView): PhonePhotoProgress {
       return p('cancelled', 'Cancelled on the computer: not sent.', true)
     case 'superseded':
       return p('cancelled', 'Replaced by a newer copy on the computer.', true)
+    case 'held':
+      return p('duplicate', 'Looks like a receipt already sent: held on the computer until someone chooses Send anyway or Discard.', true)
+    case 'discarded':
+      return p('cancelled', 'Discarded on the computer as a possible duplicate: not sent.', true)
   }
 }

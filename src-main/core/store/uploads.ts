@@ -14,10 +14,13 @@ import { type FromStatus, SCHEDULED_STATUSES, type UploadStatus, checkNote, chec
 import { COLUMN, type Row, fromRow, ROW_DEFAULTS, storedPath, toDb } from './uploads/rows'
 import { type CopyRef, localCopyRefs } from './uploads/copies'
 import * as duplicates from './uploads/duplicates'
+import * as near from './uploads/near'
+import type { PossibleDuplicate } from '../../../contract/possible-duplicate'
+import type { UploadView } from '../../../contract/types'
 import { UploadHistory } from './uploads/history'
 import { resumeEndedWithoutTheApi } from './uploads/migrations'
 import * as schedule from './uploads/schedule'
-import type { HistoryFilter, NewUpload, TransitionPatch, Upload, UploadTable } from './uploads/types'
+import { type HistoryFilter, type NewUpload, type TransitionPatch, type Upload, type UploadTable, toUploadView } from './uploads/types'
 
 export { SKIP_REASONS, type AfterUpload, type SkipReason, type UploadSource, type UploadView } from '../../../contract/types'
 
@@ -224,6 +227,34 @@ export class UploadStore {
   /** Duplicates whose original ended without being sent; `original` narrows to one original. */
   orphanedDuplicates(original?: number): Upload[] {
     return duplicates.orphanedDuplicates(this.db, original)
+  }
+
+  // ---- possible duplicates (issue 33: uploads/near.ts) -----------------------------------------
+
+  /** The receipt a row looks like (same text or picture), named and dated; null when none. */
+  possibleDuplicate(row: Pick<Upload, 'nearOf' | 'nearBasis'>): PossibleDuplicate | null {
+    return near.possibleDuplicate(this.db, row)
+  }
+
+  /** The row as screens show it, with the receipt it looks like when it has one. */
+  view(row: Upload, records?: Parameters<typeof toUploadView>[1]): UploadView {
+    const v = toUploadView(row, records)
+    return row.nearOf == null ? v : { ...v, possibleDuplicate: this.possibleDuplicate(row) }
+  }
+
+  /** Held rows waiting on `original`. */
+  heldOn(original: number): Upload[] {
+    return near.heldOn(this.db, original)
+  }
+
+  /** Held rows whose receipt ended without being sent (each goes on its own). */
+  orphanedHeld(): Upload[] {
+    return near.orphanedHeld(this.db)
+  }
+
+  /** Held rows of a profile (or all), oldest first. */
+  held(profileId?: string, limit?: number): Upload[] {
+    return near.held(this.db, profileId, limit)
   }
 
   // ---- the queue's scheduling and recovery (uploads/schedule.ts) ------------------------------

@@ -12,6 +12,7 @@ import { SOURCE_LABELS, STATUS_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { Upload } from '../../lib/types'
 import { ROW_HEIGHT, colClass } from './columns'
 import { RecordLink, RowActions } from './RowActions'
+import { PossibleDuplicateNote } from '../../components/PossibleDuplicate'
 
 /** Where the row's file is, or that its local copy in the data folder was removed (issue 31). */
 const pathText = (row: Upload) => (row.localCopyRemoved ? 'local copy removed' : row.path)
@@ -114,7 +115,13 @@ export const HistoryRow = memo(function HistoryRow({
         <StatusBadge status={row.status} />
       </div>
       <div role="cell" className={colClass(2)} title={reason ?? undefined}>
-        <span className="ellipsis muted">{reason ?? (row.movedTo ? `Moved to ${row.movedTo}` : '')}</span>
+        <span className="ellipsis muted">
+          {row.possibleDuplicate ? (
+            <PossibleDuplicateNote d={row.possibleDuplicate} held={row.status === 'held'} />
+          ) : (
+            (reason ?? (row.movedTo ? `Moved to ${row.movedTo}` : ''))
+          )}
+        </span>
       </div>
       <div role="cell" className={colClass(3)}>
         <RecordLink row={row} />

@@ -5,6 +5,8 @@ import { settle } from '../../lib/result'
 import type { Upload } from '../../lib/types'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
+import { discardWords } from '../../components/PossibleDuplicate'
+import { useI18n } from '../../lib/i18n'
 
 /** What a row's record offers: an invoice opens on the Invoices screen, any other record's id is copied. */
 function useRecordAction() {
@@ -55,7 +57,8 @@ export function RecordLink({ row }: { row: Upload }) {
 
 /** A row's retry button (when it can be tried again) and its menu. */
 export function RowActions({ row }: { row: Upload }) {
-  const [retry, cancel] = useApp(useShallow((s) => [s.retryUpload, s.cancelUpload] as const))
+  const [retry, cancel, discard] = useApp(useShallow((s) => [s.retryUpload, s.cancelUpload, s.discardUpload] as const))
+  const intl = useI18n()
   const toast = useApp((s) => s.toast)
   const record = useRecordAction()
   const show = async () => {
@@ -67,6 +70,8 @@ export function RowActions({ row }: { row: Upload }) {
   // the record's action included (its column gives way on narrow tables).
   const items: RowMenuItem[] = []
   if (CANCELLABLE.includes(row.status)) items.push({ label: 'Cancel', onSelect: () => void cancel(row.id) })
+  // A held possible duplicate (issue 33): Send anyway is the button, Discard the first item.
+  if (row.status === 'held') items.push({ label: discardWords(intl), onSelect: () => void discard(row.id) })
   items.push({ label: 'Show file', onSelect: () => void show() })
   const uuid = row.recordUuid
   if (uuid) {

@@ -4,6 +4,7 @@
  */
 import type { AiTarget } from '../../../../schemas'
 import type { AfterUpload, SkipReason, UploadSource } from '../../../../contract/types'
+import type { DuplicateBasis } from '../../../../contract/possible-duplicate'
 import type { UploadStatus } from '../../lifecycle'
 import { decodeFsName, encodeFsName, hasRawBytes, printable } from '../../names'
 import type { Upload } from './types'
@@ -52,6 +53,8 @@ export interface Row {
   mail_subject: string | null
   sent_name: string | null
   sent_prompt: string | null
+  near_of: number | null
+  near_basis: string | null
 }
 
 export function fromRow(r: Row): Upload {
@@ -99,10 +102,12 @@ export function fromRow(r: Row): Upload {
     sentPrompt: r.sent_prompt ?? null,
     record: null,
     recordCount: 0,
+    nearOf: r.near_of ?? null,
+    nearBasis: (r.near_basis as DuplicateBasis | null) ?? null,
   }
 }
 
-export const COLUMN: Record<keyof Omit<Upload, 'id' | 'localCopyRemoved' | 'record' | 'recordCount'>, string> = {
+export const COLUMN: Record<keyof Omit<Upload, 'id' | 'localCopyRemoved' | 'record' | 'recordCount' | 'possibleDuplicate'>, string> = {
   profileId: 'profile_id',
   target: 'target',
   source: 'source',
@@ -143,6 +148,8 @@ export const COLUMN: Record<keyof Omit<Upload, 'id' | 'localCopyRemoved' | 'reco
   mailSubject: 'mail_subject',
   sentName: 'sent_name',
   sentPrompt: 'sent_prompt',
+  nearOf: 'near_of',
+  nearBasis: 'near_basis',
 }
 
 /** A row's columns as the table's defaults leave them (schema in db.ts), for building an inserted row. */
@@ -191,6 +198,8 @@ export const ROW_DEFAULTS: Omit<
   mail_subject: null,
   sent_name: null,
   sent_prompt: null,
+  near_of: null,
+  near_basis: null,
 }
 
 /**
