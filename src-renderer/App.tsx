@@ -5,6 +5,7 @@ import { SessionBanner, StatusBar } from './components/StatusBar'
 import { Toasts } from './components/Toasts'
 import { BatchAnnouncer } from './components/BatchAnnouncer'
 import { useApp } from './store'
+import { applyLanguage, preferredLanguages } from './lib/i18n'
 import { isPartner } from './store/session'
 import { type Screen, screenFromAddress } from './store/ui'
 
@@ -60,6 +61,22 @@ function useTheme() {
     if (theme === 'system') delete root.dataset.theme
     else root.dataset.theme = theme
   }, [theme])
+}
+
+/**
+ * The language: the Language setting, or the person's (the OS's, the browser's); switched without a
+ * reload when the setting or the browser's languages change (issue 34). Boot applied the first one.
+ */
+function useLanguage() {
+  const choice = useApp((s) => s.settings?.language)
+  const info = useApp((s) => s.appInfo)
+  useEffect(() => {
+    if (choice === undefined) return
+    const apply = () => void applyLanguage(choice, preferredLanguages(info))
+    apply()
+    window.addEventListener('languagechange', apply)
+    return () => window.removeEventListener('languagechange', apply)
+  }, [choice, info])
 }
 
 /** The address names the screen (see screenFromAddress): editing it switches screens. */
@@ -144,6 +161,7 @@ export function App() {
   const { screen, failed, retry } = useShownScreen()
   useShortcuts()
   useTheme()
+  useLanguage()
   useNoStrayDrops()
   useScreenAddress()
 

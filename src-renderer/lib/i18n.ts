@@ -9,6 +9,15 @@
  */
 import { createElement, type ReactNode, useSyncExternalStore } from 'react'
 import { createIntl, createIntlCache, type IntlShape, RawIntlProvider } from 'react-intl'
+import {
+  type Language,
+  type LanguageChoice,
+  SOURCE_LANGUAGE,
+  directionOf,
+  languageInUse,
+} from '../../contract/i18n/languages'
+import { loadMessages } from '../../contract/i18n/load'
+import type { AppInfo } from './types'
 
 const cache = createIntlCache()
 
@@ -59,4 +68,76 @@ export function I18nProvider({ children }: { children: ReactNode }) {
  */
 export function useI18n(): IntlShape {
   return useSyncExternalStore(subscribe, getIntl, getIntl)
+}
+
+// ---- the language in use (issue 34) ---------------------------------------------------------------
+
+/**
+ * Tests only: a catalogue given to the page before the app starts (the pseudo-locale of
+ * test/e2e/i18n-pseudo.test.ts, through Playwright's addInitScript). Nothing in the app sets it.
+ */
+interface GivenCatalogue {
+  locale: string
+  messages: Record<string, string>
+}
+declare global {
+  interface Window {
+    __bookdropCatalogue?: GivenCatalogue
+  }
+}
+
+let applied: string | null = null
+let wanted = 0
+
+/** `<html lang dir>`: the language in use, right to left for Arabic. */
+function setDocumentLanguage(locale: string): void {
+  const root = document.documentElement
+  root.lang = locale
+  root.dir = directionOf(locale)
+}
+
+/**
+ * The person's preferred languages: the OS's in the desktop app (main asks Electron), the browser's
+ * (navigator.languages) through the web host.
+ */
+export function preferredLanguages(info: Pick<AppInfo, 'languages'> | null): readonly string[] {
+  if (info && info.languages.length > 0) return info.languages
+  if (typeof navigator === 'undefined') return []
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : []
+}
+
+/**
+ * Puts the chosen language in use: loads its catalogue (its own chunk, once) and switches every
+ * string at once, without a reload. A later call wins over one still loading. False when the
+ * catalogue could not be loaded (the language in use stays).
+ */
+export async function applyLanguage(choice: LanguageChoice | undefined, preferred: readonly string[]): Promise<boolean> {
+  const given = typeof window === 'undefined' ? undefined : window.__bookdropCatalogue
+  if (given) {
+    if (applied !== given.locale) {
+      applied = given.locale
+      setIntl(given.locale, given.messages)
+      setDocumentLanguage(given.locale)
+    }
+    return true
+  }
+  const lang: Language = languageInUse(choice, preferred)
+  const ticket = ++wanted
+  if (lang === applied) return true
+  try {
+    // English is the code's own wording (the defaultMessages): no catalogue to load.
+    const messages = lang === SOURCE_LANGUAGE ? {} : await loadMessages(lang)
+    if (ticket !== wanted) return true
+    applied = lang
+    setIntl(lang, { ...messages })
+    setDocumentLanguage(lang)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The language in use now (its code), for code that words things outside React. */
+export function currentLanguage(): string {
+  return getIntl().locale
 }

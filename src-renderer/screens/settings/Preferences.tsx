@@ -4,6 +4,7 @@ import type { Settings } from '../../lib/types'
 import { useSubmit } from '../../lib/useSubmit'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
+import { LanguageSetting } from './Language'
 
 /** The settings, and a patch that saves some of them. */
 function useSettings() {
@@ -121,6 +122,7 @@ export function Preferences() {
         Preferences
       </h2>
       <div className="form form--grid">
+        <LanguageSetting value={settings.language} onChange={(language) => set({ language })} />
         <NumberSettings specs={SENDING} settings={settings} set={set} />
         <Choice
           legend="Theme"
