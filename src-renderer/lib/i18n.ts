@@ -17,6 +17,8 @@ import {
   languageInUse,
 } from '../../contract/i18n/languages'
 import { loadMessages } from '../../contract/i18n/load'
+import { defineMessages } from 'react-intl'
+import { setFormatLocale } from './format'
 import type { AppInfo } from './types'
 
 const cache = createIntlCache()
@@ -89,11 +91,44 @@ declare global {
 let applied: string | null = null
 let wanted = 0
 
+const m = defineMessages({
+  never: { id: 'common.never', defaultMessage: 'never' },
+})
+
 /** `<html lang dir>`: the language in use, right to left for Arabic. */
 function setDocumentLanguage(locale: string): void {
   const root = document.documentElement
   root.lang = locale
   root.dir = directionOf(locale)
+}
+
+const baseOf = (tag: string): string => tag.split('-')[0]?.toLowerCase() ?? ''
+
+/**
+ * The locale dates and numbers are written in for a language: the person's own tag for it (fr-CA
+ * for French when the browser asks for fr-CA), else the language itself; English chosen because
+ * Bookdrop has none of the person's languages keeps the person's first (a ja-JP browser keeps
+ * Japanese dates). Arabic is written with Latin digits, like the ids and file names around it.
+ */
+export function formatTagFor(lang: string, preferred: readonly string[], fallback: boolean): string {
+  const own = preferred.find((t) => baseOf(t) === baseOf(lang)) ?? (fallback ? preferred[0] : undefined)
+  let tag = lang
+  if (own) {
+    try {
+      tag = Intl.getCanonicalLocales(own)[0] ?? lang
+    } catch {
+      tag = lang
+    }
+  }
+  return baseOf(tag) === 'ar' ? `${tag.split('-u-')[0]}-u-nu-latn` : tag
+}
+
+/** Puts a language in use: the formatter, dates and numbers, and the page's lang and dir. */
+function use(lang: string, formatTag: string, messages: Record<string, string>): void {
+  setIntl(formatTag, messages)
+  setFormatLocale(formatTag, directionOf(lang), { never: getIntl().formatMessage(m.never) })
+  setDocumentLanguage(lang)
+  applied = lang
 }
 
 /**
@@ -114,11 +149,7 @@ export function preferredLanguages(info: Pick<AppInfo, 'languages'> | null): rea
 export async function applyLanguage(choice: LanguageChoice | undefined, preferred: readonly string[]): Promise<boolean> {
   const given = typeof window === 'undefined' ? undefined : window.__bookdropCatalogue
   if (given) {
-    if (applied !== given.locale) {
-      applied = given.locale
-      setIntl(given.locale, given.messages)
-      setDocumentLanguage(given.locale)
-    }
+    if (applied !== given.locale) use(given.locale, 'en', given.messages)
     return true
   }
   const lang: Language = languageInUse(choice, preferred)
@@ -128,16 +159,15 @@ export async function applyLanguage(choice: LanguageChoice | undefined, preferre
     // English is the code's own wording (the defaultMessages): no catalogue to load.
     const messages = lang === SOURCE_LANGUAGE ? {} : await loadMessages(lang)
     if (ticket !== wanted) return true
-    applied = lang
-    setIntl(lang, { ...messages })
-    setDocumentLanguage(lang)
+    const fallback = (choice === undefined || choice === 'system') && !preferred.some((t) => baseOf(t) === lang)
+    use(lang, formatTagFor(lang, preferred, fallback), { ...messages })
     return true
   } catch {
     return false
   }
 }
 
-/** The language in use now (its code), for code that words things outside React. */
-export function currentLanguage(): string {
-  return getIntl().locale
+/** The language in use now (its code; null before the first is applied). */
+export function currentLanguage(): string | null {
+  return applied
 }
