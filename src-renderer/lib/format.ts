@@ -15,7 +15,7 @@ export function formatBytes(n: number | null | undefined): string {
 
 /** A file's size, and the size it was sent at when it was a photo prepared first: "4.8 MB → 612 KB". */
 export function uploadSize(u: { size: number | null; preparedSize: number | null }): string {
-  return u.preparedSize === null ? formatBytes(u.size) : `${formatBytes(u.size)} → ${formatBytes(u.preparedSize)}`
+  return isolate(u.preparedSize === null ? formatBytes(u.size) : `${formatBytes(u.size)} → ${formatBytes(u.preparedSize)}`)
 }
 
 /** The words for `uploadSize` a screen reader and a tooltip give. */
