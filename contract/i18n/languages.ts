@@ -46,7 +46,13 @@ const base = (tag: string): string => tag.split(/[-_]/)[0]?.toLowerCase() ?? ''
 export function pickLanguage(preferred: readonly string[]): Language {
   for (const raw of preferred) {
     if (typeof raw !== 'string' || !raw) continue
-    const tag = raw.replace('_', '-').toLowerCase()
+    let tag = raw.replace('_', '-').toLowerCase()
+    try {
+      // Old and odd spellings to today's: "in" → "id", "iw" → "he".
+      tag = (Intl.getCanonicalLocales(tag)[0] ?? tag).toLowerCase()
+    } catch {
+      continue
+    }
     const exact = LANGUAGE_CODES.find((c) => c.toLowerCase() === tag)
     if (exact) return exact
     const sameBase = LANGUAGE_CODES.find((c) => base(c) === base(tag))
