@@ -110,6 +110,7 @@ export function Nav() {
             <button
               type="button"
               className="nav__item"
+              data-screen={item.screen}
               aria-current={screen === item.screen ? 'page' : undefined}
               aria-keyshortcuts={i < 9 ? `${isMac ? 'Meta' : 'Control'}+${i + 1}` : undefined}
               onClick={() => {

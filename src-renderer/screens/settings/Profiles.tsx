@@ -81,11 +81,11 @@ export function Profiles() {
           <TableHead
             cells={[
               intl.formatMessage(m.name),
-              { label: intl.formatMessage(m.kind), className: 'col-p3', width: '84px' },
+              { label: intl.formatMessage(m.kind), className: 'col-p3', width: '110px' },
               { label: intl.formatMessage(m.environment), className: 'col-p2' },
               intl.formatMessage(m.business),
               { label: intl.formatMessage(m.checked), className: 'col-p3', width: '120px' },
-              { label: ACTIONS, className: 'actions-cell', width: '120px' },
+              { label: ACTIONS, className: 'actions-cell', width: '150px' },
             ]}
           />
           <tbody>
@@ -96,7 +96,7 @@ export function Profiles() {
                   {p.id === activeId ? <Badge tone="good">{intl.formatMessage(m.active)}</Badge> : null}{' '}
                   {p.demo ? <Badge tone="warn">{intl.formatMessage(m.demo)}</Badge> : null}
                 </td>
-                <td className="col-p3">{intl.formatMessage(PROFILE_KIND_MESSAGES[p.kind])}</td>
+                <td className="col-p3 cell-wrap">{intl.formatMessage(PROFILE_KIND_MESSAGES[p.kind])}</td>
                 <td className="col-p2">
                   {intl.formatMessage(ENVIRONMENT_MESSAGES[p.environment])}
                   {p.baseUrl ? <Truncate text={p.baseUrl} /> : null}
