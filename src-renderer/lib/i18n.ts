@@ -106,12 +106,13 @@ const baseOf = (tag: string): string => tag.split('-')[0]?.toLowerCase() ?? ''
 
 /**
  * The locale dates and numbers are written in for a language: the person's own tag for it (fr-CA
- * for French when the browser asks for fr-CA), else the language itself; English chosen because
- * Bookdrop has none of the person's languages keeps the person's first (a ja-JP browser keeps
- * Japanese dates). Arabic is written with Latin digits, like the ids and file names around it.
+ * for French when the browser asks for fr-CA), else the language itself; English (the fallback, or
+ * chosen) keeps the person's first (a ja-JP or de-DE browser keeps Japanese or German dates and
+ * amounts). Arabic is written with Latin digits, like the ids and file names around it.
  */
 export function formatTagFor(lang: string, preferred: readonly string[], fallback: boolean): string {
-  const own = preferred.find((t) => baseOf(t) === baseOf(lang)) ?? (fallback ? preferred[0] : undefined)
+  const own =
+    preferred.find((t) => baseOf(t) === baseOf(lang)) ?? (fallback || lang === SOURCE_LANGUAGE ? preferred[0] : undefined)
   let tag = lang
   if (own) {
     try {
