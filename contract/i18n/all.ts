@@ -3,7 +3,7 @@
  * notifications, headless lines), where the catalogues are small next to the rest of the bundle.
  * The renderer never imports this module (it loads one language on demand: ./load.ts).
  */
-import { IntlMessageFormat } from 'intl-messageformat'
+import { createIntl, createIntlCache } from '@formatjs/intl'
 import type { Coded } from '../message'
 import { type Language, isLanguage } from './languages'
 import type { Messages } from './load'
@@ -26,14 +26,25 @@ export function messagesFor(locale: string): Messages {
  * A coded sentence worded in a language: its translation, else its English catalogue wording, else
  * the `text` it carries (a code the catalogue does not know, or a message that cannot be formatted).
  */
+const cache = createIntlCache()
+
 export function wordCoded(coded: Coded, locale: string): string {
-  const pattern = messagesFor(locale)[coded.code] ?? CATALOGUES.en[coded.code]
+  const lang = isLanguage(locale) ? locale : 'en'
+  const pattern = messagesFor(lang)[coded.code] ?? CATALOGUES.en[coded.code]
   if (pattern === undefined) return coded.text
-  try {
-    const lang = isLanguage(locale) ? locale : 'en'
-    const out = new IntlMessageFormat(pattern, lang).format(coded.params ?? {})
-    return typeof out === 'string' ? out : coded.text
-  } catch {
-    return coded.text
-  }
+  let failed = false
+  const intl = createIntl(
+    {
+      locale: lang,
+      messages: { [coded.code]: pattern },
+      onError: () => {
+        failed = true
+      },
+    },
+    cache,
+  )
+  // Bound already; named otherwise so the extractor does not take the code for a message of this file.
+  const { formatMessage: word } = intl
+  const out = word({ id: coded.code }, coded.params ?? {})
+  return failed ? coded.text : out
 }
