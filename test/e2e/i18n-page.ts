@@ -61,7 +61,9 @@ const ID = /[\w.@:-]*[\d_][\w.@:-]*/g
 const CURRENCY = /\b(?:NGN|USD|EUR|GBP|JPY|IDR|KES|GHS|ZAR|XOF|BRL)\b/g
 const UNITS = /\b(?:B|KB|MB|GB|Ctrl)\b/g
 /** Time zones by their IANA ids (Africa/Lagos): ids, not words. */
-const ZONE = /\b[A-Z][A-Za-z]+\/[A-Za-z_/+-]+/g
+const ZONE = /\b[A-Z][A-Za-z]+\/[A-Za-z_/+-]+|\bUTC\b/g
+/** File kinds by their extensions ("pdf, csv, xlsx"): names of formats, not words. */
+const KINDS = /\b(?:pdf|csv|xlsx?|docx?|jpe?g|png|webp|gif|bmp|heic|heif|tiff?|txt|eml|xml|json)\b/gi
 
 /** The texts that are not the app's own words everywhere: languages' names, the product. */
 export const ALWAYS_ALLOWED: readonly string[] = ['Bookdrop', ...LANGUAGES.map((l) => l.name)]
@@ -74,7 +76,8 @@ export const ALWAYS_ALLOWED: readonly string[] = ['Bookdrop', ...LANGUAGES.map((
 export function plainRest(text: string, allowed: readonly string[]): string {
   let t = text
   for (const a of [...ALWAYS_ALLOWED, ...allowed].sort((x, y) => y.length - x.length)) if (a) t = t.split(a).join(' ')
-  t = t.replace(URL, ' ').replace(EMAIL, ' ').replace(FILE, ' ').replace(ID, ' ').replace(CURRENCY, ' ').replace(UNITS, ' ').replace(ZONE, ' ')
+  t = t.replace(URL, ' ').replace(EMAIL, ' ').replace(ZONE, ' ').replace(FILE, ' ').replace(ID, ' ').replace(KINDS, ' ')
+  t = t.replace(CURRENCY, ' ').replace(UNITS, ' ')
   t = t.replace(DATE_WORDS, ' ')
   const words = t.match(/[A-Za-z]{2,}/g)
   return words ? words.join(' ') : ''
