@@ -20,7 +20,7 @@ export function uploadSize(u: { size: number | null; preparedSize: number | null
 
 /** The words for `uploadSize` a screen reader and a tooltip give. */
 export function uploadSizeTitle(u: { size: number | null; preparedSize: number | null }): string | undefined {
-  return u.preparedSize === null ? undefined : `${formatBytes(u.size)} as taken, ${formatBytes(u.preparedSize)} as sent (photo prepared)`
+  return u.preparedSize === null ? undefined : words.preparedSize(formatBytes(u.size), formatBytes(u.preparedSize))
 }
 
 /*
@@ -33,7 +33,15 @@ let locale: string | undefined
 /** In a right-to-left language, values are isolated (see isolate). */
 let rtl = false
 /** The few words these helpers write, in the language in use (lib/i18n.ts gives them). */
-let words = { never: 'never' }
+interface Words {
+  never: string
+  preparedSize: (taken: string, sent: string) => string
+}
+const ENGLISH: Words = {
+  never: 'never',
+  preparedSize: (taken, sent) => `${taken} as taken, ${sent} as sent (photo prepared)`,
+}
+let words: Words = ENGLISH
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
 /**
@@ -43,7 +51,7 @@ const formatters = new Map<string, Intl.DateTimeFormat>()
 export function setFormatLocale(
   tag: string | undefined,
   direction: 'ltr' | 'rtl' = 'ltr',
-  said: { never: string } = { never: 'never' },
+  said: Words = ENGLISH,
 ): void {
   locale = tag
   words = said

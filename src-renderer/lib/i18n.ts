@@ -93,6 +93,10 @@ let wanted = 0
 
 const m = defineMessages({
   never: { id: 'common.never', defaultMessage: 'never' },
+  preparedSize: {
+    id: 'common.prepared_size',
+    defaultMessage: '{taken} as taken, {sent} as sent (photo prepared)',
+  },
 })
 
 /** `<html lang dir>`: the language in use, right to left for Arabic. */
@@ -127,7 +131,10 @@ export function formatTagFor(lang: string, preferred: readonly string[], fallbac
 /** Puts a language in use: the formatter, dates and numbers, and the page's lang and dir. */
 function use(lang: string, formatTag: string, messages: Record<string, string>): void {
   setIntl(formatTag, messages)
-  setFormatLocale(formatTag, directionOf(lang), { never: getIntl().formatMessage(m.never) })
+  setFormatLocale(formatTag, directionOf(lang), {
+    never: getIntl().formatMessage(m.never),
+    preparedSize: (taken, sent) => getIntl().formatMessage(m.preparedSize, { taken, sent }),
+  })
   setDocumentLanguage(lang)
   applied = lang
 }

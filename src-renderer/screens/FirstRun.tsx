@@ -14,6 +14,10 @@ const m = defineMessages({
   },
   connect: { id: 'firstrun.connect', defaultMessage: 'Connect with a key' },
   keysKept: { id: 'firstrun.keys_kept', defaultMessage: 'Keys are kept in: {place}.' },
+  keysInMemory: {
+    id: 'firstrun.keys_in_memory',
+    defaultMessage: 'Keys are kept in memory only (demo mode) and forgotten when Bookdrop closes.',
+  },
   looking: { id: 'firstrun.looking', defaultMessage: 'Just looking?' },
   demoText: {
     id: 'firstrun.demo_text',
@@ -46,7 +50,9 @@ export function FirstRun() {
           <ConnectForm />
           {keychain && !keychain.persistent ? (
             <p className="note" role="note">
-              {intl.formatMessage(m.keysKept, { place: keychain.label })}
+              {keychain.backend === 'memory'
+                ? intl.formatMessage(m.keysInMemory)
+                : intl.formatMessage(m.keysKept, { place: keychain.label })}
               {keychain.problem ? ` ${keychain.problem}` : ''}
             </p>
           ) : null}

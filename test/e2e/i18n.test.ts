@@ -236,6 +236,14 @@ describeE2E('languages', (t) => {
       await settled(page)
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(PSEUDO_LOCALE)
       const problems: string[] = []
+      // The first run, before any profile: its own app.
+      const fresh = await t.app({ fixtures, autoDemo: false })
+      await page.goto(fresh.host.url)
+      await page.locator('main h1').waitFor()
+      for (const p of await untranslated(page, DATA)) problems.push(`first run: not from the catalogue: ${p}`)
+      for (const p of await cutWithoutWhole(page)) problems.push(`first run: ${p}`)
+      await screenshot(page, 'i18n-pseudo-first-run')
+      await page.goto(app.host.url)
       for (const mode of ['business', 'partner'] as const) {
         await useProfile(app, page, mode)
         await eachScreen(page, async (screen) => {
