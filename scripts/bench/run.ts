@@ -25,7 +25,8 @@ const argv = process.argv.slice(2)
 const args = new Set(argv)
 const QUICK = args.has('--quick')
 const USAGE = `usage: npm run bench [-- [--quick] [--only <scenario>[,<scenario>…]] [--soak] [--soak-minutes <n>]]
-  scenarios: process, ingest, detect, pages, scan, large, mail, hostile, renderer, phone, fingerprint, soak
+  scenarios: process, ingest, detect, pages, scan, large, mail, hostile, renderer, phone, fingerprint,
+  language, review, soak
   --quick            fewer files (and a 2-minute soak)
   --only <list>      only these scenarios (default: all but soak)
   --soak             the full run includes the soak too (\`npm run headless\` watching a folder that gets
@@ -559,32 +560,24 @@ async function main(): Promise<void> {
     rows.push({ what: `hostile documents: could not run (${(e as Error).message})`, figure: '—', target: '', ok: false })
   }
 
-  // 7: the renderer in Chromium through the web host (scripts/bench/renderer.ts), in a process of
-  // its own too: this one's heap still holds what the emulator stored above.
-  try {
-    if (runs('renderer')) rows.push(...(await rendererChild()))
-  } catch (e) {
-    console.error(e)
-    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
-    rows.push({ what: `renderer in Chromium: could not run (${why})`, figure: '—', target: '', ok: false })
-  }
-
-  // 8: photos prepared and the phone's page (scripts/bench/phone.ts), in a process of its own.
-  try {
-    if (runs('phone')) rows.push(...(await rendererChild('phone.ts')))
-  } catch (e) {
-    console.error(e)
-    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
-    rows.push({ what: `phone and photos: could not run (${why})`, figure: '—', target: '', ok: false })
-  }
-
-  // 9: content fingerprints (issue 33: scripts/bench/fingerprint.ts), in a process of its own.
-  try {
-    if (runs('fingerprint')) rows.push(...(await rendererChild('fingerprint.ts')))
-  } catch (e) {
-    console.error(e)
-    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
-    rows.push({ what: `fingerprints: could not run (${why})`, figure: '—', target: '', ok: false })
+  // 7–: rows measured by a script of their own, each in a process of its own (this one's heap still
+  // holds what the emulator stored above): the renderer in Chromium through the web host, photos
+  // prepared and the phone's page, content fingerprints (issue 33), switching language (issue 34).
+  const children: { scenario: string; script: string; what: string }[] = [
+    { scenario: 'renderer', script: 'renderer.ts', what: 'renderer in Chromium' },
+    { scenario: 'phone', script: 'phone.ts', what: 'phone and photos' },
+    { scenario: 'fingerprint', script: 'fingerprint.ts', what: 'fingerprints' },
+    { scenario: 'language', script: 'language.ts', what: 'switching language' },
+  ]
+  for (const c of children) {
+    if (!runs(c.scenario)) continue
+    try {
+      rows.push(...(await rendererChild(c.script)))
+    } catch (e) {
+      console.error(e)
+      const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
+      rows.push({ what: `${c.what}: could not run (${why})`, figure: '—', target: '', ok: false })
+    }
   }
 
   const w = Math.max(...rows.map((r) => r.what.length))

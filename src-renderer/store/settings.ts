@@ -1,7 +1,14 @@
+import { defineMessages } from 'react-intl'
 import { bookdrop } from '../lib/bridge'
+import { getIntl } from '../lib/i18n'
 import { settle } from '../lib/result'
 import type { Result, Settings } from '../lib/types'
 import type { SliceCreator } from './types'
+
+const m = defineMessages({
+  notLoaded: { id: 'settings.not_loaded', defaultMessage: 'Settings could not be loaded: {message}' },
+  notSaved: { id: 'settings.not_saved', defaultMessage: 'That setting was not saved: {message}' },
+})
 
 export interface SettingsSlice {
   settings: Settings | null
@@ -15,7 +22,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
   loadSettings: async () => {
     const r = await settle(bookdrop.getSettings({}))
     if (r.ok) set({ settings: r.value })
-    else get().toast('error', `Settings could not be loaded: ${r.error.message}`)
+    else get().toast('error', getIntl().formatMessage(m.notLoaded, { message: r.error.message }))
   },
   updateSettings: async (patch) => {
     const before = get().settings
@@ -24,7 +31,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => ({
     if (r.ok) set({ settings: r.value })
     else {
       set({ settings: before })
-      get().toast('error', `That setting was not saved: ${r.error.message}`)
+      get().toast('error', getIntl().formatMessage(m.notSaved, { message: r.error.message }))
     }
     return r
   },

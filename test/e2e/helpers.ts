@@ -61,7 +61,8 @@ export function launchChromium(): Promise<Browser> {
 
 const RENDERER_INDEX = join(ROOT, 'out', 'renderer', 'index.html')
 /** What the renderer bundle is built from. */
-const RENDERER_SOURCES = ['src-renderer', 'src-preload', 'schemas'].map((d) => join(ROOT, d))
+// contract/ too: the renderer imports it (and its language catalogues, contract/i18n).
+const RENDERER_SOURCES = ['src-renderer', 'src-preload', 'schemas', 'contract'].map((d) => join(ROOT, d))
 const BUILD_LOCK = join(
   tmpdir(),
   `bookdrop-renderer-build-${createHash('sha1').update(ROOT).digest('hex').slice(0, 12)}`,

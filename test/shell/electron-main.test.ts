@@ -142,6 +142,13 @@ describe('IPC', () => {
     expect(await from('file:///tmp/evil.html')).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } })
   })
 
+  it("sends the OS's preferred languages (Electron's app.getPreferredSystemLanguages) to the window", async () => {
+    const handler = fake.ipcHandlers.get(callChannel('getAppInfo'))!
+    fake.app.systemLanguages = ['de-DE', 'fr-FR']
+    const info = await handler({ sender: win.webContents, senderFrame: win.webContents.mainFrame }, {})
+    expect(info).toMatchObject({ ok: true, value: { languages: ['de-DE', 'fr-FR'] } })
+  })
+
   it('addFiles reads only a path the preload registered for a drop from the app page', async () => {
     const addFiles = fake.ipcHandlers.get(callChannel('addFiles'))!
     const grant = fake.ipcListeners.get(GRANT_FILE_CHANNEL)!

@@ -186,6 +186,11 @@ class FakeApp extends EventEmitter {
     this.isReadyNow = true
     this.readyResolve()
   }
+  /** What the OS says its preferred languages are (a test sets them). */
+  systemLanguages: string[] = ['en-US']
+  getPreferredSystemLanguages(): string[] {
+    return this.systemLanguages
+  }
   getPath(name: string): string {
     if (name === 'userData') return this.userData
     return `/tmp/fake-${name}`
