@@ -3,6 +3,9 @@
  * whether to retry is a plain property; nothing in it ever holds the API key or the OAuth token.
  */
 import { ERROR_CODES } from '../../../schemas/assumptions'
+import { coded } from '../../../contract/coded'
+import type { Coded } from '../../../contract/message'
+import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 import type { RateLimit } from './ratelimit'
 import { isRetryableHttpStatus } from './ratelimit'
 
@@ -93,6 +96,66 @@ export interface ApiErrorInit {
   path?: string
   idempotencyKey?: string
   cause?: unknown
+  /**
+   * The message as a catalogue id with parameters (issue 34); by default derived from the code
+   * (`apiCoded`): the path's problems, a rate limit, a key refused, or the server's own words.
+   */
+  coded?: Coded
+}
+
+/**
+ * What a person reads for an ApiError, in any language: the path's problems and the client's own
+ * refusals by code; the server's own refusal as "The server said: …" with its message as it wrote it.
+ */
+export function apiCoded(init: ApiErrorInit): Coded | undefined {
+  const c = CLIENT_ERROR_CODES
+  const say = (m: (typeof E)[keyof typeof E], params?: Record<string, string | number>): Coded => ({
+    ...coded(m, params),
+    text: init.message,
+  })
+  switch (init.errorCode) {
+    case c.offline:
+      return say(E.offline)
+    case c.network:
+      return say(E.unreachable)
+    case c.timeout:
+      return say(E.timeout)
+    case c.notApi:
+      return say(E.notApi)
+    case c.redirect:
+      return say(E.redirect)
+    case c.serverPage:
+      return say(E.serverFailing, { status: init.status })
+    case c.certificate:
+      return say(E.certificate)
+    case c.proxyAuth:
+      return say(E.proxyAuth)
+    case c.proxy:
+      return say(E.proxy)
+    case c.badResponse:
+    case c.tooLarge:
+      return say(E.badResponse)
+    case c.requestTooLarge:
+      return say(E.requestTooLarge)
+    case c.fileNotFound:
+      return say(E.fileVanished)
+    case c.fileRead:
+      return say(E.fileUnreadable)
+    case c.fileChanged:
+    case c.fileSuperseded:
+      return say(E.fileChanged)
+    case ERROR_CODES.wrongKeyKind:
+      return say(E.keyWrongKind)
+  }
+  if (init.status === 429 || init.errorCode === ERROR_CODES.rateLimited) {
+    const ms = init.retryAfterMs
+    return ms !== undefined && ms > 0 ? say(E.rateLimited, { seconds: Math.ceil(ms / 1000) }) : say(E.rateLimitedNow)
+  }
+  if (init.status === 0) return undefined
+  if (init.status === 401 || init.errorCode === ERROR_CODES.invalidKey) return say(E.keyRefused)
+  if (init.errorCode === `http_${init.status}`) return say(E.serverRefused, { status: init.status })
+  if (init.message.trim() !== '') return say(E.serverSaid, { message: init.message })
+  return say(E.serverRefused, { status: init.status })
 }
 
 export class ApiError extends Error {
@@ -116,6 +179,8 @@ export class ApiError extends Error {
   readonly connection: ConnectionProblem | undefined
   /** Only a change of settings (certificate, proxy credentials) can fix it. */
   readonly configuration: boolean
+  /** The message as a catalogue id with parameters, worded in the person's language by the renderer. */
+  readonly coded: Coded | undefined
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause })
@@ -130,6 +195,7 @@ export class ApiError extends Error {
     this.idempotencyKey = init.idempotencyKey
     this.connection = init.connection
     this.configuration = init.configuration ?? false
+    this.coded = init.coded ?? apiCoded(init)
   }
 
   /** Plain data for logs and for crossing the IPC bridge as `{ ok: false, error }`. */
