@@ -167,28 +167,31 @@ export const MAIN_ERRORS = defineMessages({
   // ---- files -------------------------------------------------------------------------------
   fileVanished: {
     id: 'errors.file_vanished',
-    defaultMessage: 'The file was gone before it was sent (moved, renamed or deleted).',
+    defaultMessage: 'The file was moved or deleted before it could be sent.',
   },
   fileUnreadable: {
     id: 'errors.file_unreadable',
-    defaultMessage: 'The file could not be read. Check that it is not open in another program and that its disk is connected.',
+    defaultMessage:
+      'Bookdrop cannot read this file. Check that its disk is connected and that no other program holds it, then retry.',
   },
   fileNoPermission: {
     id: 'errors.file_no_permission',
-    defaultMessage: 'Bookdrop is not allowed to read this file. Give your account permission to read it, then press Send anyway.',
+    defaultMessage: 'Bookdrop is not allowed to read this file. Check its permissions, then retry.',
   },
   fileTooLarge: {
     id: 'errors.file_too_large',
-    defaultMessage: 'The file is larger than {limit}, the most the server takes. Make it smaller and add it again.',
+    defaultMessage: 'The file is {size}, over the {limit} limit. Compress it or raise the limit in Settings, then retry.',
   },
-  fileEmpty: { id: 'errors.file_empty', defaultMessage: 'The file is empty.' },
+  fileEmpty: { id: 'errors.file_empty', defaultMessage: 'The file is empty (0 bytes). Save it again, then retry.' },
   fileUnsupported: {
     id: 'errors.file_unsupported_kind',
-    defaultMessage: 'Bookdrop does not send files of this kind ({kind}). It sends PDFs, photos, e-mails and text files.',
+    defaultMessage:
+      'Bookdrop does not send {kind} files here. Accepted: {accepted}. Rename or convert the file, or choose "Send anyway".',
   },
   fileOutsideFolder: {
     id: 'errors.file_outside_folder',
-    defaultMessage: 'The file is a link that leads outside the watched folder, so it was not sent.',
+    defaultMessage:
+      'A link to a file outside the watched folder: not sent. Bookdrop reads only files inside the folder: copy the file in, or drop it on the window.',
   },
   fileChanged: {
     id: 'errors.file_changed',

@@ -24,6 +24,9 @@ import { WHOLE_READ_BYTES, readAll, sha256File, sha256Handle } from './hash'
 import { HEAD_BYTES, type InspectFn, inspect as inspectInProcess, mismatchMessage, tailBytesFor } from './inspect'
 import { sizeText } from '../util'
 import type { PhotoPreparer } from '../prepare/preparer'
+import { type CodedParams, coded, type MessageDescriptor } from '../../../contract/coded'
+import type { Coded } from '../../../contract/message'
+import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 
 /** The prepared file of a photo (issue 25), or none. */
 type Prepared = { preparedPath: string | null; preparedSize: number | null; preparedMtimeMs: number | null }
@@ -84,6 +87,32 @@ export type IntakeResult =
 export function rowName(path: string): string {
   return printable(basename(path))
 }
+
+/** What a row's skip reason says, as a Coded where the catalogue has the sentence (issue 34). */
+export function skipCoded(reason: SkipReason, ctx: Parameters<typeof skipMessage>[1]): string | Coded {
+  const text = skipMessage(reason, ctx)
+  const kindOf = printable(fileKind(ctx.name))
+  const say = (m: MessageDescriptor, params?: CodedParams): Coded => ({ ...coded(m, params), text })
+  switch (reason) {
+    case 'too_large':
+      return say(E.fileTooLarge, { size: sizeText(ctx.size ?? 0), limit: sizeText(ctx.limit ?? 0) })
+    case 'empty':
+      return say(E.fileEmpty)
+    case 'vanished':
+      return say(E.fileVanished)
+    case 'outside_folder':
+      return say(E.fileOutsideFolder)
+    case 'unreadable':
+      return say(ctx.detail === 'EACCES' || ctx.detail === 'EPERM' ? E.fileNoPermission : E.fileUnreadable)
+    case 'unsupported_kind':
+      return ctx.mail ? text : say(E.fileUnsupported, { kind: kindOf ? `.${kindOf}` : '—', accepted: (ctx.kinds ?? []).join(', ') })
+    default:
+      return text
+  }
+}
+
+/** The row being recorded: its fields, its lastError as text or Coded. */
+type Written = Partial<Omit<Upload, 'lastError' | 'lastErrorCoded'>> & { lastError?: string | Coded | null }
 
 export function skipMessage(
   reason: SkipReason,
@@ -146,7 +175,7 @@ export class Intake {
   private record(
     req: IntakeRequest,
     status: 'queued' | 'duplicate' | 'skipped',
-    extra: Partial<Upload>,
+    extra: Written,
     /** The row this take continues, when the caller already looked it up (null: none). */
     known?: Upload | null,
   ): Upload {
@@ -158,7 +187,7 @@ export class Intake {
   private recordRow(
     req: IntakeRequest,
     status: 'queued' | 'duplicate' | 'skipped',
-    extra: Partial<Upload>,
+    extra: Written,
     known?: Upload | null,
   ): Upload {
     const prior =
@@ -176,7 +205,8 @@ export class Intake {
           patch.size === prior.size &&
           patch.mtimeMs === prior.mtimeMs &&
           patch.reason === prior.reason &&
-          patch.lastError === prior.lastError
+          (typeof patch.lastError === 'object' && patch.lastError !== null ? patch.lastError.text : patch.lastError) ===
+            prior.lastError
         if (same) return prior
         const next = this.store.note(prior, 'skipped', patch)
         if (next) this.events.emit('upload', { upload: next, previous: 'skipped' })
@@ -230,7 +260,7 @@ export class Intake {
   ): IntakeResult {
     const { detail, ...rest } = extra
     const name = basename(req.path)
-    const message = skipMessage(reason, {
+    const message = skipCoded(reason, {
       name,
       target: req.target,
       kinds: req.acceptedKinds,
