@@ -160,10 +160,7 @@ export const MAIN_ERRORS = defineMessages({
     id: 'errors.folder_unknown_kind',
     defaultMessage: 'Bookdrop does not send {kinds} files: choose the kinds from its list ({accepted}).',
   },
-  folderNotWatched: {
-    id: 'errors.folder_not_watched',
-    defaultMessage: 'This folder is not watched any more: it may have been removed.',
-  },
+  folderNotWatched: { id: 'errors.folder_not_watched', defaultMessage: 'That folder is no longer watched.' },
   // ---- files -------------------------------------------------------------------------------
   fileVanished: {
     id: 'errors.file_vanished',
@@ -210,30 +207,32 @@ export const MAIN_ERRORS = defineMessages({
     defaultMessage: 'This file is not in the history any more.',
   },
   // ---- mail and phone ------------------------------------------------------------------------
-  mailLogin: {
-    id: 'errors.mail_login',
-    defaultMessage: 'The mail server did not accept the user name or password. Check them, or use an app password.',
-  },
-  mailUnreachable: {
-    id: 'errors.mail_unreachable',
-    defaultMessage: 'The mail server {host} cannot be reached. Check the server name, the port and the network.',
-  },
   mailAccountNotFound: {
     id: 'errors.mail_account_not_found',
-    defaultMessage: 'This mail account is not set up any more: it may have been removed.',
+    defaultMessage: 'That mail account is no longer there.',
   },
-  phoneNotReady: {
-    id: 'errors.phone_not_ready',
-    defaultMessage: 'Phones can connect only while Bookdrop runs with a profile. Connect a profile first.',
+  mailRuleNotFound: { id: 'errors.mail_rule_not_found', defaultMessage: 'That mail rule is no longer there.' },
+  mailPasswordRequired: {
+    id: 'errors.mail_password_required',
+    defaultMessage: 'Give the password (or the app password) of this mail account.',
   },
-  phoneNotFound: {
-    id: 'errors.phone_not_found',
-    defaultMessage: 'This phone is not paired any more.',
+  phoneClosed: {
+    id: 'errors.phone_closed',
+    defaultMessage: 'The phone panel is closed: choose "Add from phone" first.',
   },
+  phoneNotWaiting: {
+    id: 'errors.phone_not_waiting',
+    defaultMessage: 'That phone no longer waits for an answer (it was refused, ended or timed out).',
+  },
+  phoneNotFound: { id: 'errors.phone_not_found', defaultMessage: 'That phone is no longer paired.' },
   // ---- the app --------------------------------------------------------------------------------
   noProfile: {
     id: 'errors.no_active_profile',
-    defaultMessage: 'Connect a profile first (Settings → Profiles).',
+    defaultMessage: 'No profile is selected: add a key in Settings, or try the demo.',
+  },
+  profileGone: {
+    id: 'errors.profile_gone',
+    defaultMessage: 'The selected profile is gone: choose another one in Settings.',
   },
   internal: {
     id: 'errors.internal',

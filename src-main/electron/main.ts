@@ -38,6 +38,18 @@ registerAppScheme()
 const demo = !process.argv.includes('--no-demo')
 
 let service: AppService | null = null
+/** The OS's preferred languages, most preferred first (older Electron: the app's locale). */
+function systemLanguages(): readonly string[] {
+  const preferred = typeof app.getPreferredSystemLanguages === 'function' ? app.getPreferredSystemLanguages() : []
+  return preferred.length > 0 ? preferred : [app.getLocale?.() ?? 'en']
+}
+
+/** The Language setting, when the settings carry one. */
+function languageSetting(settings: object): { language?: string } {
+  const language = (settings as { language?: unknown }).language
+  return typeof language === 'string' ? { language } : {}
+}
+
 let controller: ShellController | null = null
 let tray: ShellTray | null = null
 let mainWindow: BrowserWindow | null = null
@@ -106,7 +118,7 @@ async function trayCall<K extends CallName>(name: K, req: Req<K>): Promise<Res<K
   showNativeNotification(
     {
       title: 'Bookdrop',
-      body: result.error.message,
+      body: controller?.errorText(result.error) ?? result.error.message,
       kind: 'attention',
       summary: { completed: 0, attention: 0, singleName: null },
     },
@@ -192,6 +204,9 @@ async function start(): Promise<void> {
     notify: (n) => showNativeNotification(n, showWindow),
     renderTray: (view) => tray?.render(view),
     setLaunchAtLogin,
+    // The tray and notifications speak the person's language (issue 34).
+    systemLanguages,
+    ...languageSetting(settings),
   })
   service.onEvent((name, payload) => controller?.handleEvent(name, payload))
 
