@@ -73,10 +73,14 @@ describe('an error from main, in the language in use', () => {
   })
 
   it('the same error reads in English when English is in use, from the same catalogue', async () => {
-    const r = await api.addFolder({ profileId: 'nobody', path: 'relative/folder', target: 'expenses' })
+    const profiles = await api.listProfiles({})
+    if (!profiles.ok) throw new Error(profiles.error.message)
+    const gone = join(dir, 'Quittungen')
+    const r = await api.addFolder({ profileId: profiles.value.activeId!, path: gone, target: 'expenses' })
     expect(r.ok).toBe(false)
     if (r.ok) return
-    expect(r.error.coded?.code).toBeDefined()
+    expect(r.error.coded?.code).toBe('errors.folder_not_found')
+    expect(r.error.message).toBe(`${gone} does not exist (or cannot be read).`)
     expect(r.error.message).toBe(r.error.coded!.text)
   })
 })
