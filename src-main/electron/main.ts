@@ -13,7 +13,7 @@ import { ShellController } from '../shell/controller'
 import { registerIpc } from './ipc'
 import { systemProxy, watchNetwork } from './network'
 import { showNativeNotification } from './notifications'
-import { electronShellPort, openExternalSafely } from './shell-port'
+import { electronShellPort, openExternalSafely, osPreferredLanguages } from './shell-port'
 import { ShellTray } from './tray'
 import { sandboxDemo } from '../demo-launcher'
 import {
@@ -38,18 +38,6 @@ registerAppScheme()
 const demo = !process.argv.includes('--no-demo')
 
 let service: AppService | null = null
-/** The OS's preferred languages, most preferred first (older Electron: the app's locale). */
-function systemLanguages(): readonly string[] {
-  const preferred = typeof app.getPreferredSystemLanguages === 'function' ? app.getPreferredSystemLanguages() : []
-  return preferred.length > 0 ? preferred : [app.getLocale?.() ?? 'en']
-}
-
-/** The Language setting, when the settings carry one. */
-function languageSetting(settings: object): { language?: string } {
-  const language = (settings as { language?: unknown }).language
-  return typeof language === 'string' ? { language } : {}
-}
-
 let controller: ShellController | null = null
 let tray: ShellTray | null = null
 let mainWindow: BrowserWindow | null = null
@@ -205,8 +193,8 @@ async function start(): Promise<void> {
     renderTray: (view) => tray?.render(view),
     setLaunchAtLogin,
     // The tray and notifications speak the person's language (issue 34).
-    systemLanguages,
-    ...languageSetting(settings),
+    systemLanguages: osPreferredLanguages,
+    language: settings.language,
   })
   service.onEvent((name, payload) => controller?.handleEvent(name, payload))
 

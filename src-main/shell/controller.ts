@@ -129,8 +129,8 @@ export class ShellController {
     if (this.settings.launchAtLogin !== before.launchAtLogin)
       this.opts.setLaunchAtLogin(this.settings.launchAtLogin)
     // The Language setting (issue 34) when the settings carry one: the tray is redrawn in it.
-    const language = (next as { language?: unknown }).language
-    if (typeof language === 'string' && language !== this.languageSetting) {
+    const language = next.language
+    if (language !== undefined && language !== this.languageSetting) {
       this.languageSetting = language
       this.say = this.chooseSay()
       this.scheduleTray()

@@ -257,16 +257,28 @@ export function checkKeyPrefix(kind: ProfileKind, secret: string): void {
     throw new ProfileError(code, message, { field: 'secret' })
   }
   if (claimed === 'public') {
-    refuse('public_key', coded(MAIN_ERRORS.keyIsPublic, { prefix: kind === 'partner' ? KEY_PREFIX.partnerSecret : KEY_PREFIX.businessSecret }))
+    refuse('public_key', {
+      ...coded(MAIN_ERRORS.keyIsPublic, { prefix: kind === 'partner' ? KEY_PREFIX.partnerSecret : KEY_PREFIX.businessSecret }),
+      text: `This is a public key (${KEY_PREFIX.businessPublic}...), which is not a secret and cannot be used here: use ${keyToUse(kind)}.`,
+    })
   }
   if (kind === 'partner' && claimed === 'business') {
-    refuse('wrong_key_kind', coded(MAIN_ERRORS.keyIsBusiness, { prefix: KEY_PREFIX.partnerSecret }))
+    refuse('wrong_key_kind', {
+      ...coded(MAIN_ERRORS.keyIsBusiness, { prefix: KEY_PREFIX.partnerSecret }),
+      text: `This is a business key (${KEY_PREFIX.businessSecret}...), but this is a partner profile: use ${keyToUse('partner')}, or choose the business profile kind for this key.`,
+    })
   }
   if (kind === 'business' && claimed === 'partner') {
-    refuse('wrong_key_kind', coded(MAIN_ERRORS.keyIsPartner, { kind, prefix: KEY_PREFIX.businessSecret }))
+    refuse('wrong_key_kind', {
+      ...coded(MAIN_ERRORS.keyIsPartner, { kind, prefix: KEY_PREFIX.businessSecret }),
+      text: `This is a partner key (${KEY_PREFIX.partnerSecret}...), but this is a business profile: use ${keyToUse('business')}, or choose the partner profile kind for this key.`,
+    })
   }
   if (kind === 'oauth' && claimed === 'partner') {
-    refuse('wrong_key_kind', coded(MAIN_ERRORS.keyIsPartner, { kind, prefix: KEY_PREFIX.businessSecret }))
+    refuse('wrong_key_kind', {
+      ...coded(MAIN_ERRORS.keyIsPartner, { kind, prefix: KEY_PREFIX.businessSecret }),
+      text: `This is a partner key (${KEY_PREFIX.partnerSecret}...); an OAuth profile needs ${keyToUse('oauth')}.`,
+    })
   }
 }
 
