@@ -3,7 +3,7 @@
  * whether to retry is a plain property; nothing in it ever holds the API key or the OAuth token.
  */
 import { ERROR_CODES } from '../../../schemas/assumptions'
-import { coded } from '../../../contract/coded'
+import { coded, type MessageDescriptor } from '../../../contract/coded'
 import type { Coded } from '../../../contract/message'
 import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 import type { RateLimit } from './ratelimit'
@@ -103,50 +103,39 @@ export interface ApiErrorInit {
   coded?: Coded
 }
 
+/** The sentence of each code the client gives itself (and the wrong-key refusal), by code. */
+const CODED_BY_CODE: Readonly<Record<string, MessageDescriptor>> = {
+  [CLIENT_ERROR_CODES.offline]: E.offline,
+  [CLIENT_ERROR_CODES.network]: E.unreachable,
+  [CLIENT_ERROR_CODES.timeout]: E.timeout,
+  [CLIENT_ERROR_CODES.notApi]: E.notApi,
+  [CLIENT_ERROR_CODES.redirect]: E.redirect,
+  [CLIENT_ERROR_CODES.serverPage]: E.serverFailing,
+  [CLIENT_ERROR_CODES.certificate]: E.certificate,
+  [CLIENT_ERROR_CODES.proxyAuth]: E.proxyAuth,
+  [CLIENT_ERROR_CODES.proxy]: E.proxy,
+  [CLIENT_ERROR_CODES.badResponse]: E.badResponse,
+  [CLIENT_ERROR_CODES.tooLarge]: E.badResponse,
+  [CLIENT_ERROR_CODES.requestTooLarge]: E.requestTooLarge,
+  [CLIENT_ERROR_CODES.fileNotFound]: E.fileVanished,
+  [CLIENT_ERROR_CODES.fileRead]: E.fileUnreadable,
+  [CLIENT_ERROR_CODES.fileChanged]: E.fileChanged,
+  [CLIENT_ERROR_CODES.fileSuperseded]: E.fileChanged,
+  [ERROR_CODES.wrongKeyKind]: E.keyWrongKind,
+}
+
 /**
  * What a person reads for an ApiError, in any language: the path's problems and the client's own
- * refusals by code; the server's own refusal as "The server said: …" with its message as it wrote it.
+ * refusals by code; the server's own refusal as "The server said: …" with its message as it wrote
+ * it. The English `text` stays the error's message.
  */
 export function apiCoded(init: ApiErrorInit): Coded | undefined {
-  const c = CLIENT_ERROR_CODES
-  const say = (m: (typeof E)[keyof typeof E], params?: Record<string, string | number>): Coded => ({
+  const say = (m: MessageDescriptor, params?: Record<string, string | number>): Coded => ({
     ...coded(m, params),
     text: init.message,
   })
-  switch (init.errorCode) {
-    case c.offline:
-      return say(E.offline)
-    case c.network:
-      return say(E.unreachable)
-    case c.timeout:
-      return say(E.timeout)
-    case c.notApi:
-      return say(E.notApi)
-    case c.redirect:
-      return say(E.redirect)
-    case c.serverPage:
-      return say(E.serverFailing, { status: init.status })
-    case c.certificate:
-      return say(E.certificate)
-    case c.proxyAuth:
-      return say(E.proxyAuth)
-    case c.proxy:
-      return say(E.proxy)
-    case c.badResponse:
-    case c.tooLarge:
-      return say(E.badResponse)
-    case c.requestTooLarge:
-      return say(E.requestTooLarge)
-    case c.fileNotFound:
-      return say(E.fileVanished)
-    case c.fileRead:
-      return say(E.fileUnreadable)
-    case c.fileChanged:
-    case c.fileSuperseded:
-      return say(E.fileChanged)
-    case ERROR_CODES.wrongKeyKind:
-      return say(E.keyWrongKind)
-  }
+  const known = Object.hasOwn(CODED_BY_CODE, init.errorCode) ? CODED_BY_CODE[init.errorCode] : undefined
+  if (known) return say(known, known === E.serverFailing ? { status: init.status } : undefined)
   if (init.status === 429 || init.errorCode === ERROR_CODES.rateLimited) {
     const ms = init.retryAfterMs
     return ms !== undefined && ms > 0 ? say(E.rateLimited, { seconds: Math.ceil(ms / 1000) }) : say(E.rateLimitedNow)
