@@ -299,7 +299,7 @@ export interface EngineEvents {
     resetAt: number | null
     pausedUntil: number | null
   }
-  profile: { profileId: string; state: ProfileState; message: string | null }
+  profile: { profileId: string; state: ProfileState; message: string | null; messageCoded?: Coded }
   /**
    * Storage failed (disk full, I/O error) and the queue paused as a whole, or (problem null) it
    * works again and uploads resume.

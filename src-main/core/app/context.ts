@@ -375,6 +375,7 @@ export class AppContext {
       profileId: id,
       state: q.state,
       message: q.message,
+      ...(q.messageCoded ? { messageCoded: q.messageCoded } : {}),
       storage,
       rateLimit:
         r || q.pausedUntil

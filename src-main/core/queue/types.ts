@@ -163,6 +163,8 @@ export interface Gate {
   /** Set while the path to the server fails (see ConnectionHold); null when the API answers. */
   conn: ConnectionHold | null
   message: string | null
+  /** `message` as a catalogue id with parameters (issue 34), when it has one. */
+  coded: Coded | null
   /** 429: nothing starts before this time. */
   pausedUntil: number
   limit: number | null
