@@ -7,6 +7,7 @@
 import type { AiTarget, Environment } from '../schemas'
 import type { RecordSummary, ReviewEvent } from './review'
 import type { DuplicateBasis, PossibleDuplicate } from './possible-duplicate'
+import type { Coded } from './message'
 
 // ---- uploads ------------------------------------------------------------------------------------
 
@@ -78,6 +79,12 @@ export interface UploadView {
   attempts: number
   nextAttemptAt: number | null
   lastError: string | null
+  /**
+   * `lastError` as a catalogue id with parameters (issue 34): worded in the language in use
+   * (src-renderer/lib/coded.ts `codedOrText`). Absent or null on rows stored before codes were:
+   * their `lastError` text is what they say.
+   */
+  lastErrorCoded?: Coded | null
   errorCode: string | null
   httpStatus: number | null
   jobReference: string | null
@@ -321,7 +328,7 @@ export interface EngineEvents {
     resetAt: number | null
     pausedUntil: number | null
   }
-  profile: { profileId: string; state: ProfileState; message: string | null }
+  profile: { profileId: string; state: ProfileState; message: string | null; messageCoded?: Coded }
   /**
    * Storage failed (disk full, I/O error) and the queue paused as a whole, or (problem null) it
    * works again and uploads resume.

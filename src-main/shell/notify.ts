@@ -7,8 +7,10 @@
  */
 import type { EngineEvents } from '../core/events'
 import { printable } from '../core/names'
-import { possibleDuplicateText } from '../../contract/possible-duplicate'
+import type { PossibleDuplicate } from '../../contract/possible-duplicate'
 import type { Upload } from '../core/store/uploads'
+import { type Say, englishSay } from './language'
+import { NOTIFY } from './shell-messages'
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown
@@ -34,7 +36,7 @@ export interface BatchSummary {
   /** Rows held as possible duplicates during the window (issue 33): one notification for them all. */
   held?: number
   /** When the one row of the summary is held: what it looks like ("Possible duplicate of …"). */
-  singleHeld?: string | null
+  singleHeld?: PossibleDuplicate | null
 }
 
 export interface ShellNotification {
@@ -52,48 +54,56 @@ export interface NotificationBatcherOptions {
   /** Start enabled (the `notifications` setting). Default true. */
   enabled?: boolean
   timers?: Timers
+  /** The language of the notifications, asked at each one (it may change): English by default. */
+  say?: () => Say
 }
-
-const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
 
 /** Skips nobody must act on: the file was already there before watching started. */
 const QUIET_SKIPS: ReadonlySet<NonNullable<Upload['reason']>> = new Set(['existed_before'])
 
 /** The notification for a window's counts, or null when there is nothing to say. */
-export function describeBatch(summary: BatchSummary): ShellNotification | null {
+export function describeBatch(summary: BatchSummary, say: Say = englishSay): ShellNotification | null {
   const { completed, attention, singleName } = summary
   const held = summary.held ?? 0
-  if (held > 0) return describeHeld(summary, held)
+  if (held > 0) return describeHeld(summary, held, say)
   if (completed === 0 && attention === 0) return null
-  const recorded = plural(completed, 'receipt recorded', 'receipts recorded')
-  const needs = `${plural(attention, 'file needs', 'files need')} attention`
   if (attention === 0) {
     return {
       title: 'Bookdrop',
-      body: completed === 1 && singleName ? `${recorded}: ${singleName}` : recorded,
+      body:
+        completed === 1 && singleName
+          ? say(NOTIFY.recordedNamed, { count: completed, name: singleName })
+          : say(NOTIFY.recorded, { count: completed }),
       kind: 'completed',
       summary,
     }
   }
   const body =
     completed > 0
-      ? `${recorded}; ${needs}`
+      ? say(NOTIFY.both, { recorded: completed, attention })
       : attention === 1 && singleName
-        ? `${needs}: ${singleName}`
-        : needs
+        ? say(NOTIFY.attentionNamed, { count: attention, name: singleName })
+        : say(NOTIFY.attention, { count: attention })
   return { title: 'Bookdrop', body, kind: 'attention', summary }
 }
 
 /** A window with possible duplicates held (issue 33): they lead the message, as they wait for a person. */
-function describeHeld(summary: BatchSummary, held: number): ShellNotification {
+function describeHeld(summary: BatchSummary, held: number, say: Say): ShellNotification {
   const { completed, attention } = summary
+  const d = summary.singleHeld
   const heldText =
-    held === 1 && summary.singleHeld && summary.singleName
-      ? `${summary.singleHeld}: ${summary.singleName} is held until you choose Send anyway or Discard`
-      : `${plural(held, 'possible duplicate is', 'possible duplicates are')} held: choose Send anyway or Discard in History`
+    held === 1 && d && summary.singleName
+      ? say(NOTIFY.heldOne, {
+          other: d.name,
+          sent: d.sentAt === null ? 'no' : 'yes',
+          sentAt: d.sentAt ?? 0,
+          basis: d.basis,
+          name: summary.singleName,
+        })
+      : say(NOTIFY.heldMany, { count: held })
   const others = [
-    completed > 0 ? plural(completed, 'receipt recorded', 'receipts recorded') : null,
-    attention > 0 ? `${plural(attention, 'file needs', 'files need')} attention` : null,
+    completed > 0 ? say(NOTIFY.recorded, { count: completed }) : null,
+    attention > 0 ? say(NOTIFY.attention, { count: attention }) : null,
   ].filter((x): x is string => x !== null)
   return { title: 'Bookdrop', body: [heldText, ...others].join('; '), kind: 'attention', summary }
 }
@@ -102,19 +112,21 @@ export class NotificationBatcher {
   private readonly show: (n: ShellNotification) => void
   private readonly windowMs: number
   private readonly timers: Timers
+  private readonly say: () => Say
   private enabled: boolean
   private timer: unknown = null
   private completed = 0
   private attention = 0
   private held = 0
   private lastName: string | null = null
-  private lastHeld: string | null = null
+  private lastHeld: PossibleDuplicate | null = null
 
   constructor(opts: NotificationBatcherOptions) {
     this.show = opts.show
     this.windowMs = opts.windowMs ?? 3000
     this.enabled = opts.enabled ?? true
     this.timers = opts.timers ?? globalTimers
+    this.say = opts.say ?? (() => englishSay)
   }
 
   get isEnabled(): boolean {
@@ -138,7 +150,7 @@ export class NotificationBatcher {
       this.attention++
     else if (upload.status === 'held') {
       this.held++
-      this.lastHeld = upload.possibleDuplicate ? printable(possibleDuplicateText(upload.possibleDuplicate)) : null
+      this.lastHeld = upload.possibleDuplicate ? { ...upload.possibleDuplicate, name: printable(upload.possibleDuplicate.name) } : null
     } else return
     // Printable: a name holding a newline or a bidi control (U+202E) cannot forge the message.
     this.lastName = printable(upload.name)
@@ -154,7 +166,7 @@ export class NotificationBatcher {
       attention: this.attention,
       singleName: total === 1 ? this.lastName : null,
       ...(this.held > 0 ? { held: this.held, singleHeld: total === 1 ? this.lastHeld : null } : {}),
-    })
+    }, this.say())
     this.reset()
     if (n && this.enabled) this.show(n)
   }

@@ -186,14 +186,17 @@ class FakeApp extends EventEmitter {
     this.isReadyNow = true
     this.readyResolve()
   }
-  /** What the OS says its preferred languages are (a test sets them). */
-  systemLanguages: string[] = ['en-US']
-  getPreferredSystemLanguages(): string[] {
-    return this.systemLanguages
-  }
   getPath(name: string): string {
     if (name === 'userData') return this.userData
     return `/tmp/fake-${name}`
+  }
+  /** The OS's preferred languages (issue 34): a test sets them before the app starts. */
+  systemLanguages: string[] = ['en-US']
+  getPreferredSystemLanguages(): string[] {
+    return [...this.systemLanguages]
+  }
+  getLocale(): string {
+    return this.systemLanguages[0] ?? 'en-US'
   }
   getLoginItemSettings(): { wasOpenedAtLogin: boolean } {
     return { wasOpenedAtLogin: false }

@@ -127,7 +127,7 @@ describe('NotificationBatcher with fake timers', () => {
     expect(shown).toHaveLength(1)
     expect(shown[0]).toMatchObject({
       kind: 'attention',
-      body: 'Possible duplicate of invoice.pdf, sent on 2026-11-27 (same text): invoice (1).pdf is held until you choose Send anyway or Discard',
+      body: 'Possible duplicate of invoice.pdf, sent on Nov 27, 2026 (same text): invoice (1).pdf is held until you choose Send anyway or Discard',
     })
   })
 

@@ -188,13 +188,20 @@ const MIGRATIONS: string[] = [
   // for every upload already completed with a record (read lazily, when first shown). See
   // store/records.ts. (Self-contained: other branches may append migrations before this one.)
   RECORDS_MIGRATION,
-  // 9 (issue 33): a possible duplicate (same text or same picture as another receipt, not the same
+  // 10 (issue 33): a possible duplicate (same text or same picture as another receipt, not the same
   // bytes): the row it looks like and why. A held row waits on it; a row sent anyway keeps the note.
   // (Self-contained: other branches may append migrations before this one.)
   `
   ALTER TABLE uploads ADD COLUMN near_of INTEGER;
   ALTER TABLE uploads ADD COLUMN near_basis TEXT;
   CREATE INDEX IF NOT EXISTS uploads_near ON uploads(near_of) WHERE near_of IS NOT NULL;
+  `,
+  // 11 (issue 34): a row's last error as a catalogue id with parameters (JSON `{code, params}`), so
+  // the history words it in the language in use; `last_error` keeps its English text. Rows of
+  // before have none and show their text. (Self-contained: other branches may append migrations
+  // before this one.)
+  `
+  ALTER TABLE uploads ADD COLUMN last_error_coded TEXT;
   `,
 ]
 

@@ -7,6 +7,8 @@ import type { AfterUpload, SkipReason, UploadSource } from '../../../../contract
 import type { DuplicateBasis } from '../../../../contract/possible-duplicate'
 import type { UploadStatus } from '../../lifecycle'
 import { decodeFsName, encodeFsName, hasRawBytes, printable } from '../../names'
+import { isCoded } from '../../../../contract/coded'
+import type { Coded } from '../../../../contract/message'
 import type { Upload } from './types'
 
 export interface Row {
@@ -55,6 +57,38 @@ export interface Row {
   sent_prompt: string | null
   near_of: number | null
   near_basis: string | null
+  /** `last_error` as a catalogue id with parameters (JSON `{code, params}`); null on rows from before. */
+  last_error_coded?: string | null
+}
+
+/** A row's `lastError` as it may be written: English text, or a Coded (text and code both stored). */
+export type LastError = string | Coded | null
+
+/** The columns a `lastError` value is stored in. */
+export function lastErrorColumns(v: LastError | undefined): { last_error: string | null; last_error_coded: string | null } {
+  if (v === undefined || v === null) return { last_error: null, last_error_coded: null }
+  if (typeof v === 'string') return { last_error: v, last_error_coded: null }
+  return { last_error: v.text, last_error_coded: JSON.stringify(v.params ? { code: v.code, params: v.params } : { code: v.code }) }
+}
+
+/** The fields of an Upload for a written `lastError`. */
+export function lastErrorFields(v: LastError): Pick<Upload, 'lastError' | 'lastErrorCoded'> {
+  return v === null || typeof v === 'string' ? { lastError: v, lastErrorCoded: undefined } : { lastError: v.text, lastErrorCoded: v }
+}
+
+function withCoded(c: Coded | null): { lastErrorCoded?: Coded } {
+  return c ? { lastErrorCoded: c } : {}
+}
+
+/** The stored code read back, with the stored English text; null when absent or unreadable. */
+function storedCoded(json: string | null | undefined, text: string | null): Coded | null {
+  if (!json || text === null) return null
+  try {
+    const v: unknown = { ...(JSON.parse(json) as object), text }
+    return isCoded(v) ? v : null
+  } catch {
+    return null
+  }
 }
 
 export function fromRow(r: Row): Upload {
@@ -104,6 +138,8 @@ export function fromRow(r: Row): Upload {
     recordCount: 0,
     nearOf: r.near_of ?? null,
     nearBasis: (r.near_basis as DuplicateBasis | null) ?? null,
+    // Only on rows that have one: rows of before (and rows with a plain text) have no such field.
+    ...withCoded(storedCoded(r.last_error_coded, r.last_error)),
   }
 }
 
@@ -124,6 +160,7 @@ export const COLUMN: Record<keyof Omit<Upload, 'id' | 'localCopyRemoved' | 'reco
   attempts: 'attempts',
   nextAttemptAt: 'next_attempt_at',
   lastError: 'last_error',
+  lastErrorCoded: 'last_error_coded',
   errorCode: 'error_code',
   httpStatus: 'http_status',
   idempotencyKey: 'idempotency_key',
@@ -200,6 +237,7 @@ export const ROW_DEFAULTS: Omit<
   sent_prompt: null,
   near_of: null,
   near_basis: null,
+  last_error_coded: null,
 }
 
 /**
