@@ -1,7 +1,9 @@
+import { defineMessages, type IntlShape } from 'react-intl'
+import { useI18n } from '../lib/i18n'
 import { type ReactNode, useEffect, useState } from 'react'
 import type { ReferredBusinessRow } from '../../contract/api'
 import { Screen } from '../components/Screen'
-import { formatCompactDateTime, formatMonth, formatNumber, formatWholeDateTime, plural } from '../lib/format'
+import { formatCompactDateTime, formatMonth, formatNumber, formatWholeDateTime } from '../lib/format'
 import { columnWidth } from '../lib/measure'
 import { useCutFocus } from '../components/RowMenu'
 import { useApp } from '../store'
@@ -10,6 +12,85 @@ import { activeProfile, isPartner } from '../store/session'
 import { AddSeatsButton, AddSeatsDialog } from './partner/Businesses'
 import { DayChart } from './overview/DayChart'
 import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
+
+const m = defineMessages({
+  title: { id: 'overview.title', defaultMessage: 'Overview' },
+  month: { id: 'overview.month', defaultMessage: 'Month' },
+  previousMonth: { id: 'overview.previousMonth', defaultMessage: 'Previous month ({month})' },
+  previous: { id: 'overview.previous', defaultMessage: '← Previous' },
+  thisMonth: { id: 'overview.thisMonth', defaultMessage: 'This month' },
+  nextMonth: { id: 'overview.nextMonth', defaultMessage: 'Next month ({month})' },
+  next: { id: 'overview.next', defaultMessage: 'Next →' },
+  notLoaded: { id: 'overview.notLoaded', defaultMessage: 'The overview could not be loaded: {message}' },
+  tryAgain: { id: 'overview.tryAgain', defaultMessage: 'Try again' },
+  loading: { id: 'overview.loading', defaultMessage: 'Loading the overview…' },
+  figuresFor: { id: 'overview.figuresFor', defaultMessage: 'Figures for {month}' },
+  filesSent: { id: 'overview.filesSent', defaultMessage: 'Files sent' },
+  ofFilesAdded: {
+    id: 'overview.ofFilesAdded',
+    defaultMessage: 'of {count, plural, one {# file} other {# files}} added',
+  },
+  recordsCreated: { id: 'overview.recordsCreated', defaultMessage: 'Records created' },
+  filesFailed: {
+    id: 'overview.filesFailed',
+    defaultMessage: '{count, plural, one {# file} other {# files}} failed',
+  },
+  needAttention: { id: 'overview.needAttention', defaultMessage: 'Need attention' },
+  reviewThem: { id: 'overview.reviewThem', defaultMessage: 'Review them' },
+  nothingToLook: { id: 'overview.nothingToLook', defaultMessage: 'Nothing to look at' },
+  creditsUsed: { id: 'overview.creditsUsed', defaultMessage: 'AI credits used' },
+  creditsPerFile: {
+    id: 'overview.creditsPerFile',
+    defaultMessage: '{count, plural, one {# credit} other {# credits}} per file sent',
+  },
+  perDay: { id: 'overview.perDay', defaultMessage: 'Uploads per day' },
+  nothingSent: { id: 'overview.nothingSent', defaultMessage: 'Nothing was sent in {month}.' },
+  dropReceipts: { id: 'overview.dropReceipts', defaultMessage: 'Drop receipts' },
+  grantSeats: {
+    id: 'overview.grantSeats',
+    defaultMessage:
+      '{seats, plural, one {# seat} other {# seats}} for {months, plural, one {# month} other {# months}}',
+  },
+  grantSeatsProrated: {
+    id: 'overview.grantSeatsProrated',
+    defaultMessage: '{seats, plural, one {# seat} other {# seats}}, joined the running period',
+  },
+  grantCredits: { id: 'overview.grantCredits', defaultMessage: '{credits, number} AI credits' },
+  holding: { id: 'overview.holding', defaultMessage: 'Holding' },
+  holdingNote: { id: 'overview.holdingNote', defaultMessage: 'credits, after the grant of {at}' },
+  holdingUnknown: { id: 'overview.holdingUnknown', defaultMessage: 'Known after your first grant from Bookdrop' },
+  creditsGranted: { id: 'overview.creditsGranted', defaultMessage: 'AI credits granted' },
+  grants: { id: 'overview.grants', defaultMessage: '{count, plural, one {# grant} other {# grants}}' },
+  seatsGranted: { id: 'overview.seatsGranted', defaultMessage: 'Seats granted' },
+  withoutSeats: { id: 'overview.withoutSeats', defaultMessage: 'Businesses without seats' },
+  notKnown: { id: 'overview.notKnown', defaultMessage: 'Not known right now' },
+  ofBusinesses: {
+    id: 'overview.ofBusinesses',
+    defaultMessage: 'of {count, plural, one {# business} other {# businesses}}',
+  },
+  allReferred: { id: 'overview.allReferred', defaultMessage: 'All referred businesses' },
+  colBusiness: { id: 'overview.col.business', defaultMessage: 'Business' },
+  colEmail: { id: 'overview.col.email', defaultMessage: 'Email' },
+  colPlan: { id: 'overview.col.plan', defaultMessage: 'Plan' },
+  colWhen: { id: 'overview.col.when', defaultMessage: 'When' },
+  colGrant: { id: 'overview.col.grant', defaultMessage: 'Grant' },
+  colCharged: { id: 'overview.col.charged', defaultMessage: 'Charged' },
+  colHoldingAfter: { id: 'overview.col.holdingAfter', defaultMessage: 'Holding after' },
+  allHaveSeats: { id: 'overview.allHaveSeats', defaultMessage: 'Every business you referred has seats.' },
+  aiPaidTitle: {
+    id: 'overview.aiPaidTitle',
+    defaultMessage: 'Its AI use is paid from your credit: it cannot take partner seats.',
+  },
+  aiPaid: { id: 'overview.aiPaid', defaultMessage: 'AI paid by you' },
+  grantsIn: { id: 'overview.grantsIn', defaultMessage: 'Grants in {month}' },
+  grantsCaption: { id: 'overview.grantsCaption', defaultMessage: 'Grants made from Bookdrop in {month}' },
+  noGrants: { id: 'overview.noGrants', defaultMessage: 'No seats or credits were granted from Bookdrop in {month}.' },
+  grantsNote: {
+    id: 'overview.grantsNote',
+    defaultMessage:
+      'The API lists no grants: these are the ones made from this computer, remembered from the server’s answers.',
+  },
+})
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
 type PartnerData = Extract<OverviewData, { kind: 'partner' }>
@@ -54,20 +135,23 @@ export function Overview() {
   const month = overview.data?.month ?? overview.month ?? currentMonth()
   const isCurrent = month === currentMonth()
   const who = profile?.business?.name ?? profile?.name ?? ''
+  const intl = useI18n()
 
   return (
     <Screen
-      title="Overview"
+      title={intl.formatMessage(m.title)}
       intro={`${formatMonth(parseMonth(month))}${who ? ` · ${who}` : ''}`}
       actions={
-        <nav className="month-nav" aria-label="Month">
+        <nav className="month-nav" aria-label={intl.formatMessage(m.month)}>
           <button
             type="button"
             className="btn btn--small"
             onClick={() => void load(shiftMonth(month, -1))}
-            aria-label={`Previous month (${formatMonth(parseMonth(shiftMonth(month, -1)))})`}
+            aria-label={intl.formatMessage(m.previousMonth, {
+              month: formatMonth(parseMonth(shiftMonth(month, -1))),
+            })}
           >
-            ← Previous
+            {intl.formatMessage(m.previous)}
           </button>
           <button
             type="button"
@@ -75,32 +159,32 @@ export function Overview() {
             onClick={() => void load(null)}
             disabled={isCurrent}
           >
-            This month
+            {intl.formatMessage(m.thisMonth)}
           </button>
           <button
             type="button"
             className="btn btn--small"
             onClick={() => void load(shiftMonth(month, 1))}
             disabled={isCurrent}
-            aria-label={`Next month (${formatMonth(parseMonth(shiftMonth(month, 1)))})`}
+            aria-label={intl.formatMessage(m.nextMonth, { month: formatMonth(parseMonth(shiftMonth(month, 1))) })}
           >
-            Next →
+            {intl.formatMessage(m.next)}
           </button>
         </nav>
       }
     >
       {overview.error ? (
         <p className="form-error" role="alert">
-          The overview could not be loaded: {overview.error}{' '}
+          {intl.formatMessage(m.notLoaded, { message: overview.error })}{' '}
           <button type="button" className="linklike" onClick={() => void load()}>
-            Try again
+            {intl.formatMessage(m.tryAgain)}
           </button>
         </p>
       ) : null}
       <div aria-busy={overview.loading}>
         {!overview.data ? (
           overview.loading ? (
-            <p role="status">Loading the overview…</p>
+            <p role="status">{intl.formatMessage(m.loading)}</p>
           ) : null
         ) : overview.data.kind === 'business' ? (
           <BusinessOverview data={overview.data} current={isCurrent} />
@@ -124,51 +208,58 @@ function Kpi({ label, value, note }: { label: string; value: ReactNode; note?: R
 
 function BusinessOverview({ data, current }: { data: BusinessData; current: boolean }) {
   const setScreen = useApp((s) => s.setScreen)
+  const intl = useI18n()
   const name = formatMonth(parseMonth(data.month))
   return (
     <>
-      <dl className="kpis" aria-label={`Figures for ${name}`}>
+      <dl className="kpis" aria-label={intl.formatMessage(m.figuresFor, { month: name })}>
         <Kpi
-          label="Files sent"
+          label={intl.formatMessage(m.filesSent)}
           value={formatNumber(data.filesSent)}
-          note={data.filesAdded > data.filesSent ? `of ${plural(data.filesAdded, 'file')} added` : undefined}
-        />
-        <Kpi
-          label="Records created"
-          value={formatNumber(data.recordsCreated)}
           note={
-            data.failed ? <span className="text-bad">{plural(data.failed, 'file')} failed</span> : undefined
+            data.filesAdded > data.filesSent
+              ? intl.formatMessage(m.ofFilesAdded, { count: data.filesAdded })
+              : undefined
           }
         />
         <Kpi
-          label="Need attention"
+          label={intl.formatMessage(m.recordsCreated)}
+          value={formatNumber(data.recordsCreated)}
+          note={
+            data.failed ? (
+              <span className="text-bad">{intl.formatMessage(m.filesFailed, { count: data.failed })}</span>
+            ) : undefined
+          }
+        />
+        <Kpi
+          label={intl.formatMessage(m.needAttention)}
           value={formatNumber(data.needsAttention)}
           note={
             data.needsAttention > 0 ? (
               <button type="button" className="linklike" onClick={() => setScreen('capture')}>
-                Review them
+                {intl.formatMessage(m.reviewThem)}
               </button>
             ) : (
-              'Nothing to look at'
+              intl.formatMessage(m.nothingToLook)
             )
           }
         />
         <Kpi
-          label="AI credits used"
+          label={intl.formatMessage(m.creditsUsed)}
           value={formatNumber(data.creditsUsed)}
-          note={`${plural(data.creditsPerCreate, 'credit')} per file sent`}
+          note={intl.formatMessage(m.creditsPerFile, { count: data.creditsPerCreate })}
         />
       </dl>
       <section className="card" aria-labelledby="per-day-title">
         <h2 id="per-day-title" className="h3">
-          Uploads per day
+          {intl.formatMessage(m.perDay)}
         </h2>
         {data.filesAdded === 0 ? (
           <div className="empty">
-            <p>Nothing was sent in {name}.</p>
+            <p>{intl.formatMessage(m.nothingSent, { month: name })}</p>
             {current ? (
               <button type="button" className="btn btn--primary" onClick={() => setScreen('capture')}>
-                Drop receipts
+                {intl.formatMessage(m.dropReceipts)}
               </button>
             ) : null}
           </div>
@@ -184,10 +275,12 @@ function BusinessOverview({ data, current }: { data: BusinessData; current: bool
 
 type Grant = PartnerData['grants'][number]
 
-function grantText(g: Grant): string {
+function grantText(intl: IntlShape, g: Grant): string {
   return g.kind === 'seats'
-    ? `${plural(g.seats, 'seat')}${g.prorated ? ', joined the running period' : ` for ${plural(g.months, 'month')}`}`
-    : `${formatNumber(g.credits)} AI credits`
+    ? g.prorated
+      ? intl.formatMessage(m.grantSeatsProrated, { seats: g.seats })
+      : intl.formatMessage(m.grantSeats, { seats: g.seats, months: g.months })
+    : intl.formatMessage(m.grantCredits, { credits: g.credits })
 }
 
 /**
@@ -207,36 +300,37 @@ function PartnerOverview({ data }: { data: PartnerData }) {
   const load = useApp((s) => s.loadOverview)
   const setScreen = useApp((s) => s.setScreen)
   const [seatsFor, setSeatsFor] = useState<ReferredBusinessRow | null>(null)
+  const intl = useI18n()
   const name = formatMonth(parseMonth(data.month))
   return (
     <>
-      <dl className="kpis" aria-label={`Figures for ${name}`}>
+      <dl className="kpis" aria-label={intl.formatMessage(m.figuresFor, { month: name })}>
         <Kpi
-          label="Holding"
+          label={intl.formatMessage(m.holding)}
           value={data.holding ? `${formatNumber(data.holding.balance)}` : '—'}
           note={
             data.holding
-              ? `credits, after the grant of ${formatCompactDateTime(data.holding.at)}`
-              : 'Known after your first grant from Bookdrop'
+              ? intl.formatMessage(m.holdingNote, { at: formatCompactDateTime(data.holding.at) })
+              : intl.formatMessage(m.holdingUnknown)
           }
         />
         <Kpi
-          label="AI credits granted"
+          label={intl.formatMessage(m.creditsGranted)}
           value={formatNumber(data.creditsGranted)}
-          note={plural(data.creditGrants, 'grant')}
+          note={intl.formatMessage(m.grants, { count: data.creditGrants })}
         />
         <Kpi
-          label="Seats granted"
+          label={intl.formatMessage(m.seatsGranted)}
           value={formatNumber(data.seatsGranted)}
-          note={plural(data.seatGrants, 'grant')}
+          note={intl.formatMessage(m.grants, { count: data.seatGrants })}
         />
         <Kpi
-          label="Businesses without seats"
+          label={intl.formatMessage(m.withoutSeats)}
           value={data.withoutSeats ? formatNumber(data.withoutSeats.length) : '—'}
           note={
             data.businesses === null
-              ? 'Not known right now'
-              : `of ${plural(data.businesses, 'business', 'businesses')}`
+              ? intl.formatMessage(m.notKnown)
+              : intl.formatMessage(m.ofBusinesses, { count: data.businesses })
           }
         />
       </dl>
@@ -249,27 +343,27 @@ function PartnerOverview({ data }: { data: PartnerData }) {
       <section className="section" aria-labelledby="without-seats-title">
         <div className="section__head">
           <h2 id="without-seats-title" className="h3">
-            Businesses without seats
+            {intl.formatMessage(m.withoutSeats)}
           </h2>
           <button type="button" className="btn btn--small" onClick={() => setScreen('partnerBusinesses')}>
-            All referred businesses
+            {intl.formatMessage(m.allReferred)}
           </button>
         </div>
         {data.withoutSeats ? (
           <div className="table-wrap">
             <table className="table overview-table">
-              <caption className="sr-only">Businesses without seats</caption>
+              <caption className="sr-only">{intl.formatMessage(m.withoutSeats)}</caption>
               <TableHead
                 cells={[
-                  'Business',
-                  { label: 'Email', className: 'overview-table__wide' },
-                  { label: 'Plan', className: 'overview-table__plan' },
+                  intl.formatMessage(m.colBusiness),
+                  { label: intl.formatMessage(m.colEmail), className: 'overview-table__wide' },
+                  { label: intl.formatMessage(m.colPlan), className: 'overview-table__plan' },
                   { label: ACTIONS, className: 'overview-table__action' },
                 ]}
               />
               <tbody>
                 {data.withoutSeats.length === 0 ? (
-                  <EmptyRow span={4}>Every business you referred has seats.</EmptyRow>
+                  <EmptyRow span={4}>{intl.formatMessage(m.allHaveSeats)}</EmptyRow>
                 ) : (
                   data.withoutSeats.map((r) => (
                     <tr key={r.uuid}>
@@ -286,9 +380,9 @@ function PartnerOverview({ data }: { data: PartnerData }) {
                         {r.credit_from_referral_partner ? (
                           <span
                             className="muted small"
-                            title="Its AI use is paid from your credit: it cannot take partner seats."
+                            title={intl.formatMessage(m.aiPaidTitle)}
                           >
-                            AI paid by you
+                            {intl.formatMessage(m.aiPaid)}
                           </span>
                         ) : (
                           <AddSeatsButton row={r} onClick={() => setSeatsFor(r)} />
@@ -305,30 +399,30 @@ function PartnerOverview({ data }: { data: PartnerData }) {
 
       <section className="section" aria-labelledby="grants-title">
         <h2 id="grants-title" className="h3">
-          Grants in {name}
+          {intl.formatMessage(m.grantsIn, { month: name })}
         </h2>
         <div className="table-wrap">
           <table className="table overview-table">
-            <caption className="sr-only">Grants made from Bookdrop in {name}</caption>
+            <caption className="sr-only">{intl.formatMessage(m.grantsCaption, { month: name })}</caption>
             <TableHead
               cells={[
                 {
-                  label: 'When',
+                  label: intl.formatMessage(m.colWhen),
                   className: 'nowrap',
                   width: columnWidth(
-                    'When',
+                    intl.formatMessage(m.colWhen),
                     data.grants.map((g) => formatCompactDateTime(g.at)),
                   ),
                 },
-                'Business',
-                'Grant',
-                numeric('Charged', 'overview-table__num'),
-                numeric('Holding after', 'overview-table__num overview-table__wide'),
+                intl.formatMessage(m.colBusiness),
+                intl.formatMessage(m.colGrant),
+                numeric(intl.formatMessage(m.colCharged), 'overview-table__num'),
+                numeric(intl.formatMessage(m.colHoldingAfter), 'overview-table__num overview-table__wide'),
               ]}
             />
             <tbody>
               {data.grants.length === 0 ? (
-                <EmptyRow span={5}>No seats or credits were granted from Bookdrop in {name}.</EmptyRow>
+                <EmptyRow span={5}>{intl.formatMessage(m.noGrants, { month: name })}</EmptyRow>
               ) : (
                 data.grants.map((g) => (
                   <tr key={g.id}>
@@ -341,7 +435,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
                       <Cut text={g.businessName ?? g.businessUuid} />
                     </td>
                     <td>
-                      <Cut text={grantText(g)} />
+                      <Cut text={grantText(intl, g)} />
                     </td>
                     <td className="num">{formatNumber(g.holdingCharged)}</td>
                     <td className="num overview-table__wide">{formatNumber(g.holdingAfter)}</td>
@@ -352,8 +446,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
           </table>
         </div>
         <p className="muted small">
-          The API lists no grants: these are the ones made from this computer, remembered from the server’s
-          answers.
+          {intl.formatMessage(m.grantsNote)}
         </p>
       </section>
       {seatsFor ? (
