@@ -12,7 +12,7 @@ const m = defineMessages({
   copied: { id: 'history.action.copied', defaultMessage: 'Record id copied.' },
   recordId: { id: 'history.action.recordId', defaultMessage: 'Record id: {id}' },
   openInvoice: { id: 'history.action.openInvoice', defaultMessage: 'Open invoice' },
-  openInvoiceFrom: { id: 'history.action.openInvoiceFrom', defaultMessage: 'Open the invoice created from {name}' },
+  openInvoiceFrom: { id: 'history.action.openInvoiceFrom', defaultMessage: 'Open invoice created from {name}' },
   copyTitle: { id: 'history.action.copyTitle', defaultMessage: 'Record id {id}: click to copy' },
   copyShort: { id: 'history.action.copyShort', defaultMessage: 'Copy record id {id}…' },
   fileAt: { id: 'history.action.fileAt', defaultMessage: 'The file is at {path}' },
