@@ -72,6 +72,7 @@ const m = defineMessages({
   colBusiness: { id: 'overview.col.business', defaultMessage: 'Business' },
   colEmail: { id: 'overview.col.email', defaultMessage: 'Email' },
   colPlan: { id: 'overview.col.plan', defaultMessage: 'Plan' },
+  subscriptionActive: { id: 'overview.subscriptionActive', defaultMessage: 'active' },
   colWhen: { id: 'overview.col.when', defaultMessage: 'When' },
   colGrant: { id: 'overview.col.grant', defaultMessage: 'Grant' },
   colCharged: { id: 'overview.col.charged', defaultMessage: 'Charged' },
@@ -374,7 +375,14 @@ function PartnerOverview({ data }: { data: PartnerData }) {
                         <Cut text={r.email} />
                       </td>
                       <td>
-                        <Cut text={`${r.subscription_plan || '—'} · ${r.subscription_status || '—'}`} />
+                        <Cut
+                          text={`${r.subscription_plan || '—'} · ${
+                            // The one status the API names is worded; any other is shown as the server wrote it.
+                            r.subscription_status === 'active'
+                              ? intl.formatMessage(m.subscriptionActive)
+                              : r.subscription_status || '—'
+                          }`}
+                        />
                       </td>
                       <td className="actions-cell">
                         {r.credit_from_referral_partner ? (
