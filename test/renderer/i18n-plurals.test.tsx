@@ -42,6 +42,17 @@ async function addFiles(names: string[]): Promise<void> {
   })
 }
 
+/** The capture screen with the window's toasts and its live announcer, as the app shows them. */
+function showCapture(): void {
+  render(
+    <>
+      <Capture />
+      <Toasts />
+      <BatchAnnouncer />
+    </>,
+  )
+}
+
 const toastTexts = () => [...document.querySelectorAll('.toast__text')].map((t) => t.textContent ?? '')
 const announced = () => screen.getByTestId('batch-announcer').textContent ?? ''
 
@@ -49,13 +60,7 @@ describe('German plurals after adding files', () => {
   it('one file, then two: singular then plural in the toast and the announcement, no English word', async () => {
     setIntl('de', catalogue('de'))
     await startApp()
-    render(
-      <>
-        <Capture />
-        <Toasts />
-        <BatchAnnouncer />
-      </>,
-    )
+    showCapture()
     // The screen itself is German (the drop zone's title comes from the catalogue).
     expect(screen.getByText('Belege und Dokumente hier ablegen')).toBeTruthy()
 
@@ -84,13 +89,7 @@ describe('German plurals after adding files', () => {
 
   it('the same moments in English stay as they were (English is the default)', async () => {
     await startApp()
-    render(
-      <>
-        <Capture />
-        <Toasts />
-        <BatchAnnouncer />
-      </>,
-    )
+    showCapture()
     await addFiles(['receipt-a.pdf', 'receipt-b.pdf'])
     await vi.waitFor(() => expect(toastTexts()).toContain('2 added.'))
     await vi.waitFor(() => expect(announced()).toBe('Sending 2 files.'))
