@@ -72,7 +72,9 @@ export const DropZone = forwardRef<DropZoneHandle, Props>(function DropZone(
       <div className="dropzone__icon" aria-hidden="true">
         ⇪
       </div>
-      <p className="dropzone__title">{over ? intl.formatMessage(m.release) : (title ?? intl.formatMessage(m.title))}</p>
+      <p className="dropzone__title">
+        {over ? intl.formatMessage(m.release) : (title ?? intl.formatMessage(m.title))}
+      </p>
       {hint ? <p className="dropzone__hint">{hint}</p> : null}
       <BusyButton
         className="btn btn--primary"

@@ -16,7 +16,8 @@ const m = defineMessages({
   folderKinds: { id: 'folders.rule.kinds', defaultMessage: 'File kinds' },
   folderKindsHint: {
     id: 'folders.rule.kindsHint',
-    defaultMessage: 'Extensions separated by commas, e.g. pdf, jpg, png. Empty takes the usual kinds for this target.',
+    defaultMessage:
+      'Extensions separated by commas, e.g. pdf, jpg, png. Empty takes the usual kinds for this target.',
   },
   folderInstructions: { id: 'folders.rule.instructions', defaultMessage: 'Instructions sent with each file' },
   // The placeholders in braces are typed by the person as they are: quoted so ICU leaves them alone.

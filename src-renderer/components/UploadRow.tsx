@@ -42,9 +42,7 @@ export function uploadReason(u: Upload): string | null {
   if (u.status === 'duplicate') {
     // The other upload by its file name when this window knows it (never by its row number).
     const name = u.duplicateOf !== null ? knownName(u.duplicateOf) : null
-    return name
-      ? getIntl().formatMessage(m.alreadySentAs, { name })
-      : getIntl().formatMessage(m.alreadySent)
+    return name ? getIntl().formatMessage(m.alreadySentAs, { name }) : getIntl().formatMessage(m.alreadySent)
   }
   // A note of intake ("Sent although it looked unfinished: …").
   return u.note ?? null

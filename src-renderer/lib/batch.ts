@@ -93,8 +93,7 @@ const m = defineMessages({
   },
   allSent: {
     id: 'uploads.announce.allSent',
-    defaultMessage:
-      'All files sent; the server is reading {count, plural, one {# file} other {# files}}.',
+    defaultMessage: 'All files sent; the server is reading {count, plural, one {# file} other {# files}}.',
   },
 })
 
@@ -104,7 +103,10 @@ const SKIP_WORDS = defineMessages({
   empty: { id: 'uploads.skipWord.empty', defaultMessage: 'empty' },
   unreadable: { id: 'uploads.skipWord.unreadable', defaultMessage: 'could not be read' },
   vanished: { id: 'uploads.skipWord.vanished', defaultMessage: 'gone before it was read' },
-  existed_before: { id: 'uploads.skipWord.existedBefore', defaultMessage: 'in the folder before it was watched' },
+  existed_before: {
+    id: 'uploads.skipWord.existedBefore',
+    defaultMessage: 'in the folder before it was watched',
+  },
   outside_folder: { id: 'uploads.skipWord.outsideFolder', defaultMessage: 'outside the folder (a link)' },
   mismatch: { id: 'uploads.skipWord.mismatch', defaultMessage: 'not what the name says' },
   not_prepared: {
@@ -184,7 +186,9 @@ export function intakeSummary(
   if (ignored) parts.push(intl.formatMessage(m.notTaken, { count: ignored }))
   if (parts.length === 0) return null
   const problems = skipped.length > 0 || ignored > 0
-  const message = intl.formatMessage(problems ? m.withProblems : m.withoutProblems, { summary: clauses(parts) })
+  const message = intl.formatMessage(problems ? m.withProblems : m.withoutProblems, {
+    summary: clauses(parts),
+  })
   return { message, tone: problems ? 'warning' : added ? 'success' : 'info' }
 }
 

@@ -104,20 +104,43 @@ const actions = defineMessages({
 })
 
 export function retryLabel(status: UploadStatus): string {
-  return getIntl().formatMessage(status === 'duplicate' || status === 'skipped' ? actions.sendAnyway : actions.retry)
+  return getIntl().formatMessage(
+    status === 'duplicate' || status === 'skipped' ? actions.sendAnyway : actions.retry,
+  )
 }
 
 export const SKIP_REASON_LABELS = worded<NonNullable<Upload['reason']>>(
   defineMessages({
-    unsupported_kind: { id: 'labels.skipReason.unsupportedKind', defaultMessage: 'This kind of file is not accepted for the chosen target.' },
-    too_large: { id: 'labels.skipReason.tooLarge', defaultMessage: 'The file is larger than the maximum file size (Settings).' },
+    unsupported_kind: {
+      id: 'labels.skipReason.unsupportedKind',
+      defaultMessage: 'This kind of file is not accepted for the chosen target.',
+    },
+    too_large: {
+      id: 'labels.skipReason.tooLarge',
+      defaultMessage: 'The file is larger than the maximum file size (Settings).',
+    },
     empty: { id: 'labels.skipReason.empty', defaultMessage: 'The file is empty.' },
     unreadable: { id: 'labels.skipReason.unreadable', defaultMessage: 'The file could not be read.' },
-    vanished: { id: 'labels.skipReason.vanished', defaultMessage: 'The file disappeared before it could be read.' },
-    existed_before: { id: 'labels.skipReason.existedBefore', defaultMessage: 'The file was in the folder before it was watched.' },
-    outside_folder: { id: 'labels.skipReason.outsideFolder', defaultMessage: 'A link to a file outside the watched folder: not sent.' },
-    mismatch: { id: 'labels.skipReason.mismatch', defaultMessage: 'The content is not what the file name says.' },
-    not_prepared: { id: 'labels.skipReason.notPrepared', defaultMessage: 'The photo could not be prepared (damaged, or too many pixels).' },
+    vanished: {
+      id: 'labels.skipReason.vanished',
+      defaultMessage: 'The file disappeared before it could be read.',
+    },
+    existed_before: {
+      id: 'labels.skipReason.existedBefore',
+      defaultMessage: 'The file was in the folder before it was watched.',
+    },
+    outside_folder: {
+      id: 'labels.skipReason.outsideFolder',
+      defaultMessage: 'A link to a file outside the watched folder: not sent.',
+    },
+    mismatch: {
+      id: 'labels.skipReason.mismatch',
+      defaultMessage: 'The content is not what the file name says.',
+    },
+    not_prepared: {
+      id: 'labels.skipReason.notPrepared',
+      defaultMessage: 'The photo could not be prepared (damaged, or too many pixels).',
+    },
     no_receipt: { id: 'labels.skipReason.noReceipt', defaultMessage: 'No receipt in this mail.' },
   }),
 )
@@ -125,9 +148,18 @@ export const SKIP_REASON_LABELS = worded<NonNullable<Upload['reason']>>(
 /** Why the engine recorded nothing for a file it was given. */
 export const IGNORED_LABELS = worded<'already_handled' | 'changed' | 'not_saved'>(
   defineMessages({
-    already_handled: { id: 'labels.ignored.alreadyHandled', defaultMessage: 'This exact file was already handled: nothing new to send.' },
-    changed: { id: 'labels.ignored.changed', defaultMessage: 'The file changed while it was being read: add it again once it is saved.' },
-    not_saved: { id: 'labels.ignored.notSaved', defaultMessage: 'Bookdrop could not save this file to send it: add it again.' },
+    already_handled: {
+      id: 'labels.ignored.alreadyHandled',
+      defaultMessage: 'This exact file was already handled: nothing new to send.',
+    },
+    changed: {
+      id: 'labels.ignored.changed',
+      defaultMessage: 'The file changed while it was being read: add it again once it is saved.',
+    },
+    not_saved: {
+      id: 'labels.ignored.notSaved',
+      defaultMessage: 'Bookdrop could not save this file to send it: add it again.',
+    },
   }),
 )
 

@@ -21,7 +21,8 @@ const m = defineMessages({
   title: { id: 'capture.title', defaultMessage: 'Capture' },
   intro: {
     id: 'capture.intro',
-    defaultMessage: 'Drop receipts, bills and statements: each file is queued, sent and followed until its record exists.',
+    defaultMessage:
+      'Drop receipts, bills and statements: each file is queued, sent and followed until its record exists.',
   },
   sendAs: { id: 'capture.sendAs', defaultMessage: 'Send as' },
   sendAsHint: { id: 'capture.sendAsHint', defaultMessage: 'What the files should become in your books.' },
@@ -34,8 +35,14 @@ const m = defineMessages({
     id: 'capture.instructionsHint',
     defaultMessage: 'Empty uses the default instructions for this kind of record.',
   },
-  instructionsPlaceholder: { id: 'capture.instructionsPlaceholder', defaultMessage: 'e.g. Office supplies, paid by card' },
-  dropHint: { id: 'capture.dropHint', defaultMessage: 'PDF, images, spreadsheets… or press {shortcut} to choose files.' },
+  instructionsPlaceholder: {
+    id: 'capture.instructionsPlaceholder',
+    defaultMessage: 'e.g. Office supplies, paid by card',
+  },
+  dropHint: {
+    id: 'capture.dropHint',
+    defaultMessage: 'PDF, images, spreadsheets… or press {shortcut} to choose files.',
+  },
   lastBatch: { id: 'capture.lastBatch', defaultMessage: 'Last batch' },
   sending: { id: 'capture.sending', defaultMessage: 'Sending' },
   paused: { id: 'capture.paused', defaultMessage: 'paused' },
@@ -112,10 +119,7 @@ export function Capture() {
   }).length
 
   return (
-    <Screen
-      title={intl.formatMessage(m.title)}
-      intro={intl.formatMessage(m.intro)}
-    >
+    <Screen title={intl.formatMessage(m.title)} intro={intl.formatMessage(m.intro)}>
       <div className="capture__options">
         <Field label={intl.formatMessage(m.sendAs)} hint={intl.formatMessage(m.sendAsHint)}>
           {(p) => (

@@ -26,7 +26,8 @@ const m = defineMessages({
   title: { id: 'folders.title', defaultMessage: 'Watched folders' },
   intro: {
     id: 'folders.intro',
-    defaultMessage: 'Files saved into these folders are sent automatically. A rescan catches anything the watcher missed.',
+    defaultMessage:
+      'Files saved into these folders are sent automatically. A rescan catches anything the watcher missed.',
   },
   add: { id: 'folders.add', defaultMessage: 'Add folder' },
   addTitle: { id: 'folders.addTitle', defaultMessage: 'Add a watched folder' },
@@ -36,7 +37,10 @@ const m = defineMessages({
   noPicker: { id: 'folders.noPicker', defaultMessage: 'No folder picker here: type the folder’s full path.' },
   browse: { id: 'folders.browse', defaultMessage: 'Browse…' },
   folder: { id: 'folders.folder', defaultMessage: 'Folder' },
-  folderHint: { id: 'folders.folderHint', defaultMessage: 'The full path, e.g. /home/me/Receipts or C:\\Receipts.' },
+  folderHint: {
+    id: 'folders.folderHint',
+    defaultMessage: 'The full path, e.g. /home/me/Receipts or C:\\Receipts.',
+  },
   after: { id: 'folders.after', defaultMessage: 'After a file is uploaded' },
   afterLeave: { id: 'folders.after.leave', defaultMessage: 'Leave it where it is' },
   afterMove: { id: 'folders.after.move', defaultMessage: 'Move it to an “Uploaded” folder inside' },
@@ -44,7 +48,10 @@ const m = defineMessages({
   archiveFolder: { id: 'folders.archiveFolder', defaultMessage: 'Archive folder' },
   subfolders: { id: 'folders.subfolders', defaultMessage: 'Include subfolders' },
   poll: { id: 'folders.poll', defaultMessage: 'Poll instead of listening for changes' },
-  pollHint: { id: 'folders.pollHint', defaultMessage: 'For network drives and synced folders that do not report changes.' },
+  pollHint: {
+    id: 'folders.pollHint',
+    defaultMessage: 'For network drives and synced folders that do not report changes.',
+  },
   takeExisting: { id: 'folders.takeExisting', defaultMessage: 'Also send files already in the folder' },
   enabled: { id: 'folders.enabled', defaultMessage: 'Enabled' },
   disabled: { id: 'folders.disabled', defaultMessage: 'Disabled' },
@@ -158,13 +165,7 @@ function PathField({
       className="span-2"
       required
       error={error}
-      hint={
-        hint === undefined
-          ? undefined
-          : picker.noPicker
-            ? intl.formatMessage(m.noPicker)
-            : hint
-      }
+      hint={hint === undefined ? undefined : picker.noPicker ? intl.formatMessage(m.noPicker) : hint}
     >
       {(p) => (
         <div className="input-row">
@@ -225,7 +226,11 @@ function FolderForm({
         />
       ) : null}
       <div className="span-2 checks">
-        <Check label={intl.formatMessage(m.subfolders)} checked={v.recursive} onChange={(c) => set('recursive', c)} />
+        <Check
+          label={intl.formatMessage(m.subfolders)}
+          checked={v.recursive}
+          onChange={(c) => set('recursive', c)}
+        />
         <Check
           label={intl.formatMessage(m.poll)}
           checked={v.usePolling}
@@ -237,7 +242,11 @@ function FolderForm({
           checked={v.takeExisting}
           onChange={(c) => set('takeExisting', c)}
         />
-        <Check label={intl.formatMessage(m.enabled)} checked={v.enabled} onChange={(c) => set('enabled', c)} />
+        <Check
+          label={intl.formatMessage(m.enabled)}
+          checked={v.enabled}
+          onChange={(c) => set('enabled', c)}
+        />
       </div>
     </SourceForm>
   )
@@ -277,7 +286,9 @@ export function Folders() {
     <Screen
       title={intl.formatMessage(m.title)}
       intro={intl.formatMessage(m.intro)}
-      actions={!adding ? <AddButton onClick={() => setAdding(true)}>{intl.formatMessage(m.add)}</AddButton> : null}
+      actions={
+        !adding ? <AddButton onClick={() => setAdding(true)}>{intl.formatMessage(m.add)}</AddButton> : null
+      }
     >
       {adding ? (
         <AddCard id="add-folder-title" title={intl.formatMessage(m.addTitle)}>
@@ -328,7 +339,9 @@ export function Folders() {
               state={FOLDER_STATE_LABELS[f.state]}
             />
             {f.message ? <p className={f.state === 'error' ? 'form-error' : 'muted'}>{f.message}</p> : null}
-            <div className="muted small">{intl.formatMessage(m.kinds, { kinds: f.acceptedKinds.join(', ') })}</div>
+            <div className="muted small">
+              {intl.formatMessage(m.kinds, { kinds: f.acceptedKinds.join(', ') })}
+            </div>
             <div className="folder__actions">
               <label className="switch">
                 <input
@@ -362,7 +375,9 @@ export function Folders() {
           {intl.formatMessage(m.others, {
             count: others,
             profiles: intl.formatList([
-              ...new Set(folders.filter((f) => f.profileId !== activeId).map((f) => profileName(f.profileId))),
+              ...new Set(
+                folders.filter((f) => f.profileId !== activeId).map((f) => profileName(f.profileId)),
+              ),
             ]),
           })}
         </p>

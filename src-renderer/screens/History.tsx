@@ -18,7 +18,10 @@ const m = defineMessages({
   loading: { id: 'history.loading', defaultMessage: 'Loading…' },
   noMatch: { id: 'history.noMatch', defaultMessage: 'No uploads match.' },
   count: { id: 'history.count', defaultMessage: '{count, plural, one {# upload} other {# uploads}}' },
-  showNew: { id: 'history.showNew', defaultMessage: 'Show {count, plural, one {# new upload} other {# new uploads}}' },
+  showNew: {
+    id: 'history.showNew',
+    defaultMessage: 'Show {count, plural, one {# new upload} other {# new uploads}}',
+  },
   tryAgain: { id: 'history.tryAgain', defaultMessage: 'Try again' },
 })
 

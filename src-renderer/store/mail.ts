@@ -72,9 +72,7 @@ export const createMailSlice: SliceCreator<MailSlice> = (set, get) => {
     checkMail: (accountId) => withToast(bookdrop.checkMail({ accountId }), upsert),
 
     addDemoMail: () =>
-      withToast(bookdrop.addDemoMail({}), () =>
-        get().toast('info', getIntl().formatMessage(m.demoMail)),
-      ),
+      withToast(bookdrop.addDemoMail({}), () => get().toast('info', getIntl().formatMessage(m.demoMail))),
 
     applyMailEvent: (e) =>
       set((s) => {

@@ -33,11 +33,13 @@ const m = defineMessages({
   },
   samplesSentBefore: {
     id: 'uploads.toast.samplesSentBefore',
-    defaultMessage: 'The sample receipts were sent before: they show as duplicates, and nothing is sent twice.',
+    defaultMessage:
+      'The sample receipts were sent before: they show as duplicates, and nothing is sent twice.',
   },
   samplesAdded: {
     id: 'uploads.toast.samplesAdded',
-    defaultMessage: '{count, plural, one {# sample receipt} other {# sample receipts}} added: watch them below.',
+    defaultMessage:
+      '{count, plural, one {# sample receipt} other {# sample receipts}} added: watch them below.',
   },
   retriedAll: {
     id: 'uploads.toast.retriedAll',

@@ -95,8 +95,18 @@ export function HistoryFilters() {
       >
         <Options values={UPLOAD_SOURCE_LIST} label={(src) => SOURCE_LABELS[src]} />
       </FilterSelect>
-      <DateField label={intl.formatMessage(m.from)} value={filter.from} max={filter.to} onChange={(from) => setFilter({ from })} />
-      <DateField label={intl.formatMessage(m.to)} value={filter.to} min={filter.from} onChange={(to) => setFilter({ to })} />
+      <DateField
+        label={intl.formatMessage(m.from)}
+        value={filter.from}
+        max={filter.to}
+        onChange={(from) => setFilter({ from })}
+      />
+      <DateField
+        label={intl.formatMessage(m.to)}
+        value={filter.to}
+        min={filter.from}
+        onChange={(to) => setFilter({ to })}
+      />
       <Check
         label={intl.formatMessage(m.allProfiles)}
         checked={filter.allProfiles}

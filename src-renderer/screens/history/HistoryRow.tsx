@@ -129,7 +129,9 @@ export const HistoryRow = memo(function HistoryRow({
         <StatusBadge status={row.status} />
       </div>
       <div role="cell" className={colClass(2)} title={reason ?? undefined}>
-        <span className="ellipsis muted">{reason ?? (row.movedTo ? intl.formatMessage(m.movedTo, { path: row.movedTo }) : '')}</span>
+        <span className="ellipsis muted">
+          {reason ?? (row.movedTo ? intl.formatMessage(m.movedTo, { path: row.movedTo }) : '')}
+        </span>
       </div>
       <div role="cell" className={colClass(3)}>
         <RecordLink row={row} />

@@ -12,7 +12,10 @@ const m = defineMessages({
   copied: { id: 'history.action.copied', defaultMessage: 'Record id copied.' },
   recordId: { id: 'history.action.recordId', defaultMessage: 'Record id: {id}' },
   openInvoice: { id: 'history.action.openInvoice', defaultMessage: 'Open invoice' },
-  openInvoiceFrom: { id: 'history.action.openInvoiceFrom', defaultMessage: 'Open invoice created from {name}' },
+  openInvoiceFrom: {
+    id: 'history.action.openInvoiceFrom',
+    defaultMessage: 'Open invoice created from {name}',
+  },
   copyTitle: { id: 'history.action.copyTitle', defaultMessage: 'Record id {id}: click to copy' },
   copyShort: { id: 'history.action.copyShort', defaultMessage: 'Copy record id {id}…' },
   fileAt: { id: 'history.action.fileAt', defaultMessage: 'The file is at {path}' },
@@ -86,11 +89,13 @@ export function RowActions({ row }: { row: Upload }) {
   // One primary action as a button (the one a person most likely wants); the rest in the row's menu,
   // the record's action included (its column gives way on narrow tables).
   const items: RowMenuItem[] = []
-  if (CANCELLABLE.includes(row.status)) items.push({ label: intl.formatMessage(m.cancel), onSelect: () => void cancel(row.id) })
+  if (CANCELLABLE.includes(row.status))
+    items.push({ label: intl.formatMessage(m.cancel), onSelect: () => void cancel(row.id) })
   items.push({ label: intl.formatMessage(m.showFile), onSelect: () => void show() })
   const uuid = row.recordUuid
   if (uuid) {
-    if (isInvoiceRecord(row)) items.push({ label: intl.formatMessage(m.openInvoice), onSelect: () => record.open(uuid) })
+    if (isInvoiceRecord(row))
+      items.push({ label: intl.formatMessage(m.openInvoice), onSelect: () => record.open(uuid) })
     else items.push({ label: intl.formatMessage(m.copyId), onSelect: () => record.copy(uuid) })
   }
   return (

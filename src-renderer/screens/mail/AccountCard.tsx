@@ -91,9 +91,7 @@ export function AccountCard({
         </p>
       ) : null}
       {a.demo && a.status.state === 'disabled' ? (
-        <p className="muted">
-          {intl.formatMessage(m.samplesWaiting)}
-        </p>
+        <p className="muted">{intl.formatMessage(m.samplesWaiting)}</p>
       ) : null}
       <div className="muted small">
         {intl.formatMessage(m.lastCheck, {

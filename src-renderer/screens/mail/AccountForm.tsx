@@ -28,7 +28,10 @@ const m = defineMessages({
   user: { id: 'mail.form.user', defaultMessage: 'User name' },
   userHint: { id: 'mail.form.userHint', defaultMessage: 'Usually the whole e-mail address.' },
   passwordNew: { id: 'mail.form.passwordNew', defaultMessage: 'Password or app password' },
-  passwordChange: { id: 'mail.form.passwordChange', defaultMessage: 'New password (empty keeps the saved one)' },
+  passwordChange: {
+    id: 'mail.form.passwordChange',
+    defaultMessage: 'New password (empty keeps the saved one)',
+  },
   passwordHint: {
     id: 'mail.form.passwordHint',
     defaultMessage:
@@ -103,7 +106,11 @@ export function AccountForm({
   const { values: v, set, fe, text, check } = form
   const intl = useI18n()
   return (
-    <SourceForm form={form} submitLabel={intl.formatMessage(isNew ? m.addAccount : m.save)} onCancel={onCancel}>
+    <SourceForm
+      form={form}
+      submitLabel={intl.formatMessage(isNew ? m.addAccount : m.save)}
+      onCancel={onCancel}
+    >
       <TextField
         label={intl.formatMessage(m.host)}
         required
@@ -141,7 +148,11 @@ export function AccountForm({
         onChange={(s) => set('security', s)}
         error={fe('security')}
       />
-      <TextField label={intl.formatMessage(m.name)} hint={intl.formatMessage(m.nameHint)} {...text('label')} />
+      <TextField
+        label={intl.formatMessage(m.name)}
+        hint={intl.formatMessage(m.nameHint)}
+        {...text('label')}
+      />
       <div className="checks">
         <Check
           label={intl.formatMessage(m.poll)}

@@ -12,7 +12,10 @@ const m = defineMessages({
   addRule: { id: 'mail.ruleForm.addRule', defaultMessage: 'Add rule' },
   save: { id: 'mail.ruleForm.save', defaultMessage: 'Save' },
   mailbox: { id: 'mail.ruleForm.mailbox', defaultMessage: 'Mailbox' },
-  mailboxHint: { id: 'mail.ruleForm.mailboxHint', defaultMessage: 'INBOX, or levels separated by /, e.g. Receipts/2026.' },
+  mailboxHint: {
+    id: 'mail.ruleForm.mailboxHint',
+    defaultMessage: 'INBOX, or levels separated by /, e.g. Receipts/2026.',
+  },
   from: { id: 'mail.ruleForm.from', defaultMessage: 'From contains' },
   fromHint: { id: 'mail.ruleForm.fromHint', defaultMessage: 'Part of the address or the name; any case.' },
   subject: { id: 'mail.ruleForm.subject', defaultMessage: 'Subject contains' },
@@ -20,8 +23,14 @@ const m = defineMessages({
   sinceHint: { id: 'mail.ruleForm.sinceHint', defaultMessage: 'Empty: 30 days before the rule was added.' },
   after: { id: 'mail.ruleForm.after', defaultMessage: 'Once every receipt of a mail has its record' },
   moveTo: { id: 'mail.ruleForm.moveTo', defaultMessage: 'Move to mailbox' },
-  moveToHint: { id: 'mail.ruleForm.moveToHint', defaultMessage: 'Created if it is not there. Bookdrop never deletes a mail.' },
-  sendBody: { id: 'mail.ruleForm.sendBody', defaultMessage: 'When a mail has no receipt attached, send its text' },
+  moveToHint: {
+    id: 'mail.ruleForm.moveToHint',
+    defaultMessage: 'Created if it is not there. Bookdrop never deletes a mail.',
+  },
+  sendBody: {
+    id: 'mail.ruleForm.sendBody',
+    defaultMessage: 'When a mail has no receipt attached, send its text',
+  },
   sendBodyHint: {
     id: 'mail.ruleForm.sendBodyHint',
     defaultMessage:
