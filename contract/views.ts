@@ -20,6 +20,12 @@ export interface AppInfo {
   /** 'electron' in the desktop app, 'web' through the web host. */
   host: 'electron' | 'web'
   platform: string
+  /**
+   * The OS's preferred languages, most preferred first (desktop: Electron's
+   * app.getPreferredSystemLanguages()); empty through the web host, where the browser's
+   * navigator.languages speak for the person (issue 34).
+   */
+  languages: string[]
   /** The embedded emulator is running (demo mode). */
   demo: boolean
   keychain: { backend: string; label: string; persistent: boolean; problem: string | null }

@@ -1,12 +1,27 @@
 import { Suspense, lazy, useEffect, useState } from 'react'
+import { defineMessages } from 'react-intl'
 import { Nav, navItems } from './components/Nav'
 import { ScreenView, loadScreen, preloadScreens, screenComponent } from './screens'
 import { SessionBanner, StatusBar } from './components/StatusBar'
 import { Toasts } from './components/Toasts'
 import { BatchAnnouncer } from './components/BatchAnnouncer'
 import { useApp } from './store'
+import { applyLanguage, preferredLanguages, useI18n } from './lib/i18n'
+import { COMMON } from './lib/common-messages'
 import { isPartner } from './store/session'
 import { type Screen, screenFromAddress } from './store/ui'
+
+const m = defineMessages({
+  loadingApp: { id: 'app.loading', defaultMessage: 'Loading Bookdrop…' },
+  loadingFirstRun: { id: 'app.loading_first_run', defaultMessage: 'Loading the first-run screen…' },
+  loadingScreen: { id: 'app.loading_screen', defaultMessage: 'Loading the screen…' },
+  couldNotStart: { id: 'app.could_not_start', defaultMessage: 'Bookdrop could not start' },
+  skip: { id: 'app.skip_to_content', defaultMessage: 'Skip to content' },
+  screenFailed: {
+    id: 'app.screen_failed',
+    defaultMessage: 'This screen could not be loaded ({reason}). Check that Bookdrop is still running, then try again.',
+  },
+})
 
 const FirstRun = lazy(() => import('./screens/FirstRun').then((m) => ({ default: m.FirstRun })))
 
@@ -60,6 +75,22 @@ function useTheme() {
     if (theme === 'system') delete root.dataset.theme
     else root.dataset.theme = theme
   }, [theme])
+}
+
+/**
+ * The language: the Language setting, or the person's (the OS's, the browser's); switched without a
+ * reload when the setting or the browser's languages change (issue 34). Boot applied the first one.
+ */
+function useLanguage() {
+  const choice = useApp((s) => s.settings?.language)
+  const info = useApp((s) => s.appInfo)
+  useEffect(() => {
+    if (choice === undefined) return
+    const apply = () => void applyLanguage(choice, preferredLanguages(info))
+    apply()
+    window.addEventListener('languagechange', apply)
+    return () => window.removeEventListener('languagechange', apply)
+  }, [choice, info])
 }
 
 /** The address names the screen (see screenFromAddress): editing it switches screens. */
@@ -129,10 +160,11 @@ function useShownScreen(): { screen: Screen | null; failed: string | null; retry
   }
 }
 
-function Loading({ what }: { what: string }) {
+function Loading({ what }: { what: keyof typeof m }) {
+  const intl = useI18n()
   return (
     <div className="loading" role="status">
-      Loading {what}…
+      {intl.formatMessage(m[what])}
     </div>
   )
 }
@@ -144,17 +176,19 @@ export function App() {
   const { screen, failed, retry } = useShownScreen()
   useShortcuts()
   useTheme()
+  useLanguage()
   useNoStrayDrops()
   useScreenAddress()
+  const intl = useI18n()
 
-  if (!booted) return <Loading what="Bookdrop" />
+  if (!booted) return <Loading what="loadingApp" />
   if (bootError) {
     return (
       <main className="fatal" role="alert">
-        <h1>Bookdrop could not start</h1>
+        <h1>{intl.formatMessage(m.couldNotStart)}</h1>
         <p>{bootError}</p>
         <button type="button" className="btn btn--primary" onClick={() => void useApp.getState().boot()}>
-          Try again
+          {intl.formatMessage(COMMON.tryAgain)}
         </button>
       </main>
     )
@@ -162,7 +196,7 @@ export function App() {
   if (!hasProfiles) {
     return (
       <>
-        <Suspense fallback={<Loading what="the first-run screen" />}>
+        <Suspense fallback={<Loading what="loadingFirstRun" />}>
           <FirstRun />
         </Suspense>
         <Toasts />
@@ -180,25 +214,22 @@ export function App() {
           document.getElementById('main')?.focus()
         }}
       >
-        Skip to content
+        {intl.formatMessage(m.skip)}
       </a>
       <Nav />
       <main id="main" className="main" tabIndex={-1}>
         <SessionBanner />
         {failed ? (
           <div className="loading" role="alert">
-            <p>
-              This screen could not be loaded ({failed}). Check that Bookdrop is still running, then try
-              again.
-            </p>
+            <p>{intl.formatMessage(m.screenFailed, { reason: failed })}</p>
             <button type="button" className="btn" onClick={retry}>
-              Try again
+              {intl.formatMessage(COMMON.tryAgain)}
             </button>
           </div>
         ) : screen ? (
           <ScreenView key={screen} screen={screen} />
         ) : (
-          <Loading what="the screen" />
+          <Loading what="loadingScreen" />
         )}
       </main>
       <StatusBar />

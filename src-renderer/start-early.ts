@@ -1,6 +1,6 @@
 /**
  * Imported first by main.tsx, for its side effect: ES modules run in import order, so this body
- * runs before React and the app are evaluated. It asks for the first screen's code, boot's three
+ * runs before React and the app are evaluated. It asks for the first screen's code, boot's four
  * calls and, when the app opens on the upload history (its address, or where it was left), that
  * history's first page for the profile active last time (see lib/early.ts).
  */
@@ -16,6 +16,7 @@ void loadScreen(screen).catch(() => undefined)
 startEarly('getAppInfo', {})
 startEarly('listProfiles', {})
 startEarly('getSession', {})
+startEarly('getSettings', {})
 const profileId = lastActiveProfile()
 if (screen === 'history' && profileId) {
   startEarly('history', historyPageRequest(emptyHistoryFilter(), profileId, 0))

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import type { AppInfo, Overview, ProfileList, ProfileView, SessionState } from '../views'
 import { id, none } from './shared'
+import { LANGUAGE_CHOICES } from '../i18n/languages'
 
 const environment = z.enum(['production', 'sandbox', 'custom'])
 const profileKind = z.enum(['business', 'partner', 'oauth'])
@@ -26,6 +27,8 @@ export const settingsSchema = z.object({
   closeToTray: z.boolean(),
   launchAtLogin: z.boolean(),
   theme: z.enum(['system', 'light', 'dark']),
+  /** The interface's language: 'system' follows the OS's (or the browser's) preferred languages (issue 34). */
+  language: z.enum(LANGUAGE_CHOICES),
   /** Prepare photos before sending them: HEIC to JPEG, oriented, scaled, location stripped (issue 25). */
   preparePhotos: z.boolean(),
   /** Longest edge of a prepared photo, px. */

@@ -29,6 +29,18 @@ export async function openExternalSafely(url: string): Promise<void> {
   await shell.openExternal(safe, { activate: true })
 }
 
+/**
+ * The OS's preferred languages (issue 34): the only place the desktop app asks the OS for them. An
+ * Electron without the call (or one that throws) gives none, and the app speaks English.
+ */
+export function osPreferredLanguages(): readonly string[] {
+  try {
+    return typeof app.getPreferredSystemLanguages === 'function' ? app.getPreferredSystemLanguages() : []
+  } catch {
+    return []
+  }
+}
+
 export function electronShellPort(getWindow: () => BrowserWindow | null): ShellPort {
   const parent = (): BrowserWindow | null => {
     const win = getWindow()
@@ -50,6 +62,7 @@ export function electronShellPort(getWindow: () => BrowserWindow | null): ShellP
       return true
     },
     openExternal: openExternalSafely,
+    preferredLanguages: osPreferredLanguages,
     async chooseExportPath(defaultName) {
       const options: SaveDialogOptions = {
         title: 'Export upload history',

@@ -1,5 +1,7 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { createPortal } from 'react-dom'
+import { COMMON } from '../lib/common-messages'
+import { useI18n } from '../lib/i18n'
 import { BusyButton } from './Field'
 
 const FOCUSABLE =
@@ -29,6 +31,7 @@ const stack: object[] = []
 export function Dialog({ title, onClose, children, footer, wide, alert, describedBy }: Props) {
   const ref = useRef<HTMLDivElement>(null)
   const titleId = useId()
+  const intl = useI18n()
   const onCloseRef = useRef(onClose)
   onCloseRef.current = onClose
 
@@ -98,7 +101,12 @@ export function Dialog({ title, onClose, children, footer, wide, alert, describe
       >
         <div className="modal__head">
           <h2 id={titleId}>{title}</h2>
-          <button type="button" className="btn btn--ghost btn--icon" aria-label="Close" onClick={onClose}>
+          <button
+            type="button"
+            className="btn btn--ghost btn--icon"
+            aria-label={intl.formatMessage(COMMON.close)}
+            onClick={onClose}
+          >
             ×
           </button>
         </div>
@@ -179,21 +187,22 @@ export function DialogActions({
   cancelFirst,
   onAction,
   label,
-  busyLabel = 'Working…',
+  busyLabel,
   busy,
   disabled,
   danger,
 }: ActionsProps) {
+  const intl = useI18n()
   return (
     <>
       <button type="button" className="btn" onClick={onCancel} data-autofocus={cancelFirst || undefined}>
-        Cancel
+        {intl.formatMessage(COMMON.cancel)}
       </button>
       <BusyButton
         className={`btn ${danger ? 'btn--danger' : 'btn--primary'}`}
         onClick={onAction}
         busy={Boolean(busy)}
-        busyLabel={busyLabel}
+        busyLabel={busyLabel ?? intl.formatMessage(COMMON.working)}
         disabled={disabled}
       >
         {label}

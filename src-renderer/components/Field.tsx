@@ -1,5 +1,7 @@
 import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useId } from 'react'
-import { TARGETS, TARGET_LABELS } from '../lib/labels'
+import { COMMON, TARGET_MESSAGES } from '../lib/common-messages'
+import { useI18n } from '../lib/i18n'
+import { TARGETS } from '../lib/labels'
 
 /** The attributes a field's control takes from its Field: its id, what describes it and whether it is invalid. */
 export interface FieldControl {
@@ -25,11 +27,12 @@ export function Field({ label, hint, error, children, className, required }: Fie
   const hintId = `${id}-hint`
   const errId = `${id}-err`
   const describedBy = [hint ? hintId : null, error ? errId : null].filter(Boolean).join(' ') || undefined
+  const intl = useI18n()
   return (
     <div className={`field${error ? ' field--invalid' : ''}${className ? ` ${className}` : ''}`}>
       <label htmlFor={id} className="field__label">
         {label}
-        {required ? <span className="field__req"> (required)</span> : null}
+        {required ? <span className="field__req"> {intl.formatMessage(COMMON.required)}</span> : null}
       </label>
       {children({ id, 'aria-describedby': describedBy, 'aria-invalid': Boolean(error) })}
       {hint ? (
@@ -147,11 +150,12 @@ export function SubmitButton({ busy, busyLabel, children }: SubmitProps) {
 
 /** A form's row of buttons: Cancel where the form can be left without sending, then send. */
 export function FormActions({ onCancel, ...submit }: SubmitProps & { onCancel?: (() => void) | undefined }) {
+  const intl = useI18n()
   return (
     <div className="form__actions">
       {onCancel ? (
         <button type="button" className="btn" onClick={onCancel}>
-          Cancel
+          {intl.formatMessage(COMMON.cancel)}
         </button>
       ) : null}
       <SubmitButton {...submit} />
@@ -277,7 +281,8 @@ export function Options<V extends string | number>({
 
 /** The options of a "Send as" select: every target, by its name. */
 export function TargetOptions() {
-  return <Options values={TARGETS} label={(t) => TARGET_LABELS[t]} />
+  const intl = useI18n()
+  return <Options values={TARGETS} label={(t) => intl.formatMessage(TARGET_MESSAGES[t])} />
 }
 
 interface ChoiceProps<V extends string> {

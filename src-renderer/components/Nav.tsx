@@ -1,26 +1,39 @@
 import { useEffect, useRef, useState } from 'react'
+import { defineMessages } from 'react-intl'
+import { getIntl, useI18n } from '../lib/i18n'
 import { useApp } from '../store'
 import { BUSINESS_SCREENS, PARTNER_SCREENS, activeProfile, isPartner } from '../store/session'
 import type { Screen } from '../store/ui'
 
-const LABELS: Record<Screen, string> = {
-  overview: 'Overview',
-  capture: 'Capture',
-  folders: 'Watched folders',
-  mail: 'Mail',
-  history: 'Upload history',
-  purchaseOrders: 'Purchase orders',
-  invoices: 'Invoices',
-  expensesBills: 'Expenses & bills',
-  bank: 'Bank statements',
-  partnerBusinesses: 'Referred businesses',
-  partnerRegister: 'Register a business',
-  partnerHealth: 'Client health',
-  settings: 'Settings',
-}
+const LABELS = defineMessages({
+  overview: { id: 'nav.overview', defaultMessage: 'Overview' },
+  capture: { id: 'nav.capture', defaultMessage: 'Capture' },
+  folders: { id: 'nav.folders', defaultMessage: 'Watched folders' },
+  mail: { id: 'nav.mail', defaultMessage: 'Mail' },
+  history: { id: 'nav.history', defaultMessage: 'Upload history' },
+  purchaseOrders: { id: 'nav.purchase_orders', defaultMessage: 'Purchase orders' },
+  invoices: { id: 'nav.invoices', defaultMessage: 'Invoices' },
+  expensesBills: { id: 'nav.expenses_bills', defaultMessage: 'Expenses & bills' },
+  bank: { id: 'nav.bank', defaultMessage: 'Bank statements' },
+  partnerBusinesses: { id: 'nav.partner_businesses', defaultMessage: 'Referred businesses' },
+  partnerRegister: { id: 'nav.partner_register', defaultMessage: 'Register a business' },
+  partnerHealth: { id: 'nav.partner_health', defaultMessage: 'Client health' },
+  settings: { id: 'nav.settings', defaultMessage: 'Settings' },
+} satisfies Record<Screen, unknown>)
 
+const m = defineMessages({
+  screens: { id: 'nav.label', defaultMessage: 'Screens' },
+  menu: { id: 'nav.menu', defaultMessage: 'Menu' },
+  demo: { id: 'nav.demo', defaultMessage: 'Demo' },
+})
+
+/** The screens of the navigation, in order, with their names in the language in use. */
 export function navItems(partner: boolean): { screen: Screen; label: string }[] {
-  return (partner ? PARTNER_SCREENS : BUSINESS_SCREENS).map((screen) => ({ screen, label: LABELS[screen] }))
+  const intl = getIntl()
+  return (partner ? PARTNER_SCREENS : BUSINESS_SCREENS).map((screen) => ({
+    screen,
+    label: intl.formatMessage(LABELS[screen]),
+  }))
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
@@ -36,6 +49,7 @@ export function Nav() {
   const profile = useApp(activeProfile)
   const screen = useApp((s) => s.screen)
   const setScreen = useApp((s) => s.setScreen)
+  const intl = useI18n()
   // The active profile says whether it is the demo's; it arrives with the profile list, not later.
   const demo = useApp((s) => activeProfile(s)?.demo ?? s.appInfo?.demo ?? false)
   const items = navItems(partner)
@@ -57,7 +71,7 @@ export function Nav() {
     <nav
       ref={nav}
       className="nav"
-      aria-label="Screens"
+      aria-label={intl.formatMessage(m.screens)}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && open) {
           e.stopPropagation()
@@ -72,7 +86,7 @@ export function Nav() {
             ▣
           </span>
           Bookdrop
-          {demo ? <span className="badge badge--warn nav__demo">Demo</span> : null}
+          {demo ? <span className="badge badge--warn nav__demo">{intl.formatMessage(m.demo)}</span> : null}
         </div>
         {name ? (
           <div className="nav__profile" title={name} dir="auto">
@@ -87,7 +101,7 @@ export function Nav() {
           aria-controls="nav-screens"
           onClick={() => setOpen((o) => !o)}
         >
-          <span aria-hidden="true">☰</span> Menu
+          <span aria-hidden="true">☰</span> {intl.formatMessage(m.menu)}
         </button>
       </div>
       <ul id="nav-screens" className="nav__list" data-open={open || undefined}>
@@ -96,6 +110,7 @@ export function Nav() {
             <button
               type="button"
               className="nav__item"
+              data-screen={item.screen}
               aria-current={screen === item.screen ? 'page' : undefined}
               aria-keyshortcuts={i < 9 ? `${isMac ? 'Meta' : 'Control'}+${i + 1}` : undefined}
               onClick={() => {

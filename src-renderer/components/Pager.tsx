@@ -1,4 +1,23 @@
-import { formatNumber } from '../lib/format'
+import { defineMessages } from 'react-intl'
+import { getIntl, useI18n } from '../lib/i18n'
+
+const m = defineMessages({
+  nothing: { id: 'common.pager.nothing', defaultMessage: 'Nothing yet' },
+  nothingOnPage: { id: 'common.pager.nothing_on_page', defaultMessage: 'Nothing on page {page, number}' },
+  rangeNoTotal: {
+    id: 'common.pager.range_no_total',
+    defaultMessage: '{first, number}–{last, number} · page {page, number}',
+  },
+  range: {
+    id: 'common.pager.range',
+    defaultMessage: '{first, number}–{last, number} of {total, number} · page {page, number} of {pages, number}',
+  },
+  emptyPages: { id: 'common.pager.empty', defaultMessage: 'Nothing yet · page {page, number} of {pages, number}' },
+  pages: { id: 'common.pager.label', defaultMessage: '{list} pages' },
+  previous: { id: 'common.pager.previous', defaultMessage: '← Previous' },
+  next: { id: 'common.pager.next', defaultMessage: 'Next →' },
+  notLoaded: { id: 'common.pager.not_loaded', defaultMessage: 'Page {page, number} not loaded' },
+})
 
 interface Props {
   page: number
@@ -16,17 +35,15 @@ interface Props {
 
 /** Where a page sits, in words: "21–40 of 143 · page 2 of 8", or without a total "21–40 · page 2". */
 export function pagerText(page: number, limit: number, total: number | null, count: number): string {
+  const intl = getIntl()
   const first = (page - 1) * limit + 1
   if (total === null) {
-    if (count === 0) return page <= 1 ? 'Nothing yet' : `Nothing on page ${formatNumber(page)}`
-    return `${formatNumber(first)}–${formatNumber(first + count - 1)} · page ${formatNumber(page)}`
+    if (count === 0) return page <= 1 ? intl.formatMessage(m.nothing) : intl.formatMessage(m.nothingOnPage, { page })
+    return intl.formatMessage(m.rangeNoTotal, { first, last: first + count - 1, page })
   }
   const pages = Math.max(1, Math.ceil(total / limit))
-  const where =
-    total === 0
-      ? 'Nothing yet'
-      : `${formatNumber(first)}–${formatNumber(Math.min(total, page * limit))} of ${formatNumber(total)}`
-  return `${where} · page ${page} of ${formatNumber(pages)}`
+  if (total === 0) return intl.formatMessage(m.emptyPages, { page, pages })
+  return intl.formatMessage(m.range, { first, last: Math.min(total, page * limit), total, page, pages })
 }
 
 /**
@@ -36,6 +53,7 @@ export function pagerText(page: number, limit: number, total: number | null, cou
  * the pager says nothing about what is on it.
  */
 export function Pager({ page, limit, total, count = 0, loading, failed, onPage, label }: Props) {
+  const intl = useI18n()
   const hasNext = total === null ? count >= limit : page < Math.max(1, Math.ceil(total / limit))
   const button = (words: string, can: boolean, to: number) => (
     <button
@@ -51,12 +69,12 @@ export function Pager({ page, limit, total, count = 0, loading, failed, onPage, 
     </button>
   )
   return (
-    <nav className="pager" aria-label={`${label} pages`}>
-      {button('← Previous', page > 1, page - 1)}
+    <nav className="pager" aria-label={intl.formatMessage(m.pages, { list: label })}>
+      {button(intl.formatMessage(m.previous), page > 1, page - 1)}
       <span className="pager__where" aria-live="polite">
-        {failed ? `Page ${formatNumber(page)} not loaded` : pagerText(page, limit, total, count)}
+        {failed ? intl.formatMessage(m.notLoaded, { page }) : pagerText(page, limit, total, count)}
       </span>
-      {button('Next →', hasNext && !failed, page + 1)}
+      {button(intl.formatMessage(m.next), hasNext && !failed, page + 1)}
     </nav>
   )
 }

@@ -1,13 +1,91 @@
 import { useEffect, useState } from 'react'
-import { CREDITS_FIX, DEVELOPER_API_403_MESSAGE } from '../../contract/assumptions'
-import { formatNumber, formatTime, plural } from '../lib/format'
-import { CONNECTION_STATES, PROFILE_KIND_LABELS, PROFILE_STATE_LABELS } from '../lib/labels'
+import { defineMessages } from 'react-intl'
+import { DEVELOPER_API_403_MESSAGE } from '../../contract/assumptions'
+import { ENVIRONMENT_MESSAGES, PROFILE_KIND_MESSAGES, PROFILE_STATE_MESSAGES } from '../lib/common-messages'
+import { formatTime } from '../lib/format'
+import { useI18n } from '../lib/i18n'
+import { CONNECTION_STATES } from '../lib/labels'
 import type { ProfileState } from '../lib/types'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { activeProfile } from '../store/session'
 import { FormError, SecretField, SubmitButton } from './Field'
 import { useShallow } from 'zustand/react/shallow'
+
+const m = defineMessages({
+  status: { id: 'app.status.label', defaultMessage: 'Status' },
+  noProfile: { id: 'app.status.no_profile', defaultMessage: 'No profile is active.' },
+  rateTitle: { id: 'app.status.rate_title', defaultMessage: "Requests left in the server's rate-limit window" },
+  rate: { id: 'app.status.rate', defaultMessage: 'API {remaining, number}/{limit, number} left' },
+  pausedUntil: { id: 'app.status.paused_until', defaultMessage: '· paused until {time} ({seconds, number} s)' },
+  waiting: {
+    id: 'app.status.waiting',
+    defaultMessage: '{count, plural, one {# file waiting} other {# files waiting}}',
+  },
+  processing: { id: 'app.status.processing', defaultMessage: '{count, number} processing' },
+  done: { id: 'app.status.done', defaultMessage: '{count, number} done' },
+  attention: { id: 'app.status.attention', defaultMessage: '{count, number} need attention' },
+  pause: { id: 'app.status.pause', defaultMessage: 'Pause uploads' },
+  storageTitle: {
+    id: 'app.banner.storage_title',
+    defaultMessage: 'Uploads are paused: Bookdrop cannot write to its data folder',
+  },
+  nothingLostWaiting: {
+    id: 'app.banner.nothing_lost_waiting',
+    defaultMessage: 'Nothing is lost: files waiting to be sent stay where they are.',
+  },
+  offline: { id: 'app.banner.offline', defaultMessage: 'This computer is offline' },
+  notApi: { id: 'app.banner.not_api', defaultMessage: 'Something other than the API answers at the server’s address' },
+  unreachable: { id: 'app.banner.unreachable', defaultMessage: 'Bookdrop cannot reach the server' },
+  nothingLost: { id: 'app.banner.nothing_lost', defaultMessage: 'Nothing is lost.' },
+  reachWait: {
+    id: 'app.banner.reach_wait',
+    defaultMessage:
+      'Files wait in the queue and are sent once the server answers; lists that could not load are asked again every 30 seconds and reload as soon as it answers. This message then goes away by itself.',
+  },
+  pausedTitle: { id: 'app.banner.paused_title', defaultMessage: 'Uploads are paused' },
+  pausedDefault: { id: 'app.banner.paused', defaultMessage: 'Paused.' },
+  pausedText: {
+    id: 'app.banner.paused_text',
+    defaultMessage: 'New files are still queued and wait here; nothing is sent until you resume.',
+  },
+  resume: { id: 'app.banner.resume', defaultMessage: 'Resume uploads' },
+  pasteKey: { id: 'app.banner.paste_key', defaultMessage: 'Paste the new secret key.' },
+  keyWorks: { id: 'app.banner.key_works', defaultMessage: 'The new key works: uploads continue.' },
+  keyRefused: { id: 'app.banner.key_refused', defaultMessage: 'The server refused the key of “{name}”' },
+  keyInvalid: { id: 'app.banner.key_invalid', defaultMessage: 'The key is invalid or was rotated.' },
+  keyWait: {
+    id: 'app.banner.key_wait',
+    defaultMessage: 'Uploads for this profile wait until a working key is entered; nothing is lost.',
+  },
+  newKey: { id: 'app.banner.new_key', defaultMessage: 'Enter a new key' },
+  checking: { id: 'app.banner.checking', defaultMessage: 'Checking…' },
+  saveKey: { id: 'app.banner.save_key', defaultMessage: 'Save key and resume' },
+  noCredits: { id: 'app.banner.no_credits', defaultMessage: '“{name}” has run out of AI credits' },
+  // The words of CREDITS_FIX (contract/assumptions), as a message.
+  creditsFix: {
+    id: 'app.banner.credits_fix',
+    defaultMessage:
+      'Ask your referral partner for an AI credit grant, or buy AI credits in the application; then resume uploads.',
+  },
+  creditsWait: {
+    id: 'app.banner.credits_wait',
+    defaultMessage:
+      'Files wait where they are, in the queue; jobs already sent are still followed. Once credits are granted or bought, <resume>resume uploads</resume>.',
+  },
+  forbiddenTitle: { id: 'app.banner.forbidden_title', defaultMessage: 'This business cannot use the Developer API' },
+  // The words of DEVELOPER_API_403_MESSAGE (contract/assumptions), as a message.
+  forbidden: {
+    id: 'app.banner.forbidden',
+    defaultMessage:
+      'This business cannot use the Developer API: it needs an active Plus subscription with Developer API access. Ask the business owner to upgrade in the application (Settings, Subscription), or ask your referral partner to grant a Plus seat.',
+  },
+  serverSaid: { id: 'app.banner.server_said', defaultMessage: 'The server said: {message}' },
+  forbiddenResume: {
+    id: 'app.banner.forbidden_resume',
+    defaultMessage: 'Once the subscription is active, <resume>resume uploads</resume>.',
+  },
+})
 
 const STATE_TONE: Record<ProfileState, string> = {
   active: 'good',
@@ -42,11 +120,12 @@ export function StatusBar() {
   const [pause, setScreen] = useApp(useShallow((s) => [s.pauseUploads, s.setScreen] as const))
   const rl = session?.rateLimit ?? null
   const now = useNowUntil(rl?.pausedUntil)
+  const intl = useI18n()
 
   if (!profile) {
     return (
-      <footer className="statusbar" aria-label="Status">
-        <span>No profile is active.</span>
+      <footer className="statusbar" aria-label={intl.formatMessage(m.status)}>
+        <span>{intl.formatMessage(m.noProfile)}</span>
       </footer>
     )
   }
@@ -56,20 +135,20 @@ export function StatusBar() {
   const paused = rl?.pausedUntil && rl.pausedUntil > now ? rl.pausedUntil : null
 
   return (
-    <footer className="statusbar" aria-label="Status">
+    <footer className="statusbar" aria-label={intl.formatMessage(m.status)}>
       <span className="statusbar__item statusbar__profile" title={profile.business?.name ?? profile.name}>
         <strong>
           <bdi>{profile.name}</bdi>
         </strong>
         <span className="muted sb-optional">
           {' '}
-          · {PROFILE_KIND_LABELS[profile.kind]}
-          {profile.environment !== 'production' ? ` · ${profile.environment}` : ''}
+          · {intl.formatMessage(PROFILE_KIND_MESSAGES[profile.kind])}
+          {profile.environment !== 'production' ? ` · ${intl.formatMessage(ENVIRONMENT_MESSAGES[profile.environment])}` : ''}
         </span>
       </span>
       <span className="statusbar__item" role="status" aria-live="polite">
         <span className={`dot dot--${STATE_TONE[state]}`} aria-hidden="true" />
-        {PROFILE_STATE_LABELS[state]}
+        {intl.formatMessage(PROFILE_STATE_MESSAGES[state])}
         {session?.message && state !== 'active' ? (
           <span className="muted statusbar__msg sb-optional"> — {session.message}</span>
         ) : null}
@@ -77,26 +156,29 @@ export function StatusBar() {
       {rl && (rl.limit !== null || paused) ? (
         <span className="statusbar__item" aria-live="polite">
           {rl.limit !== null ? (
-            <span title="Requests left in the server's rate-limit window">
-              API {formatNumber(rl.remaining ?? 0)}/{formatNumber(rl.limit)} left
+            <span title={intl.formatMessage(m.rateTitle)}>
+              {intl.formatMessage(m.rate, { remaining: rl.remaining ?? 0, limit: rl.limit })}
             </span>
           ) : null}
           {paused ? (
             <span className="statusbar__warn">
               {' '}
-              · paused until {formatTime(paused)} ({Math.max(0, Math.ceil((paused - now) / 1000))} s)
+              {intl.formatMessage(m.pausedUntil, {
+                time: formatTime(paused),
+                seconds: Math.max(0, Math.ceil((paused - now) / 1000)),
+              })}
             </span>
           ) : null}
         </span>
       ) : null}
       {counts && profile.kind !== 'partner' ? (
         <span className="statusbar__item statusbar__counts">
-          <span>{plural(waiting, 'file')} waiting</span>
-          <span className="sb-optional">{formatNumber(counts.processing)} processing</span>
-          <span className="sb-optional">{formatNumber(counts.completed)} done</span>
+          <span>{intl.formatMessage(m.waiting, { count: waiting })}</span>
+          <span className="sb-optional">{intl.formatMessage(m.processing, { count: counts.processing })}</span>
+          <span className="sb-optional">{intl.formatMessage(m.done, { count: counts.completed })}</span>
           {attentionTotal > 0 ? (
             <button type="button" className="linklike statusbar__warn" onClick={() => setScreen('capture')}>
-              {formatNumber(attentionTotal)} need attention
+              {intl.formatMessage(m.attention, { count: attentionTotal })}
             </button>
           ) : null}
         </span>
@@ -111,7 +193,7 @@ export function StatusBar() {
             onClick={() => void pause()}
             disabled={state === 'auth_required' || state === 'out_of_credits'}
           >
-            Pause uploads
+            {intl.formatMessage(m.pause)}
           </button>
         </span>
       ) : null}
@@ -129,6 +211,12 @@ export function SessionBanner() {
   const [resume, toast] = useApp(useShallow((s) => [s.resumeUploads, s.toast] as const))
   const [secret, setSecret] = useState('')
   const { busy, error, fields, submit: send, refuse } = useSubmit()
+  const intl = useI18n()
+  const resumeLink = (words: React.ReactNode[]) => (
+    <button type="button" className="linklike" onClick={() => void resume()}>
+      {words}
+    </button>
+  )
 
   if (!profile || !session) return null
 
@@ -136,10 +224,10 @@ export function SessionBanner() {
     return (
       <section className="banner banner--bad" role="alert" aria-labelledby="storage-banner-title">
         <h2 id="storage-banner-title" className="banner__title">
-          Uploads are paused: Bookdrop cannot write to its data folder
+          {intl.formatMessage(m.storageTitle)}
         </h2>
         <p>{session.storage}</p>
-        <p className="muted">Nothing is lost: files waiting to be sent stay where they are.</p>
+        <p className="muted">{intl.formatMessage(m.nothingLostWaiting)}</p>
       </section>
     )
   }
@@ -147,21 +235,18 @@ export function SessionBanner() {
   if (CONNECTION_STATES.includes(session.state)) {
     const title =
       session.state === 'offline'
-        ? 'This computer is offline'
+        ? intl.formatMessage(m.offline)
         : session.state === 'not_api'
-          ? 'Something other than the API answers at the server’s address'
-          : 'Bookdrop cannot reach the server'
+          ? intl.formatMessage(m.notApi)
+          : intl.formatMessage(m.unreachable)
     // Not a live region: the status bar's state (polite) already says it once.
     return (
       <section className="banner banner--bad" aria-labelledby="reach-banner-title">
         <h2 id="reach-banner-title" className="banner__title">
           {title}
         </h2>
-        <p>{session.message ?? 'Nothing is lost.'}</p>
-        <p className="muted">
-          Files wait in the queue and are sent once the server answers; lists that could not load are asked
-          again every 30 seconds and reload as soon as it answers. This message then goes away by itself.
-        </p>
+        <p>{session.message ?? intl.formatMessage(m.nothingLost)}</p>
+        <p className="muted">{intl.formatMessage(m.reachWait)}</p>
       </section>
     )
   }
@@ -170,14 +255,13 @@ export function SessionBanner() {
     return (
       <section className="banner banner--warn" aria-labelledby="paused-banner-title">
         <h2 id="paused-banner-title" className="banner__title">
-          Uploads are paused
+          {intl.formatMessage(m.pausedTitle)}
         </h2>
         <p>
-          {session.message ?? 'Paused.'} New files are still queued and wait here; nothing is sent until you
-          resume.
+          {session.message ?? intl.formatMessage(m.pausedDefault)} {intl.formatMessage(m.pausedText)}
         </p>
         <button type="button" className="btn btn--primary" onClick={() => void resume()}>
-          Resume uploads
+          {intl.formatMessage(m.resume)}
         </button>
       </section>
     )
@@ -187,27 +271,26 @@ export function SessionBanner() {
     const submit = async (e: React.FormEvent) => {
       e.preventDefault()
       if (!secret.trim()) {
-        refuse(null, { secret: 'Paste the new secret key.' })
+        refuse(null, { secret: intl.formatMessage(m.pasteKey) })
         return
       }
       if (!(await send(() => rotateKey(profile.id, secret.trim())))) return
       setSecret('')
       await resume()
-      toast('success', 'The new key works: uploads continue.')
+      toast('success', intl.formatMessage(m.keyWorks))
     }
     return (
       <section className="banner banner--bad" aria-labelledby="auth-banner-title">
         <h2 id="auth-banner-title" className="banner__title">
-          The server refused the key of “{profile.name}”
+          {intl.formatMessage(m.keyRefused, { name: profile.name })}
         </h2>
         <p>
-          {session.message ?? 'The key is invalid or was rotated.'} Uploads for this profile wait until a
-          working key is entered; nothing is lost.
+          {session.message ?? intl.formatMessage(m.keyInvalid)} {intl.formatMessage(m.keyWait)}
         </p>
         <form className="inline-form" onSubmit={submit} noValidate>
-          <SecretField label="Enter a new key" error={fields.secret} value={secret} onChange={setSecret} />
-          <SubmitButton busy={busy} busyLabel="Checking…">
-            Save key and resume
+          <SecretField label={intl.formatMessage(m.newKey)} error={fields.secret} value={secret} onChange={setSecret} />
+          <SubmitButton busy={busy} busyLabel={intl.formatMessage(m.checking)}>
+            {intl.formatMessage(m.saveKey)}
           </SubmitButton>
         </form>
         <FormError message={error} />
@@ -219,17 +302,10 @@ export function SessionBanner() {
     return (
       <section className="banner banner--warn" role="alert" aria-labelledby="credits-banner-title">
         <h2 id="credits-banner-title" className="banner__title">
-          “{profile.business?.name ?? profile.name}” has run out of AI credits
+          {intl.formatMessage(m.noCredits, { name: profile.business?.name ?? profile.name })}
         </h2>
-        <p>{session.message ?? CREDITS_FIX}</p>
-        <p>
-          Files wait where they are, in the queue; jobs already sent are still followed. Once credits are
-          granted or bought,{' '}
-          <button type="button" className="linklike" onClick={() => void resume()}>
-            resume uploads
-          </button>
-          .
-        </p>
+        <p>{session.message ?? intl.formatMessage(m.creditsFix)}</p>
+        <p>{intl.formatMessage(m.creditsWait, { resume: resumeLink })}</p>
       </section>
     )
   }
@@ -239,16 +315,10 @@ export function SessionBanner() {
       session.message && session.message !== DEVELOPER_API_403_MESSAGE ? session.message : null
     return (
       <section className="banner banner--warn" role="alert">
-        <h2 className="banner__title">This business cannot use the Developer API</h2>
-        <p>{DEVELOPER_API_403_MESSAGE}</p>
-        {serverSays ? <p className="muted">The server said: {serverSays}</p> : null}
-        <p>
-          Once the subscription is active,{' '}
-          <button type="button" className="linklike" onClick={() => void resume()}>
-            resume uploads
-          </button>
-          .
-        </p>
+        <h2 className="banner__title">{intl.formatMessage(m.forbiddenTitle)}</h2>
+        <p>{intl.formatMessage(m.forbidden)}</p>
+        {serverSays ? <p className="muted">{intl.formatMessage(m.serverSaid, { message: serverSays })}</p> : null}
+        <p>{intl.formatMessage(m.forbiddenResume, { resume: resumeLink })}</p>
       </section>
     )
   }

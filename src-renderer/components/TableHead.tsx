@@ -1,4 +1,15 @@
 import type { ReactNode } from 'react'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
+
+const m = defineMessages({
+  actions: { id: 'common.actions', defaultMessage: 'Actions' },
+})
+
+/** "Actions", in the language in use (a component, so it follows a switch of language). */
+function ActionsWords() {
+  return <span className="sr-only">{useI18n().formatMessage(m.actions)}</span>
+}
 
 /** One column header: its words, and its class and width where it has them. */
 export interface HeadCell {
@@ -13,7 +24,7 @@ export function numeric(label: ReactNode, className?: string): HeadCell {
 }
 
 /** The words of an actions column: read out, not shown. */
-export const ACTIONS = <span className="sr-only">Actions</span>
+export const ACTIONS = <ActionsWords />
 
 /** A table's head: one row of column headers (a string is a plain header). */
 export function TableHead({ cells }: { cells: readonly (string | HeadCell)[] }) {

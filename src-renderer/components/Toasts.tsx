@@ -1,11 +1,18 @@
 import { useEffect } from 'react'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
 import { useApp } from '../store'
 import type { Toast } from '../store/ui'
+
+const m = defineMessages({
+  dismiss: { id: 'common.dismiss_message', defaultMessage: 'Dismiss message' },
+})
 
 const LIFETIME: Record<Toast['kind'], number> = { info: 6000, success: 6000, warning: 10000, error: 15000 }
 
 function ToastItem({ toast }: { toast: Toast }) {
   const dismiss = useApp((s) => s.dismissToast)
+  const intl = useI18n()
   useEffect(() => {
     const t = setTimeout(() => dismiss(toast.id), LIFETIME[toast.kind])
     return () => clearTimeout(t)
@@ -16,7 +23,7 @@ function ToastItem({ toast }: { toast: Toast }) {
       <button
         type="button"
         className="btn btn--ghost btn--icon"
-        aria-label="Dismiss message"
+        aria-label={intl.formatMessage(m.dismiss)}
         onClick={() => dismiss(toast.id)}
       >
         ×

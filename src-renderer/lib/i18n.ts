@@ -9,6 +9,17 @@
  */
 import { createElement, type ReactNode, useSyncExternalStore } from 'react'
 import { createIntl, createIntlCache, type IntlShape, RawIntlProvider } from 'react-intl'
+import {
+  type Language,
+  type LanguageChoice,
+  SOURCE_LANGUAGE,
+  directionOf,
+  languageInUse,
+} from '../../contract/i18n/languages'
+import { loadMessages } from '../../contract/i18n/load'
+import { defineMessages } from 'react-intl'
+import { setFormatLocale } from './format'
+import type { AppInfo } from './types'
 
 const cache = createIntlCache()
 
@@ -59,4 +70,105 @@ export function I18nProvider({ children }: { children: ReactNode }) {
  */
 export function useI18n(): IntlShape {
   return useSyncExternalStore(subscribe, getIntl, getIntl)
+}
+
+// ---- the language in use (issue 34) ---------------------------------------------------------------
+
+/**
+ * Tests only: a catalogue given to the page before the app starts (the pseudo-locale of
+ * test/e2e/i18n-pseudo.test.ts, through Playwright's addInitScript). Nothing in the app sets it.
+ */
+interface GivenCatalogue {
+  locale: string
+  messages: Record<string, string>
+}
+declare global {
+  interface Window {
+    __bookdropCatalogue?: GivenCatalogue
+  }
+}
+
+let applied: string | null = null
+let wanted = 0
+
+const m = defineMessages({
+  never: { id: 'common.never', defaultMessage: 'never' },
+})
+
+/** `<html lang dir>`: the language in use, right to left for Arabic. */
+function setDocumentLanguage(locale: string): void {
+  const root = document.documentElement
+  root.lang = locale
+  root.dir = directionOf(locale)
+}
+
+const baseOf = (tag: string): string => tag.split('-')[0]?.toLowerCase() ?? ''
+
+/**
+ * The locale dates and numbers are written in for a language: the person's own tag for it (fr-CA
+ * for French when the browser asks for fr-CA), else the language itself; English (the fallback, or
+ * chosen) keeps the person's first (a ja-JP or de-DE browser keeps Japanese or German dates and
+ * amounts). Arabic is written with Latin digits, like the ids and file names around it.
+ */
+export function formatTagFor(lang: string, preferred: readonly string[], fallback: boolean): string {
+  const own =
+    preferred.find((t) => baseOf(t) === baseOf(lang)) ?? (fallback || lang === SOURCE_LANGUAGE ? preferred[0] : undefined)
+  let tag = lang
+  if (own) {
+    try {
+      tag = Intl.getCanonicalLocales(own)[0] ?? lang
+    } catch {
+      tag = lang
+    }
+  }
+  return baseOf(tag) === 'ar' ? `${tag.split('-u-')[0]}-u-nu-latn` : tag
+}
+
+/** Puts a language in use: the formatter, dates and numbers, and the page's lang and dir. */
+function use(lang: string, formatTag: string, messages: Record<string, string>): void {
+  setIntl(formatTag, messages)
+  setFormatLocale(formatTag, directionOf(lang), { never: getIntl().formatMessage(m.never) })
+  setDocumentLanguage(lang)
+  applied = lang
+}
+
+/**
+ * The person's preferred languages: the OS's in the desktop app (main asks Electron), the browser's
+ * (navigator.languages) through the web host.
+ */
+export function preferredLanguages(info: Pick<AppInfo, 'languages'> | null): readonly string[] {
+  if (info && info.languages.length > 0) return info.languages
+  if (typeof navigator === 'undefined') return []
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : []
+}
+
+/**
+ * Puts the chosen language in use: loads its catalogue (its own chunk, once) and switches every
+ * string at once, without a reload. A later call wins over one still loading. False when the
+ * catalogue could not be loaded (the language in use stays).
+ */
+export async function applyLanguage(choice: LanguageChoice | undefined, preferred: readonly string[]): Promise<boolean> {
+  const given = typeof window === 'undefined' ? undefined : window.__bookdropCatalogue
+  if (given) {
+    if (applied !== given.locale) use(given.locale, 'en', given.messages)
+    return true
+  }
+  const lang: Language = languageInUse(choice, preferred)
+  const ticket = ++wanted
+  if (lang === applied) return true
+  try {
+    // English is the code's own wording (the defaultMessages): no catalogue to load.
+    const messages = lang === SOURCE_LANGUAGE ? {} : await loadMessages(lang)
+    if (ticket !== wanted) return true
+    const fallback = (choice === undefined || choice === 'system') && !preferred.some((t) => baseOf(t) === lang)
+    use(lang, formatTagFor(lang, preferred, fallback), { ...messages })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The language in use now (its code; null before the first is applied). */
+export function currentLanguage(): string | null {
+  return applied
 }

@@ -1,46 +1,66 @@
+import { defineMessages } from 'react-intl'
 import { ConnectForm } from '../components/ConnectForm'
+import { useI18n } from '../lib/i18n'
 import { BusyButton, FormError } from '../components/Field'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
+
+const m = defineMessages({
+  demoFailed: { id: 'firstrun.demo_failed', defaultMessage: 'The demo could not start: {message}' },
+  welcome: { id: 'firstrun.title', defaultMessage: 'Welcome to Bookdrop' },
+  intro: {
+    id: 'firstrun.intro',
+    defaultMessage: 'Drop receipts and documents; Bookdrop sends them to your bookkeeping and keeps track of every file.',
+  },
+  connect: { id: 'firstrun.connect', defaultMessage: 'Connect with a key' },
+  keysKept: { id: 'firstrun.keys_kept', defaultMessage: 'Keys are kept in: {place}.' },
+  looking: { id: 'firstrun.looking', defaultMessage: 'Just looking?' },
+  demoText: {
+    id: 'firstrun.demo_text',
+    defaultMessage: 'Try Bookdrop on a built-in practice server with sample data. Nothing leaves this computer.',
+  },
+  starting: { id: 'firstrun.demo_starting', defaultMessage: 'Starting the demo…' },
+  tryDemo: { id: 'firstrun.try_demo', defaultMessage: 'Try demo' },
+})
 
 /** No profile yet: connect with a key, or try the demo on the embedded emulator. */
 export function FirstRun() {
   const startDemo = useApp((s) => s.startDemo)
   const keychain = useApp((s) => s.appInfo?.keychain)
   const { busy, error, submit } = useSubmit()
+  const intl = useI18n()
 
   const demo = async () => {
-    await submit(startDemo, (e) => `The demo could not start: ${e.message}`)
+    await submit(startDemo, (e) => intl.formatMessage(m.demoFailed, { message: e.message }))
   }
 
   return (
     <main className="firstrun" id="main">
       <header className="firstrun__head">
-        <h1>Welcome to Bookdrop</h1>
-        <p className="screen__intro">
-          Drop receipts and documents; Bookdrop sends them to your bookkeeping and keeps track of every file.
-        </p>
+        <h1>{intl.formatMessage(m.welcome)}</h1>
+        <p className="screen__intro">{intl.formatMessage(m.intro)}</p>
       </header>
       <div className="firstrun__cols">
         <section className="card" aria-labelledby="connect-title">
-          <h2 id="connect-title">Connect with a key</h2>
+          <h2 id="connect-title">{intl.formatMessage(m.connect)}</h2>
           <ConnectForm />
           {keychain && !keychain.persistent ? (
             <p className="note" role="note">
-              Keys are kept in: {keychain.label}.{keychain.problem ? ` ${keychain.problem}` : ''}
+              {intl.formatMessage(m.keysKept, { place: keychain.label })}
+              {keychain.problem ? ` ${keychain.problem}` : ''}
             </p>
           ) : null}
         </section>
         <section className="card firstrun__demo" aria-labelledby="demo-title">
-          <h2 id="demo-title">Just looking?</h2>
-          <p>Try Bookdrop on a built-in practice server with sample data. Nothing leaves this computer.</p>
+          <h2 id="demo-title">{intl.formatMessage(m.looking)}</h2>
+          <p>{intl.formatMessage(m.demoText)}</p>
           <BusyButton
             className="btn btn--primary btn--huge"
             onClick={() => void demo()}
             busy={busy}
-            busyLabel="Starting the demo…"
+            busyLabel={intl.formatMessage(m.starting)}
           >
-            Try demo
+            {intl.formatMessage(m.tryDemo)}
           </BusyButton>
           <FormError message={error} />
         </section>

@@ -1,6 +1,7 @@
 import { bookdrop } from '../lib/bridge'
 import { callEarlyOr, rememberActiveProfile } from '../lib/early'
 import { settle } from '../lib/result'
+import { applyLanguage, preferredLanguages } from '../lib/i18n'
 import type {
   AppInfo,
   Events,
@@ -74,12 +75,16 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
   bootError: null,
 
   boot: async () => {
-    const [info, profiles, session] = await Promise.all([
+    const [info, profiles, session, settings] = await Promise.all([
       settle(callEarlyOr('getAppInfo', {})),
       settle(callEarlyOr('listProfiles', {})),
       settle(callEarlyOr('getSession', {})),
+      settle(callEarlyOr('getSettings', {})),
     ])
     if (info.ok) set({ appInfo: info.value })
+    if (settings.ok) set({ settings: settings.value })
+    // The first screen shows in the person's language, not English for a moment (issue 34).
+    await applyLanguage(settings.ok ? settings.value.language : 'system', preferredLanguages(info.ok ? info.value : null))
     if (!profiles.ok) {
       set({ booted: true, bootError: profiles.error.message })
       return
@@ -90,7 +95,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     set({ bootError: null })
     get().applyProfiles(profiles.value, session.ok, true)
     set({ booted: true })
-    void get().loadSettings()
+    if (!settings.ok) void get().loadSettings()
     void get().loadFolders()
   },
 

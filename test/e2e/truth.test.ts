@@ -138,6 +138,9 @@ describeE2E('screens that tell the truth', (t) => {
           profiles,
           seed: (dataDir, ps) => void seedHistory(dataDir, ps[0]!.id, 60),
         })
+        // The interface in English (issue 34: a de-DE browser would get German words); dates and
+        // money still follow the browser's locale, which is what this test is about.
+        await app.host.service.setSettings({ language: 'en' })
         const problems: string[] = []
         for (const size of SIZES) {
           const tag = `${locale} ${size.viewport.width}px ${size.colorScheme}`

@@ -87,7 +87,7 @@ describe('ShellController', () => {
 
   it('follows the settings event', () => {
     const c = make({ closeToTray: true })
-    c.handleEvent('settings', { concurrency: 2, pollIntervalMs: 1000, maxFileBytes: 1 << 20, jobTimeoutMs: 86_400_000, notifications: false, closeToTray: false, launchAtLogin: true, theme: 'system', preparePhotos: true, photoMaxEdge: 2400, photoQuality: 80, phoneListen: '', keepCopiesDays: 30 })
+    c.handleEvent('settings', { concurrency: 2, pollIntervalMs: 1000, maxFileBytes: 1 << 20, jobTimeoutMs: 86_400_000, notifications: false, closeToTray: false, launchAtLogin: true, theme: 'system', language: 'system', preparePhotos: true, photoMaxEdge: 2400, photoQuality: 80, phoneListen: '', keepCopiesDays: 30 })
     expect(c.currentSettings).toEqual({ notifications: false, closeToTray: false, launchAtLogin: true })
     expect(login).toEqual([false, true])
     expect(c.hideOnClose()).toBe(false)

@@ -46,6 +46,12 @@ export interface ShellPort {
   chooseExportPath?(defaultName: string): Promise<string | null>
   /** Web host: the URL the browser downloads a file of <dataDir>/exports from (it carries the host's token). */
   downloadUrl?(fileName: string): string
+  /**
+   * The OS's preferred languages, most preferred first (BCP 47 tags). The one place Bookdrop learns
+   * them (desktop: Electron's app.getPreferredSystemLanguages()); tests give their own. Without it
+   * (web host) the browser's languages speak for the person (issue 34).
+   */
+  preferredLanguages?(): readonly string[]
 }
 
 export type EventListener = <E extends EventName>(name: E, payload: Events[E]) => void

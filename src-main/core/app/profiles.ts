@@ -6,6 +6,7 @@
 import pkg from '../../../package.json' with { type: 'json' }
 import type { Calls, ParsedReq, ProfileList } from '../../../contract'
 import type { AppContext } from './context'
+import { systemLanguages } from './language'
 import type { Room } from './room'
 
 export type ProfilesRoom = Room<
@@ -20,6 +21,7 @@ export function profilesRoom(ctx: AppContext): ProfilesRoom {
         version: pkg.version,
         host: ctx.host,
         platform: process.platform,
+        languages: systemLanguages(ctx),
         demo: ctx.demo !== null,
         keychain: {
           backend: info.backend,

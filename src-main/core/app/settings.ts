@@ -18,6 +18,7 @@ export const DEFAULT_SETTINGS: Settings = {
   closeToTray: true,
   launchAtLogin: false,
   theme: 'system',
+  language: 'system',
   ...PHOTO_DEFAULTS,
   phoneListen: '',
   keepCopiesDays: DEFAULT_KEEP_COPIES_DAYS,

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../../lib/i18n'
 import {
   BusyButton,
   Choice,
@@ -16,11 +18,59 @@ type ConnectionSettings = Res<'getConnection'>
 type ConnectionReport = Res<'testConnection'>
 type ProxyMode = ConnectionSettings['proxyMode']
 
-const PROXY_MODES: [ProxyMode, string][] = [
-  ['system', "The system's"],
-  ['manual', 'Manual'],
-  ['none', 'None'],
-]
+const m = defineMessages({
+  system: { id: 'settings.connection.proxy_system', defaultMessage: "The system's" },
+  manual: { id: 'settings.connection.proxy_manual', defaultMessage: 'Manual' },
+  none: { id: 'settings.connection.proxy_none', defaultMessage: 'None' },
+  title: { id: 'settings.connection.title', defaultMessage: 'Connection' },
+  proxy: { id: 'settings.connection.proxy', defaultMessage: 'Proxy' },
+  proxyAddress: { id: 'settings.connection.proxy_address', defaultMessage: 'Proxy address' },
+  proxyAddressHint: {
+    id: 'settings.connection.proxy_address_hint',
+    defaultMessage: 'Such as http://proxy.example.com:3128. Bookdrop never sends requests to this computer through it.',
+  },
+  certs: { id: 'settings.connection.certificates', defaultMessage: 'Extra trusted certificates (PEM)' },
+  certsNow: {
+    id: 'settings.connection.certificates_now',
+    defaultMessage: "Trusted now, besides the system's: {list}. Paste to replace.",
+  },
+  certsHint: {
+    id: 'settings.connection.certificates_hint',
+    defaultMessage:
+      "For a network that inspects encrypted traffic: paste its root certificate (-----BEGIN CERTIFICATE-----). The system's certificates are trusted too where they can be read: Test connection says what is trusted.",
+  },
+  saving: { id: 'settings.saving', defaultMessage: 'Saving…' },
+  save: { id: 'settings.connection.save', defaultMessage: 'Save connection' },
+  removeCerts: { id: 'settings.connection.remove_certificates', defaultMessage: 'Remove extra certificates' },
+  user: { id: 'settings.connection.proxy_user', defaultMessage: 'Proxy user name' },
+  userSaved: {
+    id: 'settings.connection.proxy_user_saved',
+    defaultMessage: 'A password is saved in the keychain. Clear the user name and save to remove it.',
+  },
+  userHint: {
+    id: 'settings.connection.proxy_user_hint',
+    defaultMessage: 'Only for a proxy that asks for one (407). The password is kept in the keychain.',
+  },
+  password: { id: 'settings.connection.proxy_password', defaultMessage: 'Proxy password' },
+  savePassword: { id: 'settings.connection.save_password', defaultMessage: 'Save proxy password' },
+  testing: { id: 'settings.connection.testing', defaultMessage: 'Testing…' },
+  test: { id: 'settings.connection.test', defaultMessage: 'Test connection' },
+  baseUrl: { id: 'settings.connection.base_url', defaultMessage: 'Base URL' },
+  direct: { id: 'settings.connection.direct', defaultMessage: 'None (direct)' },
+  certificate: { id: 'settings.connection.certificate', defaultMessage: 'Certificate' },
+  signedBy: { id: 'settings.connection.signed_by', defaultMessage: 'Signed by {issuer}' },
+  notRead: { id: 'settings.connection.not_read', defaultMessage: 'Not read' },
+  local: { id: 'settings.connection.local', defaultMessage: 'None (this computer)' },
+  trusted: { id: 'settings.connection.trusted', defaultMessage: 'Trusted' },
+  roundTrip: { id: 'settings.connection.round_trip', defaultMessage: 'Round trip' },
+  noAnswer: { id: 'settings.connection.no_answer', defaultMessage: 'No answer' },
+  ms: { id: 'settings.connection.ms', defaultMessage: '{ms, number} ms' },
+  answer: { id: 'settings.connection.answer', defaultMessage: 'Answer' },
+  apiRefused: { id: 'settings.connection.api_refused', defaultMessage: "The API's: it refused the key" },
+  api: { id: 'settings.connection.api', defaultMessage: "The API's" },
+  notApi: { id: 'settings.connection.not_api', defaultMessage: "Not the API's (HTTP {status})" },
+  details: { id: 'settings.connection.details', defaultMessage: 'Details' },
+})
 
 /**
  * How requests reach the API (issue 22): the proxy (the system's settings and PAC file, a manual
@@ -38,6 +88,12 @@ export function Connection() {
   const save = useSubmit()
   const creds = useSubmit()
   const test = useSubmit()
+  const intl = useI18n()
+  const proxyModes: [ProxyMode, string][] = [
+    ['system', intl.formatMessage(m.system)],
+    ['manual', intl.formatMessage(m.manual)],
+    ['none', intl.formatMessage(m.none)],
+  ]
   const show = (c: ConnectionSettings) => {
     setConn(c)
     setMode(c.proxyMode)
@@ -67,7 +123,7 @@ export function Connection() {
   return (
     <section className="section" aria-labelledby="conn-title">
       <h2 id="conn-title" className="h3">
-        Connection
+        {intl.formatMessage(m.title)}
       </h2>
       <form
         className="form form--grid"
@@ -76,22 +132,28 @@ export function Connection() {
           void saveConnection(pem.trim() ? pem : undefined)
         }}
       >
-        <Choice legend="Proxy" name="proxy-mode" choices={PROXY_MODES} value={mode} onChange={setMode} />
+        <Choice
+          legend={intl.formatMessage(m.proxy)}
+          name="proxy-mode"
+          choices={proxyModes}
+          value={mode}
+          onChange={setMode}
+        />
         {mode === 'manual' ? (
           <TextField
-            label="Proxy address"
-            hint="Such as http://proxy.example.com:3128. Bookdrop never sends requests to this computer through it."
+            label={intl.formatMessage(m.proxyAddress)}
+            hint={intl.formatMessage(m.proxyAddressHint)}
             value={url}
             onChange={setUrl}
             error={save.fields.proxyUrl}
           />
         ) : null}
         <TextAreaField
-          label="Extra trusted certificates (PEM)"
+          label={intl.formatMessage(m.certs)}
           hint={
             conn.extraCertificates.length > 0
-              ? `Trusted now, besides the system's: ${conn.extraCertificates.join(', ')}. Paste to replace.`
-              : "For a network that inspects encrypted traffic: paste its root certificate (-----BEGIN CERTIFICATE-----). The system's certificates are trusted too where they can be read: Test connection says what is trusted."
+              ? intl.formatMessage(m.certsNow, { list: intl.formatList(conn.extraCertificates) })
+              : intl.formatMessage(m.certsHint)
           }
           rows={3}
           value={pem}
@@ -100,12 +162,12 @@ export function Connection() {
         />
         <FormError message={save.error} />
         <div className="form__actions">
-          <SubmitButton busy={save.busy} busyLabel="Saving…">
-            Save connection
+          <SubmitButton busy={save.busy} busyLabel={intl.formatMessage(m.saving)}>
+            {intl.formatMessage(m.save)}
           </SubmitButton>
           {conn.extraCertificates.length > 0 ? (
             <button type="button" className="btn" onClick={() => void saveConnection(null)}>
-              Remove extra certificates
+              {intl.formatMessage(m.removeCerts)}
             </button>
           ) : null}
         </div>
@@ -125,21 +187,17 @@ export function Connection() {
         }}
       >
         <TextField
-          label="Proxy user name"
-          hint={
-            conn.proxyPasswordSaved
-              ? 'A password is saved in the keychain. Clear the user name and save to remove it.'
-              : 'Only for a proxy that asks for one (407). The password is kept in the keychain.'
-          }
+          label={intl.formatMessage(m.user)}
+          hint={conn.proxyPasswordSaved ? intl.formatMessage(m.userSaved) : intl.formatMessage(m.userHint)}
           value={user}
           onChange={setUser}
           error={creds.fields.username}
         />
-        <SecretField label="Proxy password" value={password} onChange={setPassword} />
+        <SecretField label={intl.formatMessage(m.password)} value={password} onChange={setPassword} />
         <FormError message={creds.error} />
         <div className="form__actions">
-          <SubmitButton busy={creds.busy} busyLabel="Saving…">
-            Save proxy password
+          <SubmitButton busy={creds.busy} busyLabel={intl.formatMessage(m.saving)}>
+            {intl.formatMessage(m.savePassword)}
           </SubmitButton>
         </div>
       </form>
@@ -147,42 +205,46 @@ export function Connection() {
         <div className="form__actions">
           <BusyButton
             busy={test.busy}
-            busyLabel="Testing…"
+            busyLabel={intl.formatMessage(m.testing)}
             onClick={() => void test.submit(() => bookdrop.testConnection({})).then((r) => setReport(r))}
           >
-            Test connection
+            {intl.formatMessage(m.test)}
           </BusyButton>
         </div>
         <FormError message={test.error} />
         {report ? (
           <dl className="facts" aria-live="polite">
-            <dt>Base URL</dt>
-            <dd>{report.baseUrl}</dd>
-            <dt>Proxy</dt>
-            <dd>{report.proxy ?? 'None (direct)'}</dd>
-            <dt>Certificate</dt>
+            <dt>{intl.formatMessage(m.baseUrl)}</dt>
+            <dd dir="ltr">{report.baseUrl}</dd>
+            <dt>{intl.formatMessage(m.proxy)}</dt>
+            <dd>{report.proxy ?? intl.formatMessage(m.direct)}</dd>
+            <dt>{intl.formatMessage(m.certificate)}</dt>
             <dd>
               {report.issuer
-                ? `Signed by ${report.issuer}`
+                ? intl.formatMessage(m.signedBy, { issuer: report.issuer })
                 : report.baseUrl.startsWith('https:')
-                  ? 'Not read'
-                  : 'None (this computer)'}
+                  ? intl.formatMessage(m.notRead)
+                  : intl.formatMessage(m.local)}
             </dd>
-            <dt>Trusted</dt>
+            <dt>{intl.formatMessage(m.trusted)}</dt>
             <dd>{report.trust}</dd>
-            <dt>Round trip</dt>
-            <dd>{report.roundTripMs === null ? 'No answer' : `${report.roundTripMs} ms`}</dd>
-            <dt>Answer</dt>
+            <dt>{intl.formatMessage(m.roundTrip)}</dt>
+            <dd>
+              {report.roundTripMs === null
+                ? intl.formatMessage(m.noAnswer)
+                : intl.formatMessage(m.ms, { ms: report.roundTripMs })}
+            </dd>
+            <dt>{intl.formatMessage(m.answer)}</dt>
             <dd>
               {report.api
                 ? report.keyAccepted === false
-                  ? "The API's: it refused the key"
-                  : "The API's"
+                  ? intl.formatMessage(m.apiRefused)
+                  : intl.formatMessage(m.api)
                 : report.status === null
-                  ? 'None'
-                  : `Not the API's (HTTP ${report.status})`}
+                  ? intl.formatMessage(m.none)
+                  : intl.formatMessage(m.notApi, { status: report.status })}
             </dd>
-            <dt>Details</dt>
+            <dt>{intl.formatMessage(m.details)}</dt>
             <dd>{report.message}</dd>
           </dl>
         ) : null}

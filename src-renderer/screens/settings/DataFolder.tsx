@@ -4,9 +4,11 @@
  * upload needs and says what it freed.
  */
 import { useEffect, useState } from 'react'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../../lib/i18n'
 import { BusyButton, FormError } from '../../components/Field'
 import { bookdrop } from '../../lib/bridge'
-import { formatBytes, plural } from '../../lib/format'
+import { formatBytes } from '../../lib/format'
 import type { Res } from '../../lib/types'
 import { useApp } from '../../store'
 import { useSubmit } from '../../lib/useSubmit'
@@ -15,15 +17,41 @@ import { NumberSetting } from './Preferences'
 
 type Size = Res<'getDataFolder'>
 
-const PARTS: [keyof Size, string][] = [
-  ['database', 'History database'],
-  ['prepared', 'Prepared photos'],
-  ['mail', 'Mail attachments'],
-  ['phone', 'From phones'],
-  ['dropped', 'Files added in the browser'],
-  ['exports', 'Exports'],
-  ['other', 'Other'],
-]
+const PARTS = defineMessages({
+  database: { id: 'settings.data.database', defaultMessage: 'History database' },
+  prepared: { id: 'settings.data.prepared', defaultMessage: 'Prepared photos' },
+  mail: { id: 'settings.data.mail', defaultMessage: 'Mail attachments' },
+  phone: { id: 'settings.data.phone', defaultMessage: 'From phones' },
+  dropped: { id: 'settings.data.dropped', defaultMessage: 'Files added in the browser' },
+  exports: { id: 'settings.data.exports', defaultMessage: 'Exports' },
+  other: { id: 'settings.data.other', defaultMessage: 'Other' },
+})
+const PART_KEYS = ['database', 'prepared', 'mail', 'phone', 'dropped', 'exports', 'other'] as const satisfies readonly (keyof Size)[]
+
+const m = defineMessages({
+  nothingToFree: { id: 'settings.data.nothing_to_free', defaultMessage: 'Nothing to free: every local copy is still needed.' },
+  freed: {
+    id: 'settings.data.freed',
+    defaultMessage: 'Freed {size} ({files, plural, one {# file} other {# files}}).',
+  },
+  title: { id: 'settings.data.title', defaultMessage: 'Data folder' },
+  intro: {
+    id: 'settings.data.intro',
+    defaultMessage:
+      'Bookdrop keeps a copy of each photo it prepared, each mail attachment and each photo a phone sent, until the upload has ended and then for the days below. Without its copy, an ended upload stays in the history but cannot be sent again.',
+  },
+  size: { id: 'settings.data.size', defaultMessage: 'Data folder size' },
+  total: { id: 'settings.data.total', defaultMessage: 'Total' },
+  measuring: { id: 'settings.data.measuring', defaultMessage: 'Measuring the data folder…' },
+  keep: { id: 'settings.data.keep', defaultMessage: 'Keep local copies for (days)' },
+  keepHint: {
+    id: 'settings.data.keep_hint',
+    defaultMessage:
+      'After an upload has ended. 0 deletes a copy once its record exists. Uploads still on their way always keep theirs.',
+  },
+  freeing: { id: 'settings.data.freeing', defaultMessage: 'Freeing space…' },
+  free: { id: 'settings.data.free', defaultMessage: 'Free space' },
+})
 
 export function DataFolder() {
   const [settings, update] = useApp(useShallow((s) => [s.settings, s.updateSettings] as const))
@@ -31,6 +59,7 @@ export function DataFolder() {
   const [freed, setFreed] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const { error, refuse, reset } = useSubmit()
+  const intl = useI18n()
   useEffect(() => {
     void bookdrop.getDataFolder({}).then((r) => (r.ok ? setSize(r.value) : refuse(r.error.message)))
   }, [refuse])
@@ -45,44 +74,40 @@ export function DataFolder() {
     setSize(r.value.size)
     setFreed(
       r.value.files === 0
-        ? 'Nothing to free: every local copy is still needed.'
-        : `Freed ${formatBytes(r.value.bytes)} (${plural(r.value.files, 'file')}).`,
+        ? intl.formatMessage(m.nothingToFree)
+        : intl.formatMessage(m.freed, { size: formatBytes(r.value.bytes), files: r.value.files }),
     )
   }
 
   return (
     <section className="section" aria-labelledby="data-folder-title">
       <h2 id="data-folder-title" className="h3">
-        Data folder
+        {intl.formatMessage(m.title)}
       </h2>
-      <p className="muted">
-        Bookdrop keeps a copy of each photo it prepared, each mail attachment and each photo a phone sent, until the
-        upload has ended and then for the days below. Without its copy, an ended upload stays in the history but
-        cannot be sent again.
-      </p>
+      <p className="muted">{intl.formatMessage(m.intro)}</p>
       {size ? (
-        <table className="table" aria-label="Data folder size">
+        <table className="table" aria-label={intl.formatMessage(m.size)}>
           <tbody>
-            {PARTS.map(([k, label]) => (
+            {PART_KEYS.map((k) => (
               <tr key={k}>
-                <th scope="row">{label}</th>
+                <th scope="row">{intl.formatMessage(PARTS[k])}</th>
                 <td className="num">{formatBytes(size[k])}</td>
               </tr>
             ))}
             <tr>
-              <th scope="row">Total</th>
+              <th scope="row">{intl.formatMessage(m.total)}</th>
               <td className="num">{formatBytes(size.total)}</td>
             </tr>
           </tbody>
         </table>
       ) : (
-        <p role="status">Measuring the data folder…</p>
+        <p role="status">{intl.formatMessage(m.measuring)}</p>
       )}
       {settings ? (
         <div className="form form--grid">
           <NumberSetting
-            label="Keep local copies for (days)"
-            hint="After an upload has ended. 0 deletes a copy once its record exists. Uploads still on their way always keep theirs."
+            label={intl.formatMessage(m.keep)}
+            hint={intl.formatMessage(m.keepHint)}
             value={settings.keepCopiesDays}
             min={0}
             max={3650}
@@ -91,8 +116,8 @@ export function DataFolder() {
         </div>
       ) : null}
       <FormError message={error} />
-      <BusyButton busy={busy} busyLabel="Freeing space…" onClick={() => void free()}>
-        Free space
+      <BusyButton busy={busy} busyLabel={intl.formatMessage(m.freeing)} onClick={() => void free()}>
+        {intl.formatMessage(m.free)}
       </BusyButton>
       <p role="status" aria-live="polite">
         {freed}

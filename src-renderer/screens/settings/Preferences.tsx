@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'react'
+import { type MessageDescriptor, defineMessages } from 'react-intl'
+import { useI18n } from '../../lib/i18n'
 import { Check, Choice, Field, TextField } from '../../components/Field'
 import type { Settings } from '../../lib/types'
 import { useSubmit } from '../../lib/useSubmit'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
+import { LanguageSetting } from './Language'
 
 /** The settings, and a patch that saves some of them. */
 function useSettings() {
@@ -17,48 +20,96 @@ function useSettings() {
  * person types) and the patch a typed value saves.
  */
 interface NumberSpec {
-  label: string
-  hint: string
+  label: MessageDescriptor
+  hint: MessageDescriptor
   min: number
   max: number
   read: (s: Settings) => number
   patch: (n: number) => Partial<Settings>
 }
 
-const THEMES: [Settings['theme'], string][] = [
-  ['system', 'Follow the system'],
-  ['light', 'Light'],
-  ['dark', 'Dark'],
-]
+const m = defineMessages({
+  themeSystem: { id: 'settings.theme.system', defaultMessage: 'Follow the system' },
+  themeLight: { id: 'settings.theme.light', defaultMessage: 'Light' },
+  themeDark: { id: 'settings.theme.dark', defaultMessage: 'Dark' },
+  theme: { id: 'settings.theme', defaultMessage: 'Theme' },
+  concurrency: { id: 'settings.concurrency', defaultMessage: 'Files sent at the same time' },
+  concurrencyHint: { id: 'settings.concurrency.hint', defaultMessage: '1 to 16. More is faster on a good connection.' },
+  poll: { id: 'settings.poll', defaultMessage: 'First job check after (seconds)' },
+  pollHint: {
+    id: 'settings.poll.hint',
+    defaultMessage: 'How soon Bookdrop first asks whether a record exists; later checks slow down to every 30 s.',
+  },
+  timeout: { id: 'settings.timeout', defaultMessage: 'Give up on a job after (hours)' },
+  timeoutHint: {
+    id: 'settings.timeout.hint',
+    defaultMessage:
+      "If the server has not finished a file's job by then, the file is marked failed with the reason; Retry follows the job again. 1 to 720 hours.",
+  },
+  maxSize: { id: 'settings.max_size', defaultMessage: 'Maximum file size (MB)' },
+  maxSizeHint: { id: 'settings.max_size.hint', defaultMessage: 'Larger files are skipped with a reason. 1 to 200 MB.' },
+  photoEdge: { id: 'settings.photo_edge', defaultMessage: 'Longest side of a photo (pixels)' },
+  photoEdgeHint: {
+    id: 'settings.photo_edge.hint',
+    defaultMessage:
+      'Larger photos are scaled down to this. {default, number} keeps a receipt readable at a fraction of its size. {min, number} to {max, number}.',
+  },
+  photoQuality: { id: 'settings.photo_quality', defaultMessage: 'Photo quality (JPEG)' },
+  photoQualityHint: { id: 'settings.photo_quality.hint', defaultMessage: '40 to 95. Higher keeps more detail and weighs more.' },
+  loading: { id: 'settings.loading', defaultMessage: 'Loading settings…' },
+  preferences: { id: 'settings.preferences', defaultMessage: 'Preferences' },
+  notifications: { id: 'settings.notifications', defaultMessage: 'Notifications' },
+  notificationsHint: {
+    id: 'settings.notifications.hint',
+    defaultMessage: 'One notification per batch when files are done or need attention.',
+  },
+  tray: { id: 'settings.close_to_tray', defaultMessage: 'Keep running in the tray when the window is closed' },
+  login: { id: 'settings.launch_at_login', defaultMessage: 'Start Bookdrop when I log in' },
+  photosTitle: { id: 'settings.photos.title', defaultMessage: 'Photos and phones' },
+  prepare: { id: 'settings.photos.prepare', defaultMessage: 'Prepare photos before sending them' },
+  prepareHint: {
+    id: 'settings.photos.prepare_hint',
+    defaultMessage:
+      'A HEIC photo becomes a JPEG; every photo is turned upright, made smaller and stripped of its location and camera details. PDFs and small images without such details are sent as they are.',
+  },
+  phoneListen: { id: 'settings.photos.phone_listen', defaultMessage: 'Phones reach this computer on' },
+  phoneListenHint: {
+    id: 'settings.photos.phone_listen_hint',
+    defaultMessage:
+      'The network address “Add from phone” listens on (plain HTTP: choose your home or office network, never a public one). It takes effect the next time the phone panel opens.',
+  },
+  automatic: { id: 'settings.photos.automatic', defaultMessage: 'Automatic (the first private network address)' },
+  wholeNumber: { id: 'settings.whole_number', defaultMessage: 'Enter a whole number from {min, number} to {max, number}.' },
+})
 
 const SENDING: NumberSpec[] = [
   {
-    label: 'Files sent at the same time',
-    hint: '1 to 16. More is faster on a good connection.',
+    label: m.concurrency,
+    hint: m.concurrencyHint,
     min: 1,
     max: 16,
     read: (s) => s.concurrency,
     patch: (concurrency) => ({ concurrency }),
   },
   {
-    label: 'First job check after (seconds)',
-    hint: 'How soon Bookdrop first asks whether a record exists; later checks slow down to every 30 s.',
+    label: m.poll,
+    hint: m.pollHint,
     min: 0.5,
     max: 30,
     read: (s) => Math.round(s.pollIntervalMs / 100) / 10,
     patch: (sec) => ({ pollIntervalMs: Math.round(sec * 1000) }),
   },
   {
-    label: 'Give up on a job after (hours)',
-    hint: "If the server has not finished a file's job by then, the file is marked failed with the reason; Retry follows the job again. 1 to 720 hours.",
+    label: m.timeout,
+    hint: m.timeoutHint,
     min: 1,
     max: 720,
     read: (s) => Math.max(1, Math.round(s.jobTimeoutMs / 3_600_000)),
     patch: (h) => ({ jobTimeoutMs: h * 3_600_000 }),
   },
   {
-    label: 'Maximum file size (MB)',
-    hint: 'Larger files are skipped with a reason. 1 to 200 MB.',
+    label: m.maxSize,
+    hint: m.maxSizeHint,
     min: 1,
     max: 200,
     read: (s) => Math.round(s.maxFileBytes / (1024 * 1024)),
@@ -68,16 +119,16 @@ const SENDING: NumberSpec[] = [
 
 const PHOTOS: NumberSpec[] = [
   {
-    label: 'Longest side of a photo (pixels)',
-    hint: 'Larger photos are scaled down to this. 2,400 keeps a receipt readable at a fraction of its size. 800 to 8,000.',
+    label: m.photoEdge,
+    hint: m.photoEdgeHint,
     min: 800,
     max: 8000,
     read: (s) => s.photoMaxEdge,
     patch: (photoMaxEdge) => ({ photoMaxEdge }),
   },
   {
-    label: 'Photo quality (JPEG)',
-    hint: '40 to 95. Higher keeps more detail and weighs more.',
+    label: m.photoQuality,
+    hint: m.photoQualityHint,
     min: 40,
     max: 95,
     read: (s) => s.photoQuality,
@@ -95,11 +146,12 @@ function NumberSettings({
   settings: Settings
   set: (patch: Partial<Settings>) => void
 }) {
+  const intl = useI18n()
   return specs.map((spec) => (
     <NumberSetting
-      key={spec.label}
-      label={spec.label}
-      hint={spec.hint}
+      key={spec.label.id}
+      label={intl.formatMessage(spec.label)}
+      hint={intl.formatMessage(spec.hint, { default: 2400, min: spec.min, max: spec.max })}
       value={spec.read(settings)}
       min={spec.min}
       max={spec.max}
@@ -114,35 +166,42 @@ export function Preferences() {
   useEffect(() => {
     if (!useApp.getState().settings) void load()
   }, [load])
-  if (!settings) return <p role="status">Loading settings…</p>
+  const intl = useI18n()
+  if (!settings) return <p role="status">{intl.formatMessage(m.loading)}</p>
+  const themes: [Settings['theme'], string][] = [
+    ['system', intl.formatMessage(m.themeSystem)],
+    ['light', intl.formatMessage(m.themeLight)],
+    ['dark', intl.formatMessage(m.themeDark)],
+  ]
   return (
     <section className="section" aria-labelledby="prefs-title">
       <h2 id="prefs-title" className="h3">
-        Preferences
+        {intl.formatMessage(m.preferences)}
       </h2>
       <div className="form form--grid">
+        <LanguageSetting value={settings.language} onChange={(language) => set({ language })} />
         <NumberSettings specs={SENDING} settings={settings} set={set} />
         <Choice
-          legend="Theme"
+          legend={intl.formatMessage(m.theme)}
           name="theme"
-          choices={THEMES}
+          choices={themes}
           value={settings.theme}
           onChange={(theme) => set({ theme })}
         />
         <div className="checks">
           <Check
-            label="Notifications"
-            hint="One notification per batch when files are done or need attention."
+            label={intl.formatMessage(m.notifications)}
+            hint={intl.formatMessage(m.notificationsHint)}
             checked={settings.notifications}
             onChange={(notifications) => set({ notifications })}
           />
           <Check
-            label="Keep running in the tray when the window is closed"
+            label={intl.formatMessage(m.tray)}
             checked={settings.closeToTray}
             onChange={(closeToTray) => set({ closeToTray })}
           />
           <Check
-            label="Start Bookdrop when I log in"
+            label={intl.formatMessage(m.login)}
             checked={settings.launchAtLogin}
             onChange={(launchAtLogin) => set({ launchAtLogin })}
           />
@@ -159,27 +218,28 @@ export function PhotosAndPhones() {
   useEffect(() => {
     void loadPhone()
   }, [loadPhone])
+  const intl = useI18n()
   if (!settings) return null
   const interfaces = phone?.interfaces ?? []
   const known = settings.phoneListen === '' || interfaces.some((i) => i.address === settings.phoneListen)
   return (
     <section className="section" aria-labelledby="photos-title">
       <h2 id="photos-title" className="h3">
-        Photos and phones
+        {intl.formatMessage(m.photosTitle)}
       </h2>
       <div className="form form--grid">
         <div className="checks">
           <Check
-            label="Prepare photos before sending them"
-            hint="A HEIC photo becomes a JPEG; every photo is turned upright, made smaller and stripped of its location and camera details. PDFs and small images without such details are sent as they are."
+            label={intl.formatMessage(m.prepare)}
+            hint={intl.formatMessage(m.prepareHint)}
             checked={settings.preparePhotos}
             onChange={(preparePhotos) => set({ preparePhotos })}
           />
         </div>
         <NumberSettings specs={PHOTOS} settings={settings} set={set} />
         <Field
-          label="Phones reach this computer on"
-          hint="The network address “Add from phone” listens on (plain HTTP: choose your home or office network, never a public one). It takes effect the next time the phone panel opens."
+          label={intl.formatMessage(m.phoneListen)}
+          hint={intl.formatMessage(m.phoneListenHint)}
         >
           {(p) => (
             <select
@@ -187,7 +247,7 @@ export function PhotosAndPhones() {
               value={settings.phoneListen}
               onChange={(e) => set({ phoneListen: e.target.value })}
             >
-              <option value="">Automatic (the first private network address)</option>
+              <option value="">{intl.formatMessage(m.automatic)}</option>
               {interfaces.map((i) => (
                 <option key={i.address} value={i.address}>
                   {i.address} ({i.name})
@@ -220,11 +280,12 @@ export function NumberSetting({
 }) {
   const [text, setText] = useState(String(value))
   const { error, refuse, reset } = useSubmit()
+  const intl = useI18n()
   useEffect(() => setText(String(value)), [value])
   const commit = () => {
     const n = Number(text)
     if (!Number.isInteger(n) || n < min || n > max) {
-      refuse(`Enter a whole number from ${min} to ${max}.`)
+      refuse(intl.formatMessage(m.wholeNumber, { min, max }))
       return
     }
     reset()

@@ -1,4 +1,7 @@
 import { useState } from 'react'
+import { defineMessages } from 'react-intl'
+import { ENVIRONMENT_MESSAGES, PROFILE_KIND_MESSAGES } from '../../lib/common-messages'
+import { useI18n } from '../../lib/i18n'
 import { Badge } from '../../components/Badge'
 import { ConnectForm } from '../../components/ConnectForm'
 import { ActionDialog, ConfirmDialog, Dialog } from '../../components/Dialog'
@@ -6,11 +9,49 @@ import { FormError, SecretField, TextField } from '../../components/Field'
 import { RowMenu, Truncate } from '../../components/RowMenu'
 import { ACTIONS, TableHead } from '../../components/TableHead'
 import { formatDateTime } from '../../lib/format'
-import { PROFILE_KIND_LABELS, businessLabel } from '../../lib/labels'
+import { businessLabel } from '../../lib/labels'
 import type { Profile } from '../../lib/types'
 import { useSubmit } from '../../lib/useSubmit'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
+
+const m = defineMessages({
+  title: { id: 'settings.profiles.title', defaultMessage: 'Profiles' },
+  add: { id: 'settings.profiles.add', defaultMessage: 'Add profile' },
+  name: { id: 'settings.profiles.name', defaultMessage: 'Name' },
+  kind: { id: 'settings.profiles.kind', defaultMessage: 'Kind' },
+  environment: { id: 'settings.profiles.environment', defaultMessage: 'Environment' },
+  business: { id: 'settings.profiles.business', defaultMessage: 'Business' },
+  checked: { id: 'settings.profiles.checked', defaultMessage: 'Key checked' },
+  active: { id: 'settings.profiles.active', defaultMessage: 'Active' },
+  demo: { id: 'settings.profiles.demo', defaultMessage: 'Demo' },
+  switchTo: { id: 'settings.profiles.switch_to', defaultMessage: 'Switch to {name}' },
+  switch: { id: 'settings.profiles.switch', defaultMessage: 'Switch' },
+  more: { id: 'settings.profiles.more', defaultMessage: 'More for {name}' },
+  rename: { id: 'settings.profiles.rename', defaultMessage: 'Rename…' },
+  rotate: { id: 'settings.profiles.rotate', defaultMessage: 'Rotate key…' },
+  remove: { id: 'settings.profiles.remove', defaultMessage: 'Remove…' },
+  addTitle: { id: 'settings.profiles.add_title', defaultMessage: 'Add a profile' },
+  checkAndSave: { id: 'settings.profiles.check_and_save', defaultMessage: 'Check and save' },
+  removeTitle: { id: 'settings.profiles.remove_title', defaultMessage: 'Remove “{name}”?' },
+  removeText: {
+    id: 'settings.profiles.remove_text',
+    defaultMessage: 'Its key is deleted from the system keychain. Upload history stays; watched folders of this profile stop.',
+  },
+  removeProfile: { id: 'settings.profiles.remove_profile', defaultMessage: 'Remove profile' },
+  pasteKey: { id: 'settings.profiles.paste_key', defaultMessage: 'Paste the new secret key.' },
+  keySaved: { id: 'settings.profiles.key_saved', defaultMessage: 'The new key of {name} is saved.' },
+  rotateTitle: { id: 'settings.profiles.rotate_title', defaultMessage: 'Rotate the key of “{name}”' },
+  checking: { id: 'settings.profiles.checking', defaultMessage: 'Checking…' },
+  rotateText: {
+    id: 'settings.profiles.rotate_text',
+    defaultMessage: 'The new key is checked with the server and must belong to the same business.',
+  },
+  newKey: { id: 'settings.profiles.new_key', defaultMessage: 'New secret key' },
+  needsName: { id: 'settings.profiles.needs_name', defaultMessage: 'A profile needs a name.' },
+  renameTitle: { id: 'settings.profiles.rename_title', defaultMessage: 'Rename profile' },
+  save: { id: 'settings.profiles.save', defaultMessage: 'Save' },
+})
 
 /** The profiles table: switch, add, rename, rotate the key of, and remove a profile. */
 export function Profiles() {
@@ -22,28 +63,29 @@ export function Profiles() {
   const [renaming, setRenaming] = useState<Profile | null>(null)
   const [removing, setRemoving] = useState<Profile | null>(null)
   const removal = useSubmit()
+  const intl = useI18n()
 
   return (
     <section className="section" aria-labelledby="profiles-title">
       <div className="section__head">
         <h2 id="profiles-title" className="h3">
-          Profiles
+          {intl.formatMessage(m.title)}
         </h2>
         <button type="button" className="btn" onClick={() => setAdding(true)}>
-          Add profile
+          {intl.formatMessage(m.add)}
         </button>
       </div>
       <div className="table-wrap">
         <table className="table table--fit">
-          <caption className="sr-only">Profiles</caption>
+          <caption className="sr-only">{intl.formatMessage(m.title)}</caption>
           <TableHead
             cells={[
-              'Name',
-              { label: 'Kind', className: 'col-p3', width: '84px' },
-              { label: 'Environment', className: 'col-p2' },
-              'Business',
-              { label: 'Key checked', className: 'col-p3', width: '120px' },
-              { label: ACTIONS, className: 'actions-cell', width: '120px' },
+              intl.formatMessage(m.name),
+              { label: intl.formatMessage(m.kind), className: 'col-p3', width: '110px' },
+              { label: intl.formatMessage(m.environment), className: 'col-p2' },
+              intl.formatMessage(m.business),
+              { label: intl.formatMessage(m.checked), className: 'col-p3', width: '120px' },
+              { label: ACTIONS, className: 'actions-cell', width: '150px' },
             ]}
           />
           <tbody>
@@ -51,12 +93,12 @@ export function Profiles() {
               <tr key={p.id} aria-current={p.id === activeId ? 'true' : undefined}>
                 <td>
                   <Truncate text={p.name} focusable />
-                  {p.id === activeId ? <Badge tone="good">Active</Badge> : null}{' '}
-                  {p.demo ? <Badge tone="warn">Demo</Badge> : null}
+                  {p.id === activeId ? <Badge tone="good">{intl.formatMessage(m.active)}</Badge> : null}{' '}
+                  {p.demo ? <Badge tone="warn">{intl.formatMessage(m.demo)}</Badge> : null}
                 </td>
-                <td className="col-p3">{PROFILE_KIND_LABELS[p.kind]}</td>
+                <td className="col-p3 cell-wrap">{intl.formatMessage(PROFILE_KIND_MESSAGES[p.kind])}</td>
                 <td className="col-p2">
-                  {p.environment}
+                  {intl.formatMessage(ENVIRONMENT_MESSAGES[p.environment])}
                   {p.baseUrl ? <Truncate text={p.baseUrl} /> : null}
                 </td>
                 <td>
@@ -70,17 +112,17 @@ export function Profiles() {
                         type="button"
                         className="btn btn--small"
                         onClick={() => void switchProfile(p.id)}
-                        aria-label={`Switch to ${p.name}`}
+                        aria-label={intl.formatMessage(m.switchTo, { name: p.name })}
                       >
-                        Switch
+                        {intl.formatMessage(m.switch)}
                       </button>
                     ) : null}
                     <RowMenu
-                      label={`More for ${p.name}`}
+                      label={intl.formatMessage(m.more, { name: p.name })}
                       items={[
-                        { label: 'Rename…', onSelect: () => setRenaming(p) },
-                        { label: 'Rotate key…', onSelect: () => setRotating(p) },
-                        { label: 'Remove…', onSelect: () => setRemoving(p), danger: true },
+                        { label: intl.formatMessage(m.rename), onSelect: () => setRenaming(p) },
+                        { label: intl.formatMessage(m.rotate), onSelect: () => setRotating(p) },
+                        { label: intl.formatMessage(m.remove), onSelect: () => setRemoving(p), danger: true },
                       ]}
                     />
                   </span>
@@ -92,22 +134,21 @@ export function Profiles() {
       </div>
 
       {adding ? (
-        <Dialog title="Add a profile" onClose={() => setAdding(false)}>
-          <ConnectForm activate={false} submitLabel="Check and save" onDone={() => setAdding(false)} />
+        <Dialog title={intl.formatMessage(m.addTitle)} onClose={() => setAdding(false)}>
+          <ConnectForm
+            activate={false}
+            submitLabel={intl.formatMessage(m.checkAndSave)}
+            onDone={() => setAdding(false)}
+          />
         </Dialog>
       ) : null}
       {rotating ? <RotateKeyDialog profile={rotating} onClose={() => setRotating(null)} /> : null}
       {renaming ? <RenameDialog profile={renaming} onClose={() => setRenaming(null)} /> : null}
       {removing ? (
         <ConfirmDialog
-          title={`Remove “${removing.name}”?`}
-          message={
-            <p>
-              Its key is deleted from the system keychain. Upload history stays; watched folders of this
-              profile stop.
-            </p>
-          }
-          confirmLabel="Remove profile"
+          title={intl.formatMessage(m.removeTitle, { name: removing.name })}
+          message={<p>{intl.formatMessage(m.removeText)}</p>}
+          confirmLabel={intl.formatMessage(m.removeProfile)}
           danger
           busy={removal.busy}
           onCancel={() => setRemoving(null)}
@@ -126,27 +167,28 @@ function RotateKeyDialog({ profile, onClose }: { profile: Profile; onClose: () =
   const toast = useApp((s) => s.toast)
   const [secret, setSecret] = useState('')
   const { busy, error, fields, submit, refuse } = useSubmit()
+  const intl = useI18n()
   const save = async () => {
     if (!secret.trim()) {
-      refuse(null, { secret: 'Paste the new secret key.' })
+      refuse(null, { secret: intl.formatMessage(m.pasteKey) })
       return
     }
     if (!(await submit(() => rotate(profile.id, secret.trim())))) return
-    toast('success', `The new key of ${profile.name} is saved.`)
+    toast('success', intl.formatMessage(m.keySaved, { name: profile.name }))
     onClose()
   }
   return (
     <ActionDialog
-      title={`Rotate the key of “${profile.name}”`}
+      title={intl.formatMessage(m.rotateTitle, { name: profile.name })}
       onClose={onClose}
       onAction={() => void save()}
-      label="Check and save"
-      busyLabel="Checking…"
+      label={intl.formatMessage(m.checkAndSave)}
+      busyLabel={intl.formatMessage(m.checking)}
       busy={busy}
     >
-      <p className="muted">The new key is checked with the server and must belong to the same business.</p>
+      <p className="muted">{intl.formatMessage(m.rotateText)}</p>
       <SecretField
-        label="New secret key"
+        label={intl.formatMessage(m.newKey)}
         error={fields.secret}
         value={secret}
         onChange={setSecret}
@@ -162,9 +204,10 @@ function RenameDialog({ profile, onClose }: { profile: Profile; onClose: () => v
   const rename = useApp((s) => s.renameProfile)
   const [name, setName] = useState(profile.name)
   const { error, submit, refuse } = useSubmit()
+  const intl = useI18n()
   const save = async () => {
     if (!name.trim()) {
-      refuse('A profile needs a name.')
+      refuse(intl.formatMessage(m.needsName))
       return
     }
     // The name's own message if the server gives one, else its message: shown under the field.
@@ -177,9 +220,14 @@ function RenameDialog({ profile, onClose }: { profile: Profile; onClose: () => v
       onClose()
   }
   return (
-    <ActionDialog title="Rename profile" onClose={onClose} onAction={() => void save()} label="Save">
+    <ActionDialog
+      title={intl.formatMessage(m.renameTitle)}
+      onClose={onClose}
+      onAction={() => void save()}
+      label={intl.formatMessage(m.save)}
+    >
       <TextField
-        label="Name"
+        label={intl.formatMessage(m.name)}
         error={error}
         value={name}
         onChange={setName}
