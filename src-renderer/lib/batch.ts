@@ -27,7 +27,6 @@ const m = defineMessages({
     id: 'uploads.skip.kindsAndBareNotTarget',
     defaultMessage: '{extensions} files and files without an extension are not {targetNoun}',
   },
-  otherReason: { id: 'uploads.skip.otherReason', defaultMessage: '{count, number} {reason}' },
   added: { id: 'uploads.intake.added', defaultMessage: '{count, plural, one {# added} other {# added}}' },
   skipped: {
     id: 'uploads.intake.skipped',
@@ -98,23 +97,29 @@ const m = defineMessages({
 })
 
 const SKIP_WORDS = defineMessages({
-  unsupported_kind: { id: 'uploads.skipWord.unsupportedKind', defaultMessage: 'not of an accepted kind' },
-  too_large: { id: 'uploads.skipWord.tooLarge', defaultMessage: 'too large' },
-  empty: { id: 'uploads.skipWord.empty', defaultMessage: 'empty' },
-  unreadable: { id: 'uploads.skipWord.unreadable', defaultMessage: 'could not be read' },
-  vanished: { id: 'uploads.skipWord.vanished', defaultMessage: 'gone before it was read' },
+  unsupported_kind: {
+    id: 'uploads.skipWord.unsupportedKind',
+    defaultMessage: '{count, number} not of an accepted kind',
+  },
+  too_large: { id: 'uploads.skipWord.tooLarge', defaultMessage: '{count, number} too large' },
+  empty: { id: 'uploads.skipWord.empty', defaultMessage: '{count, number} empty' },
+  unreadable: { id: 'uploads.skipWord.unreadable', defaultMessage: '{count, number} could not be read' },
+  vanished: { id: 'uploads.skipWord.vanished', defaultMessage: '{count, number} gone before it was read' },
   existed_before: {
     id: 'uploads.skipWord.existedBefore',
-    defaultMessage: 'in the folder before it was watched',
+    defaultMessage: '{count, number} in the folder before it was watched',
   },
-  outside_folder: { id: 'uploads.skipWord.outsideFolder', defaultMessage: 'outside the folder (a link)' },
-  mismatch: { id: 'uploads.skipWord.mismatch', defaultMessage: 'not what the name says' },
+  outside_folder: {
+    id: 'uploads.skipWord.outsideFolder',
+    defaultMessage: '{count, number} outside the folder (a link)',
+  },
+  mismatch: { id: 'uploads.skipWord.mismatch', defaultMessage: '{count, number} not what the name says' },
   not_prepared: {
     id: 'uploads.skipWord.notPrepared',
-    defaultMessage: 'not prepared (a photo that could not be read)',
+    defaultMessage: '{count, number} not prepared (a photo that could not be read)',
   },
-  no_receipt: { id: 'uploads.skipWord.noReceipt', defaultMessage: 'a mail with no receipt' },
-  none: { id: 'uploads.skipWord.none', defaultMessage: 'not sent' },
+  no_receipt: { id: 'uploads.skipWord.noReceipt', defaultMessage: '{count, number} a mail with no receipt' },
+  none: { id: 'uploads.skipWord.none', defaultMessage: '{count, number} not sent' },
 })
 
 /** Clauses of one summary, in the language's list style ("a, b, c"). */
@@ -154,8 +159,7 @@ export function skipReasons(rows: readonly Pick<Upload, 'name' | 'reason' | 'tar
       ),
     )
   }
-  for (const [why, n] of other)
-    parts.push(intl.formatMessage(m.otherReason, { count: n, reason: intl.formatMessage(SKIP_WORDS[why]) }))
+  for (const [why, n] of other) parts.push(intl.formatMessage(SKIP_WORDS[why], { count: n }))
   return parts.join('; ')
 }
 
