@@ -141,7 +141,12 @@ export function History() {
         <div role="rowgroup" className="vtable__head">
           <div role="row" aria-rowindex={1} className="vtable__row vtable__row--head">
             {COLUMNS.map((c) => (
-              <div key={c.key} role="columnheader" className={colClass(c.priority)}>
+              <div
+                key={c.key}
+                role="columnheader"
+                className={colClass(c.priority)}
+                title={intl.formatMessage(c.label)}
+              >
                 {intl.formatMessage(c.label)}
               </div>
             ))}

@@ -22,6 +22,7 @@ const m = defineMessages({
   loading: { id: 'history.row.loading', defaultMessage: 'Loading…' },
   mailLabel: { id: 'history.row.mail', defaultMessage: 'Mail:' },
   movedTo: { id: 'history.row.movedTo', defaultMessage: 'Moved to {path}' },
+  statusWhy: { id: 'history.row.statusWhy', defaultMessage: '{status}: {reason}' },
   mailFrom: { id: 'history.row.mailFrom', defaultMessage: 'Mail “{subject}” from {from}' },
   mailUnknown: { id: 'history.row.mailUnknown', defaultMessage: 'Mail “{subject}” from an unknown sender' },
 })
@@ -125,7 +126,15 @@ export const HistoryRow = memo(function HistoryRow({
       <div role="cell" className={colClass(3)} title={TARGET_LABELS[row.target]}>
         <span className="ellipsis">{TARGET_LABELS[row.target]}</span>
       </div>
-      <div role="cell" className="vtable__cell" title={reason ?? undefined}>
+      <div
+        role="cell"
+        className="vtable__cell"
+        title={
+          reason
+            ? intl.formatMessage(m.statusWhy, { status: STATUS_LABELS[row.status], reason })
+            : STATUS_LABELS[row.status]
+        }
+      >
         <StatusBadge status={row.status} />
       </div>
       <div role="cell" className={colClass(2)} title={reason ?? undefined}>
@@ -133,7 +142,7 @@ export const HistoryRow = memo(function HistoryRow({
           {reason ?? (row.movedTo ? intl.formatMessage(m.movedTo, { path: row.movedTo }) : '')}
         </span>
       </div>
-      <div role="cell" className={colClass(3)}>
+      <div role="cell" className={colClass(3)} title={row.recordUuid ?? undefined}>
         <RecordLink row={row} />
       </div>
       <div role="cell" className="vtable__cell vtable__cell--actions">

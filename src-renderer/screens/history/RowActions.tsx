@@ -17,7 +17,7 @@ const m = defineMessages({
     defaultMessage: 'Open invoice created from {name}',
   },
   copyTitle: { id: 'history.action.copyTitle', defaultMessage: 'Record id {id}: click to copy' },
-  copyShort: { id: 'history.action.copyShort', defaultMessage: 'Copy record id {id}…' },
+  copyShort: { id: 'history.action.copyShort', defaultMessage: 'Copy record id {id}' },
   fileAt: { id: 'history.action.fileAt', defaultMessage: 'The file is at {path}' },
   cancel: { id: 'history.action.cancel', defaultMessage: 'Cancel' },
   showFile: { id: 'history.action.showFile', defaultMessage: 'Show file' },
@@ -70,7 +70,7 @@ export function RecordLink({ row }: { row: Upload }) {
       aria-label={intl.formatMessage(m.copyShort, { id: uuid.slice(0, 8) })}
       onClick={() => record.copy(uuid)}
     >
-      {uuid.slice(0, 8)}…
+      {uuid.slice(0, 8)}
     </button>
   )
 }
