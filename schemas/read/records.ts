@@ -82,6 +82,8 @@ export interface PaymentRead {
 
 export interface InvoiceRead {
   uuid: string
+  /** The invoice's number as the server writes it (INV-1003), when it sends one (not shown by 2.9). */
+  document_number: string | null
   source_uuid: string | null
   date: string | null
   due_date: string | null
@@ -123,6 +125,7 @@ export function readInvoice(o: Obj, uuid: string): InvoiceRead {
   const balance = num(o.balance) ?? (total !== null && paid !== null ? roundMoney(total - paid) : null)
   return {
     uuid,
+    document_number: text(o.document_number) ?? text(o.invoice_number),
     source_uuid: ident(o.source_uuid),
     date: text(o.date),
     due_date: text(o.due_date),

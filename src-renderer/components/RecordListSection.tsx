@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
 import { useRecordList } from '../lib/useRecordList'
 import type { ListKey } from '../store/records'
 import { CONNECTION_STATES } from '../lib/labels'
@@ -6,6 +8,17 @@ import { useApp } from '../store'
 import { BusyButton } from './Field'
 import { Pager } from './Pager'
 import { RecordTable, type RecordTableProps } from './RecordTable'
+
+const m = defineMessages({
+  notLoaded: { id: 'records.list.notLoaded', defaultMessage: 'Not loaded: see the message above.' },
+  failed: { id: 'records.list.failed', defaultMessage: '{what} could not be loaded: {error}' },
+  reloadsByItself: {
+    id: 'records.list.reloadsByItself',
+    defaultMessage: 'The list reloads by itself when the server answers again.',
+  },
+  tryAgain: { id: 'records.list.tryAgain', defaultMessage: 'Try again' },
+  tryingAgain: { id: 'records.list.tryingAgain', defaultMessage: 'Trying again…' },
+})
 
 interface Props extends Omit<RecordTableProps, 'rows' | 'loading'> {
   /** The list of the store this section shows (loaded on first show). */
@@ -36,6 +49,7 @@ export function RecordListSection({
   ...table
 }: Props) {
   const { list, load } = useRecordList(listKey)
+  const intl = useI18n()
   return (
     <section className={className} aria-labelledby={title ? titleId : undefined}>
       {title ? (
@@ -49,7 +63,7 @@ export function RecordListSection({
         {...table}
         rows={list.rows}
         loading={list.loading}
-        empty={list.error ? NOT_LOADED : table.empty}
+        empty={list.error ? intl.formatMessage(NOT_LOADED) : table.empty}
       />
       <Pager
         label={pagerLabel ?? table.caption}
@@ -67,7 +81,7 @@ export function RecordListSection({
 }
 
 /** What an empty table says when its list failed to load: never "No … yet" under an error. */
-export const NOT_LOADED = 'Not loaded: see the message above.'
+export const NOT_LOADED = m.notLoaded
 
 /**
  * A list that could not be loaded: why, a Try again (busy while it asks, focus kept), and, when the
@@ -84,18 +98,20 @@ export function ListError({
   onRetry: () => void
 }) {
   const state = useApp((s) => s.session?.state ?? 'active')
+  const intl = useI18n()
   if (!error) return null
   return (
     <div className="form-error list-error" role="alert">
+      <p>{intl.formatMessage(m.failed, { what, error })}</p>
       <p>
-        {what} could not be loaded: {error}
-      </p>
-      <p>
-        {CONNECTION_STATES.includes(state)
-          ? 'The list reloads by itself when the server answers again. '
-          : null}
-        <BusyButton className="btn btn--small" busy={loading} busyLabel="Trying again…" onClick={onRetry}>
-          Try again
+        {CONNECTION_STATES.includes(state) ? `${intl.formatMessage(m.reloadsByItself)} ` : null}
+        <BusyButton
+          className="btn btn--small"
+          busy={loading}
+          busyLabel={intl.formatMessage(m.tryingAgain)}
+          onClick={onRetry}
+        >
+          {intl.formatMessage(m.tryAgain)}
         </BusyButton>
       </p>
     </div>

@@ -1,13 +1,82 @@
 import { type ReactNode, useCallback, useMemo, useState } from 'react'
+import { type MessageDescriptor, defineMessages } from 'react-intl'
 import { formatDate, formatMoney } from '../lib/format'
+import { getIntl, useI18n } from '../lib/i18n'
 import { columnWidth } from '../lib/measure'
 import type { RecordRow } from '../lib/types'
 import { Truncate } from './RowMenu'
 import { ACTIONS, EmptyRow, TableHead } from './TableHead'
 
+const m = defineMessages({
+  date: { id: 'records.column.date', defaultMessage: 'Date' },
+  number: { id: 'records.column.number', defaultMessage: 'Number' },
+  contact: { id: 'records.column.contact', defaultMessage: 'Contact' },
+  narration: { id: 'records.column.narration', defaultMessage: 'Narration' },
+  amount: { id: 'records.column.amount', defaultMessage: 'Amount' },
+  status: { id: 'records.column.status', defaultMessage: 'Status' },
+  loading: { id: 'records.table.loading', defaultMessage: 'Loading…' },
+  empty: { id: 'records.table.empty', defaultMessage: 'Nothing here yet.' },
+})
+
+/** A record's status in words ("posted" → "Posted"); a status not known here is shown plainly. */
+const STATUS = defineMessages({
+  draft: { id: 'records.status.draft', defaultMessage: 'Draft' },
+  posted: { id: 'records.status.posted', defaultMessage: 'Posted' },
+  approved: { id: 'records.status.approved', defaultMessage: 'Approved' },
+  pending: { id: 'records.status.pending', defaultMessage: 'Pending' },
+  sent: { id: 'records.status.sent', defaultMessage: 'Sent' },
+  paid: { id: 'records.status.paid', defaultMessage: 'Paid' },
+  unpaid: { id: 'records.status.unpaid', defaultMessage: 'Unpaid' },
+  partially_paid: { id: 'records.status.partiallyPaid', defaultMessage: 'Partly paid' },
+  overdue: { id: 'records.status.overdue', defaultMessage: 'Overdue' },
+  open: { id: 'records.status.open', defaultMessage: 'Open' },
+  closed: { id: 'records.status.closed', defaultMessage: 'Closed' },
+  void: { id: 'records.status.void', defaultMessage: 'Void' },
+  cancelled: { id: 'records.status.cancelled', defaultMessage: 'Cancelled' },
+  completed: { id: 'records.status.completed', defaultMessage: 'Completed' },
+  received: { id: 'records.status.received', defaultMessage: 'Received' },
+  active: { id: 'records.status.active', defaultMessage: 'Active' },
+  inactive: { id: 'records.status.inactive', defaultMessage: 'Inactive' },
+  expired: { id: 'records.status.expired', defaultMessage: 'Expired' },
+})
+
+/** How a payment was made, in words ("bank_transfer" → "Bank transfer"). */
+const METHOD = defineMessages({
+  cash: { id: 'records.method.cash', defaultMessage: 'Cash' },
+  bank_transfer: { id: 'records.method.bankTransfer', defaultMessage: 'Bank transfer' },
+  transfer: { id: 'records.method.transfer', defaultMessage: 'Transfer' },
+  card: { id: 'records.method.card', defaultMessage: 'Card' },
+  cheque: { id: 'records.method.cheque', defaultMessage: 'Cheque' },
+  check: { id: 'records.method.check', defaultMessage: 'Cheque' },
+  mobile_money: { id: 'records.method.mobileMoney', defaultMessage: 'Mobile money' },
+  pos: { id: 'records.method.pos', defaultMessage: 'Card terminal (POS)' },
+  online: { id: 'records.method.online', defaultMessage: 'Online payment' },
+  other: { id: 'records.method.other', defaultMessage: 'Other' },
+})
+
+/** An API word ("partially_paid", "Bank-Transfer") as the key of the tables above. */
+const key = (v: string) => v.trim().toLowerCase().replace(/[\s-]+/g, '_')
+/** An API word not known here, shown as plain words: underscores become spaces. */
+const plain = (v: string) => v.replace(/_/g, ' ')
+
+/** A record's status in the person's language; "—" when the server sent none. */
+export function statusWords(status: unknown): string {
+  if (typeof status !== 'string' || !status) return '—'
+  const d = (STATUS as Record<string, MessageDescriptor>)[key(status)]
+  return d ? getIntl().formatMessage(d) : plain(status)
+}
+
+/** A payment method in the person's language; "—" when the server sent none. */
+export function methodWords(method: unknown): string {
+  if (typeof method !== 'string' || !method) return '—'
+  const d = (METHOD as Record<string, MessageDescriptor>)[key(method)]
+  return d ? getIntl().formatMessage(d) : plain(method)
+}
+
 export interface Column {
   key: string
-  label: string
+  /** The column's header (a catalogue message). */
+  label: MessageDescriptor
   render?: (row: RecordRow) => ReactNode
   numeric?: boolean
   nowrap?: boolean
@@ -33,18 +102,18 @@ export interface Column {
 
 /** The usual columns of a record list; fields the server does not send show as a dash. */
 export const COMMON_COLUMNS: Column[] = [
-  { key: 'date', label: 'Date', fit: true, render: (r) => formatDate(r.date) },
-  { key: 'document_number', label: 'Number', width: '110px', priority: 3 },
-  { key: 'contact', label: 'Contact', render: (r) => str(r.contact ?? r.customer), priority: 2 },
-  { key: 'narration', label: 'Narration', primary: true },
+  { key: 'date', label: m.date, fit: true, render: (r) => formatDate(r.date) },
+  { key: 'document_number', label: m.number, width: '110px', priority: 3 },
+  { key: 'contact', label: m.contact, render: (r) => str(r.contact ?? r.customer), priority: 2 },
+  { key: 'narration', label: m.narration, primary: true },
   {
     key: 'amount',
-    label: 'Amount',
+    label: m.amount,
     numeric: true,
     fit: true,
     render: (r) => formatMoney(num(r.total_amount ?? r.amount), r.currency ?? null),
   },
-  { key: 'status', label: 'Status', width: '96px', priority: 3 },
+  { key: 'status', label: m.status, width: '96px', priority: 3, render: (r) => statusWords(r.status) },
 ]
 
 /** One of the usual columns (by its key), with what a list changes in it. */
@@ -82,18 +151,18 @@ function cellText(c: Column, row: RecordRow): string {
 }
 
 /** The widths of the columns: given, or (fit) measured from this page's rows. */
-function useWidths(columns: Column[], rows: RecordRow[]): (string | undefined)[] {
+function useWidths(columns: Column[], labels: string[], rows: RecordRow[]): (string | undefined)[] {
   return useMemo(
     () =>
-      columns.map((c) =>
+      columns.map((c, i) =>
         c.fit
           ? columnWidth(
-              c.label,
+              labels[i] ?? '',
               rows.map((r) => cellText(c, r)),
             )
           : c.width,
       ),
-    [columns, rows],
+    [columns, labels, rows],
   )
 }
 
@@ -113,6 +182,7 @@ const FLEX_MIN = 96
  */
 function useShownColumns(
   columns: Column[],
+  labels: string[],
   widths: (string | undefined)[],
   actionsWidth: string | null,
 ): { ref: React.RefCallback<HTMLDivElement>; shown: boolean[] | null } {
@@ -131,7 +201,7 @@ function useShownColumns(
       columns.reduce(
         (sum, c, i) =>
           keep(c)
-            ? sum + (widths[i] ? px(widths[i]) : Math.max(FLEX_MIN, px(columnWidth(c.label, []))))
+            ? sum + (widths[i] ? px(widths[i]) : Math.max(FLEX_MIN, px(columnWidth(labels[i] ?? '', []))))
             : sum,
         px(actionsWidth ?? undefined),
       )
@@ -140,7 +210,7 @@ function useShownColumns(
       if (need(keep) <= width || limit === 1) return columns.map(keep)
     }
     return null
-  }, [columns, widths, actionsWidth, width])
+  }, [columns, labels, widths, actionsWidth, width])
   return { ref, shown }
 }
 
@@ -168,16 +238,19 @@ export function RecordTable({
   columns,
   rows,
   loading,
-  empty = 'Nothing here yet.',
+  empty,
   actions,
   below,
   onRowClick,
   actionsWidth = '96px',
 }: RecordTableProps) {
-  const allWidths = useWidths(columns, rows)
-  const { ref, shown } = useShownColumns(columns, allWidths, actions ? actionsWidth : null)
+  const intl = useI18n()
+  const labels = useMemo(() => columns.map((c) => intl.formatMessage(c.label)), [columns, intl])
+  const allWidths = useWidths(columns, labels, rows)
+  const { ref, shown } = useShownColumns(columns, labels, allWidths, actions ? actionsWidth : null)
   const measured = shown !== null
   const visible = columns.filter((_, i) => shown?.[i] ?? true)
+  const visibleLabels = labels.filter((_, i) => shown?.[i] ?? true)
   const widths = allWidths.filter((_, i) => shown?.[i] ?? true)
   return (
     <div className="table-wrap" ref={ref}>
@@ -186,7 +259,7 @@ export function RecordTable({
         <TableHead
           cells={[
             ...visible.map((c, i) => ({
-              label: c.label,
+              label: visibleLabels[i],
               className: cellClass(c, measured),
               width: widths[i],
             })),
@@ -195,7 +268,7 @@ export function RecordTable({
         />
         <tbody>
           {rows.length === 0 ? (
-            <EmptyRow span={visible.length + (actions ? 1 : 0)}>{loading ? 'Loading…' : empty}</EmptyRow>
+            <EmptyRow span={visible.length + (actions ? 1 : 0)}>{loading ? intl.formatMessage(m.loading) : (empty ?? intl.formatMessage(m.empty))}</EmptyRow>
           ) : (
             rows.map((row) => {
               const extra = below?.(row)

@@ -2,11 +2,70 @@
  * Seat and credit grants, in words: the cost preview (the same rules as the emulator, design.md §3)
  * and an explanation for every failure.
  */
+import { defineMessages } from 'react-intl'
 import type { BillingStatus } from '../../contract/api'
 import { ERROR_CODES, firstGrantCost, proratedGrantCost } from '../../contract/assumptions'
 import { shortfallFromMessage } from '../store/partner'
-import { formatDateTime, formatNumber } from './format'
+import { formatDateTime } from './format'
+import { getIntl } from './i18n'
 import type { BridgeError } from './types'
+
+const m = defineMessages({
+  firstFormula: {
+    id: 'partner.grant.formula.first',
+    defaultMessage:
+      '150 × {seats, plural, one {# seat} other {# seats}} × {months, plural, one {# month} other {# months}}',
+  },
+  laterFormula: {
+    id: 'partner.grant.formula.later',
+    defaultMessage:
+      '⌈150 × {seats, plural, one {# seat} other {# seats}} × {days, number, ::.00} remaining days ÷ 30⌉',
+  },
+  shortBy: {
+    id: 'partner.grant.error.shortBy',
+    defaultMessage:
+      'Your partner credit holding is too small: this grant needs {needed, plural, one {# credit} other {# credits}} and the holding has {held, number}, so {missing, plural, one {# credit is} other {# credits are}} missing. Top up the holding, or grant fewer seats or months.',
+  },
+  short: {
+    id: 'partner.grant.error.short',
+    defaultMessage:
+      'Your partner credit holding cannot cover this grant. Top up the holding, or grant less. The server said: {reason}',
+  },
+  ownPlus: {
+    id: 'partner.grant.error.ownPlus',
+    defaultMessage:
+      'This business pays for its own Plus subscription, so partner seats cannot be added to it. Nothing was charged.',
+  },
+  partnerPaid: {
+    id: 'partner.grant.error.partnerPaid',
+    defaultMessage:
+      'This business was registered with its AI credit use charged to your partner credit, and such a business cannot receive partner seats. Nothing was charged.',
+  },
+  notReferred: {
+    id: 'partner.grant.error.notReferred',
+    defaultMessage:
+      'This business is not among the businesses you referred (or it no longer exists). Reload the list.',
+  },
+  invalid: { id: 'partner.grant.error.invalid', defaultMessage: 'The request was not valid. The server said: {reason}' },
+  wrongKey: {
+    id: 'partner.grant.error.wrongKey',
+    defaultMessage: 'The active profile’s key is not a partner key. The server said: {reason}',
+  },
+  invalidKey: {
+    id: 'partner.grant.error.invalidKey',
+    defaultMessage: 'The server refused your partner key. Replace the key in Settings.',
+  },
+  rateLimited: {
+    id: 'partner.grant.error.rateLimited',
+    defaultMessage: 'Too many requests right now: wait a moment and try again. Nothing was charged.',
+  },
+  serverError: {
+    id: 'partner.grant.error.server',
+    defaultMessage:
+      'The server had a problem. Try again; the same grant is never charged twice. The server said: {reason}',
+  },
+  other: { id: 'partner.grant.error.other', defaultMessage: '{reason} (HTTP {status, number, ::group-off})' },
+})
 
 export interface SeatQuote {
   kind: 'first' | 'later'
@@ -42,7 +101,7 @@ export function quoteSeats(
       cost: firstGrantCost(seats, months),
       remainingDays: null,
       expiresAt: null,
-      formula: `150 × ${formatNumber(seats)} seat${seats === 1 ? '' : 's'} × ${formatNumber(months)} month${months === 1 ? '' : 's'}`,
+      formula: getIntl().formatMessage(m.firstFormula, { seats, months }),
     }
   }
   const remainingMs = expiry - now
@@ -52,7 +111,7 @@ export function quoteSeats(
     cost: proratedGrantCost(seats, remainingMs),
     remainingDays: days,
     expiresAt: expiry,
-    formula: `⌈150 × ${formatNumber(seats)} seat${seats === 1 ? '' : 's'} × ${days.toFixed(2)} remaining days ÷ 30⌉`,
+    formula: getIntl().formatMessage(m.laterFormula, { seats, days }),
   }
 }
 
@@ -61,35 +120,36 @@ export function explainGrantError(
   e: BridgeError,
   ctx: { cost?: number | null; holding?: number | null } = {},
 ): string {
+  const intl = getIntl()
   switch (e.code) {
     case ERROR_CODES.insufficientHolding: {
       const told = shortfallFromMessage(e.message)
       const needed = told?.needed ?? ctx.cost ?? null
       const held = told?.held ?? ctx.holding ?? null
       if (needed !== null && held !== null) {
-        return `Your partner credit holding is too small: this grant needs ${formatNumber(needed)} credits and the holding has ${formatNumber(held)}, so ${formatNumber(Math.max(0, needed - held))} credits are missing. Top up the holding, or grant fewer seats or months.`
+        return intl.formatMessage(m.shortBy, { needed, held, missing: Math.max(0, needed - held) })
       }
-      return `Your partner credit holding cannot cover this grant. Top up the holding, or grant less. (${e.message})`
+      return intl.formatMessage(m.short, { reason: e.message })
     }
     case ERROR_CODES.ownPlusSubscription:
-      return 'This business pays for its own Plus subscription, so partner seats cannot be added to it. Nothing was charged.'
+      return intl.formatMessage(m.ownPlus)
     case ERROR_CODES.partnerPaidCredits:
-      return 'This business was registered with its AI credit use charged to your partner credit (credit_from_referral_partner), and such a business cannot receive partner seats. Nothing was charged.'
+      return intl.formatMessage(m.partnerPaid)
     case ERROR_CODES.businessNotReferred:
-      return 'This business is not among the businesses you referred (or it no longer exists). Reload the list.'
+      return intl.formatMessage(m.notReferred)
     case ERROR_CODES.invalidSeatRequest:
     case ERROR_CODES.validation:
-      return `The request was not valid: ${e.message}`
+      return intl.formatMessage(m.invalid, { reason: e.message })
     case ERROR_CODES.wrongKeyKind:
-      return `The active profile's key is not a partner key: ${e.message}`
+      return intl.formatMessage(m.wrongKey, { reason: e.message })
     case ERROR_CODES.invalidKey:
-      return 'The server refused your partner key (401). Rotate the key in Settings.'
+      return intl.formatMessage(m.invalidKey)
     case ERROR_CODES.rateLimited:
-      return 'Too many requests right now: wait a moment and try again. Nothing was charged.'
+      return intl.formatMessage(m.rateLimited)
     case ERROR_CODES.serverError:
-      return `The server had a problem (${e.message}). Try again; the same grant is never charged twice.`
+      return intl.formatMessage(m.serverError, { reason: e.message })
     default:
-      return e.status ? `${e.message} (HTTP ${e.status})` : e.message
+      return e.status ? intl.formatMessage(m.other, { reason: e.message, status: e.status }) : e.message
   }
 }
 

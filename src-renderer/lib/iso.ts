@@ -1,8 +1,10 @@
 /**
  * ISO lists for the registration form's datalists. Currency codes come from the runtime (Intl);
  * there is no Intl list of regions, so the ISO 3166-1 alpha-2 codes are listed here, and their
- * names come from Intl.DisplayNames in the user's language.
+ * names come from Intl.DisplayNames in the interface's language (issue 34).
  */
+import { getIntl } from './i18n'
+
 const COUNTRY_CODES = (
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
   'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
@@ -18,7 +20,7 @@ const FALLBACK_CURRENCIES =
 
 function names(type: 'region' | 'currency'): (code: string) => string {
   try {
-    const dn = new Intl.DisplayNames(undefined, { type })
+    const dn = new Intl.DisplayNames([getIntl().locale, 'en'], { type })
     return (code) => dn.of(code) ?? code
   } catch {
     return (code) => code

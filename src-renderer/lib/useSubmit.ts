@@ -1,4 +1,7 @@
 import { useCallback, useState } from 'react'
+import type { MessageDescriptor } from 'react-intl'
+import type { z } from 'zod'
+import { getIntl } from './i18n'
 import type { BridgeError, Result } from './types'
 
 /** What a form shows while and after it sends: busy, the error line and each field's message. */
@@ -52,10 +55,10 @@ export function useSubmit(): SubmitState {
 
 /** The words of a checked form's error line: what it says when the server refused, or fields need fixing. */
 export interface FormLines {
-  /** Put before the server's reason, e.g. "The order was not sent". */
-  refused: string
+  /** The server's reason introduced, e.g. "The order was not sent: {reason}" (a message with `reason`). */
+  refused: MessageDescriptor
   /** Once the form was sent with fields that do not pass their checks. */
-  invalid: string
+  invalid: MessageDescriptor
 }
 
 /** A checked form's error line: the server's refusal first, else, once sent with fields to fix, `invalid`. */
@@ -64,5 +67,39 @@ export function formErrorLine(
   sentInvalid: boolean,
   lines: FormLines,
 ): string | null {
-  return sent.error ? `${lines.refused}: ${sent.error}` : sentInvalid ? lines.invalid : null
+  const intl = getIntl()
+  return sent.error
+    ? intl.formatMessage(lines.refused, { reason: sent.error })
+    : sentInvalid
+      ? intl.formatMessage(lines.invalid)
+      : null
+}
+
+/** One problem a form's check found: its field (last named part of its path) and zod's issue code. */
+export interface FieldIssue {
+  /** The field's name: `item_name` for items.0.item_name. */
+  field: string
+  /** The full path, e.g. items.0.item_name. */
+  path: string
+  /** zod's code: invalid_type (missing or not a number), too_small, too_big, custom… */
+  code: string
+}
+
+/**
+ * Field path → first problem, in the person's words (issue 34): `word` turns a field and its issue
+ * code into a catalogue message (what to do, no API field names); a problem it does not know keeps
+ * the schema's own sentence.
+ */
+export function wordIssues(
+  error: z.core.$ZodError,
+  word: (issue: FieldIssue) => string | undefined,
+): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const i of error.issues) {
+    const path = i.path.map(String).join('.')
+    if (out[path] !== undefined) continue
+    const field = [...i.path].reverse().find((p) => typeof p === 'string') ?? ''
+    out[path] = word({ field: String(field), path, code: i.code }) ?? i.message
+  }
+  return out
 }

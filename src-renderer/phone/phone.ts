@@ -14,9 +14,18 @@ import {
   type PhonePhotoProgress,
   type PhoneRefusal,
   type PhoneSessionView,
-  PHONE_TARGET_LABELS,
+  type PhoneTarget,
 } from '../../contract/phone'
 import { follower } from './follow'
+import { loadWords, m, words } from './words'
+
+/** What a phone may send its photos as, in the phone's language. */
+const TARGETS: Record<PhoneTarget, (typeof m)[keyof typeof m]> = {
+  expenses: m.targetExpenses,
+  bills: m.targetBills,
+  invoices: m.targetInvoices,
+  income: m.targetIncome,
+}
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const status = $<HTMLParagraphElement>('status')
@@ -55,7 +64,7 @@ async function answer<T>(res: Response): Promise<T | PhoneRefusal> {
   try {
     return (await res.json()) as T | PhoneRefusal
   } catch {
-    return { error: `The computer answered ${res.status}.`, kind: 'request' }
+    return { error: words().formatMessage(m.answered, { status: res.status }), kind: 'request' }
   }
 }
 
@@ -68,21 +77,21 @@ function isRefusal(v: unknown): v is PhoneRefusal {
 function showSession(s: PhoneSessionView): void {
   code.hidden = false
   code.textContent = s.code
-  code.setAttribute('aria-label', `Pairing code ${s.code.split('').join(' ')}`)
+  code.setAttribute('aria-label', words().formatMessage(m.codeLabel, { digits: s.code.split('').join(' ') }))
   if (s.state === 'pending') {
-    say(`Check that the computer shows the code ${s.code}, then choose Allow there.`)
+    say(words().formatMessage(m.checkCode, { code: s.code }))
     form.hidden = true
     return
   }
   code.hidden = true
-  say(`Paired${s.business ? `: photos go to ${s.business}` : ''}. Take a photo of each receipt.`)
+  say(s.business ? words().formatMessage(m.pairedTo, { business: s.business }) : words().formatMessage(m.paired))
   follow.start()
   if (!form.hidden) return
   target.replaceChildren(
     ...s.targets.map((t) => {
       const o = document.createElement('option')
       o.value = t
-      o.textContent = PHONE_TARGET_LABELS[t]
+      o.textContent = words().formatMessage(TARGETS[t])
       return o
     }),
   )
@@ -104,7 +113,7 @@ async function waitForAllow(): Promise<void> {
     try {
       res = await fetch('/state?wait=1', { cache: 'no-store' })
     } catch {
-      say('The computer cannot be reached: check that this phone is on the same Wi-Fi.')
+      say(words().formatMessage(m.unreachable))
       await new Promise((r) => setTimeout(r, 3000))
       continue
     }
@@ -129,7 +138,7 @@ async function start(): Promise<void> {
         cache: 'no-store',
       })
     } catch {
-      return say('The computer cannot be reached: check that this phone is on the same Wi-Fi, then scan the code again.')
+      return say(words().formatMessage(m.unreachableScan))
     }
     const body = await answer<PhoneSessionView>(res)
     if (isRefusal(body)) return stopped(body)
@@ -157,11 +166,11 @@ function item(name: string, size: number): Item {
   n.textContent = `${name} · ${sizeText(size)}`
   const what = document.createElement('span')
   what.className = 'photo__what'
-  what.textContent = 'Waiting…'
+  what.textContent = words().formatMessage(m.waiting)
   const bar = document.createElement('progress')
   bar.max = 100
   bar.value = 0
-  bar.setAttribute('aria-label', `Sending ${name}`)
+  bar.setAttribute('aria-label', words().formatMessage(m.sendingName, { name }))
   li.append(n, bar, what)
   list.prepend(li)
   return { li, what, bar }
@@ -170,8 +179,11 @@ function item(name: string, size: number): Item {
 function finish(it: Item, kind: PhoneOutcome['status'] | 'failed', text: string): void {
   it.bar.remove()
   it.li.className = `photo--${kind}`
-  const label = { sent: 'Sent', duplicate: 'Duplicate', skipped: 'Skipped', received: 'Received', failed: 'Not sent' }[kind]
-  it.what.textContent = `${label}. ${text.charAt(0).toUpperCase()}${text.slice(1)}`
+  const label = { sent: m.sent, duplicate: m.duplicate, skipped: m.skipped, received: m.received, failed: m.failed }[kind]
+  it.what.textContent = words().formatMessage(m.outcome, {
+    what: words().formatMessage(label),
+    detail: `${text.charAt(0).toLocaleUpperCase()}${text.slice(1)}`,
+  })
 }
 
 // ---- what became of each photo (GET /photos) ------------------------------------------------------
@@ -225,7 +237,7 @@ function attempt(u: Upload): Promise<PhoneOutcome | PhoneRefusal | null> {
       }
       if (xhr.status === 200 && body && typeof body === 'object' && 'status' in body) return resolve(body as PhoneOutcome)
       if (isRefusal(body)) return resolve(body)
-      resolve(xhr.status >= 500 || xhr.status === 0 ? null : { error: `The computer answered ${xhr.status}.`, kind: 'request' })
+      resolve(xhr.status >= 500 || xhr.status === 0 ? null : { error: words().formatMessage(m.answered, { status: xhr.status }), kind: 'request' })
     }
     xhr.onerror = () => resolve(null)
     xhr.ontimeout = () => resolve(null)
@@ -234,7 +246,7 @@ function attempt(u: Upload): Promise<PhoneOutcome | PhoneRefusal | null> {
 }
 
 async function send(u: Upload): Promise<void> {
-  for (const it of u.items) it.what.textContent = 'Sending…'
+  for (const it of u.items) it.what.textContent = words().formatMessage(m.sending)
   for (let i = 0; ; i++) {
     const r = await attempt(u)
     if (r && !isRefusal(r)) {
@@ -252,14 +264,14 @@ async function send(u: Upload): Promise<void> {
     }
     const wait = RETRY_DELAYS_MS[i]
     if (wait === undefined) break
-    for (const it of u.items) it.what.textContent = `The connection dropped: trying again in ${wait / 1000} s…`
+    for (const it of u.items) it.what.textContent = words().formatMessage(m.retrying, { seconds: wait / 1000 })
     await new Promise((res) => setTimeout(res, wait))
   }
   for (const it of u.items) {
-    finish(it, 'failed', 'the computer could not be reached. Check the Wi-Fi, then tap to try again.')
+    finish(it, 'failed', words().formatMessage(m.lost))
     const again = document.createElement('button')
     again.type = 'button'
-    again.textContent = 'Try again'
+    again.textContent = words().formatMessage(m.tryAgain)
     again.onclick = () => {
       again.remove()
       it.li.className = ''
@@ -278,7 +290,7 @@ function enqueue(u: Upload): void {
 
 function tooLarge(f: File): boolean {
   if (f.size <= MAX_PHONE_PHOTO_BYTES) return false
-  finish(item(f.name, f.size), 'skipped', `over ${MAX_PHONE_PHOTO_BYTES / 1024 / 1024} MB; take it again at a lower resolution.`)
+  finish(item(f.name, f.size), 'skipped', words().formatMessage(m.tooLarge, { mb: MAX_PHONE_PHOTO_BYTES / 1024 / 1024 }))
   return true
 }
 
@@ -289,8 +301,8 @@ let pages: { file: File; it: Item }[] = []
 function showPages(): void {
   doc.hidden = !oneDoc.checked
   docCount.textContent = pages.length
-    ? `${pages.length} ${pages.length === 1 ? 'page' : 'pages'} ready (at most ${MAX_DOCUMENT_PAGES}).`
-    : 'No page yet: take a photo of each page.'
+    ? words().formatMessage(m.pagesReady, { count: pages.length, max: MAX_DOCUMENT_PAGES })
+    : words().formatMessage(m.noPage)
   docSend.disabled = pages.length === 0
   docClear.disabled = pages.length === 0
 }
@@ -321,11 +333,11 @@ camera.addEventListener('change', () => {
     if (tooLarge(f)) continue
     if (oneDoc.checked) {
       if (pages.length >= MAX_DOCUMENT_PAGES) {
-        finish(item(f.name, f.size), 'skipped', `a document has at most ${MAX_DOCUMENT_PAGES} pages.`)
+        finish(item(f.name, f.size), 'skipped', words().formatMessage(m.tooManyPages, { max: MAX_DOCUMENT_PAGES }))
         continue
       }
       const it = item(f.name, f.size)
-      it.what.textContent = `Page ${pages.length + 1} of the document: not sent yet.`
+      it.what.textContent = words().formatMessage(m.pageOf, { n: pages.length + 1 })
       pages.push({ file: f, it })
     } else {
       enqueue({ file: f, id: newId(), target: target.value, note: note.value, items: [item(f.name, f.size)] })
@@ -343,4 +355,5 @@ docClear.addEventListener('click', () => {
 })
 form.addEventListener('submit', (e) => e.preventDefault())
 
-void start()
+// The page speaks the phone's language before it says anything else.
+void loadWords().then(start)

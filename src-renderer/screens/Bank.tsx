@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { defineMessages } from 'react-intl'
 import { CALLS } from '../../contract'
 import { BANK_UPLOAD_KINDS, fileKind } from '../../contract/api'
 import { StatusBadge } from '../components/Badge'
@@ -11,22 +12,78 @@ import { Screen } from '../components/Screen'
 import { fileToBase64 } from '../lib/base64'
 import { MAX_FILE_BYTES_ON_BRIDGE } from '../lib/files'
 import { formatBytes, formatDate, formatMoney } from '../lib/format'
+import { useI18n } from '../lib/i18n'
 import type { RecordRow, Result } from '../lib/types'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 
+const m = defineMessages({
+  title: { id: 'bank.title', defaultMessage: 'Bank statements' },
+  date: { id: 'bank.column.date', defaultMessage: 'Date' },
+  narration: { id: 'bank.column.narration', defaultMessage: 'Narration' },
+  amount: { id: 'bank.column.amount', defaultMessage: 'Amount' },
+  currency: { id: 'bank.column.currency', defaultMessage: 'Currency' },
+  transactions: { id: 'bank.list.title', defaultMessage: 'Bank transactions' },
+  empty: { id: 'bank.empty', defaultMessage: 'No bank transactions yet.' },
+  delete: { id: 'bank.delete', defaultMessage: 'Delete…' },
+  deleteOne: { id: 'bank.delete.one', defaultMessage: 'Delete transaction {name}' },
+  deleteTitle: { id: 'bank.delete.title', defaultMessage: 'Delete this bank transaction?' },
+  deleteWarning: {
+    id: 'bank.delete.warning',
+    defaultMessage: 'It is removed from the books. This cannot be undone here.',
+  },
+  deleteConfirm: { id: 'bank.delete.confirm', defaultMessage: 'Delete' },
+  deleted: { id: 'bank.delete.done', defaultMessage: 'Bank transaction deleted.' },
+  notStatement: {
+    id: 'bank.upload.notStatement',
+    defaultMessage: '{files}: not a statement file. Allowed: {kinds}.',
+  },
+  tooLarge: { id: 'bank.upload.tooLarge', defaultMessage: '{files}: larger than {size}.' },
+  unreadable: { id: 'bank.upload.unreadable', defaultMessage: 'The file could not be read: {reason}' },
+  noFiles: { id: 'bank.upload.noFiles', defaultMessage: 'Choose at least one statement file.' },
+  promptMissing: {
+    id: 'bank.upload.promptMissing',
+    defaultMessage: 'Write what the AI should do with the statement: which account and period it covers.',
+  },
+  promptTooLong: {
+    id: 'bank.upload.promptTooLong',
+    defaultMessage: 'The instructions are too long: keep them under {max, number} characters.',
+  },
+  queued: {
+    id: 'bank.upload.queued',
+    defaultMessage:
+      '{count, plural, one {# statement queued: its transactions appear here when processing finishes.} other {# statements queued: their transactions appear here when processing finishes.}}',
+  },
+  notSent: {
+    id: 'bank.upload.notSent',
+    defaultMessage: '{count, plural, one {# not sent (already uploaded or skipped): see below.} other {# not sent (already uploaded or skipped): see below.}}',
+  },
+  upload: { id: 'bank.upload.title', defaultMessage: 'Upload a statement' },
+  drop: { id: 'bank.upload.drop', defaultMessage: 'Drop statement files' },
+  chosen: { id: 'bank.upload.chosen', defaultMessage: 'Chosen files' },
+  instructions: { id: 'bank.upload.instructions', defaultMessage: 'Instructions' },
+  instructionsHint: {
+    id: 'bank.upload.instructions.hint',
+    defaultMessage:
+      'Required for every statement upload: e.g. “Import the March 2026 statement of the GTBank current account”.',
+  },
+  uploading: { id: 'bank.upload.uploading', defaultMessage: 'Uploading…' },
+  submit: { id: 'bank.upload.submit', defaultMessage: 'Upload statement' },
+  sent: { id: 'bank.upload.sent', defaultMessage: 'Sent in this session' },
+})
+
 const COLUMNS: Column[] = [
-  { key: 'date', label: 'Date', fit: true, render: (r) => formatDate(r.date) },
-  { key: 'narration', label: 'Narration', primary: true },
+  { key: 'date', label: m.date, fit: true, render: (r) => formatDate(r.date) },
+  { key: 'narration', label: m.narration, primary: true },
   {
     key: 'amount',
-    label: 'Amount',
+    label: m.amount,
     numeric: true,
     fit: true,
     render: (r) => formatMoney(r.amount as number | undefined, r.currency),
   },
-  { key: 'currency', label: 'Currency', width: '80px', priority: 3 },
+  { key: 'currency', label: m.currency, width: '80px', priority: 3 },
 ]
 
 const ACCEPT = BANK_UPLOAD_KINDS.map((k) => `.${k}`).join(',')
@@ -36,27 +93,28 @@ export function Bank() {
   const toast = useApp((s) => s.toast)
   const [deleting, setDeleting] = useState<RecordRow | null>(null)
   const { busy, error, submit, reset } = useSubmit()
+  const intl = useI18n()
 
   return (
-    <Screen title="Bank statements">
+    <Screen title={intl.formatMessage(m.title)}>
       <div className="split">
         <RecordListSection
           listKey="bank"
           className="split__main section"
-          title="Bank transactions"
+          title={intl.formatMessage(m.transactions)}
           titleId="bank-list-title"
-          caption="Bank transactions"
+          caption={intl.formatMessage(m.transactions)}
           columns={COLUMNS}
-          empty="No bank transactions yet."
+          empty={intl.formatMessage(m.empty)}
           actionsWidth="92px"
           actions={(row) => (
             <button
               type="button"
               className="btn btn--small btn--danger-ghost"
               onClick={() => setDeleting(row)}
-              aria-label={`Delete transaction ${row.narration ?? row.uuid}`}
+              aria-label={intl.formatMessage(m.deleteOne, { name: String(row.narration ?? row.uuid) })}
             >
-              Delete…
+              {intl.formatMessage(m.delete)}
             </button>
           )}
         />
@@ -66,7 +124,7 @@ export function Bank() {
       </div>
       {deleting ? (
         <ConfirmDialog
-          title="Delete this bank transaction?"
+          title={intl.formatMessage(m.deleteTitle)}
           message={
             <p>
               {deleting.date ? `${formatDate(deleting.date)} · ` : ''}
@@ -75,10 +133,10 @@ export function Bank() {
                 {formatMoney(deleting.amount as number | undefined, deleting.currency)}
               </span>
               <br />
-              It is removed from the books. This cannot be undone here.
+              {intl.formatMessage(m.deleteWarning)}
             </p>
           }
-          confirmLabel="Delete"
+          confirmLabel={intl.formatMessage(m.deleteConfirm)}
           danger
           busy={busy}
           error={error}
@@ -89,7 +147,7 @@ export function Bank() {
           onConfirm={async () => {
             const done = await submit(() => remove(deleting.uuid))
             if (!done) return
-            toast('success', done.message || 'Bank transaction deleted.')
+            toast('success', intl.formatMessage(m.deleted))
             setDeleting(null)
           }}
         />
@@ -105,15 +163,22 @@ function StatementUpload() {
   const [prompt, setPrompt] = useState('')
   const { busy, error, fields, submit: send, refuse } = useSubmit()
   const [done, setDone] = useState<string | null>(null)
+  const intl = useI18n()
 
   const pick = (list: File[]) => {
     const bad = list.filter((f) => !(BANK_UPLOAD_KINDS as readonly string[]).includes(fileKind(f.name)))
     const big = list.filter((f) => f.size > MAX_FILE_BYTES_ON_BRIDGE)
     const { files: _before, ...others } = fields
     const refused = bad.length
-      ? `${bad.map((f) => f.name).join(', ')}: not a statement file. Allowed: ${BANK_UPLOAD_KINDS.join(', ')}.`
+      ? intl.formatMessage(m.notStatement, {
+          files: intl.formatList(bad.map((f) => f.name)),
+          kinds: intl.formatList(BANK_UPLOAD_KINDS),
+        })
       : big.length
-        ? `${big.map((f) => f.name).join(', ')}: larger than ${formatBytes(MAX_FILE_BYTES_ON_BRIDGE)}.`
+        ? intl.formatMessage(m.tooLarge, {
+            files: intl.formatList(big.map((f) => f.name)),
+            size: formatBytes(MAX_FILE_BYTES_ON_BRIDGE),
+          })
         : null
     refuse(error, refused ? { ...others, files: refused } : others)
     setFiles(list.filter((f) => !bad.includes(f) && !big.includes(f)).slice(0, 10))
@@ -127,7 +192,9 @@ function StatementUpload() {
       )
       return { ok: true, value }
     } catch (err) {
-      const message = `The file could not be read: ${err instanceof Error ? err.message : String(err)}`
+      const message = intl.formatMessage(m.unreadable, {
+        reason: err instanceof Error ? err.message : String(err),
+      })
       return { ok: false, error: { code: 'unreadable', message } }
     }
   }
@@ -136,11 +203,14 @@ function StatementUpload() {
     e.preventDefault()
     setDone(null)
     const problems: Record<string, string> = {}
-    if (files.length === 0) problems.files = 'Choose at least one statement file.'
-    // The same rule, and the same words, main applies to this call.
+    if (files.length === 0) problems.files = intl.formatMessage(m.noFiles)
+    // The same rule main applies to this call, in words that say what to write.
     const promptCheck = CALLS.uploadBankStatement.shape.prompt.safeParse(prompt)
     if (!promptCheck.success)
-      problems.prompt = promptCheck.error.issues[0]?.message ?? 'the prompt is required'
+      problems.prompt =
+        promptCheck.error.issues[0]?.code === 'too_big'
+          ? intl.formatMessage(m.promptTooLong, { max: 4000 })
+          : intl.formatMessage(m.promptMissing)
     refuse(null, problems)
     if (problems.files || problems.prompt) return
     const outcomes = await send(async () => {
@@ -151,9 +221,12 @@ function StatementUpload() {
     const taken = outcomes.filter((o) => o.kind === 'queued').length
     const other = outcomes.length - taken
     setDone(
-      `${taken ? `${taken} statement${taken === 1 ? '' : 's'} queued: the transactions appear here when processing finishes.` : ''}${
-        other ? ` ${other} not sent (already uploaded or skipped): see below.` : ''
-      }`.trim(),
+      [
+        taken ? intl.formatMessage(m.queued, { count: taken }) : '',
+        other ? intl.formatMessage(m.notSent, { count: other }) : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
     )
     setFiles([])
     setPrompt('')
@@ -162,17 +235,17 @@ function StatementUpload() {
   return (
     <section className="card" aria-labelledby="stmt-title">
       <h2 id="stmt-title" className="h3">
-        Upload a statement
+        {intl.formatMessage(m.upload)}
       </h2>
       <form className="form" onSubmit={submit} noValidate>
         <DropZone
-          title="Drop statement files"
+          title={intl.formatMessage(m.drop)}
           hint={`${BANK_UPLOAD_KINDS.join(', ')}`}
           accept={ACCEPT}
           onFiles={pick}
         />
         {files.length ? (
-          <ul className="file-list" aria-label="Chosen files">
+          <ul className="file-list" aria-label={intl.formatMessage(m.chosen)}>
             {files.map((f) => (
               <li key={f.name}>
                 {f.name} <span className="muted">{formatBytes(f.size)}</span>
@@ -182,18 +255,18 @@ function StatementUpload() {
         ) : null}
         {fields.files ? <div className="field__error">{fields.files}</div> : null}
         <TextAreaField
-          label="Instructions"
+          label={intl.formatMessage(m.instructions)}
           required
           error={fields.prompt}
-          hint="Required for every statement upload: e.g. “Import the March 2026 statement of the GTBank current account”."
+          hint={intl.formatMessage(m.instructionsHint)}
           rows={3}
           maxLength={4000}
           value={prompt}
           onChange={setPrompt}
         />
         <FormError message={error} />
-        <SubmitButton busy={busy} busyLabel="Uploading…">
-          Upload statement
+        <SubmitButton busy={busy} busyLabel={intl.formatMessage(m.uploading)}>
+          {intl.formatMessage(m.submit)}
         </SubmitButton>
         {done ? (
           <p className="success" role="status">
@@ -210,11 +283,12 @@ function StatementUpload() {
 function SentStatements() {
   const liveOrder = useApp((s) => s.liveOrder)
   const live = useApp((s) => s.live)
+  const intl = useI18n()
   const rows = liveOrder.map((id) => live[id]).filter((u) => u?.target === 'bank-transactions')
   if (rows.length === 0) return null
   return (
     <div className="section">
-      <h3 className="h4">Sent in this session</h3>
+      <h3 className="h4">{intl.formatMessage(m.sent)}</h3>
       <ul className="plain">
         {rows.map((u) =>
           u ? (

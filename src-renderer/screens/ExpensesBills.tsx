@@ -1,23 +1,67 @@
 import { useEffect, useRef, useState } from 'react'
-import { recordPatchSchema, recordPutSchema, issuesByField } from '../../contract/api'
+import { defineMessages } from 'react-intl'
+import { recordPatchSchema, recordPutSchema } from '../../contract/api'
 import { ActionDialog } from '../components/Dialog'
 import { BusyButton, DateField, Field, FormError, SearchField, TextField } from '../components/Field'
 import { COMMON_COLUMNS } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import type { RecordRow } from '../lib/types'
 import { useApp } from '../store'
-import { useSubmit } from '../lib/useSubmit'
+import { useI18n } from '../lib/i18n'
+import { type FieldIssue, useSubmit, wordIssues } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 import { useRecordList } from '../lib/useRecordList'
 import type { ListKey } from '../store/records'
 
 type Kind = 'expenses' | 'bills'
 
+const m = defineMessages({
+  title: { id: 'expenses.title', defaultMessage: 'Expenses & bills' },
+  kind: { id: 'expenses.tabs.label', defaultMessage: 'Record kind' },
+  expenses: { id: 'expenses.tab.expenses', defaultMessage: 'Expenses' },
+  bills: { id: 'expenses.tab.bills', defaultMessage: 'Bills' },
+  emptyExpenses: { id: 'expenses.empty', defaultMessage: 'No expenses yet.' },
+  emptyBills: { id: 'expenses.bills.empty', defaultMessage: 'No bills yet.' },
+  searchExpenses: { id: 'expenses.search', defaultMessage: 'Search expenses' },
+  searchBills: { id: 'expenses.bills.search', defaultMessage: 'Search bills' },
+  search: { id: 'expenses.search.button', defaultMessage: 'Search' },
+  editNarration: { id: 'expenses.editNarration', defaultMessage: 'Edit narration' },
+  editNarrationOf: { id: 'expenses.editNarration.of', defaultMessage: 'Edit narration of {name}' },
+  replace: { id: 'expenses.bills.replace', defaultMessage: 'Replace…' },
+  replaceOf: { id: 'expenses.bills.replace.of', defaultMessage: 'Replace bill {name}' },
+  narration: { id: 'expenses.narration', defaultMessage: 'Narration' },
+  narrationEmpty: { id: 'expenses.narration.empty', defaultMessage: 'Write a narration.' },
+  dateMissing: { id: 'expenses.date.missing', defaultMessage: 'Choose the bill’s date.' },
+  save: { id: 'expenses.save', defaultMessage: 'Save' },
+  saving: { id: 'expenses.saving', defaultMessage: 'Saving…' },
+  cancel: { id: 'expenses.cancel', defaultMessage: 'Cancel' },
+  saved: { id: 'expenses.narration.saved', defaultMessage: 'Narration saved.' },
+  replaced: { id: 'expenses.bills.replaced', defaultMessage: 'Bill replaced.' },
+  replaceTitle: { id: 'expenses.bills.replace.title', defaultMessage: 'Replace bill' },
+  replaceAction: { id: 'expenses.bills.replace.action', defaultMessage: 'Replace' },
+  replaceIntro: {
+    id: 'expenses.bills.replace.intro',
+    defaultMessage: 'Replacing a bill sends its narration and its date together.',
+  },
+  date: { id: 'expenses.date', defaultMessage: 'Date' },
+})
+
+/** A narration or date problem of the edit forms, in words. */
+function narrationIssue(intl: ReturnType<typeof useI18n>) {
+  return ({ field }: FieldIssue): string | undefined =>
+    field === 'narration'
+      ? intl.formatMessage(m.narrationEmpty)
+      : field === 'date'
+        ? intl.formatMessage(m.dateMissing)
+        : undefined
+}
+
 export function ExpensesBills() {
+  const intl = useI18n()
   const [tab, setTab] = useState<Kind>('expenses')
   const tabs: { id: Kind; label: string }[] = [
-    { id: 'expenses', label: 'Expenses' },
-    { id: 'bills', label: 'Bills' },
+    { id: 'expenses', label: intl.formatMessage(m.expenses) },
+    { id: 'bills', label: intl.formatMessage(m.bills) },
   ]
   const onKey = (e: React.KeyboardEvent) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return
@@ -27,8 +71,8 @@ export function ExpensesBills() {
     document.getElementById(`tab-${next}`)?.focus()
   }
   return (
-    <Screen title="Expenses & bills">
-      <div role="tablist" aria-label="Record kind" className="tabs" onKeyDown={onKey}>
+    <Screen title={intl.formatMessage(m.title)}>
+      <div role="tablist" aria-label={intl.formatMessage(m.kind)} className="tabs" onKeyDown={onKey}>
         {tabs.map((t) => (
           <button
             key={t.id}
@@ -58,28 +102,33 @@ function RecordList({ kind }: { kind: Kind }) {
   const [editing, setEditing] = useState<string | null>(null)
   const [replacing, setReplacing] = useState<RecordRow | null>(null)
   const [search, setSearch] = useState(list.search)
+  const intl = useI18n()
+  const caption = intl.formatMessage(kind === 'expenses' ? m.expenses : m.bills)
+  const searchLabel = intl.formatMessage(kind === 'expenses' ? m.searchExpenses : m.searchBills)
+  // A row's name in its actions' labels: its number, else its narration, else (last) its id.
+  const name = (row: RecordRow) => String(row.document_number ?? row.narration ?? row.uuid)
 
   return (
     <RecordListSection
       listKey={key}
-      pagerLabel={kind}
-      caption={kind === 'expenses' ? 'Expenses' : 'Bills'}
+      pagerLabel={caption}
+      caption={caption}
       columns={COMMON_COLUMNS}
-      empty={kind === 'expenses' ? 'No expenses yet.' : 'No bills yet.'}
+      empty={intl.formatMessage(kind === 'expenses' ? m.emptyExpenses : m.emptyBills)}
       actionsWidth={kind === 'bills' ? '212px' : '128px'}
       before={
         <form
           className="inline-form"
           role="search"
-          aria-label={`Search ${kind}`}
+          aria-label={searchLabel}
           onSubmit={(e) => {
             e.preventDefault()
             void load(key, { search, page: 1 })
           }}
         >
-          <SearchField label={`Search ${kind}`} value={search} onChange={setSearch} />
+          <SearchField label={searchLabel} value={search} onChange={setSearch} />
           <button type="submit" className="btn">
-            Search
+            {intl.formatMessage(m.search)}
           </button>
         </form>
       }
@@ -91,18 +140,18 @@ function RecordList({ kind }: { kind: Kind }) {
             className="btn btn--small"
             onClick={() => setEditing(editing === row.uuid ? null : row.uuid)}
             aria-expanded={editing === row.uuid}
-            aria-label={`Edit narration of ${row.document_number ?? row.narration ?? row.uuid}`}
+            aria-label={intl.formatMessage(m.editNarrationOf, { name: name(row) })}
           >
-            Edit narration
+            {intl.formatMessage(m.editNarration)}
           </button>
           {kind === 'bills' ? (
             <button
               type="button"
               className="btn btn--small btn--ghost"
               onClick={() => setReplacing(row)}
-              aria-label={`Replace bill ${row.document_number ?? row.uuid}`}
+              aria-label={intl.formatMessage(m.replaceOf, { name: name(row) })}
             >
-              Replace…
+              {intl.formatMessage(m.replace)}
             </button>
           ) : null}
         </span>
@@ -122,6 +171,7 @@ function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; on
   const toast = useApp((s) => s.toast)
   const [value, setValue] = useState(String(row.narration ?? ''))
   const { busy, error, fields, submit, refuse } = useSubmit()
+  const intl = useI18n()
   const input = useRef<HTMLInputElement>(null)
   useEffect(() => input.current?.focus(), [])
 
@@ -129,11 +179,11 @@ function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; on
     e.preventDefault()
     const check = recordPatchSchema.safeParse({ narration: value })
     if (!check.success) {
-      refuse(issuesByField(check.error).narration ?? check.error.issues[0]?.message ?? 'Not valid.')
+      refuse(wordIssues(check.error, narrationIssue(intl)).narration ?? intl.formatMessage(m.narrationEmpty))
       return
     }
     if ((await submit(() => update(kind, row.uuid, value.trim()))) === null) return
-    toast('success', 'Narration saved.')
+    toast('success', intl.formatMessage(m.saved))
     onDone()
   }
   return (
@@ -148,7 +198,7 @@ function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; on
         }
       }}
     >
-      <Field label="Narration" error={fields.narration ?? error}>
+      <Field label={intl.formatMessage(m.narration)} error={fields.narration ?? error}>
         {(p) => (
           <input
             ref={input}
@@ -159,11 +209,16 @@ function NarrationEditor({ kind, row, onDone }: { kind: Kind; row: RecordRow; on
           />
         )}
       </Field>
-      <BusyButton type="submit" className="btn btn--primary btn--small" busy={busy} busyLabel="Saving…">
-        Save
+      <BusyButton
+        type="submit"
+        className="btn btn--primary btn--small"
+        busy={busy}
+        busyLabel={intl.formatMessage(m.saving)}
+      >
+        {intl.formatMessage(m.save)}
       </BusyButton>
       <button type="button" className="btn btn--small" onClick={onDone}>
-        Cancel
+        {intl.formatMessage(m.cancel)}
       </button>
     </form>
   )
@@ -176,37 +231,38 @@ function ReplaceBillDialog({ row, onClose }: { row: RecordRow; onClose: () => vo
   const [narration, setNarration] = useState(String(row.narration ?? ''))
   const [date, setDate] = useState(String(row.date ?? ''))
   const { busy, error, fields, submit, refuse } = useSubmit()
+  const intl = useI18n()
 
   const save = async () => {
     const body = { narration, date }
     const check = recordPutSchema.safeParse(body)
     if (!check.success) {
-      refuse(null, issuesByField(check.error))
+      refuse(null, wordIssues(check.error, narrationIssue(intl)))
       return
     }
     if ((await submit(() => replace(row.uuid, check.data))) === null) return
-    toast('success', 'Bill replaced.')
+    toast('success', intl.formatMessage(m.replaced))
     onClose()
   }
   return (
     <ActionDialog
-      title="Replace bill"
+      title={intl.formatMessage(m.replaceTitle)}
       onClose={onClose}
       onAction={() => void save()}
-      label="Replace"
-      busyLabel="Saving…"
+      label={intl.formatMessage(m.replaceAction)}
+      busyLabel={intl.formatMessage(m.saving)}
       busy={busy}
     >
-      <p className="muted">A replace (PUT) sends the bill’s narration and date together.</p>
+      <p className="muted">{intl.formatMessage(m.replaceIntro)}</p>
       <TextField
-        label="Narration"
+        label={intl.formatMessage(m.narration)}
         required
         error={fields.narration}
         value={narration}
         onChange={setNarration}
         input={{ 'data-autofocus': true }}
       />
-      <DateField label="Date" required error={fields.date} value={date} onChange={setDate} />
+      <DateField label={intl.formatMessage(m.date)} required error={fields.date} value={date} onChange={setDate} />
       <FormError message={error} />
     </ActionDialog>
   )

@@ -1,9 +1,11 @@
 import { useState } from 'react'
+import { defineMessages } from 'react-intl'
 import { DropZone } from '../components/DropZone'
 import { Field, FormError, SubmitButton, TextAreaField } from '../components/Field'
-import { type Column, commonColumn, str } from '../components/RecordTable'
+import { type Column, commonColumn, methodWords, str } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatDate, formatMoney } from '../lib/format'
+import { useI18n } from '../lib/i18n'
 import { columnWidth } from '../lib/measure'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
@@ -12,15 +14,79 @@ import type { Invoice } from '../store/records'
 import { EmptyRow, TableHead, numeric } from '../components/TableHead'
 import { useShallow } from 'zustand/react/shallow'
 
+const m = defineMessages({
+  title: { id: 'invoices.title', defaultMessage: 'Invoices' },
+  customer: { id: 'invoices.column.customer', defaultMessage: 'Customer' },
+  total: { id: 'invoices.column.total', defaultMessage: 'Total' },
+  balance: { id: 'invoices.column.balance', defaultMessage: 'Balance' },
+  openForm: { id: 'invoices.open.form', defaultMessage: 'Open an invoice' },
+  openBy: { id: 'invoices.open.label', defaultMessage: 'Open by number or reference' },
+  open: { id: 'invoices.open', defaultMessage: 'Open' },
+  openOne: { id: 'invoices.open.one', defaultMessage: 'Open invoice {number}' },
+  notFound: { id: 'invoices.notFound', defaultMessage: 'No invoice has the number or reference {ref}.' },
+  all: { id: 'invoices.list.title', defaultMessage: 'All invoices' },
+  empty: { id: 'invoices.empty', defaultMessage: 'No invoices yet.' },
+  invoice: { id: 'invoices.view.title', defaultMessage: 'Invoice {number}' },
+  close: { id: 'invoices.view.close', defaultMessage: 'Close' },
+  loading: { id: 'invoices.view.loading', defaultMessage: 'Loading the invoice…' },
+  date: { id: 'invoices.view.date', defaultMessage: 'Date' },
+  due: { id: 'invoices.view.due', defaultMessage: 'Due' },
+  narration: { id: 'invoices.view.narration', defaultMessage: 'Narration' },
+  reference: { id: 'invoices.view.reference', defaultMessage: 'Reference' },
+  amountPaid: { id: 'invoices.view.amountPaid', defaultMessage: 'Amount paid' },
+  items: { id: 'invoices.view.items', defaultMessage: 'Items' },
+  payments: { id: 'invoices.view.payments', defaultMessage: 'Payments' },
+  noPayments: { id: 'invoices.view.noPayments', defaultMessage: 'No payments yet.' },
+  itemsCaption: { id: 'invoices.items.caption', defaultMessage: 'Invoice items' },
+  item: { id: 'invoices.items.item', defaultMessage: 'Item' },
+  quantity: { id: 'invoices.items.quantity', defaultMessage: 'Quantity' },
+  price: { id: 'invoices.items.price', defaultMessage: 'Price' },
+  tax: { id: 'invoices.items.tax', defaultMessage: 'Tax %' },
+  amount: { id: 'invoices.items.amount', defaultMessage: 'Amount' },
+  noItems: { id: 'invoices.items.none', defaultMessage: 'No items.' },
+  method: { id: 'invoices.payments.method', defaultMessage: 'Method' },
+  create: { id: 'invoices.create.title', defaultMessage: 'Create an invoice' },
+  fromDocument: { id: 'invoices.create.fromDocument', defaultMessage: 'From a document' },
+  fromDocumentHint: {
+    id: 'invoices.create.fromDocument.hint',
+    defaultMessage: 'Drop or choose files: each becomes an invoice.',
+  },
+  describe: { id: 'invoices.create.describe', defaultMessage: 'Or from a description' },
+  describeHint: {
+    id: 'invoices.create.describe.hint',
+    defaultMessage: 'e.g. Invoice Ada Stores for 3 bags of rice at 45,000 each, due in 14 days.',
+  },
+  describeMissing: {
+    id: 'invoices.create.describe.missing',
+    defaultMessage: 'Describe the invoice: customer, items, amounts.',
+  },
+  sending: { id: 'invoices.create.sending', defaultMessage: 'Sending…' },
+  createFromDescription: { id: 'invoices.create.submit', defaultMessage: 'Create from description' },
+  created: { id: 'invoices.create.done', defaultMessage: 'Invoice created.' },
+  openIt: { id: 'invoices.create.openIt', defaultMessage: 'Open it' },
+  preparing: {
+    id: 'invoices.create.preparing',
+    defaultMessage: 'Sent: the invoice is being prepared (job {job}). It appears in the list when ready.',
+  },
+})
+
+/** An invoice's number as people know it (INV-1003): the server's number, else its reference, else its id. */
+export function invoiceNumber(r: { document_number?: unknown; source_uuid?: unknown; uuid: string }): string {
+  const n = [r.document_number, r.source_uuid].find((v) => typeof v === 'string' && v.trim() !== '')
+  return typeof n === 'string' ? n : r.uuid
+}
+
 const COLUMNS: Column[] = [
   commonColumn('date'),
-  commonColumn('document_number'),
-  commonColumn('contact', { label: 'Customer' }),
+  commonColumn('document_number', {
+    render: (r) => str(r.document_number ?? r.source_uuid),
+  }),
+  commonColumn('contact', { label: m.customer }),
   commonColumn('narration'),
-  commonColumn('amount', { label: 'Total' }),
+  commonColumn('amount', { label: m.total }),
   {
     key: 'balance',
-    label: 'Balance',
+    label: m.balance,
     numeric: true,
     fit: true,
     priority: 2,
@@ -33,21 +99,22 @@ export function Invoices() {
   const [invoice, openInvoice] = useApp(useShallow((s) => [s.invoice, s.openInvoice] as const))
   const closeInvoice = useApp((s) => s.closeInvoice)
   const [ref, setRef] = useState('')
+  const intl = useI18n()
 
   return (
-    <Screen title="Invoices">
+    <Screen title={intl.formatMessage(m.title)}>
       <div className="split">
         <div className="split__main">
           <form
             className="inline-form"
             role="search"
-            aria-label="Open an invoice"
+            aria-label={intl.formatMessage(m.openForm)}
             onSubmit={(e) => {
               e.preventDefault()
               void openInvoice(ref)
             }}
           >
-            <Field label="Open by uuid or source_uuid">
+            <Field label={intl.formatMessage(m.openBy)}>
               {(p) => (
                 <input
                   {...p}
@@ -60,7 +127,7 @@ export function Invoices() {
               )}
             </Field>
             <button type="submit" className="btn" disabled={!ref.trim()}>
-              Open
+              {intl.formatMessage(m.open)}
             </button>
           </form>
 
@@ -71,7 +138,7 @@ export function Invoices() {
               data={invoice.data}
               error={
                 invoice.error?.status === 404 || invoice.error?.code === 'not_found'
-                  ? `No invoice has the id ${invoice.id}.`
+                  ? intl.formatMessage(m.notFound, { ref: invoice.id })
                   : (invoice.error?.message ?? null)
               }
               onClose={closeInvoice}
@@ -80,11 +147,11 @@ export function Invoices() {
 
           <RecordListSection
             listKey="invoices"
-            title="All invoices"
+            title={intl.formatMessage(m.all)}
             titleId="inv-list-title"
-            caption="Invoices"
+            caption={intl.formatMessage(m.title)}
             columns={COLUMNS}
-            empty="No invoices yet."
+            empty={intl.formatMessage(m.empty)}
             onRowClick={(row) => void openInvoice(row.uuid)}
             actionsWidth="76px"
             actions={(row) => (
@@ -92,9 +159,9 @@ export function Invoices() {
                 type="button"
                 className="btn btn--small"
                 onClick={() => void openInvoice(row.uuid)}
-                aria-label={`Open invoice ${row.document_number ?? row.uuid}`}
+                aria-label={intl.formatMessage(m.openOne, { number: invoiceNumber(row) })}
               >
-                Open
+                {intl.formatMessage(m.open)}
               </button>
             )}
           />
@@ -120,60 +187,68 @@ function InvoiceView({
   error: string | null
   onClose: () => void
 }) {
+  const intl = useI18n()
+  // Titled by its number (INV-1003), not its id; before it is read, by what was typed to open it.
+  const number = data ? invoiceNumber(data) : id
   return (
     <section className="card invoice" aria-labelledby="invoice-title" aria-busy={loading}>
       <div className="section__head">
         <h2 id="invoice-title" className="h3">
-          Invoice{' '}
-          {data ? <span className="mono small">{data.uuid}</span> : <span className="mono small">{id}</span>}
+          {intl.formatMessage(m.invoice, {
+            number: (
+              <bdi key="n" className="mono">
+                {number}
+              </bdi>
+            ),
+          })}
         </h2>
         <button type="button" className="btn btn--small btn--ghost" onClick={onClose}>
-          Close
+          {intl.formatMessage(m.close)}
         </button>
       </div>
-      {loading ? <p role="status">Loading the invoice…</p> : null}
+      {loading ? <p role="status">{intl.formatMessage(m.loading)}</p> : null}
       <FormError message={error} />
       {data ? (
         <>
           <dl className="facts">
             <div>
-              <dt>Date</dt>
+              <dt>{intl.formatMessage(m.date)}</dt>
               <dd>{formatDate(data.date)}</dd>
             </div>
             <div>
-              <dt>Due</dt>
+              <dt>{intl.formatMessage(m.due)}</dt>
               <dd>{formatDate(data.due_date)}</dd>
             </div>
             <div>
-              <dt>Narration</dt>
+              <dt>{intl.formatMessage(m.narration)}</dt>
               <dd dir="auto">{data.narration || '—'}</dd>
             </div>
-            {data.source_uuid ? (
+            {data.source_uuid && data.source_uuid !== number ? (
               <div>
-                <dt>source_uuid</dt>
+                <dt>{intl.formatMessage(m.reference)}</dt>
                 <dd className="mono">{data.source_uuid}</dd>
               </div>
             ) : null}
             <div className="facts__money">
-              <dt>Total</dt>
+              <dt>{intl.formatMessage(m.total)}</dt>
               <dd>{formatMoney(data.total_amount, data.currency)}</dd>
             </div>
             <div className="facts__money">
-              <dt>Amount paid</dt>
+              <dt>{intl.formatMessage(m.amountPaid)}</dt>
               <dd>{formatMoney(data.amount_paid, data.currency)}</dd>
             </div>
             <div className="facts__money">
-              <dt>Balance</dt>
+              <dt>{intl.formatMessage(m.balance)}</dt>
               <dd>
                 <strong>{formatMoney(data.balance, data.currency)}</strong>
               </dd>
             </div>
           </dl>
-          <h3 className="h4">Items</h3>
+          <h3 className="h4">{intl.formatMessage(m.items)}</h3>
           <InvoiceItems data={data} />
-          <h3 className="h4">Payments</h3>
+          <h3 className="h4">{intl.formatMessage(m.payments)}</h3>
           {data.payments.length === 0 ? (
-            <p className="muted">No payments yet.</p>
+            <p className="muted">{intl.formatMessage(m.noPayments)}</p>
           ) : (
             <InvoicePayments data={data} />
           )}
@@ -185,6 +260,7 @@ function InvoiceView({
 
 /** An invoice's lines: the money columns sized to their widest value (never cut). */
 function InvoiceItems({ data }: { data: Invoice }) {
+  const intl = useI18n()
   const rows = data.record_items.map((it) => ({
     name: str(it.item_name),
     quantity: str(it.quantity),
@@ -203,20 +279,20 @@ function InvoiceItems({ data }: { data: Invoice }) {
   return (
     <div className="table-wrap">
       <table className="table table--fit table--wrap">
-        <caption className="sr-only">Invoice items</caption>
+        <caption className="sr-only">{intl.formatMessage(m.itemsCaption)}</caption>
         <TableHead
           cells={[
-            'Item',
-            fit('Quantity', 'quantity'),
-            fit('Price', 'price'),
-            fit('Tax %', 'tax'),
-            fit('Amount', 'amount'),
+            intl.formatMessage(m.item),
+            fit(intl.formatMessage(m.quantity), 'quantity'),
+            fit(intl.formatMessage(m.price), 'price'),
+            fit(intl.formatMessage(m.tax), 'tax'),
+            fit(intl.formatMessage(m.amount), 'amount'),
           ]}
         />
         <tbody>
           {rows.length === 0 ? (
             <EmptyRow span={5} className="muted">
-              No items.
+              {intl.formatMessage(m.noItems)}
             </EmptyRow>
           ) : (
             rows.map((it, i) => (
@@ -237,31 +313,34 @@ function InvoiceItems({ data }: { data: Invoice }) {
 
 /** An invoice's payments: dates in the person's locale, amounts never cut. */
 function InvoicePayments({ data }: { data: Invoice }) {
+  const intl = useI18n()
   const rows = data.payments.map((p, i) => ({
     key: p.uuid ?? `#${i}`,
     date: formatDate(p.date),
-    method: str(p.method),
+    method: methodWords(p.method),
     amount: formatMoney(p.amount, data.currency),
   }))
+  const dateLabel = intl.formatMessage(m.date)
+  const amountLabel = intl.formatMessage(m.amount)
   return (
     <div className="table-wrap">
       <table className="table table--fit table--wrap">
-        <caption className="sr-only">Payments</caption>
+        <caption className="sr-only">{intl.formatMessage(m.payments)}</caption>
         <TableHead
           cells={[
             {
-              label: 'Date',
+              label: dateLabel,
               className: 'nowrap',
               width: columnWidth(
-                'Date',
+                dateLabel,
                 rows.map((r) => r.date),
               ),
             },
-            'Method',
+            intl.formatMessage(m.method),
             {
-              ...numeric('Amount', 'nowrap'),
+              ...numeric(amountLabel, 'nowrap'),
               width: columnWidth(
-                'Amount',
+                amountLabel,
                 rows.map((r) => r.amount),
               ),
             },
@@ -289,12 +368,13 @@ function CreateInvoice() {
   const [prompt, setPrompt] = useState('')
   const { busy, error, fields, submit: send, refuse } = useSubmit()
   const [done, setDone] = useState<{ jobReference: string | null; recordUuid: string | null } | null>(null)
+  const intl = useI18n()
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault()
     setDone(null)
     if (!prompt.trim()) {
-      refuse(null, { prompt: 'Describe the invoice: customer, items, amounts.' })
+      refuse(null, { prompt: intl.formatMessage(m.describeMissing) })
       return
     }
     const created = await send(() => createFromPrompt(prompt.trim()))
@@ -306,43 +386,40 @@ function CreateInvoice() {
   return (
     <section className="card" aria-labelledby="create-inv-title">
       <h2 id="create-inv-title" className="h3">
-        Create an invoice
+        {intl.formatMessage(m.create)}
       </h2>
       <DropZone
-        title="From a document"
-        hint="Drop or choose files: each becomes an invoice."
+        title={intl.formatMessage(m.fromDocument)}
+        hint={intl.formatMessage(m.fromDocumentHint)}
         busy={sending > 0}
         onFiles={(files) => void sendFiles(files, 'invoices', '')}
       />
       <form className="form" onSubmit={submit} noValidate>
         <TextAreaField
-          label="Or from a description"
+          label={intl.formatMessage(m.describe)}
           error={fields.prompt}
-          hint="e.g. Invoice Ada Stores for 3 bags of rice at 45,000 each, due in 14 days."
+          hint={intl.formatMessage(m.describeHint)}
           rows={4}
           maxLength={4000}
           value={prompt}
           onChange={setPrompt}
         />
         <FormError message={error} />
-        <SubmitButton busy={busy} busyLabel="Sending…">
-          Create from description
+        <SubmitButton busy={busy} busyLabel={intl.formatMessage(m.sending)}>
+          {intl.formatMessage(m.createFromDescription)}
         </SubmitButton>
       </form>
       {done ? (
         <div className="success" role="status">
           {done.recordUuid ? (
             <>
-              Invoice created.{' '}
+              {intl.formatMessage(m.created)}{' '}
               <button type="button" className="linklike" onClick={() => void openInvoice(done.recordUuid!)}>
-                Open it
+                {intl.formatMessage(m.openIt)}
               </button>
             </>
           ) : (
-            <>
-              Sent: the invoice is being prepared (job {done.jobReference ?? '—'}). It appears in the list
-              when ready.
-            </>
+            intl.formatMessage(m.preparing, { job: done.jobReference ?? '—' })
           )}
         </div>
       ) : null}

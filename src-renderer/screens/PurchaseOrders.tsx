@@ -4,23 +4,21 @@ import {
   type LineItem,
   type PurchaseOrderData,
   documentAmount,
-  issuesByField,
   lineAmounts,
   purchaseOrderSchema,
 } from '../../contract/api'
 import { Check, Field, FormActions, FormError } from '../components/Field'
-import { COMMON_COLUMNS } from '../components/RecordTable'
+import { COMMON_COLUMNS, statusWords } from '../components/RecordTable'
 import { Screen } from '../components/Screen'
 import { formatMoney, isoDate, numberField } from '../lib/format'
+import { useI18n } from '../lib/i18n'
 import { useApp } from '../store'
-import { type FormLines, formErrorLine, useSubmit } from '../lib/useSubmit'
+import { type FormLines, formErrorLine, useSubmit, wordIssues } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
+import { m, orderIssue } from './purchase-order-words'
 
 /** What the form's error line says. */
-const FORM_LINES: FormLines = {
-  refused: 'The server refused the order',
-  invalid: 'Some fields need attention before the order can be sent.',
-}
+const FORM_LINES: FormLines = { refused: m.refused, invalid: m.invalid }
 
 interface LineForm {
   key: number
@@ -137,22 +135,23 @@ function lineNet(l: LineForm): number {
 export function PurchaseOrders() {
   const [creating, setCreating] = useState(false)
   const [created, setCreated] = useState<PurchaseOrderData | null>(null)
+  const intl = useI18n()
 
   return (
     <Screen
-      title="Purchase orders"
+      title={intl.formatMessage(m.title)}
       actions={
         !creating ? (
           <button type="button" className="btn btn--primary" onClick={() => setCreating(true)}>
-            New purchase order
+            {intl.formatMessage(m.new)}
           </button>
         ) : null
       }
     >
       {created ? (
         <div className="card success" role="status">
-          <strong>Purchase order {created.document_number} created</strong> ·{' '}
-          {formatMoney(created.amount, created.currency)} · {created.status}
+          <strong>{intl.formatMessage(m.created, { number: created.document_number })}</strong> ·{' '}
+          {formatMoney(created.amount, created.currency)} · {statusWords(created.status)}
           <div className="muted small mono">{created.uuid}</div>
         </div>
       ) : null}
@@ -167,11 +166,11 @@ export function PurchaseOrders() {
       ) : null}
       <RecordListSection
         listKey="purchaseOrders"
-        title="All purchase orders"
+        title={intl.formatMessage(m.all)}
         titleId="po-list-title"
-        caption="Purchase orders"
+        caption={intl.formatMessage(m.title)}
         columns={COMMON_COLUMNS}
-        empty="No purchase orders yet."
+        empty={intl.formatMessage(m.empty)}
       />
     </Screen>
   )
@@ -192,10 +191,15 @@ export function PurchaseOrderForm({
   // The server's answer: its message, and its message for each field.
   const sent = useSubmit()
   const formRef = useRef<HTMLFormElement>(null)
+  const intl = useI18n()
 
   const order = useMemo(() => toOrder(header, lines), [header, lines])
   const parsed = useMemo(() => purchaseOrderSchema.safeParse(order), [order])
-  const issues = useMemo(() => (parsed.success ? {} : issuesByField(parsed.error)), [parsed])
+  // Worded again when the language changes (intl), so a shown message follows it.
+  const issues = useMemo(
+    () => (parsed.success ? {} : wordIssues(parsed.error, orderIssue)),
+    [parsed, intl],
+  )
   const total = useMemo(
     () => (parsed.success ? documentAmount(parsed.data.items) : lines.reduce((s, l) => s + lineNet(l), 0)),
     [parsed, lines],
@@ -261,16 +265,16 @@ export function PurchaseOrderForm({
   return (
     <form ref={formRef} className="card form" onSubmit={submit} noValidate aria-labelledby="po-form-title">
       <h2 id="po-form-title" className="h3">
-        New purchase order
+        {intl.formatMessage(m.new)}
       </h2>
       <div className="form--grid form--grid-3">
-        {headerField('date', 'Date', { type: 'date', required: true })}
-        {headerField('delivery_date', 'Delivery date', { type: 'date' })}
-        {headerField('vendor', 'Vendor', { path: 'customer' })}
+        {headerField('date', intl.formatMessage(m.date), { type: 'date', required: true })}
+        {headerField('delivery_date', intl.formatMessage(m.deliveryDate), { type: 'date' })}
+        {headerField('vendor', intl.formatMessage(m.vendor), { path: 'customer' })}
         <Field
-          label="Currency"
+          label={intl.formatMessage(m.currency)}
           error={err('currency')}
-          hint="ISO code, e.g. NGN. Empty: the business currency."
+          hint={intl.formatMessage(m.currencyHint)}
         >
           {(p) => (
             <input
@@ -283,15 +287,15 @@ export function PurchaseOrderForm({
             />
           )}
         </Field>
-        {headerField('narration', 'Narration')}
-        {headerField('memo', 'Memo')}
-        {headerField('branch_uuid', 'Branch (uuid)')}
-        {headerField('department_uuid', 'Department (uuid)')}
-        {headerField('project_uuid', 'Project (uuid)')}
+        {headerField('narration', intl.formatMessage(m.narration))}
+        {headerField('memo', intl.formatMessage(m.memo))}
+        {headerField('branch_uuid', intl.formatMessage(m.branch))}
+        {headerField('department_uuid', intl.formatMessage(m.department))}
+        {headerField('project_uuid', intl.formatMessage(m.project))}
       </div>
 
       <fieldset className="lines">
-        <legend className="h4">Line items</legend>
+        <legend className="h4">{intl.formatMessage(m.lines)}</legend>
         {lines.map((l, i) => (
           <LineEditor
             key={l.key}
@@ -315,21 +319,19 @@ export function PurchaseOrderForm({
           className="btn btn--small"
           onClick={() => setLines((ls) => [...ls, blankLine()])}
         >
-          + Add line
+          {intl.formatMessage(m.addLine)}
         </button>
       </fieldset>
 
       <div className="po-total" aria-live="polite">
-        <span>Total</span>
+        <span>{intl.formatMessage(m.total)}</span>
         <strong data-testid="po-total">{formatMoney(total, currency)}</strong>
       </div>
-      <p className="muted small">
-        Withholding tax is recorded on each line and shown apart; it is not taken off this total.
-      </p>
+      <p className="muted small">{intl.formatMessage(m.withholdingNote)}</p>
 
       <FormError message={formErrorLine(sent, submitted && !parsed.success, FORM_LINES)} />
-      <FormActions onCancel={onCancel} busy={sent.busy} busyLabel="Creating…">
-        Create purchase order
+      <FormActions onCancel={onCancel} busy={sent.busy} busyLabel={intl.formatMessage(m.creating)}>
+        {intl.formatMessage(m.create)}
       </FormActions>
     </form>
   )
@@ -355,6 +357,8 @@ function LineEditor({
   onRemove: () => void
 }) {
   const p = (f: string) => `items.${index}.${f}`
+  const intl = useI18n()
+  const n = index + 1
   const input = (
     f: keyof LineForm & string,
     label: string,
@@ -373,27 +377,27 @@ function LineEditor({
     </Field>
   )
   return (
-    <div className="line" role="group" aria-label={`Line ${index + 1}`}>
+    <div className="line" role="group" aria-label={intl.formatMessage(m.line, { n })}>
       <div className="line__head">
-        <span className="line__no">Line {index + 1}</span>
+        <span className="line__no">{intl.formatMessage(m.line, { n })}</span>
         <span className="muted">{formatMoney(net, currency)}</span>
         <button
           type="button"
           className="btn btn--small btn--ghost"
           onClick={onRemove}
-          aria-label={`Remove line ${index + 1}`}
+          aria-label={intl.formatMessage(m.removeLine, { n })}
         >
-          Remove
+          {intl.formatMessage(m.remove)}
         </button>
       </div>
       <div className="line__grid">
-        {input('item_name', 'Item name', { required: true })}
-        {input('quantity', 'Quantity', { numeric: true, required: true })}
-        {input('selling_price', 'Price', { numeric: true, required: true })}
-        {input('tax', 'Tax %', { numeric: true })}
-        {input('withholding_tax', 'Withholding tax %', { numeric: true })}
-        {input('discount', 'Discount', { numeric: true })}
-        <Field label="Discount type" error={err(p('discount_type'))}>
+        {input('item_name', intl.formatMessage(m.itemName), { required: true })}
+        {input('quantity', intl.formatMessage(m.quantity), { numeric: true, required: true })}
+        {input('selling_price', intl.formatMessage(m.price), { numeric: true, required: true })}
+        {input('tax', intl.formatMessage(m.tax), { numeric: true })}
+        {input('withholding_tax', intl.formatMessage(m.withholding), { numeric: true })}
+        {input('discount', intl.formatMessage(m.discount), { numeric: true })}
+        <Field label={intl.formatMessage(m.discountType)} error={err(p('discount_type'))}>
           {(ids) => (
             <select
               {...ids}
@@ -401,22 +405,22 @@ function LineEditor({
               onChange={(e) => onChange({ discount_type: e.target.value as LineForm['discount_type'] })}
               onBlur={() => touch(p('discount_type'))}
             >
-              <option value="">None</option>
-              <option value="percent">Percent</option>
-              <option value="amount">Amount</option>
-              <option value="fixed">Fixed</option>
+              <option value="">{intl.formatMessage(m.none)}</option>
+              <option value="percent">{intl.formatMessage(m.percent)}</option>
+              <option value="amount">{intl.formatMessage(m.amount)}</option>
+              <option value="fixed">{intl.formatMessage(m.fixed)}</option>
             </select>
           )}
         </Field>
-        {input('category', 'Category')}
-        {input('description', 'Description')}
+        {input('category', intl.formatMessage(m.category))}
+        {input('description', intl.formatMessage(m.description))}
         <div className="line__inventory">
           <Check
-            label="Inventory item"
+            label={intl.formatMessage(m.inventory)}
             checked={line.is_inventory}
             onChange={(c) => onChange({ is_inventory: c })}
           />
-          {line.is_inventory ? input('uuid', 'Inventory item uuid', { required: true }) : null}
+          {line.is_inventory ? input('uuid', intl.formatMessage(m.inventoryId), { required: true }) : null}
         </div>
       </div>
     </div>

@@ -103,12 +103,13 @@ describeE2E('partner console', (t) => {
 
       await form.getByRole('button', { name: 'Register business' }).click()
       const passwordError = form.locator('.field--invalid .field__error')
+      // The rules it misses, in plain words (issue 34).
       await until(() => passwordError.textContent()).toBe(
-        'password needs at least 8 characters, a number, a special character (such as ! @ # $ %)',
+        'The password needs at least 8 characters, a number, and a special character (such as ! @ # $ %).',
       )
       await until(() => password.getAttribute('aria-invalid')).toBe('true')
       expect(await form.getByRole('alert').textContent()).toBe('Some fields need attention.')
-      // The same rule, in the same words, as the server applies.
+      // The same rule the server applies (the server words it its own way).
       const server = await fetch(`${sb.url}/register-business`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-API-Key': PARTNER_KEY },
@@ -116,7 +117,7 @@ describeE2E('partner console', (t) => {
       })
       expect(server.status).toBe(400)
       expect(((await server.json()) as { message: string }).message).toBe(
-        `password: ${await passwordError.textContent()}`,
+        'password: password needs at least 8 characters, a number, a special character (such as ! @ # $ %)',
       )
       expect(await sandboxCreates(sb, '/register-business')).toEqual([])
       await t.a11y('the register form with a weak password')
@@ -191,7 +192,8 @@ describeE2E('partner console', (t) => {
       // ---- 12 days later (emulator clock): 2 more seats join the running period, prorated ---------------
       await sandboxControl(sb, 'clock', { advance_ms: 12 * DAY })
       await page.getByRole('button', { name: 'Reload' }).click()
-      await until(() => bizRow.textContent()).toMatch(/plus.*active/)
+      // Plan and status in words (issue 34), not the API's "plus" and "active".
+      await until(() => bizRow.textContent()).toMatch(/Plus.*Active/)
       await bizRow.getByRole('button', { name: `Add seats for ${BUSINESS}` }).click()
       await dialog.getByLabel('Seats').fill('2')
       await until(() => dialog.locator('.quote').textContent()).toMatch(/^Cost \(estimate\)/)

@@ -167,7 +167,7 @@ describeE2E('screens that tell the truth', (t) => {
           await t.a11y(`the invoices in ${tag}`, page)
           await screenshot(page, `truth-${locale}-${size.viewport.width}-${size.colorScheme}-invoices`)
 
-          await page.getByLabel('Open by uuid or source_uuid').fill('INV-ID-0001')
+          await page.getByLabel('Open by number or reference').fill('INV-ID-0001')
           await page.getByRole('button', { name: 'Open', exact: true }).click()
           const view = page.getByRole('region', { name: /^Invoice / })
           const fact = (name: string) =>
@@ -391,7 +391,7 @@ describeE2E('screens that tell the truth', (t) => {
         await until(() => error.textContent()).toContain('reloads by itself when the server answers again')
         const table = page.getByRole('table', { name: 'Expenses' })
         expect(await table.textContent()).not.toContain('No expenses yet')
-        expect(await page.getByRole('navigation', { name: 'expenses pages' }).textContent()).not.toContain(
+        expect(await page.getByRole('navigation', { name: 'Expenses pages' }).textContent()).not.toContain(
           'Nothing yet',
         )
         // Try again, by keyboard: still down, and focus stays on the button while it asks.

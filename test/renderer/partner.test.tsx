@@ -58,15 +58,16 @@ describe('partner console', () => {
     const terms = within(details)
       .getAllByRole('term')
       .map((t) => t.textContent)
+    // In plain words (issue 34): no API field names.
     expect(terms).toEqual([
-      'uuid',
+      'ID',
       'Email',
       'Currency',
       'Country',
       'Plan',
       'Expires',
       'Subscribed',
-      'Gateway',
+      'Paid through',
       'Billing currency',
       'AI paid by you',
     ])

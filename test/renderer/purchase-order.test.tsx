@@ -10,12 +10,12 @@ const { PurchaseOrderForm } = await import('../../src-renderer/screens/PurchaseO
 freshEachTest()
 
 describe('purchase order form', () => {
-  it('shows the server’s message for a missing line item, and sends nothing', async () => {
+  it('says to add an item when there is none, and sends nothing', async () => {
     const user = userEvent.setup()
     render(<PurchaseOrderForm onCreated={() => {}} />)
     await user.click(screen.getByRole('button', { name: 'Remove line 1' }))
-    // The same text purchaseOrderSchema (and so the server) gives.
-    expect(screen.getByRole('alert')).toHaveProperty('textContent', 'items must have at least 1 line item')
+    // purchaseOrderSchema's rule, in words that say what to do (issue 34).
+    expect(screen.getByRole('alert')).toHaveProperty('textContent', 'Add at least one item.')
     await user.click(screen.getByRole('button', { name: 'Create purchase order' }))
     expect(fake.calls.createPurchaseOrder).not.toHaveBeenCalled()
   })
@@ -42,9 +42,9 @@ describe('purchase order form', () => {
     // 21.50 + (15 − 10%) = 35.00
     expect(screen.getByTestId('po-total').textContent).toMatch(/35\.00/)
 
-    // Line 1 has no name: the schema's message appears on submit, and nothing is sent.
+    // Line 1 has no name: the schema's rule, in plain words, appears on submit, and nothing is sent.
     await user.click(screen.getByRole('button', { name: 'Create purchase order' }))
-    expect(within(line1).getByText('item_name (alias: name) must not be empty')).toBeTruthy()
+    expect(within(line1).getByText('Each item needs a name.')).toBeTruthy()
     expect(fake.calls.createPurchaseOrder).not.toHaveBeenCalled()
 
     await user.type(within(line1).getByLabelText(/Item name/), 'Sugar')
@@ -60,7 +60,7 @@ describe('purchase order form', () => {
     expect(created.mock.calls[0]![0]).toMatchObject({ document_number: 'PO-00001' })
   })
 
-  it('asks for the inventory item uuid when a line is linked to inventory', async () => {
+  it('asks for the inventory item’s ID when a line is linked to inventory', async () => {
     const user = userEvent.setup()
     render(<PurchaseOrderForm onCreated={() => {}} />)
     const line1 = screen.getByRole('group', { name: 'Line 1' })
@@ -68,9 +68,20 @@ describe('purchase order form', () => {
     await user.type(within(line1).getByLabelText(/Price/), '100')
     await user.click(within(line1).getByLabelText('Inventory item'))
     await user.click(screen.getByRole('button', { name: 'Create purchase order' }))
-    expect(
-      within(line1).getByText('uuid of the inventory item is required when is_inventory is true'),
-    ).toBeTruthy()
+    expect(within(line1).getByText('Give the inventory item’s ID.')).toBeTruthy()
+    expect(fake.calls.createPurchaseOrder).not.toHaveBeenCalled()
+  })
+
+  it('says each item needs a price, as a number, and a name, in words with no API field names', async () => {
+    const user = userEvent.setup()
+    render(<PurchaseOrderForm onCreated={() => {}} />)
+    const line1 = screen.getByRole('group', { name: 'Line 1' })
+    await user.type(within(line1).getByLabelText(/Price/), 'ten')
+    await user.click(screen.getByRole('button', { name: 'Create purchase order' }))
+    expect(within(line1).getByText('Each item needs a name.')).toBeTruthy()
+    expect(within(line1).getByText('Each item needs a price, as a number.')).toBeTruthy()
+    const form = screen.getByRole('form', { name: 'New purchase order' })
+    expect(form.textContent).not.toMatch(/item_name|selling_price|alias|must not be empty|uuid/)
     expect(fake.calls.createPurchaseOrder).not.toHaveBeenCalled()
   })
 })

@@ -34,14 +34,27 @@ describe('register a business', () => {
     )
   })
 
-  it('refuses a weak password with the rule the server would give, without sending', async () => {
+  it('refuses a weak password with the rules it misses, without sending', async () => {
     const user = userEvent.setup()
     render(<RegisterForm />)
     await user.type(screen.getByLabelText(/^Password/, { selector: 'input' }), 'short1')
     await user.click(screen.getByRole('button', { name: 'Register business' }))
     expect(
-      screen.getByText('password needs at least 8 characters, a special character (such as ! @ # $ %)'),
+      screen.getByText(
+        'The password needs at least 8 characters and a special character (such as ! @ # $ %).',
+      ),
     ).toBeTruthy()
+    expect(fake.calls.registerBusiness).not.toHaveBeenCalled()
+  })
+
+  it('says to give the business a name, in plain words, without sending', async () => {
+    const user = userEvent.setup()
+    render(<RegisterForm />)
+    await user.click(screen.getByRole('button', { name: 'Register business' }))
+    const name = screen.getByLabelText(/^Business name/, { selector: 'input' })
+    expect(name.getAttribute('aria-invalid')).toBe('true')
+    expect(screen.getByText('Give the business a name.')).toBeTruthy()
+    expect(document.body.textContent).not.toMatch(/business_name|must not be empty/)
     expect(fake.calls.registerBusiness).not.toHaveBeenCalled()
   })
 

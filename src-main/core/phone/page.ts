@@ -32,6 +32,22 @@ export async function loadPhonePage(rendererDir: string): Promise<PhonePage> {
     assets.set(`/assets/${file!}`, { body: await readFile(join(rendererDir, 'assets', file!)), type: TYPES[ext!]! })
     html = html.replace(ref!, `/assets/${file!}`)
   }
+  // The scripts those scripts import, also on demand (the phone's language catalogue, issue 34):
+  // only files the page's own scripts name, so nothing else of out/renderer becomes reachable.
+  const pending = [...assets.values()].filter((a) => a.type === TYPES.js).map((a) => a.body)
+  for (let body = pending.pop(); body; body = pending.pop()) {
+    for (const [, file] of body.toString('utf8').matchAll(/["'`](?:\.\/|\/?assets\/)([A-Za-z0-9_-][A-Za-z0-9._-]*\.js)["'`]/g)) {
+      if (assets.has(`/assets/${file!}`)) continue
+      let script: Buffer
+      try {
+        script = await readFile(join(rendererDir, 'assets', file!))
+      } catch {
+        continue // a name in a string that is not one of the built files
+      }
+      assets.set(`/assets/${file!}`, { body: script, type: TYPES.js! })
+      pending.push(script)
+    }
+  }
   if (![...assets.keys()].some((k) => k.endsWith('.js'))) throw new Error('The phone page has no script: rebuild it (npm run build).')
   return { html: Buffer.from(html), assets }
 }

@@ -1,22 +1,44 @@
 import { useEffect, useMemo, useState } from 'react'
+import { defineMessages } from 'react-intl'
 import type { ReferredBusinessRow } from '../../../contract/api'
 import { ListError, NOT_LOADED } from '../../components/RecordListSection'
 import { BusyButton, Field, Options, SearchField } from '../../components/Field'
 import { Pager } from '../../components/Pager'
 import { Screen } from '../../components/Screen'
-import { formatNumber } from '../../lib/format'
+import { useI18n } from '../../lib/i18n'
 import { useApp } from '../../store'
 import { EmptyRow } from '../../components/TableHead'
 import { useShallow } from 'zustand/react/shallow'
 import { AddCreditsDialog } from './businesses/AddCreditsDialog'
 import { AddSeatsDialog } from './businesses/AddSeatsDialog'
 import { BusinessRow } from './businesses/BusinessRow'
+import { g } from './businesses/GrantParts'
 import { COLUMNS, type Key, columnClass } from './businesses/columns'
 
 // The partner's overview offers the seats dialog too (from this module: it travels in this chunk).
 export { AddSeatsButton, AddSeatsDialog } from './businesses/AddSeatsDialog'
 
 const PAGE_SIZES = [1, 5, 10, 20, 50, 100]
+
+const m = defineMessages({
+  title: { id: 'partner.businesses.title', defaultMessage: 'Referred businesses' },
+  intro: {
+    id: 'partner.businesses.intro',
+    defaultMessage:
+      'Businesses you registered or referred, with their plan and credits. Grants are charged to your partner credit holding.',
+  },
+  holding: { id: 'partner.businesses.holding', defaultMessage: 'Holding: {credits}' },
+  holdingUnknown: { id: 'partner.businesses.holding.unknown', defaultMessage: 'known after your first grant' },
+  search: { id: 'partner.businesses.search', defaultMessage: 'Search this page' },
+  searchPlaceholder: { id: 'partner.businesses.search.placeholder', defaultMessage: 'Name, email, ID…' },
+  rows: { id: 'partner.businesses.rowsPerPage', defaultMessage: 'Rows per page' },
+  loading: { id: 'partner.businesses.loading', defaultMessage: 'Loading…' },
+  reload: { id: 'partner.businesses.reload', defaultMessage: 'Reload' },
+  caption: { id: 'partner.businesses.caption', defaultMessage: 'Referred businesses, page {page, number}' },
+  actions: { id: 'partner.businesses.actions', defaultMessage: 'Actions' },
+  noMatch: { id: 'partner.businesses.noMatch', defaultMessage: 'No business on this page matches.' },
+  empty: { id: 'partner.businesses.empty', defaultMessage: 'No referred businesses yet.' },
+})
 
 /** The partner's referred businesses: a server page of them, searched and sorted here, and grants. */
 export function Businesses() {
@@ -28,6 +50,8 @@ export function Businesses() {
   const [openBilling, setOpenBilling] = useState<Record<string, boolean>>({})
   const [seatsFor, setSeatsFor] = useState<ReferredBusinessRow | null>(null)
   const [creditsFor, setCreditsFor] = useState<ReferredBusinessRow | null>(null)
+  const intl = useI18n()
+  const title = intl.formatMessage(m.title)
 
   useEffect(() => {
     if (!useApp.getState().referred.loaded) void load()
@@ -62,22 +86,27 @@ export function Businesses() {
 
   return (
     <Screen
-      title="Referred businesses"
-      intro="Businesses you registered or referred, with their plan and credits. Grants are charged to your partner credit holding."
+      title={title}
+      intro={intl.formatMessage(m.intro)}
       actions={
         <span className="muted" aria-live="polite">
-          Holding: {holding === null ? 'known after your first grant' : `${formatNumber(holding)} credits`}
+          {intl.formatMessage(m.holding, {
+            credits:
+              holding === null
+                ? intl.formatMessage(m.holdingUnknown)
+                : intl.formatMessage(g.credits, { count: holding }),
+          })}
         </span>
       }
     >
       <div className="filters">
         <SearchField
-          label="Search this page"
+          label={intl.formatMessage(m.search)}
           value={search}
           onChange={setSearch}
-          placeholder="Name, email, uuid…"
+          placeholder={intl.formatMessage(m.searchPlaceholder)}
         />
-        <Field label="Rows per page">
+        <Field label={intl.formatMessage(m.rows)}>
           {(p) => (
             <select
               {...p}
@@ -88,14 +117,18 @@ export function Businesses() {
             </select>
           )}
         </Field>
-        <BusyButton onClick={() => void load()} busy={referred.loading} busyLabel="Loading…">
-          Reload
+        <BusyButton
+          onClick={() => void load()}
+          busy={referred.loading}
+          busyLabel={intl.formatMessage(m.loading)}
+        >
+          {intl.formatMessage(m.reload)}
         </BusyButton>
       </div>
-      <ListError what="Referred businesses" list={referred} onRetry={() => void load()} />
+      <ListError what={title} list={referred} onRetry={() => void load()} />
       <div className="table-wrap">
         <table className="table table--fit" aria-busy={referred.loading}>
-          <caption className="sr-only">Referred businesses, page {referred.page}</caption>
+          <caption className="sr-only">{intl.formatMessage(m.caption, { page: referred.page })}</caption>
           <thead>
             <tr>
               {COLUMNS.map((c) => (
@@ -109,7 +142,7 @@ export function Businesses() {
                   }
                 >
                   <button type="button" className="th-sort" onClick={() => sortBy(c.key)}>
-                    {c.label}
+                    {intl.formatMessage(c.label)}
                     <span aria-hidden="true">
                       {sort?.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
                     </span>
@@ -117,20 +150,22 @@ export function Businesses() {
                 </th>
               ))}
               <th scope="col" className="actions-cell" style={{ width: '136px' }}>
-                <span className="sr-only">Actions</span>
+                <span className="sr-only">{intl.formatMessage(m.actions)}</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {rows.length === 0 ? (
               <EmptyRow span={COLUMNS.length + 1}>
-                {referred.loading
-                  ? 'Loading…'
-                  : referred.error
-                    ? NOT_LOADED
-                    : search
-                      ? 'No business on this page matches.'
-                      : 'No referred businesses yet.'}
+                {intl.formatMessage(
+                  referred.loading
+                    ? m.loading
+                    : referred.error
+                      ? NOT_LOADED
+                      : search
+                        ? m.noMatch
+                        : m.empty,
+                )}
               </EmptyRow>
             ) : (
               rows.map((r) => (
@@ -153,7 +188,7 @@ export function Businesses() {
         </table>
       </div>
       <Pager
-        label="Referred businesses"
+        label={title}
         page={referred.page}
         limit={referred.limit}
         total={referred.total}

@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { defineMessages } from 'react-intl'
 import { Badge } from '../../components/Badge'
 import { BusyButton } from '../../components/Field'
 import { ListError, NOT_LOADED } from '../../components/RecordListSection'
@@ -6,8 +7,33 @@ import { Truncate } from '../../components/RowMenu'
 import { Screen } from '../../components/Screen'
 import { formatNumber, formatRelative, formatDateTime } from '../../lib/format'
 import { FOLDER_STATE_LABELS } from '../../lib/labels'
+import { useI18n } from '../../lib/i18n'
 import { useApp } from '../../store'
 import { EmptyRow, TableHead } from '../../components/TableHead'
+
+const m = defineMessages({
+  title: { id: 'partner.health.title', defaultMessage: 'Client health' },
+  intro: {
+    id: 'partner.health.intro',
+    defaultMessage:
+      'Businesses you also hold a key for on this computer: their folders, last upload, stuck jobs and credits.',
+  },
+  checking: { id: 'partner.health.checking', defaultMessage: 'Checking…' },
+  check: { id: 'partner.health.check', defaultMessage: 'Check again' },
+  business: { id: 'partner.health.column.business', defaultMessage: 'Business' },
+  folders: { id: 'partner.health.column.folders', defaultMessage: 'Watched folders' },
+  lastUpload: { id: 'partner.health.column.lastUpload', defaultMessage: 'Last successful upload' },
+  stuck: { id: 'partner.health.column.stuck', defaultMessage: 'Stuck over 1 h' },
+  failed: { id: 'partner.health.column.failed', defaultMessage: 'Failed' },
+  credits: { id: 'partner.health.column.credits', defaultMessage: 'Credit balance' },
+  problem: { id: 'partner.health.column.problem', defaultMessage: 'Problem' },
+  empty: {
+    id: 'partner.health.empty',
+    defaultMessage:
+      'No business profile on this computer yet. Register a business with admin access and save it as a profile, or add its key in Settings.',
+  },
+  none: { id: 'partner.health.folders.none', defaultMessage: 'None' },
+})
 
 /** For each business the partner also holds a key for on this machine: is it healthy? */
 export function ClientHealth() {
@@ -16,39 +42,37 @@ export function ClientHealth() {
   useEffect(() => {
     if (!useApp.getState().health.loaded) void load()
   }, [load])
+  const intl = useI18n()
+  const title = intl.formatMessage(m.title)
   return (
     <Screen
-      title="Client health"
-      intro="Businesses you also hold a key for on this computer: their folders, last upload, stuck jobs and credits."
+      title={title}
+      intro={intl.formatMessage(m.intro)}
       actions={
-        <BusyButton onClick={() => void load()} busy={health.loading} busyLabel="Checking…">
-          Check again
+        <BusyButton onClick={() => void load()} busy={health.loading} busyLabel={intl.formatMessage(m.checking)}>
+          {intl.formatMessage(m.check)}
         </BusyButton>
       }
     >
-      <ListError what="Client health" list={health} onRetry={() => void load()} />
+      <ListError what={title} list={health} onRetry={() => void load()} />
       <div className="table-wrap">
         <table className="table table--fit table--wrap" aria-busy={health.loading}>
-          <caption className="sr-only">Client health</caption>
+          <caption className="sr-only">{title}</caption>
           <TableHead
             cells={[
-              'Business',
-              { label: 'Watched folders', className: 'col-p2' },
-              { label: 'Last successful upload', className: 'col-p3', width: '120px' },
-              { label: 'Stuck over 1 h', className: 'num', width: '72px' },
-              { label: 'Failed', className: 'num', width: '64px' },
-              { label: 'Credit balance', className: 'num', width: '84px' },
-              'Problem',
+              intl.formatMessage(m.business),
+              { label: intl.formatMessage(m.folders), className: 'col-p2' },
+              { label: intl.formatMessage(m.lastUpload), className: 'col-p3', width: '120px' },
+              { label: intl.formatMessage(m.stuck), className: 'num', width: '72px' },
+              { label: intl.formatMessage(m.failed), className: 'num', width: '64px' },
+              { label: intl.formatMessage(m.credits), className: 'num', width: '84px' },
+              intl.formatMessage(m.problem),
             ]}
           />
           <tbody>
             {health.rows.length === 0 ? (
               <EmptyRow span={7}>
-                {health.loading
-                  ? 'Checking…'
-                  : health.error
-                    ? NOT_LOADED
-                    : 'No business profile on this computer yet. Register a business with admin access and save it as a profile, or add its key in Settings.'}
+                {intl.formatMessage(health.loading ? m.checking : health.error ? NOT_LOADED : m.empty)}
               </EmptyRow>
             ) : (
               health.rows.map((h) => (
@@ -59,7 +83,7 @@ export function ClientHealth() {
                   </td>
                   <td className="col-p2">
                     {h.folders.length === 0 ? (
-                      <span className="muted">None</span>
+                      <span className="muted">{intl.formatMessage(m.none)}</span>
                     ) : (
                       <ul className="plain">
                         {h.folders.map((f) => (

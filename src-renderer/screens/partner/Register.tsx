@@ -1,18 +1,43 @@
 import { useMemo, useState } from 'react'
-import { GRANT_ACCESS, PASSWORD_RULES, issuesByField, registerBusinessSchema } from '../../../contract/api'
+import type { MessageDescriptor } from 'react-intl'
+import { GRANT_ACCESS, PASSWORD_RULES, registerBusinessSchema } from '../../../contract/api'
 import { Check, Field, FormError, Options, SubmitButton, TextField } from '../../components/Field'
 import { Screen } from '../../components/Screen'
 import { countryOptions, currencyOptions, localTimeZone, timeZones } from '../../lib/iso'
 import type { Res } from '../../lib/types'
 import { bookdrop } from '../../lib/bridge'
+import { getIntl, useI18n } from '../../lib/i18n'
 import { settle } from '../../lib/result'
 import { useApp } from '../../store'
-import { type FormLines, formErrorLine, useSubmit } from '../../lib/useSubmit'
+import { type FieldIssue, type FormLines, formErrorLine, useSubmit, wordIssues } from '../../lib/useSubmit'
+import { m, rule } from './register-words'
 
 /** What the form's error line says. */
-const FORM_LINES: FormLines = {
-  refused: 'The business was not registered',
-  invalid: 'Some fields need attention.',
+const FORM_LINES: FormLines = { refused: m.refused, invalid: m.invalid }
+
+/** Each field's problem in words that say what to do (issue 34); the password's names its missing rules. */
+const FIELD_ERRORS: Partial<Record<string, MessageDescriptor>> = {
+  email: m.errEmail,
+  firstname: m.errFirstname,
+  lastname: m.errLastname,
+  business_name: m.errBusinessName,
+  country: m.errCountry,
+  currency: m.errCurrency,
+  timezone: m.errTimezone,
+  grant_access: m.errAccess,
+}
+
+function registerIssue(password: string) {
+  return ({ field, code }: FieldIssue): string | undefined => {
+    const intl = getIntl()
+    if (field !== 'password') {
+      const d = FIELD_ERRORS[field]
+      return d ? intl.formatMessage(d) : undefined
+    }
+    if (code !== 'custom') return intl.formatMessage(m.errPasswordMissing)
+    const missing = PASSWORD_RULES.filter((r) => !r.test(password)).map((r) => rule(r.id))
+    return intl.formatMessage(m.errPassword, { missing: intl.formatList(missing) })
+  }
 }
 
 type Access = (typeof GRANT_ACCESS)[number]
@@ -30,18 +55,12 @@ interface FormState {
   credit_from_referral_partner: boolean
 }
 
-const ACCESS_TEXT: Record<Access, string> = {
-  admin: 'Admin: you manage the business fully, and receive its API keys now (to save as a profile).',
-  editor: 'Editor: you can record and change entries.',
-  viewer: 'Viewer: you can only look.',
-}
+const ACCESS_TEXT = { admin: m.accessAdmin, editor: m.accessEditor, viewer: m.accessViewer } as const
 
 export function Register() {
+  const intl = useI18n()
   return (
-    <Screen
-      title="Register a business"
-      intro="Create a business account for a client. It is listed under your referred businesses."
-    >
+    <Screen title={intl.formatMessage(m.title)} intro={intl.formatMessage(m.intro)}>
       <RegisterForm />
     </Screen>
   )
@@ -49,14 +68,15 @@ export function Register() {
 
 /** The password rule of the API, ticked part by part as the user types. */
 export function PasswordRules({ password, id }: { password: string; id: string }) {
+  const intl = useI18n()
   return (
-    <ul className="rules" id={id} aria-label="Password rules">
+    <ul className="rules" id={id} aria-label={intl.formatMessage(m.rules)}>
       {PASSWORD_RULES.map((r) => {
         const ok = r.test(password)
         return (
           <li key={r.id} className={ok ? 'rules__ok' : 'rules__no'} data-rule={r.id} data-ok={ok}>
-            <span aria-hidden="true">{ok ? '✓' : '○'}</span> {r.text}
-            <span className="sr-only">{ok ? ': done' : ': missing'}</span>
+            <span aria-hidden="true">{ok ? '✓' : '○'}</span> {rule(r.id)}
+            <span className="sr-only">{intl.formatMessage(ok ? m.ruleDone : m.ruleMissing)}</span>
           </li>
         )
       })}
@@ -66,9 +86,10 @@ export function PasswordRules({ password, id }: { password: string; id: string }
 
 export function RegisterForm() {
   const register = useApp((s) => s.registerBusiness)
+  const intl = useI18n()
   const zones = useMemo(timeZones, [])
-  const countries = useMemo(countryOptions, [])
-  const currencies = useMemo(currencyOptions, [])
+  const countries = useMemo(countryOptions, [intl])
+  const currencies = useMemo(currencyOptions, [intl])
   const [f, setF] = useState<FormState>(() => ({
     email: '',
     firstname: '',
@@ -89,7 +110,7 @@ export function RegisterForm() {
   const [result, setResult] = useState<Res<'registerBusiness'> | null>(null)
 
   const parsed = useMemo(() => registerBusinessSchema.safeParse(f), [f])
-  const issues = parsed.success ? {} : issuesByField(parsed.error)
+  const issues = parsed.success ? {} : wordIssues(parsed.error, registerIssue(f.password))
   const err = (k: keyof FormState) => server.fields[k] ?? (submitted || touched[k] ? issues[k] : undefined)
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => {
     setF((o) => ({ ...o, [k]: v }))
@@ -165,12 +186,12 @@ export function RegisterForm() {
   return (
     <form className="card form register" onSubmit={submit} noValidate>
       <div className="form--grid">
-        {text('business_name', 'Business name')}
-        {text('email', 'Owner’s email', 'email')}
-        {text('firstname', 'Owner’s first name')}
-        {text('lastname', 'Owner’s last name')}
+        {text('business_name', intl.formatMessage(m.businessName))}
+        {text('email', intl.formatMessage(m.email), 'email')}
+        {text('firstname', intl.formatMessage(m.firstname))}
+        {text('lastname', intl.formatMessage(m.lastname))}
         <Field
-          label="Password"
+          label={intl.formatMessage(m.password)}
           error={err('password')}
           required
           hint={<PasswordRules password={f.password} id="pw-rules" />}
@@ -192,14 +213,14 @@ export function RegisterForm() {
                 aria-pressed={showPassword}
                 onClick={() => setShowPassword((v) => !v)}
               >
-                {showPassword ? 'Hide' : 'Show'}
+                {intl.formatMessage(showPassword ? m.hide : m.show)}
               </button>
             </div>
           )}
         </Field>
-        {code('country', 'Country', 'Two-letter ISO code, e.g. NG.', 2, countries)}
-        {code('currency', 'Currency', 'Three-letter ISO code, e.g. NGN.', 3, currencies)}
-        <Field label="Time zone" error={err('timezone')} required>
+        {code('country', intl.formatMessage(m.country), intl.formatMessage(m.countryHint), 2, countries)}
+        {code('currency', intl.formatMessage(m.currency), intl.formatMessage(m.currencyHint), 3, currencies)}
+        <Field label={intl.formatMessage(m.timezone)} error={err('timezone')} required>
           {(p) => (
             <select {...p} value={f.timezone} onChange={(e) => set('timezone', e.target.value)}>
               <Options values={zones} />
@@ -207,7 +228,7 @@ export function RegisterForm() {
           )}
         </Field>
         <fieldset className="field span-2">
-          <legend className="field__label">Your access to the business</legend>
+          <legend className="field__label">{intl.formatMessage(m.access)}</legend>
           <div className="radios">
             {GRANT_ACCESS.map((a) => (
               <label key={a} className="radio">
@@ -218,7 +239,7 @@ export function RegisterForm() {
                   checked={f.grant_access === a}
                   onChange={() => set('grant_access', a)}
                 />
-                {ACCESS_TEXT[a]}
+                {intl.formatMessage(ACCESS_TEXT[a])}
               </label>
             ))}
           </div>
@@ -226,17 +247,17 @@ export function RegisterForm() {
         </fieldset>
         <div className="span-2">
           <Check
-            label="Pay for this business’s AI use from my partner credit"
+            label={intl.formatMessage(m.partnerPays)}
             checked={f.credit_from_referral_partner}
             onChange={(c) => set('credit_from_referral_partner', c)}
-            hint="The business's AI credit use is charged to your partner credit, and you manage that credit. Such a business cannot receive partner seats later."
+            hint={intl.formatMessage(m.partnerPaysHint)}
           />
         </div>
       </div>
       <FormError message={formErrorLine(server, submitted && !parsed.success, FORM_LINES)} />
       <div className="form__actions">
-        <SubmitButton busy={server.busy} busyLabel="Registering…">
-          Register business
+        <SubmitButton busy={server.busy} busyLabel={intl.formatMessage(m.registering)}>
+          {intl.formatMessage(m.register)}
         </SubmitButton>
       </div>
     </form>
@@ -250,6 +271,7 @@ function Registered({ result, onAnother }: { result: Res<'registerBusiness'>; on
   const { busy, error, submit, refuse } = useSubmit()
   const [savedId, setSavedId] = useState<string | null>(null)
   const [discarded, setDiscarded] = useState(false)
+  const intl = useI18n()
 
   const discard = async () => {
     if (!result.registrationId) return
@@ -261,7 +283,7 @@ function Registered({ result, onAnother }: { result: Res<'registerBusiness'>; on
     e.preventDefault()
     if (!result.registrationId) return
     if (!name.trim()) {
-      refuse('Give the profile a name.')
+      refuse(intl.formatMessage(m.profileNameMissing))
       return
     }
     const registrationId = result.registrationId
@@ -274,72 +296,65 @@ function Registered({ result, onAnother }: { result: Res<'registerBusiness'>; on
   return (
     <section className="card success-card" aria-labelledby="registered-title">
       <h2 id="registered-title" className="h3" tabIndex={-1}>
-        {result.name} is registered
+        {intl.formatMessage(m.registered, { name: result.name })}
       </h2>
       <dl className="facts">
         <div>
-          <dt>Business uuid</dt>
+          <dt>{intl.formatMessage(m.businessId)}</dt>
           <dd className="mono">{result.business_uuid}</dd>
         </div>
         <div>
-          <dt>Currency</dt>
+          <dt>{intl.formatMessage(m.currency)}</dt>
           <dd>{result.currency}</dd>
         </div>
         <div>
-          <dt>Country</dt>
+          <dt>{intl.formatMessage(m.country)}</dt>
           <dd>{result.country}</dd>
         </div>
         {result.api_public_key ? (
           <div>
-            <dt>Public key</dt>
+            <dt>{intl.formatMessage(m.publicKey)}</dt>
             <dd className="mono">{result.api_public_key}</dd>
           </div>
         ) : null}
         {result.secretKeyHint ? (
           <div>
-            <dt>Secret key</dt>
+            <dt>{intl.formatMessage(m.secretKey)}</dt>
             <dd className="mono">svc_sk_…{result.secretKeyHint}</dd>
           </div>
         ) : null}
       </dl>
       {result.registrationId && !savedId && !discarded ? (
         <form className="inline-form" onSubmit={doSave} noValidate>
-          <p className="muted">
-            The secret key is held by Bookdrop until you save it: it goes to the system keychain and is never
-            shown in full.
-          </p>
-          <Field label="Profile name">
+          <p className="muted">{intl.formatMessage(m.keyHeld)}</p>
+          <Field label={intl.formatMessage(m.profileName)}>
             {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
           </Field>
-          <SubmitButton busy={busy} busyLabel="Saving…">
-            Save as a profile
+          <SubmitButton busy={busy} busyLabel={intl.formatMessage(m.saving)}>
+            {intl.formatMessage(m.saveProfile)}
           </SubmitButton>
           <button type="button" className="btn" onClick={() => void discard()}>
-            Discard the keys
+            {intl.formatMessage(m.discard)}
           </button>
         </form>
       ) : null}
       {discarded ? (
-        <p role="status">
-          The keys were discarded: nothing was saved. The owner can create new keys in the application.
-        </p>
+        <p role="status">{intl.formatMessage(m.discarded)}</p>
       ) : null}
       {savedId ? (
         <p role="status">
-          Saved as a profile.{' '}
+          {intl.formatMessage(m.saved)}{' '}
           <button type="button" className="btn btn--small" onClick={() => void switchProfile(savedId)}>
-            Switch to {name}
+            {intl.formatMessage(m.switchTo, { name })}
           </button>
         </p>
       ) : null}
       {!result.registrationId ? (
-        <p className="muted">
-          Without admin access no keys are returned; the owner creates them in the application.
-        </p>
+        <p className="muted">{intl.formatMessage(m.noKeys)}</p>
       ) : null}
       <FormError message={error} />
       <button type="button" className="btn" onClick={onAnother}>
-        Register another business
+        {intl.formatMessage(m.another)}
       </button>
     </section>
   )

@@ -1,18 +1,40 @@
 import { useState } from 'react'
 import type { ReferredBusinessRow } from '../../../../contract/api'
-import { addCreditsSchema, issuesByField } from '../../../../contract/api'
+import { defineMessages } from 'react-intl'
+import { LIMITS } from '../../../../contract/assumptions'
+import { addCreditsSchema } from '../../../../contract/api'
 import { ActionDialog } from '../../../components/Dialog'
 import { FormError, TextField } from '../../../components/Field'
 import { formatNumber, numberField } from '../../../lib/format'
+import { getIntl, useI18n } from '../../../lib/i18n'
 import { explainGrantError } from '../../../lib/grants'
 import type { Res } from '../../../lib/types'
-import { useSubmit } from '../../../lib/useSubmit'
+import { useSubmit, wordIssues } from '../../../lib/useSubmit'
 import { useApp } from '../../../store'
-import { GrantResultDialog, HoldingRows } from './GrantParts'
+import { GrantResultDialog, HoldingRows, g } from './GrantParts'
+
+const m = defineMessages({
+  grantedTitle: { id: 'partner.credits.granted.title', defaultMessage: 'Credits granted to {name}' },
+  granted: { id: 'partner.credits.granted', defaultMessage: 'Granted' },
+  balanceNow: { id: 'partner.credits.balanceNow', defaultMessage: 'Business balance now' },
+  holdingNow: { id: 'partner.credits.holdingNow', defaultMessage: 'Your holding now' },
+  title: { id: 'partner.credits.title', defaultMessage: 'Add AI credits for {name}' },
+  grant: { id: 'partner.credits.grant', defaultMessage: 'Grant credits' },
+  granting: { id: 'partner.credits.granting', defaultMessage: 'Granting…' },
+  intro: {
+    id: 'partner.credits.intro',
+    defaultMessage: 'Credits move from your partner holding to the business’s AI credit balance (now {balance}).',
+  },
+  credits: { id: 'partner.credits.field', defaultMessage: 'Credits' },
+  invalid: {
+    id: 'partner.credits.error',
+    defaultMessage: 'Write a number of credits greater than 0 and at most {max, number}.',
+  },
+})
 
 /** "1,000 credits", or "—" when the server did not say (the add-credits answer is not shown). */
 function creditsText(n: number | null | undefined): string {
-  return n === null || n === undefined ? '—' : `${formatNumber(n)} credits`
+  return n === null || n === undefined ? '—' : getIntl().formatMessage(g.credits, { count: n })
 }
 
 /** Moves AI credits from the partner's holding to a business, and shows what the server did. */
@@ -23,7 +45,11 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
   const { busy, error, submit: send } = useSubmit()
   const [result, setResult] = useState<Res<'addCredits'> | null>(null)
   const parsed = addCreditsSchema.safeParse({ credits: numberField(credits) })
-  const fieldError = credits && !parsed.success ? issuesByField(parsed.error).credits : undefined
+  const intl = useI18n()
+  const fieldError =
+    credits && !parsed.success
+      ? wordIssues(parsed.error, () => intl.formatMessage(m.invalid, { max: LIMITS.maxCreditsPerGrant })).credits
+      : undefined
 
   const submit = async () => {
     if (!parsed.success) return
@@ -37,12 +63,12 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
   if (result) {
     return (
       <GrantResultDialog
-        title={`Credits granted to ${row.name}`}
+        title={intl.formatMessage(m.grantedTitle, { name: row.name })}
         onClose={onClose}
         facts={[
-          ['Granted', creditsText(result.credits_granted ?? parsed.data?.credits)],
-          ['Business balance now', creditsText(result.credit_balance)],
-          ['Your holding now', creditsText(result.partner_holding_balance)],
+          [intl.formatMessage(m.granted), creditsText(result.credits_granted ?? parsed.data?.credits)],
+          [intl.formatMessage(m.balanceNow), creditsText(result.credit_balance)],
+          [intl.formatMessage(m.holdingNow), creditsText(result.partner_holding_balance)],
         ]}
       />
     )
@@ -50,20 +76,19 @@ export function AddCreditsDialog({ row, onClose }: { row: ReferredBusinessRow; o
   const after = parsed.success && holding !== null ? holding - parsed.data.credits : null
   return (
     <ActionDialog
-      title={`Add AI credits for ${row.name}`}
+      title={intl.formatMessage(m.title, { name: row.name })}
       onClose={onClose}
       onAction={() => void submit()}
-      label="Grant credits"
-      busyLabel="Granting…"
+      label={intl.formatMessage(m.grant)}
+      busyLabel={intl.formatMessage(m.granting)}
       busy={busy}
       disabled={!parsed.success}
     >
       <p className="muted">
-        Credits move from your partner holding to the business’s AI credit balance (now{' '}
-        {formatNumber(row.credit_balance)}).
+        {intl.formatMessage(m.intro, { balance: formatNumber(row.credit_balance) })}
       </p>
       <TextField
-        label="Credits"
+        label={intl.formatMessage(m.credits)}
         error={fieldError}
         value={credits}
         onChange={setCredits}

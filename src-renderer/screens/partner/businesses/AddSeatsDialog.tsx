@@ -1,25 +1,85 @@
 import { useState } from 'react'
+import { defineMessages } from 'react-intl'
 import type { ReferredBusinessRow } from '../../../../contract/api'
-import { addSeatsSchema, issuesByField } from '../../../../contract/api'
+import { addSeatsSchema } from '../../../../contract/api'
+import { LIMITS } from '../../../../contract/assumptions'
 import { ActionDialog } from '../../../components/Dialog'
 import { FormError, TextField } from '../../../components/Field'
 import { formatDateTime, formatNumber, numberField } from '../../../lib/format'
+import { useI18n } from '../../../lib/i18n'
 import { explainGrantError, quoteSeats } from '../../../lib/grants'
 import type { Res } from '../../../lib/types'
-import { useSubmit } from '../../../lib/useSubmit'
+import { useSubmit, wordIssues } from '../../../lib/useSubmit'
 import { useApp } from '../../../store'
-import { GrantResultDialog, HoldingRows } from './GrantParts'
+import { GrantResultDialog, HoldingRows, g } from './GrantParts'
+
+const m = defineMessages({
+  addSeatsFor: { id: 'partner.seats.title', defaultMessage: 'Add seats for {name}' },
+  addSeats: { id: 'partner.seats.add', defaultMessage: 'Add seats…' },
+  ownPlus: {
+    id: 'partner.seats.refusal.ownPlus',
+    defaultMessage: 'This business has its own Plus subscription: the server will refuse partner seats.',
+  },
+  partnerPaid: {
+    id: 'partner.seats.refusal.partnerPaid',
+    defaultMessage:
+      'This business was registered with its AI use charged to your partner credit: the server will refuse partner seats.',
+  },
+  grantedTitle: { id: 'partner.seats.granted.title', defaultMessage: 'Seats granted to {name}' },
+  allocation: { id: 'partner.seats.allocation', defaultMessage: 'Allocation' },
+  seatsAdded: { id: 'partner.seats.added', defaultMessage: 'Seats added' },
+  months: { id: 'partner.seats.months', defaultMessage: 'Months' },
+  prorated: { id: 'partner.seats.prorated', defaultMessage: 'Prorated' },
+  proratedYes: {
+    id: 'partner.seats.prorated.yes',
+    defaultMessage: 'Yes: charged for the rest of the running period',
+  },
+  proratedNo: { id: 'partner.seats.prorated.no', defaultMessage: 'No: a new period starts' },
+  seatsNow: { id: 'partner.seats.now', defaultMessage: 'Seats now' },
+  expires: { id: 'partner.seats.expires', defaultMessage: 'Expires' },
+  charged: { id: 'partner.seats.charged', defaultMessage: 'Charged' },
+  holdingNow: { id: 'partner.seats.holdingNow', defaultMessage: 'Holding now' },
+  reference: { id: 'partner.seats.reference', defaultMessage: 'Subscription reference' },
+  grantFor: {
+    id: 'partner.seats.grantFor',
+    defaultMessage: '{count, plural, one {Grant for # credit} other {Grant for # credits}}',
+  },
+  grant: { id: 'partner.seats.grant', defaultMessage: 'Grant' },
+  granting: { id: 'partner.seats.granting', defaultMessage: 'Granting…' },
+  seats: { id: 'partner.seats.field', defaultMessage: 'Seats' },
+  laterHint: {
+    id: 'partner.seats.months.laterHint',
+    defaultMessage: 'A later grant joins the running period: months do not extend it.',
+  },
+  cost: { id: 'partner.seats.cost', defaultMessage: 'Cost' },
+  costEstimate: { id: 'partner.seats.costEstimate', defaultMessage: 'Cost (estimate)' },
+  firstNote: { id: 'partner.seats.firstNote', defaultMessage: '{formula}, rounded up. A new period starts today.' },
+  laterNote: {
+    id: 'partner.seats.laterNote',
+    defaultMessage:
+      '{formula}. The current period ends {date}; the server works out the exact amount when it grants.',
+  },
+  seatsError: {
+    id: 'partner.seats.error.seats',
+    defaultMessage: 'Write a whole number of seats from 1 to {max, number}.',
+  },
+  monthsError: {
+    id: 'partner.seats.error.months',
+    defaultMessage: 'Write a whole number of months from 1 to {max, number}.',
+  },
+})
 
 /** A business's row action that opens the add-seats dialog (here and on the partner's overview). */
 export function AddSeatsButton({ row, onClick }: { row: { name: string }; onClick: () => void }) {
+  const intl = useI18n()
   return (
     <button
       type="button"
       className="btn btn--small"
       onClick={onClick}
-      aria-label={`Add seats for ${row.name}`}
+      aria-label={intl.formatMessage(m.addSeatsFor, { name: row.name })}
     >
-      Add seats…
+      {intl.formatMessage(m.addSeats)}
     </button>
   )
 }
@@ -33,17 +93,26 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
   const [months, setMonths] = useState('1')
   const { busy, error, submit: send } = useSubmit()
   const [result, setResult] = useState<Res<'addSeats'> | null>(null)
+  const intl = useI18n()
 
   const grant = { seats: numberField(seats), months: numberField(months) }
   const parsed = addSeatsSchema.safeParse(grant)
-  const fields = parsed.success ? {} : issuesByField(parsed.error)
+  const fields = parsed.success
+    ? {}
+    : wordIssues(parsed.error, ({ field }) =>
+        field === 'seats'
+          ? intl.formatMessage(m.seatsError, { max: LIMITS.maxSeatsPerGrant })
+          : field === 'months'
+            ? intl.formatMessage(m.monthsError, { max: LIMITS.maxMonthsPerGrant })
+            : undefined,
+      )
   const quote = parsed.success ? quoteSeats(b, parsed.data.seats, parsed.data.months) : null
   const after = quote && holding !== null ? holding - quote.cost : null
   const refusal =
     b.gateway === 'direct' && b.is_subscribed_to_svc
-      ? 'This business has its own Plus subscription: the server will refuse partner seats.'
+      ? intl.formatMessage(m.ownPlus)
       : b.credit_from_referral_partner
-        ? 'This business was registered with its AI use charged to your partner credit: the server will refuse partner seats.'
+        ? intl.formatMessage(m.partnerPaid)
         : null
 
   const submit = async () => {
@@ -59,21 +128,21 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
     const a = result.allocation
     return (
       <GrantResultDialog
-        title={`Seats granted to ${row.name}`}
+        title={intl.formatMessage(m.grantedTitle, { name: row.name })}
         onClose={onClose}
         facts={[
-          ['Allocation', <span className="mono small">{a.uuid}</span>],
-          ['Seats added', formatNumber(a.seats)],
-          ['Months', formatNumber(a.months)],
+          [intl.formatMessage(m.allocation), <span className="mono small">{a.uuid}</span>],
+          [intl.formatMessage(m.seatsAdded), formatNumber(a.seats)],
+          [intl.formatMessage(m.months), formatNumber(a.months)],
+          [intl.formatMessage(m.prorated), intl.formatMessage(a.prorated ? m.proratedYes : m.proratedNo)],
+          [intl.formatMessage(m.seatsNow), <strong>{formatNumber(a.resulting_seats)}</strong>],
+          [intl.formatMessage(m.expires), formatDateTime(result.subscription_expires_at)],
+          [intl.formatMessage(m.charged), intl.formatMessage(g.credits, { count: result.holding_credits_charged })],
           [
-            'Prorated',
-            a.prorated ? 'Yes: charged for the rest of the running period' : 'No: a new period starts',
+            intl.formatMessage(m.holdingNow),
+            intl.formatMessage(g.credits, { count: result.partner_holding_balance }),
           ],
-          ['Seats now', <strong>{formatNumber(a.resulting_seats)}</strong>],
-          ['Expires', formatDateTime(result.subscription_expires_at)],
-          ['Charged', `${formatNumber(result.holding_credits_charged)} credits`],
-          ['Holding now', `${formatNumber(result.partner_holding_balance)} credits`],
-          ['Subscription reference', <span className="mono small">{a.subscription_reference}</span>],
+          [intl.formatMessage(m.reference), <span className="mono small">{a.subscription_reference}</span>],
         ]}
       />
     )
@@ -81,30 +150,26 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
 
   return (
     <ActionDialog
-      title={`Add seats for ${row.name}`}
+      title={intl.formatMessage(m.addSeatsFor, { name: row.name })}
       onClose={onClose}
       onAction={() => void submit()}
-      label={quote ? `Grant for ${formatNumber(quote.cost)} credits` : 'Grant'}
-      busyLabel="Granting…"
+      label={quote ? intl.formatMessage(m.grantFor, { count: quote.cost }) : intl.formatMessage(m.grant)}
+      busyLabel={intl.formatMessage(m.granting)}
       busy={busy}
       disabled={!parsed.success}
     >
       <div className="form form--grid">
         <TextField
-          label="Seats"
+          label={intl.formatMessage(m.seats)}
           error={fields.seats}
           value={seats}
           onChange={setSeats}
           input={{ inputMode: 'numeric', 'data-autofocus': true }}
         />
         <TextField
-          label="Months"
+          label={intl.formatMessage(m.months)}
           error={fields.months}
-          hint={
-            quote?.kind === 'later'
-              ? 'A later grant joins the running period: months do not extend it.'
-              : undefined
-          }
+          hint={quote?.kind === 'later' ? intl.formatMessage(m.laterHint) : undefined}
           value={months}
           onChange={setMonths}
           input={{ inputMode: 'numeric' }}
@@ -113,14 +178,16 @@ export function AddSeatsDialog({ row, onClose }: { row: ReferredBusinessRow; onC
       {quote ? (
         <div className="quote" aria-live="polite">
           <div className="quote__row">
-            <span>{quote.kind === 'first' ? 'Cost' : 'Cost (estimate)'}</span>
-            <strong>{formatNumber(quote.cost)} credits</strong>
+            <span>{intl.formatMessage(quote.kind === 'first' ? m.cost : m.costEstimate)}</span>
+            <strong>{intl.formatMessage(g.credits, { count: quote.cost })}</strong>
           </div>
           <div className="muted small">
-            {quote.formula}
             {quote.kind === 'first'
-              ? ', rounded up. A new period starts today.'
-              : `. The current period ends ${formatDateTime(quote.expiresAt)}; the server works out the exact amount when it grants.`}
+              ? intl.formatMessage(m.firstNote, { formula: quote.formula })
+              : intl.formatMessage(m.laterNote, {
+                  formula: quote.formula,
+                  date: formatDateTime(quote.expiresAt),
+                })}
           </div>
           <HoldingRows holding={holding} after={after} />
         </div>

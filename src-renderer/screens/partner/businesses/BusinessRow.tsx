@@ -1,10 +1,23 @@
 import { Fragment } from 'react'
+import { defineMessages } from 'react-intl'
 import type { ReferredBusinessRow } from '../../../../contract/api'
 import { RowMenu, Truncate } from '../../../components/RowMenu'
-import { formatDateTime } from '../../../lib/format'
+import { formatDateTime, formatNumber } from '../../../lib/format'
+import { useI18n } from '../../../lib/i18n'
 import type { BillingEntry } from '../../../store/partner'
 import { AddSeatsButton } from './AddSeatsDialog'
-import { COLUMNS, DETAIL_KEYS, cell, columnClass } from './columns'
+import { COLUMNS, DETAIL_KEYS, billingLabel, billingWords, cell, columnClass } from './columns'
+
+const m = defineMessages({
+  more: { id: 'partner.business.more', defaultMessage: 'More for {name}' },
+  details: { id: 'partner.business.details', defaultMessage: 'Details and billing' },
+  hideDetails: { id: 'partner.business.details.hide', defaultMessage: 'Hide details and billing' },
+  addCredits: { id: 'partner.business.addCredits', defaultMessage: 'Add credits…' },
+  detailsOf: { id: 'partner.business.details.of', defaultMessage: 'Details of {name}' },
+  fetching: { id: 'partner.business.billing.fetching', defaultMessage: 'Fetching the billing status…' },
+  billingOf: { id: 'partner.business.billing.of', defaultMessage: 'Billing status of {name}' },
+  fetched: { id: 'partner.business.billing.fetched', defaultMessage: 'Fetched' },
+})
 
 /** A referred business's row, and below it (when open) its details and billing status. */
 export function BusinessRow({
@@ -22,6 +35,7 @@ export function BusinessRow({
   onAddSeats: () => void
   onAddCredits: () => void
 }) {
+  const intl = useI18n()
   return (
     <Fragment>
       <tr>
@@ -34,13 +48,13 @@ export function BusinessRow({
           <span className="row-actions">
             <AddSeatsButton row={r} onClick={onAddSeats} />
             <RowMenu
-              label={`More for ${r.name}`}
+              label={intl.formatMessage(m.more, { name: r.name })}
               items={[
                 {
-                  label: open ? 'Hide details and billing' : 'Details and billing',
+                  label: intl.formatMessage(open ? m.hideDetails : m.details),
                   onSelect: onToggle,
                 },
-                { label: 'Add credits…', onSelect: onAddCredits },
+                { label: intl.formatMessage(m.addCredits), onSelect: onAddCredits },
               ]}
             />
           </span>
@@ -49,26 +63,32 @@ export function BusinessRow({
       {open ? (
         <tr className="row-below">
           <td colSpan={COLUMNS.length + 1}>
-            <dl className="facts facts--inline" aria-label={`Details of ${r.name}`}>
+            <dl className="facts facts--inline" aria-label={intl.formatMessage(m.detailsOf, { name: r.name })}>
               {DETAIL_KEYS.map((d) => (
                 <div key={d.key}>
-                  <dt>{d.label}</dt>
+                  <dt>{intl.formatMessage(d.label)}</dt>
                   <dd className={d.key === 'uuid' ? 'mono small' : undefined}>{cell(r, d.key)}</dd>
                 </div>
               ))}
             </dl>
-            {b?.loading ? <span role="status">Fetching the billing status…</span> : null}
+            {b?.loading ? <span role="status">{intl.formatMessage(m.fetching)}</span> : null}
             {b?.error ? <span className="form-error">{b.error}</span> : null}
             {b?.data ? (
-              <dl className="facts facts--inline" aria-label={`Billing status of ${r.name}`}>
+              <dl className="facts facts--inline" aria-label={intl.formatMessage(m.billingOf, { name: r.name })}>
                 {Object.entries(b.data).map(([k, v]) => (
                   <div key={k}>
-                    <dt>{k}</dt>
-                    <dd>{typeof v === 'boolean' ? (v ? 'true' : 'false') : v === null ? '—' : String(v)}</dd>
+                    <dt>{billingLabel(k)}</dt>
+                    <dd>
+                      {k === 'subscription_expires_at' && typeof v === 'string'
+                        ? formatDateTime(v)
+                        : typeof v === 'number'
+                          ? formatNumber(v)
+                          : billingWords(v)}
+                    </dd>
                   </div>
                 ))}
                 <div>
-                  <dt>fetched</dt>
+                  <dt>{intl.formatMessage(m.fetched)}</dt>
                   <dd>{formatDateTime(b.at)}</dd>
                 </div>
               </dl>

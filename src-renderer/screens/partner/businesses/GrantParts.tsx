@@ -1,24 +1,40 @@
+import { defineMessages } from 'react-intl'
 import { Dialog } from '../../../components/Dialog'
-import { formatNumber } from '../../../lib/format'
+import { useI18n } from '../../../lib/i18n'
+
+export const g = defineMessages({
+  credits: { id: 'partner.credits', defaultMessage: '{count, plural, one {# credit} other {# credits}}' },
+  short: {
+    id: 'partner.grant.short',
+    defaultMessage: '{count, plural, one {# credit short} other {# credits short}}',
+  },
+  before: { id: 'partner.grant.holdingBefore', defaultMessage: 'Holding before' },
+  after: { id: 'partner.grant.holdingAfter', defaultMessage: 'Holding after' },
+  unknown: { id: 'partner.grant.holdingUnknown', defaultMessage: 'not known yet' },
+  done: { id: 'partner.grant.done', defaultMessage: 'Done' },
+})
 
 /** The parts both grant dialogs show: the partner's holding around a grant, and what a grant did. */
 
 /** A grant's quote rows: the partner's holding before it, and after it (or how much is short). */
 export function HoldingRows({ holding, after }: { holding: number | null; after: number | null }) {
+  const intl = useI18n()
   return (
     <>
       <div className="quote__row">
-        <span>Holding before</span>
-        <span>{holding === null ? 'not known yet' : `${formatNumber(holding)} credits`}</span>
+        <span>{intl.formatMessage(g.before)}</span>
+        <span>
+          {holding === null ? intl.formatMessage(g.unknown) : intl.formatMessage(g.credits, { count: holding })}
+        </span>
       </div>
       <div className="quote__row">
-        <span>Holding after</span>
+        <span>{intl.formatMessage(g.after)}</span>
         <span className={after !== null && after < 0 ? 'text-bad' : undefined}>
           {after === null
             ? '—'
             : after < 0
-              ? `${formatNumber(-after)} credits short`
-              : `${formatNumber(after)} credits`}
+              ? intl.formatMessage(g.short, { count: -after })
+              : intl.formatMessage(g.credits, { count: after })}
         </span>
       </div>
     </>
@@ -35,6 +51,7 @@ export function GrantResultDialog({
   facts: [string, React.ReactNode][]
   onClose: () => void
 }) {
+  const intl = useI18n()
   return (
     <Dialog
       key="result"
@@ -42,7 +59,7 @@ export function GrantResultDialog({
       onClose={onClose}
       footer={
         <button type="button" className="btn btn--primary" onClick={onClose} data-autofocus>
-          Done
+          {intl.formatMessage(g.done)}
         </button>
       }
     >
