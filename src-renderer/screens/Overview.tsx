@@ -10,6 +10,7 @@ import { useApp } from '../store'
 import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
 import { AddSeatsButton, AddSeatsDialog } from './partner/Businesses'
+import { billingWords } from './partner/businesses/columns'
 import { DayChart } from './overview/DayChart'
 import { overviewMessages as m } from './overview/messages'
 import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
@@ -299,12 +300,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
                       </td>
                       <td>
                         <Cut
-                          text={`${r.subscription_plan || '—'} · ${
-                            // The one status the API names is worded; any other is shown as the server wrote it.
-                            r.subscription_status === 'active'
-                              ? intl.formatMessage(m.subscriptionActive)
-                              : r.subscription_status || '—'
-                          }`}
+                          text={`${billingWords(r.subscription_plan)} · ${billingWords(r.subscription_status)}`}
                         />
                       </td>
                       <td className="actions-cell">

@@ -60,7 +60,6 @@ export const overviewMessages = defineMessages({
   colBusiness: { id: 'overview.col.business', defaultMessage: 'Business' },
   colEmail: { id: 'overview.col.email', defaultMessage: 'Email' },
   colPlan: { id: 'overview.col.plan', defaultMessage: 'Plan' },
-  subscriptionActive: { id: 'overview.subscriptionActive', defaultMessage: 'active' },
   colWhen: { id: 'overview.col.when', defaultMessage: 'When' },
   colGrant: { id: 'overview.col.grant', defaultMessage: 'Grant' },
   colCharged: { id: 'overview.col.charged', defaultMessage: 'Charged' },
