@@ -16,6 +16,8 @@
 import type { z } from 'zod'
 import type { EngineEvents } from './types'
 import type { PhoneState } from './phone'
+import type { Coded } from './message'
+export type { Coded } from './message'
 import { CALL_NAMES, type CallName, EVENT_NAMES, type EventName } from './names'
 import { APP_CALLS, type AppCalls, type Settings } from './calls/app'
 import { UPLOAD_CALLS, type UploadCalls } from './calls/uploads'
@@ -112,6 +114,14 @@ export interface BridgeError {
   fields?: Record<string, string>
   /** HTTP status when the API answered. */
   status?: number
+  /**
+   * The same sentence as a catalogue id with parameters (issue 34): the renderer words it in the
+   * person's language (src-renderer/lib/bridge.ts rewrites `message` with it); main's `message`
+   * is its English text (logs, readers without the code).
+   */
+  coded?: Coded
+  /** Field path → the field's message as a Coded, where main has one. */
+  codedFields?: Record<string, Coded>
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: BridgeError }

@@ -5,6 +5,7 @@
  * `toUploadView`). Type-only, apart from the status and reason lists the renderer iterates.
  */
 import type { AiTarget, Environment } from '../schemas'
+import type { Coded } from './message'
 
 // ---- uploads ------------------------------------------------------------------------------------
 
@@ -72,6 +73,12 @@ export interface UploadView {
   attempts: number
   nextAttemptAt: number | null
   lastError: string | null
+  /**
+   * `lastError` as a catalogue id with parameters (issue 34): worded in the language in use
+   * (src-renderer/lib/coded.ts `codedOrText`). Absent or null on rows stored before codes were:
+   * their `lastError` text is what they say.
+   */
+  lastErrorCoded?: Coded | null
   errorCode: string | null
   httpStatus: number | null
   jobReference: string | null
@@ -292,7 +299,7 @@ export interface EngineEvents {
     resetAt: number | null
     pausedUntil: number | null
   }
-  profile: { profileId: string; state: ProfileState; message: string | null }
+  profile: { profileId: string; state: ProfileState; message: string | null; messageCoded?: Coded }
   /**
    * Storage failed (disk full, I/O error) and the queue paused as a whole, or (problem null) it
    * works again and uploads resume.

@@ -2,6 +2,7 @@
  * What the calls answer: the shapes the renderer sees (profiles, the session, intake outcomes,
  * folders, lists of records, client health, the overview). Types only.
  */
+import type { Coded } from './message'
 import type { PageMetaRead, ReferredBusinessRow } from '../schemas'
 import type {
   FolderConfig,
@@ -46,6 +47,11 @@ export interface SessionState {
   profileId: string | null
   state: ProfileState
   message: string | null
+  /**
+   * `message` as a catalogue id with parameters (issue 34: offline, the server unreachable, a rate
+   * limit, a refused key…), worded in the language in use (src-renderer/lib/coded.ts `codedOrText`).
+   */
+  messageCoded?: Coded | null
   /** Storage failed (disk full, I/O error): every upload waits until a write succeeds again. */
   storage: string | null
   rateLimit: {

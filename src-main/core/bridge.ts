@@ -16,6 +16,7 @@ import {
   type Res,
   type Result,
 } from '../../contract'
+import { scrubCoded } from '../../contract/coded'
 import { ApiError } from './api'
 import { AppError } from './app-error'
 import type { CallHandlers } from './app-service'
@@ -78,10 +79,13 @@ export function toBridgeError(e: unknown, scrub: (s: string) => string = (s) => 
     err = { code: e.errorCode, message: e.message }
     if (e.fields) err.fields = e.fields
     if (e.status > 0) err.status = e.status
+    if (e.coded) err.coded = e.coded
   } else if (e instanceof ProfileError) {
     err = { code: e.code, message: e.message }
     if (e.field) err.fields = { [e.field]: e.message }
     if (e.status !== undefined) err.status = e.status
+    if (e.coded) err.coded = e.coded
+    if (e.coded && e.field) err.codedFields = { [e.field]: e.coded }
   } else if (e instanceof $ZodError) {
     // $ZodError: the errors of zod and of zod/mini (the folder schema) alike.
     err = zodBridgeError(e)
@@ -89,6 +93,8 @@ export function toBridgeError(e: unknown, scrub: (s: string) => string = (s) => 
     err = { code: e.code, message: e.message }
     if (e.fields) err.fields = e.fields
     if (e.status !== undefined) err.status = e.status
+    if (e.coded) err.coded = e.coded
+    if (e.codedFields) err.codedFields = e.codedFields
   } else if (e instanceof SecretStoreError) {
     err = { code: 'keychain', message: e.message }
   } else {
@@ -98,6 +104,10 @@ export function toBridgeError(e: unknown, scrub: (s: string) => string = (s) => 
   err.message = scrub(err.message)
   if (err.fields)
     err.fields = Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k, scrub(String(v))]))
+  // The coded sentence goes through the same scrub: its English text and every string parameter.
+  if (err.coded) err.coded = scrubCoded({ ...err.coded, text: err.message }, scrub)
+  if (err.codedFields)
+    err.codedFields = Object.fromEntries(Object.entries(err.codedFields).map(([k, v]) => [k, scrubCoded(v, scrub)]))
   return err
 }
 

@@ -16,6 +16,9 @@ import { realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { isAbsolute, posix, resolve, win32 } from 'node:path'
 import { AppError } from './app-error'
+import { coded } from '../../contract/coded'
+import type { Coded } from '../../contract/message'
+import { MAIN_ERRORS as E } from '../../contract/main-messages'
 import { PRODUCT_KINDS } from './kinds'
 import type { FolderConfig } from '../../contract/types'
 
@@ -141,11 +144,13 @@ export type FolderRule =
 export class FolderRuleError extends AppError {
   constructor(
     readonly rule: FolderRule,
-    message: string,
+    message: Coded,
     field: 'path' | 'archiveDir' | 'acceptedKinds',
     hint: string,
   ) {
     super(rule === 'missing' ? 'folder_not_found' : `folder_${rule}`, message, { [field]: hint })
+    // The form shows the whole sentence under the field in the person's language.
+    this.codedFields = { [field]: message }
   }
 }
 
@@ -201,7 +206,7 @@ async function real(path: string): Promise<string> {
 export function watchedFolderRule(
   path: string,
   ctx: Required<FolderRuleContext> & { recursive?: boolean },
-): { rule: FolderRule; message: string; hint: string } | null {
+): { rule: FolderRule; message: Coded; hint: string } | null {
   const { platform } = ctx
   const p = pathApi(platform)
   const shown = path
@@ -209,7 +214,7 @@ export function watchedFolderRule(
   const home = p.resolve(ctx.home)
   const dataDir = p.resolve(ctx.dataDir)
   if (p.parse(path).root === path) {
-    return { rule: 'filesystem_root', message: `${shown} is the root of a drive: choose a folder on it instead.`, hint: 'a drive root cannot be watched' }
+    return { rule: 'filesystem_root', message: coded(E.folderRoot, { path: shown }), hint: 'a drive root cannot be watched' }
   }
   const kind = platform === 'win32' ? 'win32' : platform === 'darwin' ? 'darwin' : 'posix'
   const trees = SYSTEM_TREES[kind]
@@ -220,28 +225,28 @@ export function watchedFolderRule(
   if (inTree || isDir || winSystem) {
     return {
       rule: 'system_directory',
-      message: `${shown} is a system folder: Bookdrop watches only folders of your own, such as Documents/Receipts.`,
+      message: coded(E.folderSystem, { path: shown }),
       hint: 'system folders cannot be watched',
     }
   }
   if (equal(path, home, platform)) {
     return {
       rule: 'home_directory',
-      message: `${shown} is your whole home folder: choose a folder inside it (for example Receipts), so Bookdrop does not send every file you own.`,
+      message: coded(E.folderHome, { path: shown }),
       hint: 'choose a folder inside your home folder',
     }
   }
   if (!within(path, dataDir, platform) && ACCOUNT_TREES[kind].some((t) => within(path, p.join(home, t), platform))) {
     return {
       rule: 'system_directory',
-      message: `${shown} holds your account's settings (programs start from there): Bookdrop watches only folders of your own documents.`,
+      message: coded(E.folderAccount, { path: shown }),
       hint: "your account's settings cannot be watched",
     }
   }
   if (within(path, dataDir, platform) || (ctx.recursive === true && within(dataDir, path, platform))) {
     return {
       rule: 'data_directory',
-      message: `${shown} is ${within(path, dataDir, platform) ? 'inside' : 'around'} Bookdrop's own data folder: choose another folder.`,
+      message: coded(within(path, dataDir, platform) ? E.folderInsideData : E.folderAroundData, { path: shown }),
       hint: "Bookdrop's data folder cannot be watched",
     }
   }
@@ -261,12 +266,12 @@ export async function checkWatchedFolder(
   ctx: FolderRuleContext & { recursive?: boolean },
 ): Promise<string> {
   if (typeof path !== 'string' || !isAbsolute(path)) {
-    throw new FolderRuleError('not_absolute', 'Give the full path of the folder, e.g. /home/me/Receipts.', 'path', 'must be an absolute path')
+    throw new FolderRuleError('not_absolute', coded(E.folderNotAbsolute), 'path', 'must be an absolute path')
   }
   const full = fullContext(ctx)
   const st = await stat(path).catch(() => null)
-  if (!st) throw new FolderRuleError('missing', `${path} does not exist (or cannot be read).`, 'path', 'this folder does not exist')
-  if (!st.isDirectory()) throw new FolderRuleError('not_directory', `${path} is a file, not a folder.`, 'path', 'choose a folder, not a file')
+  if (!st) throw new FolderRuleError('missing', coded(E.folderNotFound, { path }), 'path', 'this folder does not exist')
+  if (!st.isDirectory()) throw new FolderRuleError('not_directory', coded(E.folderNotDirectory, { path }), 'path', 'choose a folder, not a file')
   const resolved = await real(path)
   const [home, dataDir] = await Promise.all([real(full.home), real(full.dataDir)])
   // Both spellings are checked: the one typed, and where its symlinks really lead.
@@ -293,7 +298,7 @@ export async function checkDestination(
   if (same(realDest, realFolder, platform) || same(dest, folder, platform)) {
     throw new FolderRuleError(
       'destination_is_folder',
-      'Files cannot be moved into the folder they came from: choose a folder inside it (such as Uploaded) or another folder.',
+      coded(E.destinationIsFolder),
       'archiveDir',
       'choose another folder',
     )
@@ -302,7 +307,7 @@ export async function checkDestination(
   if (inside || picked(dest) || picked(realDest)) return
   throw new FolderRuleError(
     'destination_outside',
-    `${dest} is outside the watched folder: pick it with Choose… (the folder picker), or use a folder inside ${folder}.`,
+    coded(E.destinationOutside, { path: dest, folder }),
     'archiveDir',
     'pick the folder with Choose…, or use one inside the watched folder',
   )
@@ -315,7 +320,7 @@ export function checkAcceptedKinds(kinds: readonly string[] | undefined): void {
   if (unknown.length) {
     throw new FolderRuleError(
       'unknown_kind',
-      `Bookdrop does not send ${unknown.map((k) => `.${k}`).join(', ')} files: accepted kinds come from its list of document kinds (${PRODUCT_KINDS.join(', ')}).`,
+      coded(E.unknownKinds, { kinds: unknown.map((k) => `.${k}`).join(', '), accepted: PRODUCT_KINDS.join(', ') }),
       'acceptedKinds',
       'choose kinds from the list',
     )

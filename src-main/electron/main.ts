@@ -13,7 +13,7 @@ import { ShellController } from '../shell/controller'
 import { registerIpc } from './ipc'
 import { systemProxy, watchNetwork } from './network'
 import { showNativeNotification } from './notifications'
-import { electronShellPort, openExternalSafely } from './shell-port'
+import { electronShellPort, openExternalSafely, osPreferredLanguages } from './shell-port'
 import { ShellTray } from './tray'
 import { sandboxDemo } from '../demo-launcher'
 import {
@@ -106,7 +106,7 @@ async function trayCall<K extends CallName>(name: K, req: Req<K>): Promise<Res<K
   showNativeNotification(
     {
       title: 'Bookdrop',
-      body: result.error.message,
+      body: controller?.errorText(result.error) ?? result.error.message,
       kind: 'attention',
       summary: { completed: 0, attention: 0, singleName: null },
     },
@@ -192,6 +192,9 @@ async function start(): Promise<void> {
     notify: (n) => showNativeNotification(n, showWindow),
     renderTray: (view) => tray?.render(view),
     setLaunchAtLogin,
+    // The tray and notifications speak the person's language (issue 34).
+    systemLanguages: osPreferredLanguages,
+    language: settings.language,
   })
   service.onEvent((name, payload) => controller?.handleEvent(name, payload))
 

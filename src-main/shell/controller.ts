@@ -5,9 +5,11 @@
  * so everything here is unit-tested without Electron (test/shell/controller.test.ts).
  */
 import type { AiTarget } from '../../schemas'
-import type { Events, EventName, SessionState, Settings } from '../../contract'
+import type { BridgeError, Events, EventName, SessionState, Settings } from '../../contract'
+import { MAIN_MESSAGE_BY_ID } from '../../contract/main-messages'
 import { NotificationBatcher, type ShellNotification, type Timers } from './notify'
 import { AttentionTracker, DropTargetMemory, deriveTrayState, type TrayView } from './tray-state'
+import { type Say, chooseLocale, sayIn } from './language'
 
 export type ShellSettings = Pick<Settings, 'notifications' | 'closeToTray' | 'launchAtLogin'>
 
@@ -23,6 +25,14 @@ export interface ShellControllerOptions {
   notificationWindowMs?: number
   /** Tray redraws are coalesced: a burst of events makes one redraw. Default 250 ms. */
   trayDelayMs?: number
+  /**
+   * The OS's preferred languages, most preferred first (Electron's
+   * `app.getPreferredSystemLanguages()`): the tray and notifications follow them unless the
+   * Language setting names one. None: English.
+   */
+  systemLanguages?: () => readonly string[]
+  /** The Language setting at start ('system' or a language tag), when there is one. */
+  language?: string
 }
 
 export class ShellController {
@@ -37,10 +47,14 @@ export class ShellController {
   private trayTimer: unknown = null
   private lastTrayKey = ''
   private quitting = false
+  private languageSetting: string | undefined
+  private say: Say
 
   constructor(opts: ShellControllerOptions) {
     this.opts = opts
     this.settings = { ...opts.settings }
+    this.languageSetting = opts.language
+    this.say = this.chooseSay()
     this.timers = opts.timers ?? {
       setTimeout: (fn, ms) => setTimeout(fn, ms),
       clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
@@ -50,6 +64,7 @@ export class ShellController {
       show: opts.notify,
       enabled: this.settings.notifications,
       timers: this.timers,
+      say: () => this.say,
       ...(opts.notificationWindowMs !== undefined ? { windowMs: opts.notificationWindowMs } : {}),
     })
     opts.setLaunchAtLogin(this.settings.launchAtLogin)
@@ -57,7 +72,18 @@ export class ShellController {
 
   /** The tray as it should look now. */
   get trayView(): TrayView {
-    return deriveTrayState(this.session, this.attention.count)
+    return deriveTrayState(this.session, this.attention.count, this.say)
+  }
+
+  /** The shell's words in the language in use (the setting, else the OS's, else English). */
+  private chooseSay(): Say {
+    return sayIn(chooseLocale(this.languageSetting, this.opts.systemLanguages?.() ?? []))
+  }
+
+  /** A failed call's message in the shell's language (for a notification: there may be no window). */
+  errorText(e: BridgeError): string {
+    const known = e.coded ? MAIN_MESSAGE_BY_ID.get(e.coded.code) : undefined
+    return known && e.coded ? this.say(known, e.coded.params) : e.message
   }
 
   /** Where files dropped on the tray icon go. */
@@ -102,6 +128,13 @@ export class ShellController {
       this.batcher.setEnabled(this.settings.notifications)
     if (this.settings.launchAtLogin !== before.launchAtLogin)
       this.opts.setLaunchAtLogin(this.settings.launchAtLogin)
+    // The Language setting (issue 34) when the settings carry one: the tray is redrawn in it.
+    const language = next.language
+    if (language !== undefined && language !== this.languageSetting) {
+      this.languageSetting = language
+      this.say = this.chooseSay()
+      this.scheduleTray()
+    }
   }
 
   /** The window was shown or focused: the person can now see what needs attention. */

@@ -8,6 +8,8 @@
 import type { EngineEvents } from '../core/events'
 import { printable } from '../core/names'
 import type { Upload } from '../core/store/uploads'
+import { type Say, englishSay } from './language'
+import { NOTIFY } from './shell-messages'
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown
@@ -47,33 +49,34 @@ export interface NotificationBatcherOptions {
   /** Start enabled (the `notifications` setting). Default true. */
   enabled?: boolean
   timers?: Timers
+  /** The language of the notifications, asked at each one (it may change): English by default. */
+  say?: () => Say
 }
-
-const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
 
 /** Skips nobody must act on: the file was already there before watching started. */
 const QUIET_SKIPS: ReadonlySet<NonNullable<Upload['reason']>> = new Set(['existed_before'])
 
 /** The notification for a window's counts, or null when there is nothing to say. */
-export function describeBatch(summary: BatchSummary): ShellNotification | null {
+export function describeBatch(summary: BatchSummary, say: Say = englishSay): ShellNotification | null {
   const { completed, attention, singleName } = summary
   if (completed === 0 && attention === 0) return null
-  const recorded = plural(completed, 'receipt recorded', 'receipts recorded')
-  const needs = `${plural(attention, 'file needs', 'files need')} attention`
   if (attention === 0) {
     return {
       title: 'Bookdrop',
-      body: completed === 1 && singleName ? `${recorded}: ${singleName}` : recorded,
+      body:
+        completed === 1 && singleName
+          ? say(NOTIFY.recordedNamed, { count: completed, name: singleName })
+          : say(NOTIFY.recorded, { count: completed }),
       kind: 'completed',
       summary,
     }
   }
   const body =
     completed > 0
-      ? `${recorded}; ${needs}`
+      ? say(NOTIFY.both, { recorded: completed, attention })
       : attention === 1 && singleName
-        ? `${needs}: ${singleName}`
-        : needs
+        ? say(NOTIFY.attentionNamed, { count: attention, name: singleName })
+        : say(NOTIFY.attention, { count: attention })
   return { title: 'Bookdrop', body, kind: 'attention', summary }
 }
 
@@ -81,6 +84,7 @@ export class NotificationBatcher {
   private readonly show: (n: ShellNotification) => void
   private readonly windowMs: number
   private readonly timers: Timers
+  private readonly say: () => Say
   private enabled: boolean
   private timer: unknown = null
   private completed = 0
@@ -92,6 +96,7 @@ export class NotificationBatcher {
     this.windowMs = opts.windowMs ?? 3000
     this.enabled = opts.enabled ?? true
     this.timers = opts.timers ?? globalTimers
+    this.say = opts.say ?? (() => englishSay)
   }
 
   get isEnabled(): boolean {
@@ -127,7 +132,7 @@ export class NotificationBatcher {
       completed: this.completed,
       attention: this.attention,
       singleName: total === 1 ? this.lastName : null,
-    })
+    }, this.say())
     this.reset()
     if (n && this.enabled) this.show(n)
   }

@@ -6,6 +6,8 @@
 import type { AiTarget } from '../../schemas'
 import type { EngineEvents, ProfileState } from '../core/events'
 import type { UploadStatus } from '../core/store/uploads'
+import { type Say, englishSay } from './language'
+import { TRAY } from './shell-messages'
 
 /** 'paused' also stands for waiting on the network (offline, unreachable, not the API). */
 export type TrayKind = 'idle' | 'uploading' | 'paused' | 'attention'
@@ -30,7 +32,7 @@ export interface TrayView {
   /** Short text next to the icon where the OS supports it (macOS); '' when nothing to say. */
   title: string
   openLabel: string
-  pauseLabel: 'Pause uploads' | 'Resume uploads'
+  pauseLabel: string
   /** False without a profile, or when the key or subscription must be fixed first. */
   pauseEnabled: boolean
   /** What the pause item does. */
@@ -40,9 +42,12 @@ export interface TrayView {
 
 const ACTIVE: readonly UploadStatus[] = ['queued', 'uploading', 'waiting_retry', 'processing']
 
-const files = (n: number): string => `${n} ${n === 1 ? 'file' : 'files'}`
-
-export function deriveTrayState(session: TraySessionInput | null, unseenAttention = 0): TrayView {
+/** The tray in the person's language: `say` formats the shell's messages (English by default). */
+export function deriveTrayState(
+  session: TraySessionInput | null,
+  unseenAttention = 0,
+  say: Say = englishSay,
+): TrayView {
   const counts = session?.counts ?? {}
   const active = ACTIVE.reduce((sum, s) => sum + (counts[s] ?? 0), 0)
   const attention = Math.max(0, unseenAttention)
@@ -54,41 +59,33 @@ export function deriveTrayState(session: TraySessionInput | null, unseenAttentio
   let status: string
   if (!connected) {
     kind = 'idle'
-    status = 'Not connected'
+    status = say(TRAY.notConnected)
   } else if (state === 'auth_required') {
     kind = 'attention'
-    status = 'The API key needs attention'
+    status = say(TRAY.keyAttention)
   } else if (state === 'forbidden') {
     kind = 'attention'
-    status = 'The Developer API subscription is not active'
+    status = say(TRAY.subscription)
   } else if (state === 'out_of_credits') {
     kind = 'attention'
-    status = 'AI credits have run out'
+    status = say(TRAY.noCredits)
   } else if (state === 'unreachable' || state === 'not_api' || state === 'offline') {
     // Waiting for the path to the server: nothing is lost, and it resumes by itself.
     kind = 'paused'
-    const why =
-      state === 'offline'
-        ? 'Offline'
-        : state === 'unreachable'
-          ? 'Cannot reach the server'
-          : 'Something other than the API answers'
-    status = active > 0 ? `${why}; ${files(active)} waiting, nothing is lost` : why
+    const why = say(state === 'offline' ? TRAY.offline : state === 'unreachable' ? TRAY.unreachable : TRAY.notApi)
+    status = active > 0 ? say(TRAY.waiting, { why, count: active }) : why
   } else if (attention > 0) {
     kind = 'attention'
-    status = `${files(attention)} ${attention === 1 ? 'needs' : 'need'} attention`
+    status = say(TRAY.attention, { count: attention })
   } else if (paused) {
     kind = 'paused'
-    status = active > 0 ? `Paused, ${files(active)} waiting` : 'Paused'
+    status = active > 0 ? say(TRAY.pausedWaiting, { count: active }) : say(TRAY.paused)
   } else if (active > 0) {
     kind = 'uploading'
-    status =
-      state === 'rate_limited'
-        ? `Uploading ${files(active)} (waiting for the rate limit)`
-        : `Uploading ${files(active)}`
+    status = say(state === 'rate_limited' ? TRAY.uploadingLimited : TRAY.uploading, { count: active })
   } else {
     kind = 'idle'
-    status = 'All files sent'
+    status = say(TRAY.allSent)
   }
 
   const blocked = state === 'auth_required' || state === 'forbidden' || state === 'out_of_credits'
@@ -96,15 +93,15 @@ export function deriveTrayState(session: TraySessionInput | null, unseenAttentio
     kind,
     active,
     attention,
-    tooltip: `Bookdrop — ${status}`,
+    tooltip: say(TRAY.tooltip, { status }),
     status,
     title:
       kind === 'uploading' ? String(active) : kind === 'attention' && attention > 0 ? `!${attention}` : '',
-    openLabel: 'Open Bookdrop',
-    pauseLabel: paused ? 'Resume uploads' : 'Pause uploads',
+    openLabel: say(TRAY.open),
+    pauseLabel: say(paused ? TRAY.resume : TRAY.pause),
     pauseAction: paused ? 'resume' : 'pause',
     pauseEnabled: connected && !blocked,
-    quitLabel: 'Quit Bookdrop',
+    quitLabel: say(TRAY.quit),
   }
 }
 

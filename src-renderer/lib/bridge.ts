@@ -11,6 +11,7 @@
 import type { BookdropApi, Events, Result } from '../../contract'
 // The name lists only: the contract's schemas (and zod) stay out of the first bundle.
 import { CALL_NAMES, type CallName, EVENT_NAMES, type EventName } from '../../contract/names'
+import { wordError } from './coded'
 
 declare const __BOOKDROP_VERSION__: string | undefined
 
@@ -137,6 +138,34 @@ export function createHttpBridge(opts: HttpBridgeOptions = {}): BookdropApi {
   }) as BookdropApi
 }
 
+/**
+ * The renderer's one place where main's errors are worded (issue 34): every failed call's error
+ * comes back with its message (and field messages) in the person's language when main sent a code.
+ */
+export function wordingErrors(api: BookdropApi): BookdropApi {
+  const worded = Object.fromEntries(
+    CALL_NAMES.map((name) => {
+      const call = api[name] as (req: unknown) => Promise<Result<unknown>>
+      return [
+        name,
+        async (req: unknown): Promise<Result<unknown>> => {
+          const r = await call(req)
+          return r && typeof r === 'object' && r.ok === false && r.error ? { ok: false, error: wordError(r.error) } : r
+        },
+      ]
+    }),
+  )
+  const pathForFile = api.pathForFile
+  const whole: Record<string, unknown> = {
+    ...worded,
+    version: api.version,
+    on: api.on.bind(api),
+    ...(pathForFile ? { pathForFile: (file: File) => pathForFile(file) } : {}),
+  }
+  return Object.freeze(whole) as unknown as BookdropApi
+}
+
 /** The bridge the renderer uses: the preload's in Electron, HTTP to the web host elsewhere. */
-export const bookdrop: BookdropApi =
-  typeof window !== 'undefined' && window.bookdrop ? window.bookdrop : createHttpBridge()
+export const bookdrop: BookdropApi = wordingErrors(
+  typeof window !== 'undefined' && window.bookdrop ? window.bookdrop : createHttpBridge(),
+)

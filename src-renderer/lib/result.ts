@@ -1,3 +1,4 @@
+import { wordCoded } from './coded'
 import type { BridgeError, Result } from './types'
 
 /** Awaits a bridge call; a thrown error (a broken transport) becomes an `{ok:false}` like any other. */
@@ -17,6 +18,7 @@ export async function settle<T>(p: Promise<Result<T>>): Promise<Result<T>> {
   }
 }
 
+/** An error's text in the language in use (a coded one worded now, in case the language changed). */
 export function errorText(e: BridgeError): string {
-  return e.message || e.code
+  return (e.coded ? wordCoded(e.coded) : e.message) || e.code
 }

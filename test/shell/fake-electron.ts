@@ -190,6 +190,14 @@ class FakeApp extends EventEmitter {
     if (name === 'userData') return this.userData
     return `/tmp/fake-${name}`
   }
+  /** The OS's preferred languages (issue 34): a test sets them before the app starts. */
+  systemLanguages: string[] = ['en-US']
+  getPreferredSystemLanguages(): string[] {
+    return [...this.systemLanguages]
+  }
+  getLocale(): string {
+    return this.systemLanguages[0] ?? 'en-US'
+  }
   getLoginItemSettings(): { wasOpenedAtLogin: boolean } {
     return { wasOpenedAtLogin: false }
   }

@@ -3,6 +3,9 @@
  * whether to retry is a plain property; nothing in it ever holds the API key or the OAuth token.
  */
 import { ERROR_CODES } from '../../../schemas/assumptions'
+import { coded, type MessageDescriptor } from '../../../contract/coded'
+import type { Coded } from '../../../contract/message'
+import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 import type { RateLimit } from './ratelimit'
 import { isRetryableHttpStatus } from './ratelimit'
 
@@ -93,6 +96,55 @@ export interface ApiErrorInit {
   path?: string
   idempotencyKey?: string
   cause?: unknown
+  /**
+   * The message as a catalogue id with parameters (issue 34); by default derived from the code
+   * (`apiCoded`): the path's problems, a rate limit, a key refused, or the server's own words.
+   */
+  coded?: Coded
+}
+
+/** The sentence of each code the client gives itself (and the wrong-key refusal), by code. */
+const CODED_BY_CODE: Readonly<Record<string, MessageDescriptor>> = {
+  [CLIENT_ERROR_CODES.offline]: E.offline,
+  [CLIENT_ERROR_CODES.network]: E.unreachable,
+  [CLIENT_ERROR_CODES.timeout]: E.timeout,
+  [CLIENT_ERROR_CODES.notApi]: E.notApi,
+  [CLIENT_ERROR_CODES.redirect]: E.redirect,
+  [CLIENT_ERROR_CODES.serverPage]: E.serverFailing,
+  [CLIENT_ERROR_CODES.certificate]: E.certificate,
+  [CLIENT_ERROR_CODES.proxyAuth]: E.proxyAuth,
+  [CLIENT_ERROR_CODES.proxy]: E.proxy,
+  [CLIENT_ERROR_CODES.badResponse]: E.badResponse,
+  [CLIENT_ERROR_CODES.tooLarge]: E.badResponse,
+  [CLIENT_ERROR_CODES.requestTooLarge]: E.requestTooLarge,
+  [CLIENT_ERROR_CODES.fileNotFound]: E.fileVanished,
+  [CLIENT_ERROR_CODES.fileRead]: E.fileUnreadable,
+  [CLIENT_ERROR_CODES.fileChanged]: E.fileChanged,
+  [CLIENT_ERROR_CODES.fileSuperseded]: E.fileChanged,
+  [ERROR_CODES.wrongKeyKind]: E.keyWrongKind,
+}
+
+/**
+ * What a person reads for an ApiError, in any language: the path's problems and the client's own
+ * refusals by code; the server's own refusal as "The server said: …" with its message as it wrote
+ * it. The English `text` stays the error's message.
+ */
+export function apiCoded(init: ApiErrorInit): Coded | undefined {
+  const say = (m: MessageDescriptor, params?: Record<string, string | number>): Coded => ({
+    ...coded(m, params),
+    text: init.message,
+  })
+  const known = Object.hasOwn(CODED_BY_CODE, init.errorCode) ? CODED_BY_CODE[init.errorCode] : undefined
+  if (known) return say(known, known === E.serverFailing ? { status: init.status } : undefined)
+  if (init.status === 429 || init.errorCode === ERROR_CODES.rateLimited) {
+    const ms = init.retryAfterMs
+    return ms !== undefined && ms > 0 ? say(E.rateLimited, { seconds: Math.ceil(ms / 1000) }) : say(E.rateLimitedNow)
+  }
+  if (init.status === 0) return undefined
+  if (init.status === 401 || init.errorCode === ERROR_CODES.invalidKey) return say(E.keyRefused)
+  if (init.errorCode === `http_${init.status}`) return say(E.serverRefused, { status: init.status })
+  if (init.message.trim() !== '') return say(E.serverSaid, { message: init.message })
+  return say(E.serverRefused, { status: init.status })
 }
 
 export class ApiError extends Error {
@@ -116,6 +168,8 @@ export class ApiError extends Error {
   readonly connection: ConnectionProblem | undefined
   /** Only a change of settings (certificate, proxy credentials) can fix it. */
   readonly configuration: boolean
+  /** The message as a catalogue id with parameters, worded in the person's language by the renderer. */
+  readonly coded: Coded | undefined
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause })
@@ -130,6 +184,7 @@ export class ApiError extends Error {
     this.idempotencyKey = init.idempotencyKey
     this.connection = init.connection
     this.configuration = init.configuration ?? false
+    this.coded = init.coded ?? apiCoded(init)
   }
 
   /** Plain data for logs and for crossing the IPC bridge as `{ ok: false, error }`. */

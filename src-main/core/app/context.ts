@@ -8,6 +8,8 @@
  * Secrets held here, in memory only: the demo emulator's keys, and for at most 15 minutes the
  * business key a partner registration returned. Every event that leaves goes through `redact`.
  */
+import { coded } from '../../../contract/coded'
+import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 import {
   type Events,
   type EventName,
@@ -271,9 +273,9 @@ export class AppContext {
 
   activeEntry(): Entry {
     if (!this.active)
-      throw new AppError('no_active_profile', 'No profile is selected: add a key in Settings, or try the demo.')
+      throw new AppError('no_active_profile', coded(E.noProfile))
     const e = this.entry(this.active)
-    if (!e) throw new AppError('no_active_profile', 'The selected profile is gone: choose another one in Settings.')
+    if (!e) throw new AppError('no_active_profile', coded(E.profileGone))
     return e
   }
 
@@ -373,6 +375,7 @@ export class AppContext {
       profileId: id,
       state: q.state,
       message: q.message,
+      ...(q.messageCoded ? { messageCoded: q.messageCoded } : {}),
       storage,
       rateLimit:
         r || q.pausedUntil

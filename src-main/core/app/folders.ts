@@ -1,4 +1,6 @@
 /** The folders room: watched folders (the engine checks the folder rules) and the folder picker. */
+import { coded } from '../../../contract/coded'
+import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 import type { Calls, FolderView, ParsedReq } from '../../../contract'
 import { AppError } from '../app-error'
 import { type AppContext, isBusinessKind } from './context'
@@ -9,11 +11,11 @@ export type FoldersRoom = Room<'listFolders' | 'addFolder' | 'updateFolder' | 'r
 export function foldersRoom(ctx: AppContext): FoldersRoom {
   const folderView = (id: string): FolderView => {
     const f = ctx.engine.listFolders().find((x) => x.id === id)
-    if (!f) throw new AppError('not_found', 'That folder is no longer watched.')
+    if (!f) throw new AppError('not_found', coded(E.folderNotWatched))
     return f
   }
   const mustExist = (id: string): void => {
-    if (!ctx.engine.folders.get(id)) throw new AppError('not_found', 'That folder is no longer watched.')
+    if (!ctx.engine.folders.get(id)) throw new AppError('not_found', coded(E.folderNotWatched))
   }
   const checkProfile = (profileId: string): void => {
     const e = ctx.entry(profileId)

@@ -3,6 +3,8 @@
  * "Check now", and the demo's "a new receipt arrives". A password crosses the bridge once, renderer
  * → main, inside saveMailAccount, goes to the OS keychain and never comes back.
  */
+import { coded } from '../../../contract/coded'
+import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 import type { Calls, MailAccountView, ParsedReq } from '../../../contract'
 import { AppError } from '../app-error'
 import { mailSecretAccount, normalizeAccount } from '../mail/config'
@@ -29,7 +31,7 @@ export function mailRoom(
 
   const view = async (accountId: string): Promise<MailAccountView> => {
     const v = (await mail()).list().find((a) => a.id === accountId)
-    if (!v) throw new AppError('not_found', 'That mail account is no longer there.')
+    if (!v) throw new AppError('not_found', coded(E.mailAccountNotFound))
     return v
   }
 
@@ -38,7 +40,7 @@ export function mailRoom(
     const profileId = ctx.activeBusiness().profile.id
     const a = (await mail()).account(accountId)
     if (!a || a.profileId !== profileId)
-      throw new AppError('not_found', 'That mail account is no longer there.')
+      throw new AppError('not_found', coded(E.mailAccountNotFound))
     return a
   }
 
@@ -81,8 +83,8 @@ export function mailRoom(
       if (!cur && !req.password) {
         throw new AppError(
           'invalid_request',
-          'Give the password (or the app password) of this mail account.',
-          { password: 'required' },
+          coded(E.mailPasswordRequired),
+          { password: { ...coded(E.mailPasswordRequired), text: 'required' } },
         )
       }
       if (req.password) await store.set(entry, req.password)
@@ -130,7 +132,7 @@ export function mailRoom(
       if (req.id) {
         const cur = service.store.rule(req.id)
         if (!cur || cur.accountId !== a.id)
-          throw new AppError('not_found', 'That mail rule is no longer there.')
+          throw new AppError('not_found', coded(E.mailRuleNotFound))
       }
       await ctx.engineAction('mail_rule', () => service.saveRule(req.rule, req.id))
       return view(a.id)
@@ -139,7 +141,7 @@ export function mailRoom(
     async removeMailRule(req: ParsedReq<'removeMailRule'>): Promise<MailAccountView> {
       const service = await mail()
       const r = service.store.rule(req.id)
-      if (!r) throw new AppError('not_found', 'That mail rule is no longer there.')
+      if (!r) throw new AppError('not_found', coded(E.mailRuleNotFound))
       const a = await mine(r.accountId)
       await service.removeRule(r.id)
       return view(a.id)

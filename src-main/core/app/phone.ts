@@ -4,6 +4,8 @@
  * and their "End", and closes everything with the panel. Photos a paired phone sends go through the
  * one intake as source `phone`, for the business that was active when the person allowed the phone.
  */
+import { coded } from '../../../contract/coded'
+import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 import { join } from 'node:path'
 import type { Calls, PhoneState } from '../../../contract'
 import { AppError } from '../app-error'
@@ -70,7 +72,7 @@ export function phoneRoom(ctx: AppContext, opts: PhoneRoomOptions = {}): PhoneRo
     },
 
     async newPhoneLink(): Promise<Calls['newPhoneLink']> {
-      if (!service?.state().open) throw new AppError('phone_closed', 'The phone panel is closed: choose "Add from phone" first.')
+      if (!service?.state().open) throw new AppError('phone_closed', coded(E.phoneClosed))
       return service.newLink()
     },
 
@@ -79,12 +81,12 @@ export function phoneRoom(ctx: AppContext, opts: PhoneRoomOptions = {}): PhoneRo
       // Photos go to the business active now: a partner profile cannot take them.
       const profileId = req.allow ? ctx.activeBusiness().profile.id : null
       if (!service.decide(req.id, req.allow, profileId))
-        throw new AppError('not_found', 'That phone no longer waits for an answer (it was refused, ended or timed out).')
+        throw new AppError('not_found', coded(E.phoneNotWaiting))
       return service.state()
     },
 
     async endPhone(req): Promise<Calls['endPhone']> {
-      if (!service || !service.end(req.id)) throw new AppError('not_found', 'That phone is no longer paired.')
+      if (!service || !service.end(req.id)) throw new AppError('not_found', coded(E.phoneNotFound))
       return service.state()
     },
 

@@ -2,6 +2,8 @@
  * The uploads room: files the person gives (paths from a drop or the open dialog on the desktop,
  * bytes in the browser), the history, retry and cancel, the CSV export and "show in folder".
  */
+import { coded } from '../../../contract/coded'
+import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, isAbsolute, join } from 'node:path'
 import type { AiTarget } from '../../../schemas'
@@ -209,7 +211,7 @@ export function uploadsRoom(ctx: AppContext, files: UploadsHelpers): UploadsRoom
 
     async showSourceFile(req: ParsedReq<'showSourceFile'>): Promise<Calls['showSourceFile']> {
       const row = ctx.engine.uploads.get(req.id)
-      if (!row) throw new AppError('not_found', `There is no upload #${req.id}.`)
+      if (!row) throw new AppError('not_found', { ...coded(E.uploadNotFound), text: `There is no upload #${req.id}.` })
       const path = row.movedTo || row.path
       // The path as a person may read it (a name that is not UTF-8 shows its bytes escaped).
       return { shown: await ctx.shell.showItemInFolder(path), path: printable(path) }

@@ -24,6 +24,8 @@ import { WHOLE_READ_BYTES, readAll, sha256File, sha256Handle } from './hash'
 import { HEAD_BYTES, type InspectFn, inspect as inspectInProcess, mismatchMessage, tailBytesFor } from './inspect'
 import { sizeText } from '../util'
 import type { PhotoPreparer } from '../prepare/preparer'
+import type { Coded } from '../../../contract/message'
+import { skipCoded } from './skip-words'
 
 /** The prepared file of a photo (issue 25), or none. */
 type Prepared = { preparedPath: string | null; preparedSize: number | null; preparedMtimeMs: number | null }
@@ -80,53 +82,15 @@ export type IntakeResult =
   /** Nothing recorded: this exact version was already handled, or it changed while being read. */
   | { kind: 'ignored'; why: 'already_handled' | 'changed' }
 
+export { skipCoded, skipMessage } from './skip-words'
+
 /** The name a row shows (and sends): printable, one line (names.ts). */
 export function rowName(path: string): string {
   return printable(basename(path))
 }
 
-export function skipMessage(
-  reason: SkipReason,
-  ctx: {
-    name: string
-    target: AiTarget
-    kinds?: readonly string[]
-    size?: number
-    limit?: number
-    detail?: string
-    /** A part of a mail (it is kept in Bookdrop's data folder, not saved by a person). */
-    mail?: boolean
-  },
-): string {
-  const kindOf = printable(fileKind(ctx.name))
-  if (ctx.mail && reason === 'unsupported_kind')
-    return `Not a receipt kind: ${kindOf ? `.${kindOf}` : 'no extension'} (this rule takes ${(ctx.kinds ?? []).join(', ')}). The attachment was kept, not sent; choose "Send anyway" to send it.`
-  if (ctx.mail && reason === 'empty') return 'The attachment is an empty file (0 bytes): there is nothing to send.'
-  switch (reason) {
-    case 'unsupported_kind': {
-      const kind = kindOf
-      return `${kind ? `.${kind}` : 'Files without an extension'} files are not sent to ${ctx.target}. Accepted: ${(ctx.kinds ?? []).join(', ')}. Rename or convert the file, or choose "Send anyway".`
-    }
-    case 'too_large':
-      return `The file is ${sizeText(ctx.size ?? 0)}, over the ${sizeText(ctx.limit ?? 0)} limit. Compress it or raise the limit in Settings, then retry.`
-    case 'empty':
-      return 'The file is empty (0 bytes). Save it again, then retry.'
-    case 'unreadable':
-      return `Bookdrop cannot read this file${ctx.detail ? ` (${ctx.detail})` : ''}. Check its permissions, then retry.`
-    case 'vanished':
-      return 'The file was moved or deleted before it could be sent.'
-    case 'existed_before':
-      return 'The file was already in the folder when it was added.'
-    case 'outside_folder':
-      return `A link to a file outside the watched folder${ctx.detail ? ` (${printable(ctx.detail)})` : ''}; not sent. Bookdrop reads only files inside the folder: copy the file in, or drop it on the window.`
-    case 'mismatch':
-      return `The file is ${ctx.detail ?? 'not what its name says'}: it was not sent. Check the file, or choose "Send anyway".`
-    case 'not_prepared':
-      return `Bookdrop could not prepare this photo${ctx.detail ? `: ${ctx.detail}` : ''}. Nothing was sent. Save it again as a JPEG, or choose "Send anyway" to send it as it is.`
-    case 'no_receipt':
-      return 'No receipt in this mail (no PDF or image attached): it was left untouched. Choose "Send anyway" to send the text of the mail instead.'
-  }
-}
+/** The row being recorded: its fields, its lastError as text or Coded. */
+type Written = Partial<Omit<Upload, 'lastError' | 'lastErrorCoded'>> & { lastError?: string | Coded | null }
 
 export class Intake {
   constructor(
@@ -146,7 +110,7 @@ export class Intake {
   private record(
     req: IntakeRequest,
     status: 'queued' | 'duplicate' | 'skipped',
-    extra: Partial<Upload>,
+    extra: Written,
     /** The row this take continues, when the caller already looked it up (null: none). */
     known?: Upload | null,
   ): Upload {
@@ -158,7 +122,7 @@ export class Intake {
   private recordRow(
     req: IntakeRequest,
     status: 'queued' | 'duplicate' | 'skipped',
-    extra: Partial<Upload>,
+    extra: Written,
     known?: Upload | null,
   ): Upload {
     const prior =
@@ -176,7 +140,8 @@ export class Intake {
           patch.size === prior.size &&
           patch.mtimeMs === prior.mtimeMs &&
           patch.reason === prior.reason &&
-          patch.lastError === prior.lastError
+          (typeof patch.lastError === 'object' && patch.lastError !== null ? patch.lastError.text : patch.lastError) ===
+            prior.lastError
         if (same) return prior
         const next = this.store.note(prior, 'skipped', patch)
         if (next) this.events.emit('upload', { upload: next, previous: 'skipped' })
@@ -230,7 +195,7 @@ export class Intake {
   ): IntakeResult {
     const { detail, ...rest } = extra
     const name = basename(req.path)
-    const message = skipMessage(reason, {
+    const message = skipCoded(reason, {
       name,
       target: req.target,
       kinds: req.acceptedKinds,

@@ -3,6 +3,9 @@
  * for a key, a subscription or credits), its 429 pause, and pacing by the rate-limit window its
  * responses report (one budget per key: uploads, polls and the person's own calls).
  */
+import { coded } from '../../../contract/coded'
+import type { Coded } from '../../../contract/message'
+import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 import { CREDITS_FIX } from '../../../schemas/assumptions'
 import type { ConnectionProblem } from '../api/errors'
 import type { RateLimit } from '../api/ratelimit'
@@ -52,6 +55,7 @@ export class ProfileGates {
         state: 'active',
         conn: null,
         message: null,
+        coded: null,
         pausedUntil: 0,
         limit: null,
         remaining: null,
@@ -67,6 +71,7 @@ export class ProfileGates {
   state(profileId: string): {
     state: ProfileState
     message: string | null
+    messageCoded: Coded | null
     pausedUntil: number | null
     rateLimit: RateLimit | null
   } {
@@ -75,17 +80,22 @@ export class ProfileGates {
     return {
       state: g.state,
       message: g.message,
+      messageCoded: g.coded,
       pausedUntil: g.pausedUntil > this.now() ? g.pausedUntil : null,
       rateLimit: known ? { limit: g.limit, remaining: g.remaining, resetAt: g.resetAt } : null,
     }
   }
 
-  setState(profileId: string, state: ProfileState, message: string | null): void {
+  /** A profile's state and why (English text, or a Coded whose text is the English). */
+  setState(profileId: string, state: ProfileState, said: string | Coded | null): void {
     const g = this.gate(profileId)
-    if (g.state === state && g.message === message) return
+    const message = said === null || typeof said === 'string' ? said : said.text
+    const coded = said === null || typeof said === 'string' ? null : said
+    if (g.state === state && g.message === message && g.coded?.code === coded?.code) return
     g.state = state
     g.message = message
-    this.events.emit('profile', { profileId, state, message })
+    g.coded = coded
+    this.events.emit('profile', { profileId, state, message, ...(coded ? { messageCoded: coded } : {}) })
     this.onStateChange()
   }
 
@@ -172,23 +182,25 @@ export class ProfileGates {
       g.pausedUntil = Math.max(g.pausedUntil, this.now() + (f.retryAfterMs ?? defaultWaitMs))
       g.remaining = 0
       g.resetAt = g.pausedUntil
-      this.setState(
-        profileId,
-        'rate_limited',
-        'The server asked Bookdrop to slow down; uploads resume automatically.',
-      )
+      this.setState(profileId, 'rate_limited', {
+        ...coded(E.rateLimitedNow),
+        text: 'The server asked Bookdrop to slow down; uploads resume automatically.',
+      })
       this.emitRate(profileId)
       return g.pausedUntil
     }
     if (isOutOfCredits(f)) {
-      this.setState(profileId, 'out_of_credits', `${f.message.replace(/\.?\s*$/, '.')} ${CREDITS_FIX}`)
+      const text = `${f.message.replace(/\.?\s*$/, '.')} ${CREDITS_FIX}`
+      this.setState(profileId, 'out_of_credits', f.coded ? { ...f.coded, text } : text)
     } else if (f.status === 401 || f.errorCode === 'no_key') {
       const message =
-        f.status === 401 ? 'The server refused the API key (401). Enter a new key to continue.' : f.message
+        f.status === 401
+          ? { ...coded(E.keyRefused), text: 'The server refused the API key (401). Enter a new key to continue.' }
+          : f.message
       this.setState(profileId, 'auth_required', message)
       this.onAuthLost(profileId)
     } else if (f.status === 403) {
-      this.setState(profileId, 'forbidden', f.message)
+      this.setState(profileId, 'forbidden', f.coded ? { ...f.coded, text: f.message } : f.message)
     }
     return null
   }
@@ -214,7 +226,7 @@ export class ProfileGates {
    */
   connectionFailed(
     profileId: string,
-    f: Pick<ClientFailure, 'connection' | 'configuration' | 'message'> & Partial<Pick<ClientFailure, 'status' | 'retryAfterMs'>>,
+    f: Pick<ClientFailure, 'connection' | 'configuration' | 'message'> & Partial<Pick<ClientFailure, 'status' | 'retryAfterMs' | 'coded'>>,
   ): number {
     const g = this.gate(profileId)
     const now = this.now()
@@ -240,7 +252,9 @@ export class ProfileGates {
     const message = same ? g.conn!.message : `${what} ${doing}`
     const light = page || (same === true && g.conn!.light)
     g.conn = { problem, configuration, failures, retryAt, message, light }
-    if (!HELD_STATES.includes(g.state)) this.setState(profileId, problem, message)
+    // Its code: the failure's own (offline, unreachable, a web page, a certificate…), worded where read.
+    const said = f.coded && !same ? { ...f.coded, text: message } : same && g.coded ? { ...g.coded, text: message } : message
+    if (!HELD_STATES.includes(g.state)) this.setState(profileId, problem, said)
     return retryAt
   }
 
@@ -271,7 +285,7 @@ export class ProfileGates {
     for (const [id, g] of this.gates) {
       const message = 'This computer is offline. Uploads wait and resume when the network is back; nothing is lost.'
       g.conn = { problem: 'offline', configuration: false, failures: g.conn?.failures ?? 1, retryAt: this.now() + backoff.capMs, message, light: false }
-      if (!HELD_STATES.includes(g.state)) this.setState(id, 'offline', message)
+      if (!HELD_STATES.includes(g.state)) this.setState(id, 'offline', { ...coded(E.offline), text: message })
     }
   }
 }

@@ -12,6 +12,9 @@ import {
 } from '../../../schemas/assumptions'
 import type { TransitionPatch, Upload, UploadStatus } from '../store/uploads'
 import { sizeText } from '../util'
+import { coded } from '../../../contract/coded'
+import type { Coded } from '../../../contract/message'
+import { MAIN_ERRORS as E } from '../../../contract/main-messages'
 import { pollDelay, retryDelay } from './backoff'
 import { type ProfileGates, withoutRequest } from './gates'
 import { type ClientFailure, type QueueOptions, isOutOfCredits } from './types'
@@ -68,9 +71,14 @@ export function waitingReason(f: ClientFailure): string {
     : `${what} Waiting for the API's answer; Bookdrop tries again by itself with the same Idempotency-Key.`
 }
 
+/** The failure's message to store with the row: its code with the English `text` (issue 34). */
+function said(f: ClientFailure, text: string = f.message): string | Coded {
+  return f.coded ? { ...f.coded, text } : text
+}
+
 /** A create that failed: skipped, superseded, retried later (same key) or failed for good. */
 export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
-  const base = { lastError: f.message, errorCode: f.errorCode, httpStatus: f.status || null }
+  const base = { lastError: said(f), errorCode: f.errorCode, httpStatus: f.status || null }
   if (f.connection) {
     // No answer of the API (unreachable, offline, a web page, a redirect, a proxy, a certificate):
     // nothing was refused, so no attempt is used. The row is due at once; the profile's gate lets
@@ -79,7 +87,7 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
     return {
       kind: 'move',
       to: 'waiting_retry',
-      patch: { ...base, lastError: waitingReason(f), attempts: Math.max(0, row.attempts - 1), nextAttemptAt: now },
+      patch: { ...base, lastError: said(f, waitingReason(f)), attempts: Math.max(0, row.attempts - 1), nextAttemptAt: now },
     }
   }
   // The API answered (a refusal, a 429, a 5xx in its envelope): the path works.
@@ -88,7 +96,11 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
   if (f.errorCode === 'file_superseded') {
     return {
       kind: 'superseded',
-      patch: { ...base, nextAttemptAt: null, lastError: 'Changed on disk before it was sent; the new version is queued.' },
+      patch: {
+        ...base,
+        nextAttemptAt: null,
+        lastError: { ...coded(E.fileChanged), text: 'Changed on disk before it was sent; the new version is queued.' },
+      },
     }
   }
   if (f.errorCode === 'request_too_large') {
@@ -98,7 +110,8 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
     const lastError =
       `Too large for the server${size !== null ? `: ${sizeText(size)}` : ''}. ${withoutRequest(f.message).replace(/\s*$/, '')} ` +
       'Send a smaller file (or ask whoever runs the server to accept larger ones), then Retry.'
-    return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null, lastError } }
+    const tooLarge = { ...coded(E.requestTooLarge), text: lastError }
+    return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null, lastError: tooLarge } }
   }
   const skip = FILE_SKIP[f.errorCode]
   if (skip) return { kind: 'move', to: 'skipped', patch: { ...base, reason: skip, nextAttemptAt: null } }
@@ -114,7 +127,8 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
   }
   if (f.retryable) {
     if (row.attempts >= opts.maxAttempts) {
-      const lastError = `Gave up after ${row.attempts} attempts. Last error: ${f.message}`
+      const text = `Gave up after ${row.attempts} attempts. Last error: ${f.message}`
+      const lastError = { ...coded(E.gaveUp, { attempts: row.attempts }), text }
       return { kind: 'move', to: 'failed', patch: { ...base, nextAttemptAt: null, lastError } }
     }
     let wait = retryDelay(row.attempts, f.retryAfterMs, opts.retry, opts.random)
@@ -138,11 +152,12 @@ export const afterUploadFailure: FailureRule = (row, f, opts, gates, now) => {
 function afterOpenError(row: Upload, f: ClientFailure, opts: QueueOptions, now: number): Outcome {
   const base = { errorCode: f.errorCode, httpStatus: null }
   if (row.attempts >= opts.maxAttempts) {
-    const lastError = `${f.message} Gave up after ${row.attempts} tries; the file stays where it is. Check it and its disk, then press Send anyway.`
+    const text = `${f.message} Gave up after ${row.attempts} tries; the file stays where it is. Check it and its disk, then press Send anyway.`
+    const lastError = { ...coded(E.fileUnreadable), text }
     return { kind: 'move', to: 'skipped', patch: { ...base, lastError, reason: 'unreadable', nextAttemptAt: null } }
   }
   const wait = retryDelay(row.attempts, undefined, opts.retry, opts.random)
-  const lastError = `${f.message} This usually passes: Bookdrop tries again by itself.`
+  const lastError = said(f, `${f.message} This usually passes: Bookdrop tries again by itself.`)
   return { kind: 'move', to: 'waiting_retry', patch: { ...base, lastError, nextAttemptAt: now + wait } }
 }
 
@@ -159,7 +174,8 @@ export function afterJobAnswer(row: Upload, job: JobRead, opts: QueueOptions): O
   if (job.status === 'unknown' && row.polls + 1 >= UNKNOWN_JOB_STATUS_POLLS)
     return notReported(`job ${row.jobReference} never gave a status Bookdrop knows`)
   if (job.status === 'failed') {
-    const lastError = job.message ?? 'The server could not create a record from this file.'
+    // The server's own words, as it wrote them, introduced in the person's language.
+    const lastError = job.message ? { ...coded(E.serverSaid, { message: job.message }), text: job.message } : coded(E.jobFailed)
     return { kind: 'move', to: 'failed', patch: { nextAttemptAt: null, lastError, errorCode: 'job_failed' } }
   }
   return { kind: 'follow', wait: pollDelay(row.polls + 1, opts.poll, opts.random), lastError: null }

@@ -2,6 +2,7 @@
  * The upload queue's vocabulary: what it needs of the API client, its options and defaults, the
  * failures it understands, and the hooks the engine gives it.
  */
+import type { Coded } from '../../../contract/message'
 import type { FileHandle } from 'node:fs/promises'
 import type { AiTarget, JobRead } from '../../../schemas'
 import { AI_CREDITS_EXHAUSTED_STATUS, ERROR_CODES } from '../../../schemas/assumptions'
@@ -60,6 +61,8 @@ export interface ClientFailure {
   connection?: ConnectionProblem
   /** Only a change of settings can fix it (an untrusted certificate, proxy credentials). */
   configuration?: boolean
+  /** The message as a catalogue id with parameters (ApiError.coded), stored with the row (issue 34). */
+  coded?: Coded
 }
 
 export function asFailure(e: unknown): ClientFailure {
@@ -160,6 +163,8 @@ export interface Gate {
   /** Set while the path to the server fails (see ConnectionHold); null when the API answers. */
   conn: ConnectionHold | null
   message: string | null
+  /** `message` as a catalogue id with parameters (issue 34), when it has one. */
+  coded: Coded | null
   /** 429: nothing starts before this time. */
   pausedUntil: number
   limit: number | null

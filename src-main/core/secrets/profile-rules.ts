@@ -15,6 +15,9 @@ import {
 } from '../api'
 import { SecretStoreError, hasControlChar } from './secret-store'
 import { redact } from '../util'
+import { coded, scrubCoded } from '../../../contract/coded'
+import type { Coded } from '../../../contract/message'
+import { MAIN_ERRORS } from '../../../contract/main-messages'
 import type { BusinessInfo, Profile, ProfileEnvironment, ProfileKind } from '../../../contract/types'
 
 // ---------------------------------------------------------------------------------------------
@@ -87,13 +90,16 @@ export class ProfileError extends Error {
   readonly field: ProfileField | undefined
   /** HTTP status when the server answered. */
   readonly status: number | undefined
+  /** The message as a catalogue id with parameters (issue 34), when it has one. */
+  readonly coded: Coded | undefined
 
   constructor(
     code: ProfileErrorCode,
-    message: string,
+    message: string | Coded,
     opts: { field?: ProfileField; status?: number; cause?: unknown } = {},
   ) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause })
+    super(typeof message === 'string' ? message : message.text, opts.cause === undefined ? undefined : { cause: opts.cause })
+    this.coded = typeof message === 'string' ? undefined : message
     this.code = code
     this.field = opts.field
     this.status = opts.status
@@ -157,7 +163,8 @@ export function scrub(err: unknown, secrets: ReadonlyArray<string | null | undef
   if (err instanceof ProfileError) {
     const message = redact(err.message, secrets)
     if (message === err.message) return err
-    return new ProfileError(err.code, message, { field: err.field, status: err.status })
+    const said = err.coded ? scrubCoded(err.coded, (s) => redact(s, secrets)) : message
+    return new ProfileError(err.code, said, { field: err.field, status: err.status })
   }
   if (err instanceof SecretStoreError) {
     return new ProfileError('keychain', redact(err.message, secrets), { cause: err })
@@ -170,7 +177,8 @@ export function scrub(err: unknown, secrets: ReadonlyArray<string | null | undef
         : err.status === 0
           ? 'invalid_key'
           : 'unreachable'
-    return new ProfileError(code, redact(err.message, secrets), {
+    const clean = redact(err.message, secrets)
+    return new ProfileError(code, err.coded ? scrubCoded({ ...err.coded, text: clean }, (t) => redact(t, secrets)) : clean, {
       status: err.status || undefined,
       cause: err,
     })
@@ -216,15 +224,12 @@ export function checkName(raw: unknown, secrets: ReadonlyArray<string | undefine
 export function checkSecret(raw: unknown, field: 'secret' | 'bearerToken'): string {
   const what = field === 'secret' ? 'key' : 'bearer token'
   const v = typeof raw === 'string' ? raw.trim() : ''
-  if (v === '') throw new ProfileError('invalid_input', `Paste the ${what}.`, { field })
+  const token = field === 'secret' ? 'key' : 'token'
+  if (v === '') throw new ProfileError('invalid_input', coded(MAIN_ERRORS.keyMissing, { what: token }), { field })
   if (v.length > MAX_SECRET)
     throw new ProfileError('invalid_input', `The ${what} is too long to be real.`, { field })
   if (!HEADER_SAFE.test(v)) {
-    throw new ProfileError(
-      'invalid_input',
-      `The ${what} contains spaces, line breaks or other characters keys never have: paste it again as one word.`,
-      { field },
-    )
+    throw new ProfileError('invalid_input', coded(MAIN_ERRORS.keyMalformed, { what: token }), { field })
   }
   return v
 }
@@ -248,31 +253,32 @@ export function keyToUse(kind: ProfileKind): string {
 /** Refuses public keys and keys whose prefix says they are of the wrong kind. Unknown prefixes go to the server. */
 export function checkKeyPrefix(kind: ProfileKind, secret: string): void {
   const claimed = keyKind(secret)
-  const refuse = (code: ProfileErrorCode, message: string): never => {
+  const refuse = (code: ProfileErrorCode, message: string | Coded): never => {
     throw new ProfileError(code, message, { field: 'secret' })
   }
-  const business = `${KEY_PREFIX.businessSecret}...`
-  const partner = `${KEY_PREFIX.partnerSecret}...`
   if (claimed === 'public') {
-    refuse(
-      'public_key',
-      `This is a public key (${KEY_PREFIX.businessPublic}...), which is not a secret and cannot be used here: use ${keyToUse(kind)}.`,
-    )
+    refuse('public_key', {
+      ...coded(MAIN_ERRORS.keyIsPublic, { prefix: kind === 'partner' ? KEY_PREFIX.partnerSecret : KEY_PREFIX.businessSecret }),
+      text: `This is a public key (${KEY_PREFIX.businessPublic}...), which is not a secret and cannot be used here: use ${keyToUse(kind)}.`,
+    })
   }
   if (kind === 'partner' && claimed === 'business') {
-    refuse(
-      'wrong_key_kind',
-      `This is a business key (${business}), but this is a partner profile: use ${keyToUse('partner')}, or choose the business profile kind for this key.`,
-    )
+    refuse('wrong_key_kind', {
+      ...coded(MAIN_ERRORS.keyIsBusiness, { prefix: KEY_PREFIX.partnerSecret }),
+      text: `This is a business key (${KEY_PREFIX.businessSecret}...), but this is a partner profile: use ${keyToUse('partner')}, or choose the business profile kind for this key.`,
+    })
   }
   if (kind === 'business' && claimed === 'partner') {
-    refuse(
-      'wrong_key_kind',
-      `This is a partner key (${partner}), but this is a business profile: use ${keyToUse('business')}, or choose the partner profile kind for this key.`,
-    )
+    refuse('wrong_key_kind', {
+      ...coded(MAIN_ERRORS.keyIsPartner, { kind, prefix: KEY_PREFIX.businessSecret }),
+      text: `This is a partner key (${KEY_PREFIX.partnerSecret}...), but this is a business profile: use ${keyToUse('business')}, or choose the partner profile kind for this key.`,
+    })
   }
   if (kind === 'oauth' && claimed === 'partner') {
-    refuse('wrong_key_kind', `This is a partner key (${partner}); an OAuth profile needs ${keyToUse('oauth')}.`)
+    refuse('wrong_key_kind', {
+      ...coded(MAIN_ERRORS.keyIsPartner, { kind, prefix: KEY_PREFIX.businessSecret }),
+      text: `This is a partner key (${KEY_PREFIX.partnerSecret}...); an OAuth profile needs ${keyToUse('oauth')}.`,
+    })
   }
 }
 
@@ -344,7 +350,11 @@ export function validationFailure(err: unknown, kind: ProfileKind, baseUrl: stri
         : kind === 'business'
           ? ', or choose the partner profile kind for this key'
           : ''
-    return new ProfileError('wrong_key_kind', `${what}: use ${keyToUse(kind)}${other}. ${saved}`, {
+    const said =
+      kind === 'partner'
+        ? coded(MAIN_ERRORS.keyIsBusiness, { prefix: KEY_PREFIX.partnerSecret })
+        : coded(MAIN_ERRORS.keyIsPartner, { kind, prefix: KEY_PREFIX.businessSecret })
+    return new ProfileError('wrong_key_kind', { ...said, text: `${what}: use ${keyToUse(kind)}${other}. ${saved}` }, {
       ...opts,
       field: 'secret',
     })
@@ -353,23 +363,30 @@ export function validationFailure(err: unknown, kind: ProfileKind, baseUrl: stri
     const bearer = kind === 'oauth' && /bearer|token/i.test(err.message)
     return new ProfileError(
       'invalid_key',
-      `The server refused the ${bearer ? 'bearer token' : 'key'}: ${err.message} ${saved}`,
+      { ...coded(MAIN_ERRORS.keyRejected, { what: bearer ? 'token' : 'key' }), text: `The server refused the ${bearer ? 'bearer token' : 'key'}: ${err.message} ${saved}` },
       { ...opts, field: bearer ? 'bearerToken' : 'secret' },
     )
   }
   if (err.status === 403) {
-    return new ProfileError('access_denied', `${err.message} ${saved}`, { ...opts, field: 'secret' })
+    const said = { ...coded(MAIN_ERRORS.serverSaid, { message: err.message }), text: `${err.message} ${saved}` }
+    return new ProfileError('access_denied', said, { ...opts, field: 'secret' })
   }
   if (err.status === 0) {
     return new ProfileError(
       'unreachable',
-      `Could not reach ${baseUrl} to check the key (${err.message}). ${saved} Check the connection and the environment, then try again.`,
+      {
+        ...coded(MAIN_ERRORS.keyCheckUnreachable, { address: baseUrl }),
+        text: `Could not reach ${baseUrl} to check the key (${err.message}). ${saved} Check the connection and the environment, then try again.`,
+      },
       opts,
     )
   }
   return new ProfileError(
     'unreachable',
-    `The server could not check the key right now (${err.status}: ${err.message}). ${saved} Try again in a moment.`,
+    {
+      ...coded(MAIN_ERRORS.keyCheckFailed, { status: err.status }),
+      text: `The server could not check the key right now (${err.status}: ${err.message}). ${saved} Try again in a moment.`,
+    },
     opts,
   )
 }

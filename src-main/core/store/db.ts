@@ -183,6 +183,13 @@ const MIGRATIONS: string[] = [
   ALTER TABLE uploads ADD COLUMN sent_name TEXT;
   ALTER TABLE uploads ADD COLUMN sent_prompt TEXT;
   `,
+  // 9 (issue 34): a row's last error as a catalogue id with parameters (JSON `{code, params}`), so
+  // the history words it in the language in use; `last_error` keeps its English text. Rows of
+  // before have none and show their text. (Self-contained: other branches may append migrations
+  // before this one.)
+  `
+  ALTER TABLE uploads ADD COLUMN last_error_coded TEXT;
+  `,
 ]
 
 export class Db {

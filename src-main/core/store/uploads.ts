@@ -11,7 +11,17 @@
 import type { Db } from './db'
 import { randomUUID } from 'node:crypto'
 import { type FromStatus, SCHEDULED_STATUSES, type UploadStatus, checkNote, checkTransition } from '../lifecycle'
-import { COLUMN, type Row, fromRow, ROW_DEFAULTS, storedPath, toDb } from './uploads/rows'
+import {
+  COLUMN,
+  type LastError,
+  type Row,
+  fromRow,
+  lastErrorColumns,
+  lastErrorFields,
+  ROW_DEFAULTS,
+  storedPath,
+  toDb,
+} from './uploads/rows'
 import { type CopyRef, localCopyRefs } from './uploads/copies'
 import * as duplicates from './uploads/duplicates'
 import { UploadHistory } from './uploads/history'
@@ -52,6 +62,7 @@ export class UploadStore {
       process_type: 'async',
       after_upload: 'leave',
       ...Object.fromEntries(Object.entries(u).map(([k, v]) => [COLUMN[k as keyof typeof COLUMN], toDb(v)])),
+      ...('lastError' in u ? lastErrorColumns(u.lastError) : {}),
       ...storedPath(u.path),
       idempotency_key: randomUUID(),
       created_at: now,
@@ -112,12 +123,17 @@ export class UploadStore {
   private write(
     row: number | Upload,
     expected: UploadStatus,
-    patch: Partial<Omit<Upload, 'id'>>,
+    patch: TransitionPatch & { status?: UploadStatus },
     now: number,
   ): Upload | undefined {
     const id = typeof row === 'number' ? row : row.id
-    const entries = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
-    const columns: [string, unknown][] = entries.flatMap(([k, v]): [string, unknown][] => {
+    const written = Object.entries({ ...patch, updatedAt: now }).filter(([, v]) => v !== undefined)
+    // A lastError given as a Coded is stored as its text and its code (two columns, two fields).
+    const entries = written.flatMap(([k, v]): [string, unknown][] =>
+      k === 'lastError' ? Object.entries(lastErrorFields(v as LastError)) : [[k, v]],
+    )
+    const columns: [string, unknown][] = written.flatMap(([k, v]): [string, unknown][] => {
+      if (k === 'lastError') return Object.entries(lastErrorColumns(v as LastError))
       if (k !== 'path' || typeof v !== 'string') return [[COLUMN[k as keyof typeof COLUMN], toDb(v)]]
       const stored = storedPath(v) // a path that is not UTF-8 keeps its bytes
       return [

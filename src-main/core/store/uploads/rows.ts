@@ -6,6 +6,8 @@ import type { AiTarget } from '../../../../schemas'
 import type { AfterUpload, SkipReason, UploadSource } from '../../../../contract/types'
 import type { UploadStatus } from '../../lifecycle'
 import { decodeFsName, encodeFsName, hasRawBytes, printable } from '../../names'
+import { isCoded } from '../../../../contract/coded'
+import type { Coded } from '../../../../contract/message'
 import type { Upload } from './types'
 
 export interface Row {
@@ -52,6 +54,38 @@ export interface Row {
   mail_subject: string | null
   sent_name: string | null
   sent_prompt: string | null
+  /** `last_error` as a catalogue id with parameters (JSON `{code, params}`); null on rows from before. */
+  last_error_coded?: string | null
+}
+
+/** A row's `lastError` as it may be written: English text, or a Coded (text and code both stored). */
+export type LastError = string | Coded | null
+
+/** The columns a `lastError` value is stored in. */
+export function lastErrorColumns(v: LastError | undefined): { last_error: string | null; last_error_coded: string | null } {
+  if (v === undefined || v === null) return { last_error: null, last_error_coded: null }
+  if (typeof v === 'string') return { last_error: v, last_error_coded: null }
+  return { last_error: v.text, last_error_coded: JSON.stringify(v.params ? { code: v.code, params: v.params } : { code: v.code }) }
+}
+
+/** The fields of an Upload for a written `lastError`. */
+export function lastErrorFields(v: LastError): Pick<Upload, 'lastError' | 'lastErrorCoded'> {
+  return v === null || typeof v === 'string' ? { lastError: v, lastErrorCoded: undefined } : { lastError: v.text, lastErrorCoded: v }
+}
+
+function withCoded(c: Coded | null): { lastErrorCoded?: Coded } {
+  return c ? { lastErrorCoded: c } : {}
+}
+
+/** The stored code read back, with the stored English text; null when absent or unreadable. */
+function storedCoded(json: string | null | undefined, text: string | null): Coded | null {
+  if (!json || text === null) return null
+  try {
+    const v: unknown = { ...(JSON.parse(json) as object), text }
+    return isCoded(v) ? v : null
+  } catch {
+    return null
+  }
 }
 
 export function fromRow(r: Row): Upload {
@@ -97,6 +131,8 @@ export function fromRow(r: Row): Upload {
     mailSubject: r.mail_subject ?? null,
     sentName: r.sent_name ?? null,
     sentPrompt: r.sent_prompt ?? null,
+    // Only on rows that have one: rows of before (and rows with a plain text) have no such field.
+    ...withCoded(storedCoded(r.last_error_coded, r.last_error)),
   }
 }
 
@@ -117,6 +153,7 @@ export const COLUMN: Record<keyof Omit<Upload, 'id' | 'localCopyRemoved'>, strin
   attempts: 'attempts',
   nextAttemptAt: 'next_attempt_at',
   lastError: 'last_error',
+  lastErrorCoded: 'last_error_coded',
   errorCode: 'error_code',
   httpStatus: 'http_status',
   idempotencyKey: 'idempotency_key',
@@ -189,6 +226,7 @@ export const ROW_DEFAULTS: Omit<
   mail_subject: null,
   sent_name: null,
   sent_prompt: null,
+  last_error_coded: null,
 }
 
 /**

@@ -8,6 +8,7 @@ import type { FromStatus, UploadStatus } from '../../lifecycle'
 import { printable } from '../../names'
 import type { UploadSource, UploadView } from '../../../../contract/types'
 import type { Db } from '../db'
+import type { Coded } from '../../../../contract/message'
 
 /** A row of the uploads table: the public view plus what only main uses. */
 export interface Upload extends UploadView {
@@ -36,14 +37,20 @@ export function toUploadView(u: Upload): UploadView {
   }
 }
 
+/**
+ * An Upload as written: its `lastError` English text, or a Coded (issue 34: the store keeps the
+ * text and the code with its parameters; `lastErrorCoded` is only read back, never written).
+ */
+type Written = Omit<Upload, 'lastError' | 'lastErrorCoded'> & { lastError: string | Coded | null }
+
 /** Fields a transition or note writes (never the status: that is the move itself). */
-export type TransitionPatch = Partial<Omit<Upload, 'id' | 'status' | 'createdAt' | 'updatedAt'>>
+export type TransitionPatch = Partial<Omit<Written, 'id' | 'status' | 'createdAt' | 'updatedAt'>>
 
 export type NewUpload = Pick<
-  Upload,
+  Written,
   'profileId' | 'target' | 'source' | 'path' | 'name' | 'prompt' | 'status'
 > &
-  Partial<Omit<Upload, 'id' | 'createdAt' | 'updatedAt' | 'idempotencyKey'>>
+  Partial<Omit<Written, 'id' | 'createdAt' | 'updatedAt' | 'idempotencyKey'>>
 
 export interface HistoryFilter {
   statuses?: UploadStatus[]
