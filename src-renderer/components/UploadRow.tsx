@@ -1,5 +1,6 @@
 import { defineMessages } from 'react-intl'
 import { getIntl, useI18n } from '../lib/i18n'
+import { codedOrText } from '../lib/coded'
 import { formatBytes, uploadSize, uploadSizeTitle } from '../lib/format'
 import { CANCELLABLE, RETRYABLE, SKIP_REASON_LABELS, TARGET_LABELS, retryLabel } from '../lib/labels'
 import type { Upload } from '../lib/types'
@@ -37,7 +38,8 @@ function knownName(id: number): string | null {
 
 /** Why a row is where it is, in words. */
 export function uploadReason(u: Upload): string | null {
-  if (u.lastError) return u.lastError
+  // Main's stored sentence, worded in the language in use (rows stored before codes keep their text).
+  if (u.lastError) return codedOrText(u.lastErrorCoded, u.lastError)
   if (u.reason) return SKIP_REASON_LABELS[u.reason] ?? u.reason
   if (u.status === 'duplicate') {
     // The other upload by its file name when this window knows it (never by its row number).
@@ -85,7 +87,12 @@ export function LiveUploadRow({ u, progress }: { u: Upload; progress: Progress |
   const sending = u.status === 'uploading' || (progress && u.status === 'queued')
   // A completed row may still carry a note: the server did not report completion, the file could
   // not be moved afterwards, or it was sent although it looked unfinished.
-  const reason = u.status === 'completed' ? (u.lastError ?? u.note) : uploadReason(u)
+  const reason =
+    u.status === 'completed'
+      ? u.lastError
+        ? codedOrText(u.lastErrorCoded, u.lastError)
+        : u.note
+      : uploadReason(u)
   return (
     <li className="upload-row">
       <div className="upload-row__main">
