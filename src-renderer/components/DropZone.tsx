@@ -1,5 +1,15 @@
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react'
 import { BusyButton } from './Field'
+
+const m = defineMessages({
+  title: { id: 'capture.drop.title', defaultMessage: 'Drop receipts and documents here' },
+  release: { id: 'capture.drop.release', defaultMessage: 'Release to add' },
+  reading: { id: 'capture.drop.reading', defaultMessage: 'Reading files…' },
+  add: { id: 'capture.drop.add', defaultMessage: 'Add files…' },
+  input: { id: 'capture.drop.input', defaultMessage: 'Files to add' },
+})
 
 interface Props {
   onFiles: (files: File[]) => void
@@ -20,9 +30,10 @@ export interface DropZoneHandle {
  * <input type=file multiple>). The same files → bytes path serves Electron and the web host.
  */
 export const DropZone = forwardRef<DropZoneHandle, Props>(function DropZone(
-  { onFiles, accept, title = 'Drop receipts and documents here', hint, busy, large },
+  { onFiles, accept, title, hint, busy, large },
   ref,
 ) {
+  const intl = useI18n()
   const input = useRef<HTMLInputElement>(null)
   const [over, setOver] = useState(false)
   const depth = useRef(0)
@@ -61,15 +72,17 @@ export const DropZone = forwardRef<DropZoneHandle, Props>(function DropZone(
       <div className="dropzone__icon" aria-hidden="true">
         ⇪
       </div>
-      <p className="dropzone__title">{over ? 'Release to add' : title}</p>
+      <p className="dropzone__title">
+        {over ? intl.formatMessage(m.release) : (title ?? intl.formatMessage(m.title))}
+      </p>
       {hint ? <p className="dropzone__hint">{hint}</p> : null}
       <BusyButton
         className="btn btn--primary"
         onClick={() => input.current?.click()}
         busy={Boolean(busy)}
-        busyLabel="Reading files…"
+        busyLabel={intl.formatMessage(m.reading)}
       >
-        Add files…
+        {intl.formatMessage(m.add)}
       </BusyButton>
       <input
         ref={input}
@@ -77,7 +90,7 @@ export const DropZone = forwardRef<DropZoneHandle, Props>(function DropZone(
         multiple
         hidden
         accept={accept}
-        aria-label="Files to add"
+        aria-label={intl.formatMessage(m.input)}
         tabIndex={-1}
         onChange={(e) => {
           const files = [...(e.target.files ?? [])]

@@ -1,8 +1,49 @@
-import { useEffect, useState } from 'react'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
+import { type ReactNode, useEffect, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
-import { formatNumber, formatTime } from '../lib/format'
+import { formatTime } from '../lib/format'
 import type { PhoneDevice } from '../lib/types'
 import { useApp } from '../store'
+
+const m = defineMessages({
+  title: { id: 'phone.title', defaultMessage: 'Add from phone' },
+  intro: {
+    id: 'phone.intro',
+    defaultMessage:
+      'Photograph paper receipts with a phone on the same Wi-Fi: no app to install. Photos are made smaller and their location removed before they are sent.',
+  },
+  asks: { id: 'phone.asks', defaultMessage: 'A phone wants to send receipts: {device}' },
+  allowIf: {
+    id: 'phone.allowIf',
+    defaultMessage: 'Allow it only if the phone shows the code <b>{code}</b>.',
+  },
+  allow: { id: 'phone.allow', defaultMessage: 'Allow' },
+  refuse: { id: 'phone.refuse', defaultMessage: 'Refuse' },
+  close: { id: 'phone.close', defaultMessage: 'Close' },
+  qr: { id: 'phone.qr', defaultMessage: 'QR code of the link for the phone' },
+  scan: { id: 'phone.scan', defaultMessage: 'Scan the code with the phone’s camera, or open this link in its browser:' },
+  within: {
+    id: 'phone.within',
+    defaultMessage:
+      'For one phone, within {minutes, plural, one {# minute} other {# minutes}} (until {until}). Then allow it here.',
+  },
+  newLink: { id: 'phone.newLink', defaultMessage: 'New link' },
+  expired: { id: 'phone.expired', defaultMessage: 'The link was used or has expired. Make a new one for the next phone.' },
+  paired: { id: 'phone.paired', defaultMessage: 'Paired phones' },
+  pairedDevice: { id: 'phone.pairedDevice', defaultMessage: '{device} · code {code}' },
+  sent: { id: 'phone.sent', defaultMessage: '{count, plural, one {# sent} other {# sent}}' },
+  sentTo: { id: 'phone.sentTo', defaultMessage: '{count, plural, one {# sent} other {# sent}} to {business}' },
+  since: { id: 'phone.since', defaultMessage: 'since {time}' },
+  endDevice: { id: 'phone.endDevice', defaultMessage: 'End: {device}' },
+  end: { id: 'phone.end', defaultMessage: 'End' },
+  reach: {
+    id: 'phone.reach',
+    defaultMessage:
+      'Phones reach this computer at {address} (plain HTTP on your network: pair only on a network you trust). A pairing ends after 30 idle minutes or when you close this panel.',
+  },
+  refused: { id: 'phone.refused', defaultMessage: 'Requests refused: {count, number}.' },
+})
 
 /** A QR code drawn from its modules (main makes them with `qrcode`), with a quiet zone of 4. */
 function QrCode({ rows, label }: { rows: string[]; label: string }) {
@@ -19,9 +60,8 @@ function QrCode({ rows, label }: { rows: string[]; label: string }) {
   )
 }
 
-function minutesLeft(until: number, now: number): string {
-  const m = Math.max(0, Math.ceil((until - Math.max(now, Date.now())) / 60_000))
-  return m === 1 ? '1 minute' : `${m} minutes`
+function minutesLeft(until: number, now: number): number {
+  return Math.max(0, Math.ceil((until - Math.max(now, Date.now())) / 60_000))
 }
 
 /** Re-renders every 15 s (the link's remaining time). */
@@ -37,19 +77,23 @@ function useNow(): number {
 function Waiting({ p }: { p: PhoneDevice }) {
   const decide = useApp((s) => s.decidePhone)
   const busy = useApp((s) => s.phoneBusy)
+  const intl = useI18n()
   return (
     <li className="phone__ask" role="group" aria-labelledby={`ask-${p.id}`}>
       <p id={`ask-${p.id}`}>
-        <strong>A phone wants to send receipts: {p.device}</strong>
+        <strong>{intl.formatMessage(m.asks, { device: p.device })}</strong>
         <br />
-        Allow it only if the phone shows the code <strong className="phone__code">{p.code}</strong>.
+        {intl.formatMessage(m.allowIf, {
+          code: p.code,
+          b: (chunks: ReactNode[]) => <strong className="phone__code">{chunks}</strong>,
+        })}
       </p>
       <span className="row-actions">
         <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void decide(p.id, true)}>
-          Allow
+          {intl.formatMessage(m.allow)}
         </button>
         <button type="button" className="btn" disabled={busy} onClick={() => void decide(p.id, false)}>
-          Refuse
+          {intl.formatMessage(m.refuse)}
         </button>
       </span>
     </li>
@@ -66,6 +110,7 @@ export function PhonePanel() {
     useShallow((s) => [s.loadPhone, s.openPhone, s.newPhoneLink, s.endPhone, s.closePhone] as const),
   )
   const now = useNow()
+  const intl = useI18n()
   useEffect(() => {
     void load()
   }, [load])
@@ -78,15 +123,12 @@ export function PhonePanel() {
         <div className="phone__intro">
           <div>
             <h2 id="phone-title" className="h3">
-              Add from phone
+              {intl.formatMessage(m.title)}
             </h2>
-            <p className="muted">
-              Photograph paper receipts with a phone on the same Wi-Fi: no app to install. Photos are made smaller and
-              their location removed before they are sent.
-            </p>
+            <p className="muted">{intl.formatMessage(m.intro)}</p>
           </div>
           <button type="button" className="btn" disabled={busy} onClick={() => void open()}>
-            Add from phone
+            {intl.formatMessage(m.title)}
           </button>
         </div>
         {phone?.problem ? <p className="field__error">{phone.problem}</p> : null}
@@ -99,10 +141,10 @@ export function PhonePanel() {
     <section className="card phone" aria-labelledby="phone-title">
       <div className="section__head">
         <h2 id="phone-title" className="h3">
-          Add from phone
+          {intl.formatMessage(m.title)}
         </h2>
         <button type="button" className="btn btn--small" disabled={busy} onClick={() => void close()}>
-          Close
+          {intl.formatMessage(m.close)}
         </button>
       </div>
       {phone.pending.length ? (
@@ -115,41 +157,47 @@ export function PhonePanel() {
       <div className="phone__pair">
         {link ? (
           <>
-            <QrCode rows={link.qr} label="QR code of the link for the phone" />
+            <QrCode rows={link.qr} label={intl.formatMessage(m.qr)} />
             <div className="phone__how">
-              <p>Scan the code with the phone’s camera, or open this link in its browser:</p>
+              <p>{intl.formatMessage(m.scan)}</p>
               <p>
                 <code className="phone__url">{link.url}</code>
               </p>
               <p className="muted">
-                For one phone, within {minutesLeft(link.expiresAt, now)} (until {formatTime(link.expiresAt)}). Then
-                allow it here.
+                {intl.formatMessage(m.within, {
+                  minutes: minutesLeft(link.expiresAt, now),
+                  until: formatTime(link.expiresAt),
+                })}
               </p>
               <button type="button" className="btn btn--small" disabled={busy} onClick={() => void newLink()}>
-                New link
+                {intl.formatMessage(m.newLink)}
               </button>
             </div>
           </>
         ) : (
           <div className="phone__how">
-            <p>The link was used or has expired. Make a new one for the next phone.</p>
+            <p>{intl.formatMessage(m.expired)}</p>
             <button type="button" className="btn btn--small" disabled={busy} onClick={() => void newLink()}>
-              New link
+              {intl.formatMessage(m.newLink)}
             </button>
           </div>
         )}
       </div>
       {phone.paired.length ? (
         <>
-          <h3 className="h4">Paired phones</h3>
+          <h3 className="h4">{intl.formatMessage(m.paired)}</h3>
           <ul className="phone__paired">
             {phone.paired.map((p) => (
               <li key={p.id}>
                 <span>
-                  {p.device} · code {p.code}
+                  {intl.formatMessage(m.pairedDevice, { device: p.device, code: p.code })}
                   <span className="muted">
                     {' '}
-                    · {formatNumber(p.photos)} sent{p.business ? ` to ${p.business}` : ''} · since {formatTime(p.since)}
+                    ·{' '}
+                    {p.business
+                      ? intl.formatMessage(m.sentTo, { count: p.photos, business: p.business })
+                      : intl.formatMessage(m.sent, { count: p.photos })}{' '}
+                    · {intl.formatMessage(m.since, { time: formatTime(p.since) })}
                   </span>
                 </span>
                 <button
@@ -157,9 +205,9 @@ export function PhonePanel() {
                   className="btn btn--small btn--ghost"
                   disabled={busy}
                   onClick={() => void end(p.id)}
-                  aria-label={`End: ${p.device}`}
+                  aria-label={intl.formatMessage(m.endDevice, { device: p.device })}
                 >
-                  End
+                  {intl.formatMessage(m.end)}
                 </button>
               </li>
             ))}
@@ -167,9 +215,8 @@ export function PhonePanel() {
         </>
       ) : null}
       <p className="muted small">
-        Phones reach this computer at {phone.address} (plain HTTP on your network: pair only on a network you trust). A
-        pairing ends after 30 idle minutes or when you close this panel.
-        {phone.refused ? ` Requests refused: ${formatNumber(phone.refused)}.` : ''}
+        {intl.formatMessage(m.reach, { address: phone.address })}
+        {phone.refused ? ` ${intl.formatMessage(m.refused, { count: phone.refused })}` : ''}
       </p>
       {phone.problem ? <p className="field__error">{phone.problem}</p> : null}
       {error ? <p className="field__error">{error}</p> : null}

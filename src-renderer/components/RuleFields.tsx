@@ -1,3 +1,5 @@
+import { defineMessages, type IntlShape } from 'react-intl'
+import { useI18n } from '../lib/i18n'
 import type { ReactNode } from 'react'
 import { Field, TargetOptions, TextAreaField, TextField } from './Field'
 import type { AiTarget } from '../lib/types'
@@ -9,42 +11,57 @@ export interface RuleFieldValues {
   promptTemplate: string
 }
 
-/** How the shared fields are worded for files from a watched folder and for a mail's attachments. */
-const WORDS: Record<
-  'folder' | 'mail',
-  {
-    kindsLabel: string
-    kindsHint: string
-    instructionsLabel: string
-    instructionsHint: ReactNode
-    placeholder?: string
-  }
-> = {
-  folder: {
-    kindsLabel: 'File kinds',
-    kindsHint:
+const m = defineMessages({
+  sendAs: { id: 'folders.rule.sendAs', defaultMessage: 'Send as' },
+  folderKinds: { id: 'folders.rule.kinds', defaultMessage: 'File kinds' },
+  folderKindsHint: {
+    id: 'folders.rule.kindsHint',
+    defaultMessage:
       'Extensions separated by commas, e.g. pdf, jpg, png. Empty takes the usual kinds for this target.',
-    instructionsLabel: 'Instructions sent with each file',
-    instructionsHint: (
-      <>
-        <code>{'{filename}'}</code> the file’s name, <code>{'{folder}'}</code> its folder,{' '}
-        <code>{'{date}'}</code> today’s date. Empty uses the default for the target.
-      </>
-    ),
-    placeholder: 'Record an expense from the receipt {filename} (saved in {folder} on {date}).',
   },
-  mail: {
-    kindsLabel: 'Attachment kinds',
-    kindsHint: 'e.g. pdf, jpg, png. Empty: the usual kinds (no .txt or .eml).',
-    instructionsLabel: 'Instructions sent with each receipt',
-    instructionsHint: (
-      <>
-        <code>{'{filename}'}</code>, <code>{'{from}'}</code> the sender, <code>{'{subject}'}</code>,{' '}
-        <code>{'{folder}'}</code> the mailbox, <code>{'{date}'}</code> the day it arrived. Empty uses the
-        default.
-      </>
-    ),
+  folderInstructions: { id: 'folders.rule.instructions', defaultMessage: 'Instructions sent with each file' },
+  // The placeholders in braces are typed by the person as they are: quoted so ICU leaves them alone.
+  folderInstructionsHint: {
+    id: 'folders.rule.instructionsHint',
+    defaultMessage:
+      "<code>'{filename}'</code> the file’s name, <code>'{folder}'</code> its folder, <code>'{date}'</code> today’s date. Empty uses the default for the target.",
   },
+  folderPlaceholder: {
+    id: 'folders.rule.placeholder',
+    defaultMessage: "Record an expense from the receipt '{filename}' (saved in '{folder}' on '{date}').",
+  },
+  mailKinds: { id: 'mail.rule.kinds', defaultMessage: 'Attachment kinds' },
+  mailKindsHint: {
+    id: 'mail.rule.kindsHint',
+    defaultMessage: 'e.g. pdf, jpg, png. Empty: the usual kinds (no .txt or .eml).',
+  },
+  mailInstructions: { id: 'mail.rule.instructions', defaultMessage: 'Instructions sent with each receipt' },
+  mailInstructionsHint: {
+    id: 'mail.rule.instructionsHint',
+    defaultMessage:
+      "<code>'{filename}'</code>, <code>'{from}'</code> the sender, <code>'{subject}'</code>, <code>'{folder}'</code> the mailbox, <code>'{date}'</code> the day it arrived. Empty uses the default.",
+  },
+})
+
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>
+
+/** How the shared fields are worded for files from a watched folder and for a mail's attachments. */
+function words(intl: IntlShape, source: 'folder' | 'mail') {
+  return source === 'folder'
+    ? {
+        kindsLabel: intl.formatMessage(m.folderKinds),
+        kindsHint: intl.formatMessage(m.folderKindsHint),
+        instructionsLabel: intl.formatMessage(m.folderInstructions),
+        instructionsHint: <>{intl.formatMessage(m.folderInstructionsHint, { code })}</>,
+        placeholder: intl.formatMessage(m.folderPlaceholder) as string | undefined,
+      }
+    : {
+        kindsLabel: intl.formatMessage(m.mailKinds),
+        kindsHint: intl.formatMessage(m.mailKindsHint),
+        instructionsLabel: intl.formatMessage(m.mailInstructions),
+        instructionsHint: <>{intl.formatMessage(m.mailInstructionsHint, { code })}</>,
+        placeholder: undefined,
+      }
 }
 
 /**
@@ -63,13 +80,14 @@ export function RuleFields<V extends RuleFieldValues>({
   /** A field's message from the last answer. */
   error: (field: string) => string | undefined
   /** Where the files come from: the fields' words. */
-  source: keyof typeof WORDS
+  source: 'folder' | 'mail'
   children?: ReactNode
 }) {
-  const { kindsLabel, kindsHint, instructionsLabel, instructionsHint, placeholder } = WORDS[source]
+  const intl = useI18n()
+  const { kindsLabel, kindsHint, instructionsLabel, instructionsHint, placeholder } = words(intl, source)
   return (
     <>
-      <Field label="Send as" error={error('target')}>
+      <Field label={intl.formatMessage(m.sendAs)} error={error('target')}>
         {(p) => (
           <select {...p} value={values.target} onChange={(e) => set('target', e.target.value as V['target'])}>
             <TargetOptions />

@@ -1,8 +1,14 @@
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
 import { type ReactNode, useState } from 'react'
 import { Badge, type Tone } from './Badge'
 import { FormActions, FormError } from './Field'
 import type { Result } from '../lib/types'
 import { useSubmit } from '../lib/useSubmit'
+
+const m = defineMessages({
+  saving: { id: 'folders.form.saving', defaultMessage: 'Saving…' },
+})
 
 /**
  * The pieces the Watched folders and Mail screens share around their lists of sources: the add
@@ -123,6 +129,7 @@ export function SourceForm({
   onCancel?: (() => void) | undefined
   children: ReactNode
 }) {
+  const intl = useI18n()
   return (
     <form
       className="form form--grid"
@@ -135,7 +142,7 @@ export function SourceForm({
       {children}
       <div className="span-2">
         <FormError message={form.error} />
-        <FormActions onCancel={onCancel} busy={form.busy} busyLabel="Saving…">
+        <FormActions onCancel={onCancel} busy={form.busy} busyLabel={intl.formatMessage(m.saving)}>
           {submitLabel}
         </FormActions>
       </div>

@@ -1,3 +1,6 @@
+import { defineMessages } from 'react-intl'
+import { getIntl, useI18n } from '../lib/i18n'
+import { codedOrText } from '../lib/coded'
 import { formatBytes, uploadSize, uploadSizeTitle } from '../lib/format'
 import { CANCELLABLE, RETRYABLE, SKIP_REASON_LABELS, TARGET_LABELS, retryLabel } from '../lib/labels'
 import type { Upload } from '../lib/types'
@@ -7,12 +10,43 @@ import { StatusBadge } from './Badge'
 import { ProgressBar } from './Progress'
 import { DiscardButton, PossibleDuplicateNote } from './PossibleDuplicate'
 
+const m = defineMessages({
+  alreadySent: {
+    id: 'uploads.row.alreadySent',
+    defaultMessage: 'Already sent: the same file was uploaded before.',
+  },
+  alreadySentAs: {
+    id: 'uploads.row.alreadySentAs',
+    defaultMessage: 'Already sent as {name}: the same file was uploaded before.',
+  },
+  actionOn: { id: 'uploads.row.actionOn', defaultMessage: '{action}: {name}' },
+  cancel: { id: 'uploads.row.cancel', defaultMessage: 'Cancel' },
+  sendingFile: { id: 'uploads.row.sending', defaultMessage: 'Sending {name}' },
+  bytesOf: { id: 'uploads.row.bytesOf', defaultMessage: '{sent} of {total}' },
+})
+
+/** The file name of an upload this window has loaded (this session, needing attention, history). */
+function knownName(id: number): string | null {
+  const s = useApp.getState()
+  const page = s.historyIndex[id]
+  return (
+    s.live[id]?.name ??
+    s.attention.find((a) => a.id === id)?.name ??
+    (page !== undefined ? s.historyPages[page]?.find((r) => r.id === id)?.name : undefined) ??
+    null
+  )
+}
+
 /** Why a row is where it is, in words. */
 export function uploadReason(u: Upload): string | null {
-  if (u.lastError) return u.lastError
+  // Main's stored sentence, worded in the language in use (rows stored before codes keep their text).
+  if (u.lastError) return codedOrText(u.lastErrorCoded, u.lastError)
   if (u.reason) return SKIP_REASON_LABELS[u.reason] ?? u.reason
-  if (u.status === 'duplicate')
-    return `Already sent${u.duplicateOf ? ` (upload #${u.duplicateOf})` : ''}: the same file was uploaded before.`
+  if (u.status === 'duplicate') {
+    // The other upload by its file name when this window knows it (never by its row number).
+    const name = u.duplicateOf !== null ? knownName(u.duplicateOf) : null
+    return name ? getIntl().formatMessage(m.alreadySentAs, { name }) : getIntl().formatMessage(m.alreadySent)
+  }
   // A note of intake ("Sent although it looked unfinished: …").
   return u.note ?? null
 }
@@ -20,6 +54,7 @@ export function uploadReason(u: Upload): string | null {
 export function UploadActions({ u, compact }: { u: Upload; compact?: boolean }) {
   const retry = useApp((s) => s.retryUpload)
   const cancel = useApp((s) => s.cancelUpload)
+  const intl = useI18n()
   const cls = `btn btn--small${compact ? ' btn--ghost' : ''}`
   return (
     <span className="row-actions">
@@ -28,7 +63,7 @@ export function UploadActions({ u, compact }: { u: Upload; compact?: boolean }) 
           type="button"
           className={cls}
           onClick={() => void retry(u.id)}
-          aria-label={`${retryLabel(u.status)}: ${u.name}`}
+          aria-label={intl.formatMessage(m.actionOn, { action: retryLabel(u.status), name: u.name })}
         >
           {retryLabel(u.status)}
         </button>
@@ -39,9 +74,9 @@ export function UploadActions({ u, compact }: { u: Upload; compact?: boolean }) 
           type="button"
           className={cls}
           onClick={() => void cancel(u.id)}
-          aria-label={`Cancel: ${u.name}`}
+          aria-label={intl.formatMessage(m.actionOn, { action: intl.formatMessage(m.cancel), name: u.name })}
         >
-          Cancel
+          {intl.formatMessage(m.cancel)}
         </button>
       ) : null}
     </span>
@@ -50,10 +85,16 @@ export function UploadActions({ u, compact }: { u: Upload; compact?: boolean }) 
 
 /** One file of this session on the capture screen, with its own progress bar while it is sent. */
 export function LiveUploadRow({ u, progress }: { u: Upload; progress: Progress | undefined }) {
+  const intl = useI18n()
   const sending = u.status === 'uploading' || (progress && u.status === 'queued')
   // A completed row may still carry a note: the server did not report completion, the file could
   // not be moved afterwards, or it was sent although it looked unfinished.
-  const reason = u.status === 'completed' ? (u.lastError ?? u.note) : uploadReason(u)
+  const reason =
+    u.status === 'completed'
+      ? u.lastError
+        ? codedOrText(u.lastErrorCoded, u.lastError)
+        : u.note
+      : uploadReason(u)
   return (
     <li className="upload-row">
       <div className="upload-row__main">
@@ -68,10 +109,13 @@ export function LiveUploadRow({ u, progress }: { u: Upload; progress: Progress |
         {sending ? (
           <ProgressBar
             small
-            label={`Sending ${u.name}`}
+            label={intl.formatMessage(m.sendingFile, { name: u.name })}
             value={progress?.sent ?? 0}
             max={progress?.total ?? u.size ?? 1}
-            valueText={`${formatBytes(progress?.sent ?? 0)} of ${formatBytes(progress?.total ?? u.size)}`}
+            valueText={intl.formatMessage(m.bytesOf, {
+              sent: formatBytes(progress?.sent ?? 0),
+              total: formatBytes(progress?.total ?? u.size),
+            })}
           />
         ) : null}
         <StatusBadge status={u.status} />

@@ -4,17 +4,9 @@
  * Used by the toast after files are added, the capture screen's batch summary and its announcer.
  */
 import { defineMessages } from 'react-intl'
-import { formatNumber, plural } from './format'
 import { getIntl } from './i18n'
 import { TARGET_NOUNS } from './labels'
 import type { AiTarget, IntakeOutcome, ProfileState, Upload, UploadStatus } from './types'
-
-const m = defineMessages({
-  held: {
-    id: 'duplicates.batchHeld',
-    defaultMessage: '{count, plural, one {# held as a possible duplicate} other {# held as possible duplicates}}',
-  },
-})
 
 /** A file's extension as "exe" (lower case), or '' without one. */
 function extension(name: string): string {
@@ -22,16 +14,127 @@ function extension(name: string): string {
   return dot > 0 && dot < name.length - 1 ? name.slice(dot + 1).toLowerCase() : ''
 }
 
-function joinWords(words: string[]): string {
-  return words.length <= 1
-    ? (words[0] ?? '')
-    : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`
+const m = defineMessages({
+  held: {
+    id: 'duplicates.batchHeld',
+    defaultMessage: '{count, plural, one {# held as a possible duplicate} other {# held as possible duplicates}}',
+  },
+  kindsNotTarget: {
+    id: 'uploads.skip.kindsNotTarget',
+    defaultMessage: '{extensions} files are not {targetNoun}',
+  },
+  bareNotTarget: {
+    id: 'uploads.skip.bareNotTarget',
+    defaultMessage: 'files without an extension are not {targetNoun}',
+  },
+  kindsAndBareNotTarget: {
+    id: 'uploads.skip.kindsAndBareNotTarget',
+    defaultMessage: '{extensions} files and files without an extension are not {targetNoun}',
+  },
+  added: { id: 'uploads.intake.added', defaultMessage: '{count, plural, one {# added} other {# added}}' },
+  skipped: {
+    id: 'uploads.intake.skipped',
+    defaultMessage: '{count, plural, one {# skipped} other {# skipped}}: {reasons}',
+  },
+  alreadySent: {
+    id: 'uploads.intake.alreadySent',
+    defaultMessage: '{count, plural, one {# already sent before} other {# already sent before}}',
+  },
+  notTaken: {
+    id: 'uploads.intake.notTaken',
+    defaultMessage: '{count, plural, one {# not taken} other {# not taken}}',
+  },
+  withProblems: { id: 'uploads.intake.withProblems', defaultMessage: '{summary}. See Needs attention.' },
+  withoutProblems: { id: 'uploads.intake.withoutProblems', defaultMessage: '{summary}.' },
+  sent: { id: 'uploads.batch.sent', defaultMessage: '{count, plural, one {# sent} other {# sent}}' },
+  nothingSent: { id: 'uploads.batch.nothingSent', defaultMessage: 'Nothing sent' },
+  failed: { id: 'uploads.batch.failed', defaultMessage: '{count, plural, one {# failed} other {# failed}}' },
+  cancelled: {
+    id: 'uploads.batch.cancelled',
+    defaultMessage: '{count, plural, one {# cancelled} other {# cancelled}}',
+  },
+  superseded: {
+    id: 'uploads.batch.superseded',
+    defaultMessage: '{count, plural, one {# changed before sending} other {# changed before sending}}',
+  },
+  sentOf: {
+    id: 'uploads.batch.sentOf',
+    defaultMessage: '{sent, number} of {files, plural, one {# file} other {# files}} sent',
+  },
+  onTheWay: {
+    id: 'uploads.batch.onTheWay',
+    defaultMessage: '{count, plural, one {# on the way} other {# on the way}}',
+  },
+  beingRead: {
+    id: 'uploads.batch.beingRead',
+    defaultMessage: '{count, plural, one {# being read by the server} other {# being read by the server}}',
+  },
+  done: { id: 'uploads.announce.done', defaultMessage: 'Batch done: {summary}.' },
+  paused: {
+    id: 'uploads.announce.paused',
+    defaultMessage:
+      'Sending paused: {count, plural, one {# file waits} other {# files wait}} until you resume.',
+  },
+  unreachable: {
+    id: 'uploads.announce.unreachable',
+    defaultMessage:
+      'Sending waits: the server cannot be reached; {count, plural, one {# file waits} other {# files wait}} in the queue, nothing is lost.',
+  },
+  rateLimited: {
+    id: 'uploads.announce.rateLimited',
+    defaultMessage:
+      'Sending slowed down by the server; {count, plural, one {# file waits} other {# files wait}}.',
+  },
+  stopped: {
+    id: 'uploads.announce.stopped',
+    defaultMessage:
+      'Sending stopped: {count, plural, one {# file waits} other {# files wait}}; see the message at the top.',
+  },
+  sending: {
+    id: 'uploads.announce.sending',
+    defaultMessage: 'Sending {count, plural, one {# file} other {# files}}.',
+  },
+  allSent: {
+    id: 'uploads.announce.allSent',
+    defaultMessage: 'All files sent; the server is reading {count, plural, one {# file} other {# files}}.',
+  },
+})
+
+const SKIP_WORDS = defineMessages({
+  unsupported_kind: {
+    id: 'uploads.skipWord.unsupportedKind',
+    defaultMessage: '{count, number} not of an accepted kind',
+  },
+  too_large: { id: 'uploads.skipWord.tooLarge', defaultMessage: '{count, number} too large' },
+  empty: { id: 'uploads.skipWord.empty', defaultMessage: '{count, number} empty' },
+  unreadable: { id: 'uploads.skipWord.unreadable', defaultMessage: '{count, number} could not be read' },
+  vanished: { id: 'uploads.skipWord.vanished', defaultMessage: '{count, number} gone before it was read' },
+  existed_before: {
+    id: 'uploads.skipWord.existedBefore',
+    defaultMessage: '{count, number} in the folder before it was watched',
+  },
+  outside_folder: {
+    id: 'uploads.skipWord.outsideFolder',
+    defaultMessage: '{count, number} outside the folder (a link)',
+  },
+  mismatch: { id: 'uploads.skipWord.mismatch', defaultMessage: '{count, number} not what the name says' },
+  not_prepared: {
+    id: 'uploads.skipWord.notPrepared',
+    defaultMessage: '{count, number} not prepared (a photo that could not be read)',
+  },
+  no_receipt: { id: 'uploads.skipWord.noReceipt', defaultMessage: '{count, number} a mail with no receipt' },
+  none: { id: 'uploads.skipWord.none', defaultMessage: '{count, number} not sent' },
+})
+
+/** Clauses of one summary, in the language's list style ("a, b, c"). */
+function clauses(parts: string[]): string {
+  return getIntl().formatList(parts, { type: 'unit', style: 'short' })
 }
 
 /** Why files were skipped, in few words: ".exe files are not receipts; 1 empty". */
 export function skipReasons(rows: readonly Pick<Upload, 'name' | 'reason' | 'target'>[]): string {
   const kinds = new Map<AiTarget, Set<string>>()
-  const other = new Map<string, number>()
+  const other = new Map<keyof typeof SKIP_WORDS, number>()
   for (const r of rows) {
     if (r.reason === 'unsupported_kind') {
       const ext = extension(r.name)
@@ -39,33 +142,29 @@ export function skipReasons(rows: readonly Pick<Upload, 'name' | 'reason' | 'tar
       set.add(ext ? `.${ext}` : '')
       kinds.set(r.target, set)
     } else {
-      const why = r.reason ? SKIP_WORDS[r.reason] : 'not sent'
+      const why = r.reason ?? 'none'
       other.set(why, (other.get(why) ?? 0) + 1)
     }
   }
+  const intl = getIntl()
   const parts: string[] = []
   for (const [target, exts] of kinds) {
     const list = [...exts].sort()
     const named = list.filter((e) => e !== '')
-    const subject = named.length ? `${joinWords(named)} files` : ''
-    const bare = list.length > named.length ? 'files without an extension' : ''
-    parts.push(`${[subject, bare].filter(Boolean).join(' and ')} are not ${TARGET_NOUNS[target]}`)
+    const bare = list.length > named.length
+    const values = {
+      extensions: intl.formatList(named, { type: 'conjunction', style: 'short' }),
+      targetNoun: TARGET_NOUNS[target],
+    }
+    parts.push(
+      intl.formatMessage(
+        named.length ? (bare ? m.kindsAndBareNotTarget : m.kindsNotTarget) : m.bareNotTarget,
+        values,
+      ),
+    )
   }
-  for (const [why, n] of other) parts.push(`${formatNumber(n)} ${why}`)
+  for (const [why, n] of other) parts.push(intl.formatMessage(SKIP_WORDS[why], { count: n }))
   return parts.join('; ')
-}
-
-const SKIP_WORDS: Record<NonNullable<Upload['reason']>, string> = {
-  unsupported_kind: 'not of an accepted kind',
-  too_large: 'too large',
-  empty: 'empty',
-  unreadable: 'could not be read',
-  vanished: 'gone before it was read',
-  existed_before: 'in the folder before it was watched',
-  outside_folder: 'outside the folder (a link)',
-  mismatch: 'not what the name says',
-  not_prepared: 'not prepared (a photo that could not be read)',
-  no_receipt: 'a mail with no receipt',
 }
 
 /**
@@ -88,16 +187,20 @@ export function intakeSummary(
     else if (o.kind === 'skipped') skipped.push(o.upload)
     else ignored++
   }
+  const intl = getIntl()
   const parts: string[] = []
-  if (added) parts.push(`${formatNumber(added)} added`)
-  if (skipped.length) parts.push(`${formatNumber(skipped.length)} skipped: ${skipReasons(skipped)}`)
-  if (duplicates) parts.push(`${formatNumber(duplicates)} already sent before`)
+  if (added) parts.push(intl.formatMessage(m.added, { count: added }))
+  if (skipped.length)
+    parts.push(intl.formatMessage(m.skipped, { count: skipped.length, reasons: skipReasons(skipped) }))
+  if (duplicates) parts.push(intl.formatMessage(m.alreadySent, { count: duplicates }))
   // Issue 33: held for the person (Send anyway or Discard on its row).
-  if (held) parts.push(getIntl().formatMessage(m.held, { count: held }))
-  if (ignored) parts.push(`${formatNumber(ignored)} not taken`)
+  if (held) parts.push(intl.formatMessage(m.held, { count: held }))
+  if (ignored) parts.push(intl.formatMessage(m.notTaken, { count: ignored }))
   if (parts.length === 0) return null
   const problems = skipped.length > 0 || ignored > 0 || held > 0
-  const message = `${parts.join(', ')}${problems ? '. See Needs attention.' : '.'}`
+  const message = intl.formatMessage(problems ? m.withProblems : m.withoutProblems, {
+    summary: clauses(parts),
+  })
   return { message, tone: problems ? 'warning' : added ? 'success' : 'info' }
 }
 
@@ -155,22 +258,26 @@ export function batchCounts(rows: readonly Upload[], reading = false): BatchCoun
  * receipts" once it is over; "1 of 3 files sent · 2 on the way" while it runs.
  */
 export function batchSummary(rows: readonly Upload[], c: BatchCounts = batchCounts(rows)): string {
+  const intl = getIntl()
   const rest: string[] = []
   if (c.skipped)
     rest.push(
-      `${formatNumber(c.skipped)} skipped: ${skipReasons(rows.filter((u) => u.status === 'skipped'))}`,
+      intl.formatMessage(m.skipped, {
+        count: c.skipped,
+        reasons: skipReasons(rows.filter((u) => u.status === 'skipped')),
+      }),
     )
-  if (c.duplicate) rest.push(`${formatNumber(c.duplicate)} already sent before`)
-  if (c.failed) rest.push(`${formatNumber(c.failed)} failed`)
-  if (c.cancelled) rest.push(`${formatNumber(c.cancelled)} cancelled`)
-  if (c.superseded) rest.push(`${formatNumber(c.superseded)} changed before sending`)
+  if (c.duplicate) rest.push(intl.formatMessage(m.alreadySent, { count: c.duplicate }))
+  if (c.failed) rest.push(intl.formatMessage(m.failed, { count: c.failed }))
+  if (c.cancelled) rest.push(intl.formatMessage(m.cancelled, { count: c.cancelled }))
+  if (c.superseded) rest.push(intl.formatMessage(m.superseded, { count: c.superseded }))
   if (c.finished) {
-    const sent = c.sent ? `${formatNumber(c.sent)} sent` : 'Nothing sent'
-    return [sent, ...rest].join(', ')
+    const sent = c.sent ? intl.formatMessage(m.sent, { count: c.sent }) : intl.formatMessage(m.nothingSent)
+    return clauses([sent, ...rest])
   }
-  const head = `${formatNumber(c.sent)} of ${plural(c.files, 'file')} sent`
-  const going = c.onTheWay ? [`${formatNumber(c.onTheWay)} on the way`] : []
-  const reading = c.processing ? [`${formatNumber(c.processing)} being read by the server`] : []
+  const head = intl.formatMessage(m.sentOf, { sent: c.sent, files: c.files })
+  const going = c.onTheWay ? [intl.formatMessage(m.onTheWay, { count: c.onTheWay })] : []
+  const reading = c.processing ? [intl.formatMessage(m.beingRead, { count: c.processing })] : []
   return [head, ...going, ...reading, ...rest].join(' · ')
 }
 
@@ -188,16 +295,16 @@ export function batchAnnouncement(
   const c = batchCounts(rows, reading)
   // Files still being read: nothing to say until they are all in (the toast then says what came in).
   if (reading && c.onTheWay === 0 && c.processing === 0) return null
-  if (c.finished) return `Batch done: ${batchSummary(rows, c)}.`
+  const intl = getIntl()
+  if (c.finished) return intl.formatMessage(m.done, { summary: batchSummary(rows, c) })
   if (c.onTheWay > 0) {
-    if (state === 'paused') return `Sending paused: ${plural(c.onTheWay, 'file')} wait until you resume.`
+    const waiting = { count: c.onTheWay }
+    if (state === 'paused') return intl.formatMessage(m.paused, waiting)
     if (state === 'unreachable' || state === 'offline' || state === 'not_api')
-      return `Sending waits: the server cannot be reached; ${plural(c.onTheWay, 'file')} wait in the queue, nothing is lost.`
-    if (state === 'rate_limited')
-      return `Sending slowed down by the server; ${plural(c.onTheWay, 'file')} wait.`
-    if (state !== 'active')
-      return `Sending stopped: ${plural(c.onTheWay, 'file')} wait; see the message at the top.`
-    return `Sending ${plural(c.files, 'file')}.`
+      return intl.formatMessage(m.unreachable, waiting)
+    if (state === 'rate_limited') return intl.formatMessage(m.rateLimited, waiting)
+    if (state !== 'active') return intl.formatMessage(m.stopped, waiting)
+    return intl.formatMessage(m.sending, { count: c.files })
   }
-  return `All files sent; the server is reading ${plural(c.processing, 'file')}.`
+  return intl.formatMessage(m.allSent, { count: c.processing })
 }

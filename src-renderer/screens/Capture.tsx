@@ -1,4 +1,6 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
 import { DropZone, type DropZoneHandle } from '../components/DropZone'
 import { BusyButton, Field, TargetOptions, TextAreaField } from '../components/Field'
 import { MOD } from '../components/Nav'
@@ -7,13 +9,70 @@ import { ProgressBar } from '../components/Progress'
 import { Screen } from '../components/Screen'
 import { LiveUploadRow, UploadActions, uploadReason } from '../components/UploadRow'
 import { StatusBadge } from '../components/Badge'
-import { formatBytes, formatDateTime, formatNumber, plural } from '../lib/format'
+import { formatBytes, formatDateTime, formatNumber } from '../lib/format'
 import { ACTIVE, TARGET_LABELS } from '../lib/labels'
 import { batchCounts, batchSummary } from '../lib/batch'
 import type { AiTarget, Upload } from '../lib/types'
 import { useApp } from '../store'
 import { activeProfile } from '../store/session'
 import { useShallow } from 'zustand/react/shallow'
+
+const m = defineMessages({
+  title: { id: 'capture.title', defaultMessage: 'Capture' },
+  intro: {
+    id: 'capture.intro',
+    defaultMessage:
+      'Drop receipts, bills and statements: each file is queued, sent and followed until its record exists.',
+  },
+  sendAs: { id: 'capture.sendAs', defaultMessage: 'Send as' },
+  sendAsHint: { id: 'capture.sendAsHint', defaultMessage: 'What the files should become in your books.' },
+  instructions: { id: 'capture.instructions', defaultMessage: 'Instructions (optional)' },
+  instructionsBank: {
+    id: 'capture.instructionsBank',
+    defaultMessage: 'A bank statement always needs instructions; empty uses the default for statements.',
+  },
+  instructionsHint: {
+    id: 'capture.instructionsHint',
+    defaultMessage: 'Empty uses the default instructions for this kind of record.',
+  },
+  instructionsPlaceholder: {
+    id: 'capture.instructionsPlaceholder',
+    defaultMessage: 'e.g. Office supplies, paid by card',
+  },
+  dropHint: {
+    id: 'capture.dropHint',
+    defaultMessage: 'PDF, images, spreadsheets… or press {shortcut} to choose files.',
+  },
+  lastBatch: { id: 'capture.lastBatch', defaultMessage: 'Last batch' },
+  sending: { id: 'capture.sending', defaultMessage: 'Sending' },
+  paused: { id: 'capture.paused', defaultMessage: 'paused' },
+  overall: { id: 'capture.overall', defaultMessage: 'Overall progress' },
+  overallText: { id: 'capture.overallText', defaultMessage: '{sent} of {total}: {summary}' },
+  session: {
+    id: 'capture.session',
+    defaultMessage:
+      'This session <muted>({files, plural, one {# file} other {# files}}, {active, number} on the way)</muted>',
+  },
+  attention: { id: 'capture.attention', defaultMessage: 'Needs attention' },
+  retryAll: { id: 'capture.retryAll', defaultMessage: 'Retry all failed' },
+  notTaken: { id: 'capture.notTaken', defaultMessage: 'Not taken' },
+  dismiss: { id: 'capture.dismiss', defaultMessage: 'Dismiss' },
+  dismissFile: { id: 'capture.dismissFile', defaultMessage: 'Dismiss: {name}' },
+  noReason: { id: 'capture.noReason', defaultMessage: 'No reason was given.' },
+  showingNewest: {
+    id: 'capture.showingNewest',
+    defaultMessage: 'Showing the newest {shown, number} of {total, number}.',
+  },
+  seeAll: { id: 'capture.seeAll', defaultMessage: 'See them all in the upload history' },
+  samplesTitle: { id: 'capture.samplesTitle', defaultMessage: 'Try it with sample receipts' },
+  samplesText: {
+    id: 'capture.samplesText',
+    defaultMessage:
+      'Real-looking PDF receipts: a taxi ride, groceries, fuel, electricity, a supplier’s invoice, a software subscription in dollars and a lunch. The demo server reads each one, as your bookkeeping would: watch them become expenses with their vendor, date and total.',
+  },
+  dropping: { id: 'capture.dropping', defaultMessage: 'Dropping…' },
+  dropSamples: { id: 'capture.dropSamples', defaultMessage: 'Drop the sample receipts' },
+})
 
 /** The current batch: its rows, what became of them (lib/batch.ts) and the bytes sent so far. */
 function useBatchProgress() {
@@ -48,6 +107,7 @@ export function Capture() {
   const consumeAddFiles = useApp((s) => s.consumeAddFiles)
   const zone = useRef<DropZoneHandle>(null)
   const batch = useBatchProgress()
+  const intl = useI18n()
 
   useEffect(() => {
     if (addFilesRequested && consumeAddFiles()) zone.current?.openPicker()
@@ -59,12 +119,9 @@ export function Capture() {
   }).length
 
   return (
-    <Screen
-      title="Capture"
-      intro="Drop receipts, bills and statements: each file is queued, sent and followed until its record exists."
-    >
+    <Screen title={intl.formatMessage(m.title)} intro={intl.formatMessage(m.intro)}>
       <div className="capture__options">
-        <Field label="Send as" hint="What the files should become in your books.">
+        <Field label={intl.formatMessage(m.sendAs)} hint={intl.formatMessage(m.sendAsHint)}>
           {(p) => (
             <select
               {...p}
@@ -76,18 +133,14 @@ export function Capture() {
           )}
         </Field>
         <TextAreaField
-          label="Instructions (optional)"
+          label={intl.formatMessage(m.instructions)}
           className="capture__prompt"
-          hint={
-            target === 'bank-transactions'
-              ? 'A bank statement always needs instructions; empty uses the default for statements.'
-              : 'Empty uses the default instructions for this kind of record.'
-          }
+          hint={intl.formatMessage(target === 'bank-transactions' ? m.instructionsBank : m.instructionsHint)}
           rows={2}
           value={prompt}
           maxLength={4000}
           onChange={(capturePrompt) => setCapture({ capturePrompt })}
-          placeholder="e.g. Office supplies, paid by card"
+          placeholder={intl.formatMessage(m.instructionsPlaceholder)}
         />
       </div>
 
@@ -96,7 +149,7 @@ export function Capture() {
         large
         busy={sending > 0}
         onFiles={(files) => void sendFiles(files, target, prompt)}
-        hint={`PDF, images, spreadsheets… or press ${MOD}O to choose files.`}
+        hint={intl.formatMessage(m.dropHint, { shortcut: `${MOD}O` })}
       />
 
       <PhonePanel />
@@ -107,19 +160,23 @@ export function Capture() {
         <section className="card overall" aria-labelledby="overall-title">
           <div className="overall__head">
             <h2 id="overall-title" className="h3">
-              {batch.counts.finished ? 'Last batch' : 'Sending'}
+              {intl.formatMessage(batch.counts.finished ? m.lastBatch : m.sending)}
             </h2>
             {/* Not a live region: BatchAnnouncer says each change of the batch once. */}
             <span className="muted overall__summary" data-testid="batch-summary">
               {batch.summary}
-              {state === 'paused' && !batch.counts.finished ? ' · paused' : ''}
+              {state === 'paused' && !batch.counts.finished ? ` · ${intl.formatMessage(m.paused)}` : ''}
             </span>
           </div>
           <ProgressBar
-            label="Overall progress"
+            label={intl.formatMessage(m.overall)}
             value={batch.sent}
             max={batch.total || 1}
-            valueText={`${formatBytes(batch.sent)} of ${formatBytes(batch.total)}: ${batch.summary}`}
+            valueText={intl.formatMessage(m.overallText, {
+              sent: formatBytes(batch.sent),
+              total: formatBytes(batch.total),
+              summary: batch.summary,
+            })}
           />
         </section>
       ) : null}
@@ -129,10 +186,11 @@ export function Capture() {
       {liveOrder.length > 0 ? (
         <section aria-labelledby="session-title" className="section">
           <h2 id="session-title" className="h3">
-            This session{' '}
-            <span className="muted">
-              ({plural(liveOrder.length, 'file')}, {formatNumber(activeCount)} on the way)
-            </span>
+            {intl.formatMessage(m.session, {
+              files: liveOrder.length,
+              active: activeCount,
+              muted: (chunks: ReactNode[]) => <span className="muted">{chunks}</span>,
+            })}
           </h2>
           <ul className="upload-list">
             {liveOrder.map((id) => {
@@ -152,17 +210,19 @@ export function NeedsAttention() {
   const [rejects, dismiss] = useApp(useShallow((s) => [s.localRejects, s.dismissReject] as const))
   const [retryAll, setScreen] = useApp(useShallow((s) => [s.retryAllFailed, s.setScreen] as const))
   const setHistoryFilter = useApp((s) => s.setHistoryFilter)
+  const intl = useI18n()
   const failedShown = attention.some((u) => u.status === 'failed')
   if (attention.length === 0 && rejects.length === 0) return null
   return (
     <section className="section attention" aria-labelledby="attention-title">
       <div className="section__head">
         <h2 id="attention-title" className="h3">
-          Needs attention <span className="badge badge--warn">{formatNumber(total + rejects.length)}</span>
+          {intl.formatMessage(m.attention)}{' '}
+          <span className="badge badge--warn">{formatNumber(total + rejects.length)}</span>
         </h2>
         {failedShown ? (
           <button type="button" className="btn btn--small" onClick={() => void retryAll()}>
-            Retry all failed
+            {intl.formatMessage(m.retryAll)}
           </button>
         ) : null}
       </div>
@@ -172,16 +232,16 @@ export function NeedsAttention() {
             <div className="attention__name">
               <bdi>{r.name}</bdi>
             </div>
-            <span className="badge badge--warn">Not taken</span>
+            <span className="badge badge--warn">{intl.formatMessage(m.notTaken)}</span>
             <div className="attention__why">{r.reason}</div>
             <span className="row-actions">
               <button
                 type="button"
                 className="btn btn--small btn--ghost"
                 onClick={() => dismiss(r.key)}
-                aria-label={`Dismiss: ${r.name}`}
+                aria-label={intl.formatMessage(m.dismissFile, { name: r.name })}
               >
-                Dismiss
+                {intl.formatMessage(m.dismiss)}
               </button>
             </span>
           </li>
@@ -196,14 +256,14 @@ export function NeedsAttention() {
               </span>
             </div>
             <StatusBadge status={u.status} />
-            <div className="attention__why">{uploadReason(u) ?? 'No reason was given.'}</div>
+            <div className="attention__why">{uploadReason(u) ?? intl.formatMessage(m.noReason)}</div>
             <UploadActions u={u} />
           </li>
         ))}
       </ul>
       {total > attention.length ? (
         <p className="muted">
-          Showing the newest {formatNumber(attention.length)} of {formatNumber(total)}.{' '}
+          {intl.formatMessage(m.showingNewest, { shown: attention.length, total })}{' '}
           <button
             type="button"
             className="linklike"
@@ -212,7 +272,7 @@ export function NeedsAttention() {
               setScreen('history')
             }}
           >
-            See them all in the upload history
+            {intl.formatMessage(m.seeAll)}
           </button>
         </p>
       ) : null}
@@ -225,30 +285,27 @@ function SampleReceipts() {
   const demo = useApp((s) => activeProfile(s)?.demo ?? false)
   const add = useApp((s) => s.addSampleReceipts)
   const [busy, setBusy] = useState(false)
+  const intl = useI18n()
   if (!demo) return null
   return (
     <section className="card demo-offer" aria-labelledby="samples-title">
       <div>
         <h2 id="samples-title" className="h3">
-          Try it with sample receipts
+          {intl.formatMessage(m.samplesTitle)}
         </h2>
-        <p className="muted">
-          Real-looking PDF receipts: a taxi ride, groceries, fuel, electricity, a supplier’s invoice, a
-          software subscription in dollars and a lunch. The demo server reads each one, as your bookkeeping
-          would: watch them become expenses with their vendor, date and total.
-        </p>
+        <p className="muted">{intl.formatMessage(m.samplesText)}</p>
       </div>
       <BusyButton
         className="btn btn--primary"
         busy={busy}
-        busyLabel="Dropping…"
+        busyLabel={intl.formatMessage(m.dropping)}
         onClick={async () => {
           setBusy(true)
           await add()
           setBusy(false)
         }}
       >
-        Drop the sample receipts
+        {intl.formatMessage(m.dropSamples)}
       </BusyButton>
     </section>
   )

@@ -1,4 +1,6 @@
-import { useState } from 'react'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
+import { type ReactNode, useState } from 'react'
 import type { Tone } from '../components/Badge'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
 import { Check, Choice, Field } from '../components/Field'
@@ -19,6 +21,66 @@ import {
   SourceHead,
   useSourceForm,
 } from '../components/SourceList'
+
+const m = defineMessages({
+  title: { id: 'folders.title', defaultMessage: 'Watched folders' },
+  intro: {
+    id: 'folders.intro',
+    defaultMessage:
+      'Files saved into these folders are sent automatically. A rescan catches anything the watcher missed.',
+  },
+  add: { id: 'folders.add', defaultMessage: 'Add folder' },
+  addTitle: { id: 'folders.addTitle', defaultMessage: 'Add a watched folder' },
+  start: { id: 'folders.start', defaultMessage: 'Start watching' },
+  noProfile: { id: 'folders.noProfile', defaultMessage: 'Choose a profile first (Settings).' },
+  empty: { id: 'folders.empty', defaultMessage: 'No folder is watched for this profile yet.' },
+  noPicker: { id: 'folders.noPicker', defaultMessage: 'No folder picker here: type the folder’s full path.' },
+  browse: { id: 'folders.browse', defaultMessage: 'Browse…' },
+  folder: { id: 'folders.folder', defaultMessage: 'Folder' },
+  folderHint: {
+    id: 'folders.folderHint',
+    defaultMessage: 'The full path, e.g. /home/me/Receipts or C:\\Receipts.',
+  },
+  after: { id: 'folders.after', defaultMessage: 'After a file is uploaded' },
+  afterLeave: { id: 'folders.after.leave', defaultMessage: 'Leave it where it is' },
+  afterMove: { id: 'folders.after.move', defaultMessage: 'Move it to an “Uploaded” folder inside' },
+  afterArchive: { id: 'folders.after.archive', defaultMessage: 'Move it to an archive folder' },
+  archiveFolder: { id: 'folders.archiveFolder', defaultMessage: 'Archive folder' },
+  subfolders: { id: 'folders.subfolders', defaultMessage: 'Include subfolders' },
+  poll: { id: 'folders.poll', defaultMessage: 'Poll instead of listening for changes' },
+  pollHint: {
+    id: 'folders.pollHint',
+    defaultMessage: 'For network drives and synced folders that do not report changes.',
+  },
+  takeExisting: { id: 'folders.takeExisting', defaultMessage: 'Also send files already in the folder' },
+  enabled: { id: 'folders.enabled', defaultMessage: 'Enabled' },
+  disabled: { id: 'folders.disabled', defaultMessage: 'Disabled' },
+  anotherProfile: { id: 'folders.anotherProfile', defaultMessage: 'another profile' },
+  withSub: { id: 'folders.withSub', defaultMessage: 'with subfolders' },
+  thisOnly: { id: 'folders.thisOnly', defaultMessage: 'this folder only' },
+  filesStay: { id: 'folders.filesStay', defaultMessage: 'files stay' },
+  movedUploaded: { id: 'folders.movedUploaded', defaultMessage: 'moved to Uploaded/' },
+  archivedTo: { id: 'folders.archivedTo', defaultMessage: 'archived to {path}' },
+  polling: { id: 'folders.polling', defaultMessage: 'polling' },
+  addedAt: { id: 'folders.addedAt', defaultMessage: 'added {date}' },
+  kinds: { id: 'folders.kinds', defaultMessage: 'Kinds: {kinds}' },
+  settings: { id: 'folders.settings', defaultMessage: 'Settings…' },
+  remove: { id: 'folders.remove', defaultMessage: 'Remove…' },
+  others: {
+    id: 'folders.others',
+    defaultMessage:
+      '{count, plural, one {# more folder belongs} other {# more folders belong}} to other profiles ({profiles}).',
+  },
+  settingsTitle: { id: 'folders.settingsTitle', defaultMessage: 'Folder settings' },
+  save: { id: 'folders.save', defaultMessage: 'Save' },
+  removeTitle: { id: 'folders.removeTitle', defaultMessage: 'Stop watching this folder?' },
+  removeText: {
+    id: 'folders.removeText',
+    defaultMessage:
+      '<b>{path}</b> will no longer be watched. Files in it stay where they are, and the upload history is kept.',
+  },
+  removeConfirm: { id: 'folders.removeConfirm', defaultMessage: 'Remove folder' },
+})
 
 type AfterUpload = 'leave' | 'move' | 'archive'
 
@@ -96,25 +158,20 @@ function PathField({
   hint?: string
 }) {
   const picker = useBrowse(onChange)
+  const intl = useI18n()
   return (
     <Field
       label={label}
       className="span-2"
       required
       error={error}
-      hint={
-        hint === undefined
-          ? undefined
-          : picker.noPicker
-            ? 'No folder picker here: type the folder’s full path.'
-            : hint
-      }
+      hint={hint === undefined ? undefined : picker.noPicker ? intl.formatMessage(m.noPicker) : hint}
     >
       {(p) => (
         <div className="input-row">
           <input {...p} value={value} onChange={(e) => onChange(e.target.value)} spellCheck={false} />
           <button type="button" className="btn" onClick={() => void picker.browse()}>
-            Browse…
+            {intl.formatMessage(m.browse)}
           </button>
         </div>
       )}
@@ -136,51 +193,60 @@ function FolderForm({
 }) {
   const form = useSourceForm(initial, onSubmit)
   const { values: v, set, fe } = form
+  const intl = useI18n()
 
   return (
     <SourceForm form={form} submitLabel={submitLabel} onCancel={onCancel}>
       <PathField
-        label="Folder"
+        label={intl.formatMessage(m.folder)}
         error={fe('path')}
-        hint={'The full path, e.g. /home/me/Receipts or C:\\Receipts.'}
+        hint={intl.formatMessage(m.folderHint)}
         value={v.path}
         onChange={(p) => set('path', p)}
       />
       <RuleFields values={v} set={set} error={fe} source="folder" />
       <Choice
-        legend="After a file is uploaded"
+        legend={intl.formatMessage(m.after)}
         className="span-2"
         name={`after-${initial.path || 'new'}`}
         choices={[
-          ['leave', 'Leave it where it is'],
-          ['move', 'Move it to an “Uploaded” folder inside'],
-          ['archive', 'Move it to an archive folder'],
+          ['leave', intl.formatMessage(m.afterLeave)],
+          ['move', intl.formatMessage(m.afterMove)],
+          ['archive', intl.formatMessage(m.afterArchive)],
         ]}
         value={v.afterUpload}
         onChange={(after) => set('afterUpload', after)}
       />
       {v.afterUpload === 'archive' ? (
         <PathField
-          label="Archive folder"
+          label={intl.formatMessage(m.archiveFolder)}
           error={fe('archiveDir')}
           value={v.archiveDir}
           onChange={(p) => set('archiveDir', p)}
         />
       ) : null}
       <div className="span-2 checks">
-        <Check label="Include subfolders" checked={v.recursive} onChange={(c) => set('recursive', c)} />
         <Check
-          label="Poll instead of listening for changes"
-          checked={v.usePolling}
-          onChange={(c) => set('usePolling', c)}
-          hint="For network drives and synced folders that do not report changes."
+          label={intl.formatMessage(m.subfolders)}
+          checked={v.recursive}
+          onChange={(c) => set('recursive', c)}
         />
         <Check
-          label="Also send files already in the folder"
+          label={intl.formatMessage(m.poll)}
+          checked={v.usePolling}
+          onChange={(c) => set('usePolling', c)}
+          hint={intl.formatMessage(m.pollHint)}
+        />
+        <Check
+          label={intl.formatMessage(m.takeExisting)}
           checked={v.takeExisting}
           onChange={(c) => set('takeExisting', c)}
         />
-        <Check label="Enabled" checked={v.enabled} onChange={(c) => set('enabled', c)} />
+        <Check
+          label={intl.formatMessage(m.enabled)}
+          checked={v.enabled}
+          onChange={(c) => set('enabled', c)}
+        />
       </div>
     </SourceForm>
   )
@@ -210,27 +276,31 @@ export function Folders() {
   const [removing, setRemoving] = useState<FolderView | null>(null)
   const [removeBusy, setRemoveBusy] = useState(false)
 
+  const intl = useI18n()
   const mine = folders.filter((f) => f.profileId === activeId)
   const others = folders.length - mine.length
-  const profileName = (id: string) => profiles.find((p) => p.id === id)?.name ?? 'another profile'
+  const profileName = (id: string) =>
+    profiles.find((p) => p.id === id)?.name ?? intl.formatMessage(m.anotherProfile)
 
   return (
     <Screen
-      title="Watched folders"
-      intro="Files saved into these folders are sent automatically. A rescan catches anything the watcher missed."
-      actions={!adding ? <AddButton onClick={() => setAdding(true)}>Add folder</AddButton> : null}
+      title={intl.formatMessage(m.title)}
+      intro={intl.formatMessage(m.intro)}
+      actions={
+        !adding ? <AddButton onClick={() => setAdding(true)}>{intl.formatMessage(m.add)}</AddButton> : null
+      }
     >
       {adding ? (
-        <AddCard id="add-folder-title" title="Add a watched folder">
+        <AddCard id="add-folder-title" title={intl.formatMessage(m.addTitle)}>
           <FolderForm
             initial={blank()}
-            submitLabel="Start watching"
+            submitLabel={intl.formatMessage(m.start)}
             onCancel={() => setAdding(false)}
             onSubmit={async (v) => {
               if (!activeId)
                 return {
                   ok: false,
-                  error: { code: 'no_active_profile', message: 'Choose a profile first (Settings).' },
+                  error: { code: 'no_active_profile', message: intl.formatMessage(m.noProfile) },
                 }
               const r = await addFolder({ profileId: activeId, ...toRequest(v) })
               if (r.ok) setAdding(false)
@@ -243,8 +313,8 @@ export function Folders() {
       <ListState
         error={loadError}
         empty={loaded && mine.length === 0 && !adding}
-        text="No folder is watched for this profile yet."
-        addLabel="Add folder"
+        text={intl.formatMessage(m.empty)}
+        addLabel={intl.formatMessage(m.add)}
         onAdd={() => setAdding(true)}
       />
 
@@ -255,20 +325,23 @@ export function Folders() {
               title={<div className="folder__path">{f.path}</div>}
               details={
                 <>
-                  {TARGET_LABELS[f.target]} · {f.recursive ? 'with subfolders' : 'this folder only'} ·{' '}
+                  {TARGET_LABELS[f.target]} · {intl.formatMessage(f.recursive ? m.withSub : m.thisOnly)} ·{' '}
                   {f.afterUpload === 'leave'
-                    ? 'files stay'
+                    ? intl.formatMessage(m.filesStay)
                     : f.afterUpload === 'move'
-                      ? 'moved to Uploaded/'
-                      : `archived to ${f.archiveDir}`}
-                  {f.usePolling ? ' · polling' : ''} · added {formatDateTime(f.addedAt)}
+                      ? intl.formatMessage(m.movedUploaded)
+                      : intl.formatMessage(m.archivedTo, { path: f.archiveDir ?? '' })}
+                  {f.usePolling ? ` · ${intl.formatMessage(m.polling)}` : ''} ·{' '}
+                  {intl.formatMessage(m.addedAt, { date: formatDateTime(f.addedAt) })}
                 </>
               }
               tone={STATE_TONE[f.state]}
               state={FOLDER_STATE_LABELS[f.state]}
             />
             {f.message ? <p className={f.state === 'error' ? 'form-error' : 'muted'}>{f.message}</p> : null}
-            <div className="muted small">Kinds: {f.acceptedKinds.join(', ')}</div>
+            <div className="muted small">
+              {intl.formatMessage(m.kinds, { kinds: f.acceptedKinds.join(', ') })}
+            </div>
             <div className="folder__actions">
               <label className="switch">
                 <input
@@ -281,17 +354,17 @@ export function Folders() {
                     })
                   }
                 />
-                <span>{f.enabled ? 'Enabled' : 'Disabled'}</span>
+                <span>{intl.formatMessage(f.enabled ? m.enabled : m.disabled)}</span>
               </label>
               <button type="button" className="btn btn--small" onClick={() => setEditing(f)}>
-                Settings…
+                {intl.formatMessage(m.settings)}
               </button>
               <button
                 type="button"
                 className="btn btn--small btn--danger-ghost"
                 onClick={() => setRemoving(f)}
               >
-                Remove…
+                {intl.formatMessage(m.remove)}
               </button>
             </div>
           </li>
@@ -299,19 +372,22 @@ export function Folders() {
       </ul>
       {others > 0 ? (
         <p className="muted">
-          {others} more folder{others === 1 ? '' : 's'} belong{others === 1 ? 's' : ''} to other profiles (
-          {[
-            ...new Set(folders.filter((f) => f.profileId !== activeId).map((f) => profileName(f.profileId))),
-          ].join(', ')}
-          ).
+          {intl.formatMessage(m.others, {
+            count: others,
+            profiles: intl.formatList([
+              ...new Set(
+                folders.filter((f) => f.profileId !== activeId).map((f) => profileName(f.profileId)),
+              ),
+            ]),
+          })}
         </p>
       ) : null}
 
       {editing ? (
-        <Dialog title={`Folder settings`} onClose={() => setEditing(null)} wide>
+        <Dialog title={intl.formatMessage(m.settingsTitle)} onClose={() => setEditing(null)} wide>
           <FolderForm
             initial={fromFolder(editing)}
-            submitLabel="Save"
+            submitLabel={intl.formatMessage(m.save)}
             onCancel={() => setEditing(null)}
             onSubmit={async (v) => {
               const r = await updateFolder(editing.id, toRequest(v))
@@ -323,14 +399,16 @@ export function Folders() {
       ) : null}
       {removing ? (
         <ConfirmDialog
-          title="Stop watching this folder?"
+          title={intl.formatMessage(m.removeTitle)}
           message={
             <p>
-              <strong>{removing.path}</strong> will no longer be watched. Files in it stay where they are, and
-              the upload history is kept.
+              {intl.formatMessage(m.removeText, {
+                path: removing.path,
+                b: (chunks: ReactNode[]) => <strong>{chunks}</strong>,
+              })}
             </p>
           }
-          confirmLabel="Remove folder"
+          confirmLabel={intl.formatMessage(m.removeConfirm)}
           danger
           busy={removeBusy}
           onCancel={() => setRemoving(null)}

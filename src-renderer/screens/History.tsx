@@ -1,7 +1,8 @@
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
 import { Screen } from '../components/Screen'
-import { plural } from '../lib/format'
 import { useApp } from '../store'
 import { historyRowAt } from '../store/history'
 import { useShallow } from 'zustand/react/shallow'
@@ -9,6 +10,20 @@ import { COLUMNS, ROW_HEIGHT, addedColumnWidth, colClass } from './history/colum
 import { ExportButton } from './history/ExportButton'
 import { HistoryFilters } from './history/Filters'
 import { FocusedRowDetails, HistoryRow } from './history/HistoryRow'
+
+const m = defineMessages({
+  title: { id: 'history.title', defaultMessage: 'Upload history' },
+  intro: { id: 'history.intro', defaultMessage: 'Every file Bookdrop has seen, with what happened to it.' },
+  notLoaded: { id: 'history.notLoaded', defaultMessage: 'Not loaded: see the message below.' },
+  loading: { id: 'history.loading', defaultMessage: 'Loading…' },
+  noMatch: { id: 'history.noMatch', defaultMessage: 'No uploads match.' },
+  count: { id: 'history.count', defaultMessage: '{count, plural, one {# upload} other {# uploads}}' },
+  showNew: {
+    id: 'history.showNew',
+    defaultMessage: 'Show {count, plural, one {# new upload} other {# new uploads}}',
+  },
+  tryAgain: { id: 'history.tryAgain', defaultMessage: 'Try again' },
+})
 
 export { ROW_HEIGHT }
 
@@ -18,6 +33,7 @@ export function History() {
   const [pages, gen] = useApp(useShallow((s) => [s.historyPages, s.historyGen] as const))
   const [newRows, error] = useApp(useShallow((s) => [s.historyNew, s.historyError] as const))
   const reload = useApp((s) => s.reloadHistory)
+  const intl = useI18n()
   const ensure = useApp((s) => s.ensureHistoryRows)
   useEffect(() => {
     const s = useApp.getState()
@@ -82,8 +98,8 @@ export function History() {
 
   return (
     <Screen
-      title="Upload history"
-      intro="Every file Bookdrop has seen, with what happened to it."
+      title={intl.formatMessage(m.title)}
+      intro={intl.formatMessage(m.intro)}
       actions={<ExportButton />}
     >
       <HistoryFilters />
@@ -92,17 +108,17 @@ export function History() {
         <span aria-live="polite" className="muted">
           {total === null
             ? error
-              ? 'Not loaded: see the message below.'
-              : 'Loading…'
+              ? intl.formatMessage(m.notLoaded)
+              : intl.formatMessage(m.loading)
             : total === 0
               ? error
                 ? ''
-                : 'No uploads match.'
-              : plural(total, 'upload')}
+                : intl.formatMessage(m.noMatch)
+              : intl.formatMessage(m.count, { count: total })}
         </span>
         {newRows > 0 ? (
           <button type="button" className="btn btn--small" onClick={reload}>
-            Show {plural(newRows, 'new upload')}
+            {intl.formatMessage(m.showNew, { count: newRows })}
           </button>
         ) : null}
       </div>
@@ -110,7 +126,7 @@ export function History() {
         <p className="form-error" role="alert">
           {error}{' '}
           <button type="button" className="linklike" onClick={reload}>
-            Try again
+            {intl.formatMessage(m.tryAgain)}
           </button>
         </p>
       ) : null}
@@ -118,15 +134,20 @@ export function History() {
       <div
         className="vtable"
         role="table"
-        aria-label="Upload history"
+        aria-label={intl.formatMessage(m.title)}
         aria-rowcount={count + 1}
         style={{ '--added-w': addedColumnWidth() } as React.CSSProperties}
       >
         <div role="rowgroup" className="vtable__head">
           <div role="row" aria-rowindex={1} className="vtable__row vtable__row--head">
             {COLUMNS.map((c) => (
-              <div key={c.label} role="columnheader" className={colClass(c.priority)}>
-                {c.label}
+              <div
+                key={c.key}
+                role="columnheader"
+                className={colClass(c.priority)}
+                title={intl.formatMessage(c.label)}
+              >
+                {intl.formatMessage(c.label)}
               </div>
             ))}
           </div>

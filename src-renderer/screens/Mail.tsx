@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
+import { type ReactNode, useEffect, useState } from 'react'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
 import { Screen } from '../components/Screen'
 import type { Result } from '../lib/types'
@@ -8,6 +10,45 @@ import { AccountCard, type MailEdit } from './mail/AccountCard'
 import { AccountForm, accountRequest, blankAccount, fromAccount } from './mail/AccountForm'
 import { RuleForm, blankRule, fromRule, ruleRequest, ruleSummary } from './mail/RuleForm'
 import { AddButton, AddCard, ListState } from '../components/SourceList'
+
+const m = defineMessages({
+  title: { id: 'mail.title', defaultMessage: 'Mail' },
+  intro: {
+    id: 'mail.intro',
+    defaultMessage:
+      'Receipts that arrive by e-mail: Bookdrop reads a mailbox, sends each PDF or image attached once, and marks or moves the mail when every receipt in it has its record.',
+  },
+  add: { id: 'mail.add', defaultMessage: 'Add mail account' },
+  addTitle: { id: 'mail.addTitle', defaultMessage: 'Add a mail account' },
+  empty: { id: 'mail.empty', defaultMessage: 'No mail account is read for this profile yet.' },
+  removeAccountTitle: { id: 'mail.removeAccountTitle', defaultMessage: 'Stop reading this account?' },
+  removeAccountText: {
+    id: 'mail.removeAccountText',
+    defaultMessage:
+      '<b>{name}</b> and its rules are removed, and its password is deleted from the keychain. Mails stay on the server; the upload history is kept.',
+  },
+  removeAccount: { id: 'mail.removeAccount', defaultMessage: 'Remove account' },
+  removeRuleTitle: { id: 'mail.removeRuleTitle', defaultMessage: 'Remove this rule?' },
+  removeRuleText: {
+    id: 'mail.removeRuleText',
+    defaultMessage: '{rule}. Mails stay on the server; the upload history is kept.',
+  },
+  removeRule: { id: 'mail.removeRule', defaultMessage: 'Remove rule' },
+  helpTitle: { id: 'mail.help.title', defaultMessage: 'Gmail, Microsoft 365 and app passwords' },
+  helpAppPassword: {
+    id: 'mail.help.appPassword',
+    defaultMessage:
+      'Gmail (imap.gmail.com, TLS) and Microsoft 365 (outlook.office365.com, TLS) refuse your normal password here: turn on two-step verification, create an <b>app password</b> for Bookdrop in your account’s security settings, and paste it as the password. It is kept in the OS keychain.',
+  },
+  helpMarked: {
+    id: 'mail.help.marked',
+    defaultMessage:
+      'A mail is marked read (or moved) only when every receipt in it has its record; a mail with no receipt is left untouched and shows as skipped in the history. Bookdrop never deletes a mail.',
+  },
+  accountSettings: { id: 'mail.accountSettings', defaultMessage: 'Mail account settings' },
+  ruleTitle: { id: 'mail.ruleTitle', defaultMessage: 'Mail rule' },
+  addRuleTo: { id: 'mail.addRuleTo', defaultMessage: 'Add a rule to {name}' },
+})
 
 /** The Mail screen: the profile's mail accounts, their rules, and the dialogs that edit them. */
 export function Mail() {
@@ -25,6 +66,7 @@ export function Mail() {
   const [adding, setAdding] = useState(false)
   const [editing, setEditing] = useState<MailEdit | null>(null)
   const [busy, setBusy] = useState(false)
+  const intl = useI18n()
 
   useEffect(() => {
     if (!loaded && activeId) void load()
@@ -43,23 +85,23 @@ export function Mail() {
   const removal =
     editing?.kind === 'removeAccount'
       ? {
-          title: 'Stop reading this account?',
+          title: intl.formatMessage(m.removeAccountTitle),
           message: (
             <p>
-              <strong>{editing.account.label}</strong> and its rules are removed, and its password is deleted
-              from the keychain. Mails stay on the server; the upload history is kept.
+              {intl.formatMessage(m.removeAccountText, {
+                name: editing.account.label,
+                b: (chunks: ReactNode[]) => <strong>{chunks}</strong>,
+              })}
             </p>
           ),
-          confirmLabel: 'Remove account',
+          confirmLabel: intl.formatMessage(m.removeAccount),
           run: () => removeAccount(editing.account.id),
         }
       : editing?.kind === 'removeRule'
         ? {
-            title: 'Remove this rule?',
-            message: (
-              <p>{ruleSummary(editing.rule)}. Mails stay on the server; the upload history is kept.</p>
-            ),
-            confirmLabel: 'Remove rule',
+            title: intl.formatMessage(m.removeRuleTitle),
+            message: <p>{intl.formatMessage(m.removeRuleText, { rule: ruleSummary(editing.rule) })}</p>,
+            confirmLabel: intl.formatMessage(m.removeRule),
             run: () => removeRule(editing.rule.id),
           }
         : null
@@ -74,12 +116,14 @@ export function Mail() {
 
   return (
     <Screen
-      title="Mail"
-      intro="Receipts that arrive by e-mail: Bookdrop reads a mailbox, sends each PDF or image attached once, and marks or moves the mail when every receipt in it has its record."
-      actions={!adding ? <AddButton onClick={() => setAdding(true)}>Add mail account</AddButton> : null}
+      title={intl.formatMessage(m.title)}
+      intro={intl.formatMessage(m.intro)}
+      actions={
+        !adding ? <AddButton onClick={() => setAdding(true)}>{intl.formatMessage(m.add)}</AddButton> : null
+      }
     >
       {adding ? (
-        <AddCard id="add-mail-title" title="Add a mail account">
+        <AddCard id="add-mail-title" title={intl.formatMessage(m.addTitle)}>
           <AccountForm
             initial={blankAccount()}
             isNew
@@ -103,8 +147,8 @@ export function Mail() {
       <ListState
         error={loadError}
         empty={loaded && accounts.length === 0 && !adding}
-        text="No mail account is read for this profile yet."
-        addLabel="Add mail account"
+        text={intl.formatMessage(m.empty)}
+        addLabel={intl.formatMessage(m.add)}
         onAdd={() => setAdding(true)}
       />
 
@@ -121,20 +165,15 @@ export function Mail() {
       </ul>
 
       <details className="card help">
-        <summary>Gmail, Microsoft 365 and app passwords</summary>
+        <summary>{intl.formatMessage(m.helpTitle)}</summary>
         <p>
-          Gmail (imap.gmail.com, TLS) and Microsoft 365 (outlook.office365.com, TLS) refuse your normal
-          password here: turn on two-step verification, create an <strong>app password</strong> for Bookdrop
-          in your account’s security settings, and paste it as the password. It is kept in the OS keychain.
+          {intl.formatMessage(m.helpAppPassword, { b: (chunks: ReactNode[]) => <strong>{chunks}</strong> })}
         </p>
-        <p className="muted">
-          A mail is marked read (or moved) only when every receipt in it has its record; a mail with no
-          receipt is left untouched and shows as skipped in the history. Bookdrop never deletes a mail.
-        </p>
+        <p className="muted">{intl.formatMessage(m.helpMarked)}</p>
       </details>
 
       {editing?.kind === 'account' ? (
-        <Dialog title="Mail account settings" onClose={() => setEditing(null)} wide>
+        <Dialog title={intl.formatMessage(m.accountSettings)} onClose={() => setEditing(null)} wide>
           <AccountForm
             initial={fromAccount(editing.account)}
             isNew={false}
@@ -153,7 +192,11 @@ export function Mail() {
       ) : null}
       {editing?.kind === 'rule' ? (
         <Dialog
-          title={editing.rule ? 'Mail rule' : `Add a rule to ${editing.account.label}`}
+          title={
+            editing.rule
+              ? intl.formatMessage(m.ruleTitle)
+              : intl.formatMessage(m.addRuleTo, { name: editing.account.label })
+          }
           onClose={() => setEditing(null)}
           wide
         >

@@ -1,15 +1,19 @@
+import type { IntlShape } from 'react-intl'
+import { useI18n } from '../lib/i18n'
 import { type ReactNode, useEffect, useState } from 'react'
 import type { ReferredBusinessRow } from '../../contract/api'
 import { Screen } from '../components/Screen'
-import { formatCompactDateTime, formatMonth, formatNumber, formatWholeDateTime, plural } from '../lib/format'
+import { formatCompactDateTime, formatMonth, formatNumber, formatWholeDateTime } from '../lib/format'
 import { columnWidth } from '../lib/measure'
 import { useCutFocus } from '../components/RowMenu'
 import { useApp } from '../store'
 import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
 import { AddSeatsButton, AddSeatsDialog } from './partner/Businesses'
+import { billingWords } from './partner/businesses/columns'
 import { DayChart } from './overview/DayChart'
 import { HeldCount } from './overview/HeldCount'
+import { overviewMessages as m } from './overview/messages'
 import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
@@ -55,20 +59,23 @@ export function Overview() {
   const month = overview.data?.month ?? overview.month ?? currentMonth()
   const isCurrent = month === currentMonth()
   const who = profile?.business?.name ?? profile?.name ?? ''
+  const intl = useI18n()
 
   return (
     <Screen
-      title="Overview"
+      title={intl.formatMessage(m.title)}
       intro={`${formatMonth(parseMonth(month))}${who ? ` · ${who}` : ''}`}
       actions={
-        <nav className="month-nav" aria-label="Month">
+        <nav className="month-nav" aria-label={intl.formatMessage(m.month)}>
           <button
             type="button"
             className="btn btn--small"
             onClick={() => void load(shiftMonth(month, -1))}
-            aria-label={`Previous month (${formatMonth(parseMonth(shiftMonth(month, -1)))})`}
+            aria-label={intl.formatMessage(m.previousMonth, {
+              month: formatMonth(parseMonth(shiftMonth(month, -1))),
+            })}
           >
-            ← Previous
+            {intl.formatMessage(m.previous)}
           </button>
           <button
             type="button"
@@ -76,32 +83,34 @@ export function Overview() {
             onClick={() => void load(null)}
             disabled={isCurrent}
           >
-            This month
+            {intl.formatMessage(m.thisMonth)}
           </button>
           <button
             type="button"
             className="btn btn--small"
             onClick={() => void load(shiftMonth(month, 1))}
             disabled={isCurrent}
-            aria-label={`Next month (${formatMonth(parseMonth(shiftMonth(month, 1)))})`}
+            aria-label={intl.formatMessage(m.nextMonth, {
+              month: formatMonth(parseMonth(shiftMonth(month, 1))),
+            })}
           >
-            Next →
+            {intl.formatMessage(m.next)}
           </button>
         </nav>
       }
     >
       {overview.error ? (
         <p className="form-error" role="alert">
-          The overview could not be loaded: {overview.error}{' '}
+          {intl.formatMessage(m.notLoaded, { message: overview.error })}{' '}
           <button type="button" className="linklike" onClick={() => void load()}>
-            Try again
+            {intl.formatMessage(m.tryAgain)}
           </button>
         </p>
       ) : null}
       <div aria-busy={overview.loading}>
         {!overview.data ? (
           overview.loading ? (
-            <p role="status">Loading the overview…</p>
+            <p role="status">{intl.formatMessage(m.loading)}</p>
           ) : null
         ) : overview.data.kind === 'business' ? (
           <BusinessOverview data={overview.data} current={isCurrent} />
@@ -125,52 +134,59 @@ function Kpi({ label, value, note }: { label: string; value: ReactNode; note?: R
 
 function BusinessOverview({ data, current }: { data: BusinessData; current: boolean }) {
   const setScreen = useApp((s) => s.setScreen)
+  const intl = useI18n()
   const name = formatMonth(parseMonth(data.month))
   return (
     <>
       <HeldCount />
-      <dl className="kpis" aria-label={`Figures for ${name}`}>
+      <dl className="kpis" aria-label={intl.formatMessage(m.figuresFor, { month: name })}>
         <Kpi
-          label="Files sent"
+          label={intl.formatMessage(m.filesSent)}
           value={formatNumber(data.filesSent)}
-          note={data.filesAdded > data.filesSent ? `of ${plural(data.filesAdded, 'file')} added` : undefined}
-        />
-        <Kpi
-          label="Records created"
-          value={formatNumber(data.recordsCreated)}
           note={
-            data.failed ? <span className="text-bad">{plural(data.failed, 'file')} failed</span> : undefined
+            data.filesAdded > data.filesSent
+              ? intl.formatMessage(m.ofFilesAdded, { count: data.filesAdded })
+              : undefined
           }
         />
         <Kpi
-          label="Need attention"
+          label={intl.formatMessage(m.recordsCreated)}
+          value={formatNumber(data.recordsCreated)}
+          note={
+            data.failed ? (
+              <span className="text-bad">{intl.formatMessage(m.filesFailed, { count: data.failed })}</span>
+            ) : undefined
+          }
+        />
+        <Kpi
+          label={intl.formatMessage(m.needAttention)}
           value={formatNumber(data.needsAttention)}
           note={
             data.needsAttention > 0 ? (
               <button type="button" className="linklike" onClick={() => setScreen('capture')}>
-                Review them
+                {intl.formatMessage(m.reviewThem)}
               </button>
             ) : (
-              'Nothing to look at'
+              intl.formatMessage(m.nothingToLook)
             )
           }
         />
         <Kpi
-          label="AI credits used"
+          label={intl.formatMessage(m.creditsUsed)}
           value={formatNumber(data.creditsUsed)}
-          note={`${plural(data.creditsPerCreate, 'credit')} per file sent`}
+          note={intl.formatMessage(m.creditsPerFile, { count: data.creditsPerCreate })}
         />
       </dl>
       <section className="card" aria-labelledby="per-day-title">
         <h2 id="per-day-title" className="h3">
-          Uploads per day
+          {intl.formatMessage(m.perDay)}
         </h2>
         {data.filesAdded === 0 ? (
           <div className="empty">
-            <p>Nothing was sent in {name}.</p>
+            <p>{intl.formatMessage(m.nothingSent, { month: name })}</p>
             {current ? (
               <button type="button" className="btn btn--primary" onClick={() => setScreen('capture')}>
-                Drop receipts
+                {intl.formatMessage(m.dropReceipts)}
               </button>
             ) : null}
           </div>
@@ -186,10 +202,12 @@ function BusinessOverview({ data, current }: { data: BusinessData; current: bool
 
 type Grant = PartnerData['grants'][number]
 
-function grantText(g: Grant): string {
+function grantText(intl: IntlShape, g: Grant): string {
   return g.kind === 'seats'
-    ? `${plural(g.seats, 'seat')}${g.prorated ? ', joined the running period' : ` for ${plural(g.months, 'month')}`}`
-    : `${formatNumber(g.credits)} AI credits`
+    ? g.prorated
+      ? intl.formatMessage(m.grantSeatsProrated, { seats: g.seats })
+      : intl.formatMessage(m.grantSeats, { seats: g.seats, months: g.months })
+    : intl.formatMessage(m.grantCredits, { credits: g.credits })
 }
 
 /**
@@ -209,36 +227,37 @@ function PartnerOverview({ data }: { data: PartnerData }) {
   const load = useApp((s) => s.loadOverview)
   const setScreen = useApp((s) => s.setScreen)
   const [seatsFor, setSeatsFor] = useState<ReferredBusinessRow | null>(null)
+  const intl = useI18n()
   const name = formatMonth(parseMonth(data.month))
   return (
     <>
-      <dl className="kpis" aria-label={`Figures for ${name}`}>
+      <dl className="kpis" aria-label={intl.formatMessage(m.figuresFor, { month: name })}>
         <Kpi
-          label="Holding"
+          label={intl.formatMessage(m.holding)}
           value={data.holding ? `${formatNumber(data.holding.balance)}` : '—'}
           note={
             data.holding
-              ? `credits, after the grant of ${formatCompactDateTime(data.holding.at)}`
-              : 'Known after your first grant from Bookdrop'
+              ? intl.formatMessage(m.holdingNote, { at: formatCompactDateTime(data.holding.at) })
+              : intl.formatMessage(m.holdingUnknown)
           }
         />
         <Kpi
-          label="AI credits granted"
+          label={intl.formatMessage(m.creditsGranted)}
           value={formatNumber(data.creditsGranted)}
-          note={plural(data.creditGrants, 'grant')}
+          note={intl.formatMessage(m.grants, { count: data.creditGrants })}
         />
         <Kpi
-          label="Seats granted"
+          label={intl.formatMessage(m.seatsGranted)}
           value={formatNumber(data.seatsGranted)}
-          note={plural(data.seatGrants, 'grant')}
+          note={intl.formatMessage(m.grants, { count: data.seatGrants })}
         />
         <Kpi
-          label="Businesses without seats"
+          label={intl.formatMessage(m.withoutSeats)}
           value={data.withoutSeats ? formatNumber(data.withoutSeats.length) : '—'}
           note={
             data.businesses === null
-              ? 'Not known right now'
-              : `of ${plural(data.businesses, 'business', 'businesses')}`
+              ? intl.formatMessage(m.notKnown)
+              : intl.formatMessage(m.ofBusinesses, { count: data.businesses })
           }
         />
       </dl>
@@ -251,27 +270,27 @@ function PartnerOverview({ data }: { data: PartnerData }) {
       <section className="section" aria-labelledby="without-seats-title">
         <div className="section__head">
           <h2 id="without-seats-title" className="h3">
-            Businesses without seats
+            {intl.formatMessage(m.withoutSeats)}
           </h2>
           <button type="button" className="btn btn--small" onClick={() => setScreen('partnerBusinesses')}>
-            All referred businesses
+            {intl.formatMessage(m.allReferred)}
           </button>
         </div>
         {data.withoutSeats ? (
           <div className="table-wrap">
             <table className="table overview-table">
-              <caption className="sr-only">Businesses without seats</caption>
+              <caption className="sr-only">{intl.formatMessage(m.withoutSeats)}</caption>
               <TableHead
                 cells={[
-                  'Business',
-                  { label: 'Email', className: 'overview-table__wide' },
-                  { label: 'Plan', className: 'overview-table__plan' },
+                  intl.formatMessage(m.colBusiness),
+                  { label: intl.formatMessage(m.colEmail), className: 'overview-table__wide' },
+                  { label: intl.formatMessage(m.colPlan), className: 'overview-table__plan' },
                   { label: ACTIONS, className: 'overview-table__action' },
                 ]}
               />
               <tbody>
                 {data.withoutSeats.length === 0 ? (
-                  <EmptyRow span={4}>Every business you referred has seats.</EmptyRow>
+                  <EmptyRow span={4}>{intl.formatMessage(m.allHaveSeats)}</EmptyRow>
                 ) : (
                   data.withoutSeats.map((r) => (
                     <tr key={r.uuid}>
@@ -282,15 +301,14 @@ function PartnerOverview({ data }: { data: PartnerData }) {
                         <Cut text={r.email} />
                       </td>
                       <td>
-                        <Cut text={`${r.subscription_plan || '—'} · ${r.subscription_status || '—'}`} />
+                        <Cut
+                          text={`${billingWords(r.subscription_plan)} · ${billingWords(r.subscription_status)}`}
+                        />
                       </td>
                       <td className="actions-cell">
                         {r.credit_from_referral_partner ? (
-                          <span
-                            className="muted small"
-                            title="Its AI use is paid from your credit: it cannot take partner seats."
-                          >
-                            AI paid by you
+                          <span className="muted small" title={intl.formatMessage(m.aiPaidTitle)}>
+                            {intl.formatMessage(m.aiPaid)}
                           </span>
                         ) : (
                           <AddSeatsButton row={r} onClick={() => setSeatsFor(r)} />
@@ -307,30 +325,30 @@ function PartnerOverview({ data }: { data: PartnerData }) {
 
       <section className="section" aria-labelledby="grants-title">
         <h2 id="grants-title" className="h3">
-          Grants in {name}
+          {intl.formatMessage(m.grantsIn, { month: name })}
         </h2>
         <div className="table-wrap">
           <table className="table overview-table">
-            <caption className="sr-only">Grants made from Bookdrop in {name}</caption>
+            <caption className="sr-only">{intl.formatMessage(m.grantsCaption, { month: name })}</caption>
             <TableHead
               cells={[
                 {
-                  label: 'When',
+                  label: intl.formatMessage(m.colWhen),
                   className: 'nowrap',
                   width: columnWidth(
-                    'When',
+                    intl.formatMessage(m.colWhen),
                     data.grants.map((g) => formatCompactDateTime(g.at)),
                   ),
                 },
-                'Business',
-                'Grant',
-                numeric('Charged', 'overview-table__num'),
-                numeric('Holding after', 'overview-table__num overview-table__wide'),
+                intl.formatMessage(m.colBusiness),
+                intl.formatMessage(m.colGrant),
+                numeric(intl.formatMessage(m.colCharged), 'overview-table__num'),
+                numeric(intl.formatMessage(m.colHoldingAfter), 'overview-table__num overview-table__wide'),
               ]}
             />
             <tbody>
               {data.grants.length === 0 ? (
-                <EmptyRow span={5}>No seats or credits were granted from Bookdrop in {name}.</EmptyRow>
+                <EmptyRow span={5}>{intl.formatMessage(m.noGrants, { month: name })}</EmptyRow>
               ) : (
                 data.grants.map((g) => (
                   <tr key={g.id}>
@@ -343,7 +361,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
                       <Cut text={g.businessName ?? g.businessUuid} />
                     </td>
                     <td>
-                      <Cut text={grantText(g)} />
+                      <Cut text={grantText(intl, g)} />
                     </td>
                     <td className="num">{formatNumber(g.holdingCharged)}</td>
                     <td className="num overview-table__wide">{formatNumber(g.holdingAfter)}</td>
@@ -353,10 +371,7 @@ function PartnerOverview({ data }: { data: PartnerData }) {
             </tbody>
           </table>
         </div>
-        <p className="muted small">
-          The API lists no grants: these are the ones made from this computer, remembered from the server’s
-          answers.
-        </p>
+        <p className="muted small">{intl.formatMessage(m.grantsNote)}</p>
       </section>
       {seatsFor ? (
         <AddSeatsDialog

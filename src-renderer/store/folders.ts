@@ -1,7 +1,13 @@
 import { bookdrop } from '../lib/bridge'
 import { settle } from '../lib/result'
+import { getIntl } from '../lib/i18n'
+import { defineMessages } from 'react-intl'
 import type { Events, FolderView, Req, Result } from '../lib/types'
 import type { SliceCreator } from './types'
+
+const m = defineMessages({
+  watching: { id: 'folders.toast.watching', defaultMessage: 'Watching {path}.' },
+})
 
 export interface FoldersSlice {
   folders: FolderView[]
@@ -46,7 +52,7 @@ export const createFoldersSlice: SliceCreator<FoldersSlice> = (set, get) => {
       if (r.ok) {
         const [added] = withLatest([r.value], since)
         set((s) => ({ folders: [...s.folders.filter((f) => f.id !== r.value.id), added!] }))
-        get().toast('success', `Watching ${r.value.path}.`)
+        get().toast('success', getIntl().formatMessage(m.watching, { path: r.value.path }))
       }
       return r
     },

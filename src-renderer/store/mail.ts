@@ -5,8 +5,15 @@
  */
 import { bookdrop } from '../lib/bridge'
 import { settle } from '../lib/result'
+import { getIntl } from '../lib/i18n'
+import { defineMessages } from 'react-intl'
 import type { Events, MailAccountView, Req, Result } from '../lib/types'
 import type { SliceCreator } from './types'
+
+const m = defineMessages({
+  saved: { id: 'mail.toast.saved', defaultMessage: '{name} saved: its password is in the keychain.' },
+  demoMail: { id: 'mail.toast.demoMail', defaultMessage: 'A test receipt arrived in the demo inbox.' },
+})
 
 export interface MailSlice {
   mailAccounts: MailAccountView[]
@@ -52,7 +59,7 @@ export const createMailSlice: SliceCreator<MailSlice> = (set, get) => {
     saveMailAccount: (req) =>
       withToast(bookdrop.saveMailAccount(req), (v) => {
         upsert(v)
-        get().toast('success', `${v.label} saved: its password is in the keychain.`)
+        get().toast('success', getIntl().formatMessage(m.saved, { name: v.label }))
       }),
 
     removeMailAccount: (id) =>
@@ -65,9 +72,7 @@ export const createMailSlice: SliceCreator<MailSlice> = (set, get) => {
     checkMail: (accountId) => withToast(bookdrop.checkMail({ accountId }), upsert),
 
     addDemoMail: () =>
-      withToast(bookdrop.addDemoMail({}), () =>
-        get().toast('info', 'A test receipt arrived in the demo inbox.'),
-      ),
+      withToast(bookdrop.addDemoMail({}), () => get().toast('info', getIntl().formatMessage(m.demoMail))),
 
     applyMailEvent: (e) =>
       set((s) => {

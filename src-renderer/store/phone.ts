@@ -4,8 +4,17 @@
  */
 import { bookdrop } from '../lib/bridge'
 import { errorText, settle } from '../lib/result'
+import { getIntl } from '../lib/i18n'
+import { defineMessages } from 'react-intl'
 import type { PhoneState, Result } from '../lib/types'
 import type { SliceCreator } from './types'
+
+const m = defineMessages({
+  phoneAsks: {
+    id: 'phone.toast.asks',
+    defaultMessage: 'A phone wants to send receipts: open Capture to allow or refuse it.',
+  },
+})
 
 export interface PhoneSlice {
   phone: PhoneState | null
@@ -43,7 +52,7 @@ export const createPhoneSlice: SliceCreator<PhoneSlice> = (set, get) => {
       set({ phone: state })
       // A phone asking while another screen is shown: say where to answer it.
       if (get().screen !== 'capture' && state.pending.some((p) => !before.has(p.id)))
-        get().toast('info', 'A phone wants to send receipts: open Capture to allow or refuse it.')
+        get().toast('info', getIntl().formatMessage(m.phoneAsks))
     },
   }
 }

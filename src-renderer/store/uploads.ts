@@ -5,7 +5,8 @@
 import { bookdrop } from '../lib/bridge'
 import { sendInBatches } from '../lib/files'
 import { ATTENTION, IGNORED_LABELS, TERMINAL } from '../lib/labels'
-import { plural } from '../lib/format'
+import { defineMessages } from 'react-intl'
+import { getIntl } from '../lib/i18n'
 import { intakeSummary } from '../lib/batch'
 import { settle } from '../lib/result'
 import type {
@@ -20,6 +21,31 @@ import type {
 } from '../lib/types'
 import { historyAfterUploads } from './history'
 import type { AppState, SliceCreator } from './types'
+
+const m = defineMessages({
+  notAdded: {
+    id: 'uploads.toast.notAdded',
+    defaultMessage: '{count, plural, one {# file} other {# files}} not added: {message}',
+  },
+  attentionNotLoaded: {
+    id: 'uploads.toast.attentionNotLoaded',
+    defaultMessage: 'The list of files needing attention could not be loaded: {message}',
+  },
+  samplesSentBefore: {
+    id: 'uploads.toast.samplesSentBefore',
+    defaultMessage:
+      'The sample receipts were sent before: they show as duplicates, and nothing is sent twice.',
+  },
+  samplesAdded: {
+    id: 'uploads.toast.samplesAdded',
+    defaultMessage:
+      '{count, plural, one {# sample receipt} other {# sample receipts}} added: watch them below.',
+  },
+  retriedAll: {
+    id: 'uploads.toast.retriedAll',
+    defaultMessage: '{count, plural, one {# failed file} other {# failed files}} sent again.',
+  },
+})
 
 /** How many rows of this run the capture screen keeps. */
 const LIVE_MAX = 300
@@ -125,7 +151,7 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
     count: number,
   ): { outcomes: IntakeOutcome[]; failed: number } => {
     if (!r.ok) {
-      get().toast('error', `${plural(count, 'file')} not added: ${r.error.message}`)
+      get().toast('error', getIntl().formatMessage(m.notAdded, { count, message: r.error.message }))
       return { outcomes: [], failed: count }
     }
     const rows: Events['upload'][] = []
@@ -252,7 +278,7 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
       )
       if (get().activeId !== profileId) return
       if (r.ok) set({ attention: r.value.rows, attentionTotal: r.value.total, attentionLoaded: true })
-      else get().toast('error', `The list of files needing attention could not be loaded: ${r.error.message}`)
+      else get().toast('error', getIntl().formatMessage(m.attentionNotLoaded, { message: r.error.message }))
     },
 
     sendFiles: async (files, target, prompt) => {
@@ -305,12 +331,9 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
         const { outcomes } = takeOutcomes(await settle(bookdrop.addSampleReceipts({})), 1)
         const queued = outcomes.filter((o) => o.kind === 'queued').length
         if (outcomes.length > 0 && outcomes.every((o) => o.kind === 'duplicate'))
-          get().toast(
-            'info',
-            'The sample receipts were sent before: they show as duplicates, and nothing is sent twice.',
-          )
+          get().toast('info', getIntl().formatMessage(m.samplesSentBefore))
         else if (queued > 0 && queued === outcomes.length)
-          get().toast('success', `${plural(queued, 'sample receipt')} added: watch them below.`)
+          get().toast('success', getIntl().formatMessage(m.samplesAdded, { count: queued }))
         else {
           const said = intakeSummary(outcomes, 0)
           if (said) get().toast(said.tone, said.message)
@@ -344,7 +367,7 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
 
     retryAllFailed: async () => {
       const r = await settle(bookdrop.retryFailed({}))
-      if (r.ok) get().toast('info', `${plural(r.value.retried, 'failed file')} sent again.`)
+      if (r.ok) get().toast('info', getIntl().formatMessage(m.retriedAll, { count: r.value.retried }))
       else get().toast('error', r.error.message)
     },
 

@@ -1,15 +1,31 @@
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../../lib/i18n'
 import { useState } from 'react'
 import { BusyButton } from '../../components/Field'
 import { bookdrop } from '../../lib/bridge'
-import { formatNumber, plural } from '../../lib/format'
 import { settle } from '../../lib/result'
 import { useApp } from '../../store'
+
+const m = defineMessages({
+  failed: { id: 'history.export.failed', defaultMessage: 'Export failed: {message}' },
+  exported: {
+    id: 'history.export.done',
+    defaultMessage: '{count, plural, one {# row} other {# rows}} exported to {path}',
+  },
+  exporting: { id: 'history.export.busy', defaultMessage: 'Exporting…' },
+  export: { id: 'history.export.button', defaultMessage: 'Export CSV' },
+  download: {
+    id: 'history.export.download',
+    defaultMessage: 'Download CSV ({count, plural, one {# row} other {# rows}})',
+  },
+})
 
 /** Export CSV: the filtered history to a file (Electron) or a one-time download link (web host). */
 export function ExportButton() {
   const request = useApp((s) => s.historyRequest)
   const toast = useApp((s) => s.toast)
   const [busy, setBusy] = useState(false)
+  const intl = useI18n()
   const [result, setResult] = useState<{
     path: string | null
     rows: number
@@ -20,17 +36,17 @@ export function ExportButton() {
     setResult(null)
     const r = await settle(bookdrop.exportHistory({ filter: request() }))
     setBusy(false)
-    if (!r.ok) toast('error', `Export failed: ${r.error.message}`)
+    if (!r.ok) toast('error', intl.formatMessage(m.failed, { message: r.error.message }))
     else {
       setResult(r.value)
       if (!r.value.downloadUrl && r.value.path)
-        toast('success', `${plural(r.value.rows, 'row')} exported to ${r.value.path}`)
+        toast('success', intl.formatMessage(m.exported, { count: r.value.rows, path: r.value.path }))
     }
   }
   return (
     <span className="export">
-      <BusyButton onClick={() => void run()} busy={busy} busyLabel="Exporting…">
-        Export CSV
+      <BusyButton onClick={() => void run()} busy={busy} busyLabel={intl.formatMessage(m.exporting)}>
+        {intl.formatMessage(m.export)}
       </BusyButton>
       {result?.downloadUrl ? (
         // The link works once (a single-use ticket, no token in it): gone once followed.
@@ -40,7 +56,7 @@ export function ExportButton() {
           download
           onClick={() => setTimeout(() => setResult(null), 0)}
         >
-          Download CSV ({formatNumber(result.rows)} rows)
+          {intl.formatMessage(m.download, { count: result.rows })}
         </a>
       ) : null}
     </span>

@@ -1,3 +1,5 @@
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../../lib/i18n'
 import { useState } from 'react'
 import type { ReactNode } from 'react'
 import { Check, DateField, Field, Options, SearchField, TargetOptions } from '../../components/Field'
@@ -6,6 +8,21 @@ import { useThrottled } from '../../lib/useThrottled'
 import type { AiTarget, UploadSource } from '../../lib/types'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
+
+const m = defineMessages({
+  filters: { id: 'history.filter.label', defaultMessage: 'Filter the upload history' },
+  search: { id: 'history.filter.search', defaultMessage: 'Search file names' },
+  searchPlaceholder: { id: 'history.filter.searchPlaceholder', defaultMessage: 'Search… ( / )' },
+  target: { id: 'history.filter.target', defaultMessage: 'Target' },
+  allTargets: { id: 'history.filter.allTargets', defaultMessage: 'All targets' },
+  source: { id: 'history.filter.source', defaultMessage: 'Source' },
+  allSources: { id: 'history.filter.allSources', defaultMessage: 'All sources' },
+  from: { id: 'history.filter.from', defaultMessage: 'From' },
+  to: { id: 'history.filter.to', defaultMessage: 'To' },
+  allProfiles: { id: 'history.filter.allProfiles', defaultMessage: 'All profiles' },
+  status: { id: 'history.filter.status', defaultMessage: 'Status' },
+  anyStatus: { id: 'history.filter.anyStatus', defaultMessage: 'Any status' },
+})
 
 /** A filter's list: "All …" (the empty value) and its values. */
 function FilterSelect<V extends string>({
@@ -40,6 +57,7 @@ export function HistoryFilters() {
   // A keystroke is searched at once; a burst of them makes one query per 80 ms, the last with the
   // final text. Late answers to an earlier query are dropped by generation.
   const searchFor = useThrottled((v: string) => setFilter({ search: v }), 80)
+  const intl = useI18n()
 
   const toggleStatus = (st: (typeof UPLOAD_STATUS_LIST)[number]) =>
     setFilter({
@@ -49,12 +67,12 @@ export function HistoryFilters() {
     })
 
   return (
-    <div className="filters" role="search" aria-label="Filter the upload history">
+    <div className="filters" role="search" aria-label={intl.formatMessage(m.filters)}>
       <SearchField
-        label="Search file names"
+        label={intl.formatMessage(m.search)}
         className="filters__search"
         sayShortcut
-        placeholder="Search… ( / )"
+        placeholder={intl.formatMessage(m.searchPlaceholder)}
         value={search}
         onChange={(text) => {
           setSearch(text)
@@ -62,30 +80,40 @@ export function HistoryFilters() {
         }}
       />
       <FilterSelect<AiTarget>
-        label="Target"
+        label={intl.formatMessage(m.target)}
         value={filter.target}
-        all="All targets"
+        all={intl.formatMessage(m.allTargets)}
         onChange={(target) => setFilter({ target })}
       >
         <TargetOptions />
       </FilterSelect>
       <FilterSelect<UploadSource>
-        label="Source"
+        label={intl.formatMessage(m.source)}
         value={filter.source}
-        all="All sources"
+        all={intl.formatMessage(m.allSources)}
         onChange={(source) => setFilter({ source })}
       >
         <Options values={UPLOAD_SOURCE_LIST} label={(src) => SOURCE_LABELS[src]} />
       </FilterSelect>
-      <DateField label="From" value={filter.from} max={filter.to} onChange={(from) => setFilter({ from })} />
-      <DateField label="To" value={filter.to} min={filter.from} onChange={(to) => setFilter({ to })} />
+      <DateField
+        label={intl.formatMessage(m.from)}
+        value={filter.from}
+        max={filter.to}
+        onChange={(from) => setFilter({ from })}
+      />
+      <DateField
+        label={intl.formatMessage(m.to)}
+        value={filter.to}
+        min={filter.from}
+        onChange={(to) => setFilter({ to })}
+      />
       <Check
-        label="All profiles"
+        label={intl.formatMessage(m.allProfiles)}
         checked={filter.allProfiles}
         onChange={(c) => setFilter({ allProfiles: c })}
       />
       <fieldset className="filters__statuses">
-        <legend className="field__label">Status</legend>
+        <legend className="field__label">{intl.formatMessage(m.status)}</legend>
         {UPLOAD_STATUS_LIST.map((st) => (
           <button
             key={st}
@@ -99,7 +127,7 @@ export function HistoryFilters() {
         ))}
         {filter.statuses.length ? (
           <button type="button" className="linklike small" onClick={() => setFilter({ statuses: [] })}>
-            Any status
+            {intl.formatMessage(m.anyStatus)}
           </button>
         ) : null}
       </fieldset>

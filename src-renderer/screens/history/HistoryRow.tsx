@@ -1,3 +1,5 @@
+import { defineMessages } from 'react-intl'
+import { getIntl, useI18n } from '../../lib/i18n'
 import { memo } from 'react'
 import { StatusBadge } from '../../components/Badge'
 import { uploadReason } from '../../components/UploadRow'
@@ -14,14 +16,27 @@ import { ROW_HEIGHT, colClass } from './columns'
 import { RecordLink, RowActions } from './RowActions'
 import { PossibleDuplicateNote } from '../../components/PossibleDuplicate'
 
+const m = defineMessages({
+  copyRemoved: { id: 'history.row.copyRemoved', defaultMessage: 'local copy removed' },
+  addedAt: { id: 'history.row.addedAt', defaultMessage: 'added {date}' },
+  recordId: { id: 'history.row.recordId', defaultMessage: 'record {id}' },
+  loading: { id: 'history.row.loading', defaultMessage: 'Loading…' },
+  mailLabel: { id: 'history.row.mail', defaultMessage: 'Mail:' },
+  movedTo: { id: 'history.row.movedTo', defaultMessage: 'Moved to {path}' },
+  statusWhy: { id: 'history.row.statusWhy', defaultMessage: '{status}: {reason}' },
+  mailFrom: { id: 'history.row.mailFrom', defaultMessage: 'Mail “{subject}” from {from}' },
+  mailUnknown: { id: 'history.row.mailUnknown', defaultMessage: 'Mail “{subject}” from an unknown sender' },
+})
+
 /** Where the row's file is, or that its local copy in the data folder was removed (issue 31). */
-const pathText = (row: Upload) => (row.localCopyRemoved ? 'local copy removed' : row.path)
+const pathText = (row: Upload) => (row.localCopyRemoved ? getIntl().formatMessage(m.copyRemoved) : row.path)
 
 /**
  * The focused row in full, under the table: its whole file name and path, and what narrower tables
  * do not show (target, details). Keyboard users get what hovering gives a mouse.
  */
 export function FocusedRowDetails({ row }: { row: Upload | undefined }) {
+  const intl = useI18n()
   if (!row) return <p className="history__focused muted small">&nbsp;</p>
   const reason = row.status === 'completed' ? null : uploadReason(row)
   return (
@@ -32,10 +47,10 @@ export function FocusedRowDetails({ row }: { row: Upload | undefined }) {
       <span className="muted">
         <bdi>{pathText(row)}</bdi>
       </span>{' '}
-      · added {formatWholeDateTime(row.createdAt)} · {sourceText(row)} · {TARGET_LABELS[row.target]} ·{' '}
-      {STATUS_LABELS[row.status]}
+      · {intl.formatMessage(m.addedAt, { date: formatWholeDateTime(row.createdAt) })} · {sourceText(row)} ·{' '}
+      {TARGET_LABELS[row.target]} · {STATUS_LABELS[row.status]}
       {reason ? ` · ${reason}` : ''}
-      {row.recordUuid ? ` · record ${row.recordUuid}` : ''}
+      {row.recordUuid ? ` · ${intl.formatMessage(m.recordId, { id: row.recordUuid })}` : ''}
     </p>
   )
 }
@@ -54,6 +69,7 @@ export const HistoryRow = memo(function HistoryRow({
   tabbable: boolean
   onFocusRow: (i: number) => void
 }) {
+  const intl = useI18n()
   // A row's place in the table, whether it is loaded yet or not.
   const place = {
     role: 'row',
@@ -66,7 +82,7 @@ export const HistoryRow = memo(function HistoryRow({
     return (
       <div {...place} className="vtable__row vtable__row--loading">
         <div role="cell" className="vtable__cell muted">
-          Loading…
+          {intl.formatMessage(m.loading)}
         </div>
       </div>
     )
@@ -97,7 +113,7 @@ export const HistoryRow = memo(function HistoryRow({
         <span className="ellipsis">
           {row.source === 'mail' && row.mailSubject !== null ? (
             <>
-              <span className="muted">Mail:</span> <bdi>{row.mailSubject}</bdi>
+              <span className="muted">{intl.formatMessage(m.mailLabel)}</span> <bdi>{row.mailSubject}</bdi>
               <span className="muted">
                 {' '}
                 · <bdi>{row.mailFrom}</bdi>
@@ -111,7 +127,15 @@ export const HistoryRow = memo(function HistoryRow({
       <div role="cell" className={colClass(3)} title={TARGET_LABELS[row.target]}>
         <span className="ellipsis">{TARGET_LABELS[row.target]}</span>
       </div>
-      <div role="cell" className="vtable__cell" title={reason ?? undefined}>
+      <div
+        role="cell"
+        className="vtable__cell"
+        title={
+          reason
+            ? intl.formatMessage(m.statusWhy, { status: STATUS_LABELS[row.status], reason })
+            : STATUS_LABELS[row.status]
+        }
+      >
         <StatusBadge status={row.status} />
       </div>
       <div role="cell" className={colClass(2)} title={reason ?? undefined}>
@@ -119,11 +143,11 @@ export const HistoryRow = memo(function HistoryRow({
           {row.possibleDuplicate ? (
             <PossibleDuplicateNote d={row.possibleDuplicate} held={row.status === 'held'} />
           ) : (
-            (reason ?? (row.movedTo ? `Moved to ${row.movedTo}` : ''))
+            (reason ?? (row.movedTo ? intl.formatMessage(m.movedTo, { path: row.movedTo }) : ''))
           )}
         </span>
       </div>
-      <div role="cell" className={colClass(3)}>
+      <div role="cell" className={colClass(3)} title={row.recordUuid ?? undefined}>
         <RecordLink row={row} />
       </div>
       <div role="cell" className="vtable__cell vtable__cell--actions">
@@ -136,6 +160,8 @@ export const HistoryRow = memo(function HistoryRow({
 /** Where a row's file came from, in words: a mail's subject and sender, else the source's name. */
 function sourceText(row: Upload): string {
   if (row.source === 'mail' && row.mailSubject !== null)
-    return `Mail "${row.mailSubject}" from ${row.mailFrom ?? 'an unknown sender'}`
+    return row.mailFrom !== null
+      ? getIntl().formatMessage(m.mailFrom, { subject: row.mailSubject, from: row.mailFrom })
+      : getIntl().formatMessage(m.mailUnknown, { subject: row.mailSubject })
   return SOURCE_LABELS[row.source]
 }

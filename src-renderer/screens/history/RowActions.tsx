@@ -1,3 +1,5 @@
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../../lib/i18n'
 import { RowMenu, type RowMenuItem } from '../../components/RowMenu'
 import { bookdrop } from '../../lib/bridge'
 import { CANCELLABLE, RETRYABLE, retryLabel } from '../../lib/labels'
@@ -6,12 +8,30 @@ import type { Upload } from '../../lib/types'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
 import { discardWords } from '../../components/PossibleDuplicate'
-import { useI18n } from '../../lib/i18n'
+
+const m = defineMessages({
+  copied: { id: 'history.action.copied', defaultMessage: 'Record id copied.' },
+  recordId: { id: 'history.action.recordId', defaultMessage: 'Record id: {id}' },
+  openInvoice: { id: 'history.action.openInvoice', defaultMessage: 'Open invoice' },
+  openInvoiceFrom: {
+    id: 'history.action.openInvoiceFrom',
+    defaultMessage: 'Open invoice created from {name}',
+  },
+  copyTitle: { id: 'history.action.copyTitle', defaultMessage: 'Record id {id}: click to copy' },
+  copyShort: { id: 'history.action.copyShort', defaultMessage: 'Copy record id {id}' },
+  fileAt: { id: 'history.action.fileAt', defaultMessage: 'The file is at {path}' },
+  cancel: { id: 'history.action.cancel', defaultMessage: 'Cancel' },
+  showFile: { id: 'history.action.showFile', defaultMessage: 'Show file' },
+  copyId: { id: 'history.action.copyId', defaultMessage: 'Copy record id' },
+  actionOn: { id: 'history.action.actionOn', defaultMessage: '{action}: {name}' },
+  more: { id: 'history.action.more', defaultMessage: 'More for {name}' },
+})
 
 /** What a row's record offers: an invoice opens on the Invoices screen, any other record's id is copied. */
 function useRecordAction() {
   const [openInvoice, setScreen] = useApp(useShallow((s) => [s.openInvoice, s.setScreen] as const))
   const toast = useApp((s) => s.toast)
+  const intl = useI18n()
   return {
     open: (uuid: string) => {
       void openInvoice(uuid)
@@ -19,14 +39,15 @@ function useRecordAction() {
     },
     copy: (uuid: string) =>
       void navigator.clipboard?.writeText(uuid).then(
-        () => toast('info', 'Record id copied.'),
-        () => toast('info', `Record id: ${uuid}`),
+        () => toast('info', intl.formatMessage(m.copied)),
+        () => toast('info', intl.formatMessage(m.recordId, { id: uuid })),
       ),
   }
 }
 
 /** The record column: Open invoice, or the record's short id (click to copy), or a dash. */
 export function RecordLink({ row }: { row: Upload }) {
+  const intl = useI18n()
   const record = useRecordAction()
   if (!row.recordUuid) return <span className="muted">—</span>
   const uuid = row.recordUuid
@@ -36,9 +57,9 @@ export function RecordLink({ row }: { row: Upload }) {
         type="button"
         className="linklike"
         onClick={() => record.open(uuid)}
-        aria-label={`Open invoice ${uuid} created from ${row.name}`}
+        aria-label={intl.formatMessage(m.openInvoiceFrom, { name: row.name })}
       >
-        Open invoice
+        {intl.formatMessage(m.openInvoice)}
       </button>
     )
   }
@@ -46,11 +67,11 @@ export function RecordLink({ row }: { row: Upload }) {
     <button
       type="button"
       className="linklike mono"
-      title={`${row.recordType ?? 'record'} ${uuid}: click to copy`}
-      aria-label={`Copy record id ${uuid.slice(0, 8)}…`}
+      title={intl.formatMessage(m.copyTitle, { id: uuid })}
+      aria-label={intl.formatMessage(m.copyShort, { id: uuid.slice(0, 8) })}
       onClick={() => record.copy(uuid)}
     >
-      {uuid.slice(0, 8)}…
+      {uuid.slice(0, 8)}
     </button>
   )
 }
@@ -64,19 +85,21 @@ export function RowActions({ row }: { row: Upload }) {
   const show = async () => {
     const r = await settle(bookdrop.showSourceFile({ id: row.id }))
     if (!r.ok) toast('error', r.error.message)
-    else if (!r.value.shown) toast('info', `The file is at ${r.value.path}`)
+    else if (!r.value.shown) toast('info', intl.formatMessage(m.fileAt, { path: r.value.path }))
   }
   // One primary action as a button (the one a person most likely wants); the rest in the row's menu,
   // the record's action included (its column gives way on narrow tables).
   const items: RowMenuItem[] = []
-  if (CANCELLABLE.includes(row.status)) items.push({ label: 'Cancel', onSelect: () => void cancel(row.id) })
+  if (CANCELLABLE.includes(row.status))
+    items.push({ label: intl.formatMessage(m.cancel), onSelect: () => void cancel(row.id) })
   // A held possible duplicate (issue 33): Send anyway is the button, Discard the first item.
   if (row.status === 'held') items.push({ label: discardWords(intl), onSelect: () => void discard(row.id) })
-  items.push({ label: 'Show file', onSelect: () => void show() })
+  items.push({ label: intl.formatMessage(m.showFile), onSelect: () => void show() })
   const uuid = row.recordUuid
   if (uuid) {
-    if (isInvoiceRecord(row)) items.push({ label: 'Open invoice', onSelect: () => record.open(uuid) })
-    else items.push({ label: 'Copy record id', onSelect: () => record.copy(uuid) })
+    if (isInvoiceRecord(row))
+      items.push({ label: intl.formatMessage(m.openInvoice), onSelect: () => record.open(uuid) })
+    else items.push({ label: intl.formatMessage(m.copyId), onSelect: () => record.copy(uuid) })
   }
   return (
     <span className="row-actions">
@@ -85,12 +108,12 @@ export function RowActions({ row }: { row: Upload }) {
           type="button"
           className="btn btn--small btn--ghost"
           onClick={() => void retry(row.id)}
-          aria-label={`${retryLabel(row.status)}: ${row.name}`}
+          aria-label={intl.formatMessage(m.actionOn, { action: retryLabel(row.status), name: row.name })}
         >
           {retryLabel(row.status)}
         </button>
       ) : null}
-      <RowMenu label={`More for ${row.name}`} items={items} />
+      <RowMenu label={intl.formatMessage(m.more, { name: row.name })} items={items} />
     </span>
   )
 }

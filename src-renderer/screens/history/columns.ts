@@ -1,3 +1,5 @@
+import { defineMessages } from 'react-intl'
+import { getIntl } from '../../lib/i18n'
 import { formatCompactDateTime } from '../../lib/format'
 import { columnWidth } from '../../lib/measure'
 
@@ -9,30 +11,42 @@ export const ROW_HEIGHT = 40
  * queries on .vtable). What hides is shown for the focused row under the table, and the record's
  * action is in the row's menu too.
  */
+const m = defineMessages({
+  added: { id: 'history.col.added', defaultMessage: 'Added' },
+  file: { id: 'history.col.file', defaultMessage: 'File' },
+  source: { id: 'history.col.source', defaultMessage: 'Source' },
+  target: { id: 'history.col.target', defaultMessage: 'Target' },
+  status: { id: 'history.col.status', defaultMessage: 'Status' },
+  details: { id: 'history.col.details', defaultMessage: 'Details' },
+  record: { id: 'history.col.record', defaultMessage: 'Record' },
+  actions: { id: 'history.col.actions', defaultMessage: 'Actions' },
+})
+
 export const COLUMNS = [
-  { label: 'Added', priority: 1 },
-  { label: 'File', priority: 1 },
-  { label: 'Source', priority: 3 },
-  { label: 'Target', priority: 3 },
-  { label: 'Status', priority: 1 },
-  { label: 'Details', priority: 2 },
-  { label: 'Record', priority: 3 },
-  { label: 'Actions', priority: 1 },
+  { key: 'added', label: m.added, priority: 1 },
+  { key: 'file', label: m.file, priority: 1 },
+  { key: 'source', label: m.source, priority: 3 },
+  { key: 'target', label: m.target, priority: 3 },
+  { key: 'status', label: m.status, priority: 1 },
+  { key: 'details', label: m.details, priority: 2 },
+  { key: 'record', label: m.record, priority: 3 },
+  { key: 'actions', label: m.actions, priority: 1 },
 ] as const
 export const colClass = (priority: number) => `vtable__cell${priority > 1 ? ` col-p${priority}` : ''}`
 
-let addedWidth: string | null = null
+let addedWidth: { locale: string; width: string } | null = null
 /**
  * The "Added" column's width: the widest short date and time this locale writes (two-digit days,
  * months and hours, morning and afternoon), so no row's date is ever cut (issue 26).
  */
 export function addedColumnWidth(): string {
-  if (addedWidth === null) {
+  const intl = getIntl()
+  if (addedWidth?.locale !== intl.locale) {
     const samples: string[] = []
     for (const month of [0, 4, 8, 9, 10, 11])
       for (const hour of [10, 22])
         samples.push(formatCompactDateTime(new Date(2026, month, 28, hour, 58).getTime()))
-    addedWidth = columnWidth('Added', samples)
+    addedWidth = { locale: intl.locale, width: columnWidth(intl.formatMessage(m.added), samples) }
   }
-  return addedWidth
+  return addedWidth.width
 }

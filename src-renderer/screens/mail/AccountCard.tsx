@@ -1,10 +1,36 @@
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../../lib/i18n'
 import type { Tone } from '../../components/Badge'
 import { formatDateTime, formatRelative } from '../../lib/format'
 import { MAIL_STATE_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { MailAccountState, MailAccountView, MailRuleConfig } from '../../lib/types'
 import { SourceHead } from '../../components/SourceList'
-import { SECURITY_LABELS } from './AccountForm'
+import { securityLabel } from './AccountForm'
 import { ruleSummary } from './RuleForm'
+
+const m = defineMessages({
+  demoInbox: { id: 'mail.card.demoInbox', defaultMessage: 'The demo’s inbox, in memory (no network)' },
+  where: { id: 'mail.card.where', defaultMessage: '{user} on {server} · {security}' },
+  pushed: { id: 'mail.card.pushed', defaultMessage: 'new mail pushed (IDLE)' },
+  polling: { id: 'mail.card.polling', defaultMessage: 'polling' },
+  samplesWaiting: {
+    id: 'mail.card.samplesWaiting',
+    defaultMessage: 'Sample mails are waiting in the demo inbox: read it to see them become expenses.',
+  },
+  lastCheck: { id: 'mail.card.lastCheck', defaultMessage: 'Last check: {when}' },
+  notYet: { id: 'mail.card.notYet', defaultMessage: 'not yet' },
+  rules: { id: 'mail.card.rules', defaultMessage: 'Rules' },
+  noRule: { id: 'mail.card.noRule', defaultMessage: 'No rule: nothing is read. Add one.' },
+  edit: { id: 'mail.card.edit', defaultMessage: 'Edit' },
+  remove: { id: 'mail.card.remove', defaultMessage: 'Remove' },
+  removeRule: { id: 'mail.card.removeRule', defaultMessage: 'Remove the rule {mailbox} → {target}' },
+  readDemo: { id: 'mail.card.readDemo', defaultMessage: 'Read the demo inbox' },
+  checkNow: { id: 'mail.card.checkNow', defaultMessage: 'Check now' },
+  testReceipt: { id: 'mail.card.testReceipt', defaultMessage: 'Send a test receipt' },
+  addRule: { id: 'mail.card.addRule', defaultMessage: 'Add rule…' },
+  accountSettings: { id: 'mail.card.accountSettings', defaultMessage: 'Account settings…' },
+  removeEllipsis: { id: 'mail.card.removeAccount', defaultMessage: 'Remove…' },
+})
 
 const STATE_TONE: Record<MailAccountState, Tone> = {
   starting: 'busy',
@@ -34,6 +60,7 @@ export function AccountCard({
   onCheck: () => void
   onDemoMail: () => void
 }) {
+  const intl = useI18n()
   return (
     <li className="card folder">
       <SourceHead
@@ -41,12 +68,14 @@ export function AccountCard({
         details={
           <>
             {a.demo
-              ? 'The demo’s inbox, in memory (no network)'
-              : `${a.user} on ${a.host}:${a.port} · ${SECURITY_LABELS[a.security]}`}
+              ? intl.formatMessage(m.demoInbox)
+              : intl.formatMessage(m.where, {
+                  user: a.user,
+                  server: `${a.host}:${a.port}`,
+                  security: securityLabel(a.security),
+                })}
             {a.status.state === 'connected'
-              ? a.status.idle
-                ? ' · new mail pushed (IDLE)'
-                : ' · polling'
+              ? ` · ${intl.formatMessage(a.status.idle ? m.pushed : m.polling)}`
               : ''}
           </>
         }
@@ -62,20 +91,21 @@ export function AccountCard({
         </p>
       ) : null}
       {a.demo && a.status.state === 'disabled' ? (
-        <p className="muted">
-          Sample mails are waiting in the demo inbox: read it to see them become expenses.
-        </p>
+        <p className="muted">{intl.formatMessage(m.samplesWaiting)}</p>
       ) : null}
       <div className="muted small">
-        Last check:{' '}
-        {a.status.lastCheckAt ? (
-          <span title={formatDateTime(a.status.lastCheckAt)}>{formatRelative(a.status.lastCheckAt)}</span>
-        ) : (
-          'not yet'
-        )}
+        {intl.formatMessage(m.lastCheck, {
+          when: a.status.lastCheckAt ? (
+            <span key="when" title={formatDateTime(a.status.lastCheckAt)}>
+              {formatRelative(a.status.lastCheckAt)}
+            </span>
+          ) : (
+            intl.formatMessage(m.notYet)
+          ),
+        })}
       </div>
-      <h3 className="h4">Rules</h3>
-      {a.rules.length === 0 ? <p className="muted">No rule: nothing is read. Add one.</p> : null}
+      <h3 className="h4">{intl.formatMessage(m.rules)}</h3>
+      {a.rules.length === 0 ? <p className="muted">{intl.formatMessage(m.noRule)}</p> : null}
       <ul className="plain-list">
         {a.rules.map((r) => (
           <li key={r.id} className="rule">
@@ -87,15 +117,18 @@ export function AccountCard({
                   className="btn btn--small btn--ghost"
                   onClick={() => onEdit({ kind: 'rule', account: a, rule: r })}
                 >
-                  Edit
+                  {intl.formatMessage(m.edit)}
                 </button>
                 <button
                   type="button"
                   className="btn btn--small btn--danger-ghost"
                   onClick={() => onEdit({ kind: 'removeRule', account: a, rule: r })}
-                  aria-label={`Remove the rule ${r.mailbox} → ${TARGET_LABELS[r.target]}`}
+                  aria-label={intl.formatMessage(m.removeRule, {
+                    mailbox: r.mailbox,
+                    target: TARGET_LABELS[r.target],
+                  })}
                 >
-                  Remove
+                  {intl.formatMessage(m.remove)}
                 </button>
               </span>
             ) : null}
@@ -104,18 +137,18 @@ export function AccountCard({
       </ul>
       <div className="folder__actions">
         <button type="button" className="btn btn--small" onClick={onCheck}>
-          {a.demo && a.status.state === 'disabled' ? 'Read the demo inbox' : 'Check now'}
+          {intl.formatMessage(a.demo && a.status.state === 'disabled' ? m.readDemo : m.checkNow)}
         </button>
         {a.demo ? (
           <button type="button" className="btn btn--small" onClick={onDemoMail}>
-            Send a test receipt
+            {intl.formatMessage(m.testReceipt)}
           </button>
         ) : (
           (
             [
-              ['Add rule…', { kind: 'rule', account: a, rule: null }],
-              ['Account settings…', { kind: 'account', account: a }],
-              ['Remove…', { kind: 'removeAccount', account: a }],
+              [intl.formatMessage(m.addRule), { kind: 'rule', account: a, rule: null }],
+              [intl.formatMessage(m.accountSettings), { kind: 'account', account: a }],
+              [intl.formatMessage(m.removeEllipsis), { kind: 'removeAccount', account: a }],
             ] as const
           ).map(([label, edit]) => (
             <button

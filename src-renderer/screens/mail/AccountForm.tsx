@@ -1,3 +1,5 @@
+import { defineMessages } from 'react-intl'
+import { getIntl, useI18n } from '../../lib/i18n'
 import { Check, Choice, SecretField, TextField } from '../../components/Field'
 import type { MailAccountView, Result } from '../../lib/types'
 import { SourceForm, useSourceForm } from '../../components/SourceList'
@@ -6,11 +8,43 @@ import { SourceForm, useSourceForm } from '../../components/SourceList'
 
 type Security = MailAccountView['security']
 
-export const SECURITY_LABELS: Record<Security, string> = {
-  tls: 'TLS (port 993)',
-  starttls: 'STARTTLS (port 143)',
-  plain: 'None (this computer only)',
+const SECURITY = defineMessages({
+  tls: { id: 'mail.security.tls', defaultMessage: 'TLS (port 993)' },
+  starttls: { id: 'mail.security.starttls', defaultMessage: 'STARTTLS (port 143)' },
+  plain: { id: 'mail.security.plain', defaultMessage: 'None (this computer only)' },
+})
+
+export function securityLabel(s: Security): string {
+  return getIntl().formatMessage(SECURITY[s])
 }
+
+const m = defineMessages({
+  addAccount: { id: 'mail.form.addAccount', defaultMessage: 'Add account' },
+  save: { id: 'mail.form.save', defaultMessage: 'Save' },
+  host: { id: 'mail.form.host', defaultMessage: 'IMAP server' },
+  hostHint: { id: 'mail.form.hostHint', defaultMessage: 'e.g. imap.gmail.com or outlook.office365.com' },
+  port: { id: 'mail.form.port', defaultMessage: 'Port' },
+  portHint: { id: 'mail.form.portHint', defaultMessage: 'Empty: 993 for TLS, 143 for STARTTLS.' },
+  user: { id: 'mail.form.user', defaultMessage: 'User name' },
+  userHint: { id: 'mail.form.userHint', defaultMessage: 'Usually the whole e-mail address.' },
+  passwordNew: { id: 'mail.form.passwordNew', defaultMessage: 'Password or app password' },
+  passwordChange: {
+    id: 'mail.form.passwordChange',
+    defaultMessage: 'New password (empty keeps the saved one)',
+  },
+  passwordHint: {
+    id: 'mail.form.passwordHint',
+    defaultMessage:
+      'Kept in the OS keychain, never on disk or shown again. Gmail and Microsoft 365 need an app password.',
+  },
+  security: { id: 'mail.form.security', defaultMessage: 'Security' },
+  name: { id: 'mail.form.name', defaultMessage: 'Name' },
+  nameHint: { id: 'mail.form.nameHint', defaultMessage: 'Empty: user@server.' },
+  poll: { id: 'mail.form.poll', defaultMessage: 'Poll instead of waiting for new mail (IDLE)' },
+  pollHint: { id: 'mail.form.pollHint', defaultMessage: 'For servers that do not push new mail.' },
+  every: { id: 'mail.form.every', defaultMessage: 'Every (seconds)' },
+  enabled: { id: 'mail.form.enabled', defaultMessage: 'Enabled' },
+})
 
 export interface AccountValues {
   label: string
@@ -70,61 +104,70 @@ export function AccountForm({
     'account',
   )
   const { values: v, set, fe, text, check } = form
+  const intl = useI18n()
   return (
-    <SourceForm form={form} submitLabel={isNew ? 'Add account' : 'Save'} onCancel={onCancel}>
+    <SourceForm
+      form={form}
+      submitLabel={intl.formatMessage(isNew ? m.addAccount : m.save)}
+      onCancel={onCancel}
+    >
       <TextField
-        label="IMAP server"
+        label={intl.formatMessage(m.host)}
         required
-        hint="e.g. imap.gmail.com or outlook.office365.com"
+        hint={intl.formatMessage(m.hostHint)}
         {...text('host')}
         input={{ spellCheck: false, autoComplete: 'off' }}
       />
       <TextField
-        label="Port"
-        hint="Empty: 993 for TLS, 143 for STARTTLS."
+        label={intl.formatMessage(m.port)}
+        hint={intl.formatMessage(m.portHint)}
         {...text('port')}
         onChange={(t) => set('port', t.replace(/\D/g, ''))}
         input={{ inputMode: 'numeric' }}
       />
       <TextField
-        label="User name"
+        label={intl.formatMessage(m.user)}
         required
-        hint="Usually the whole e-mail address."
+        hint={intl.formatMessage(m.userHint)}
         {...text('user')}
         input={{ spellCheck: false, autoComplete: 'off' }}
       />
       <SecretField
-        label={isNew ? 'Password or app password' : 'New password (empty keeps the saved one)'}
+        label={intl.formatMessage(isNew ? m.passwordNew : m.passwordChange)}
         error={form.fields.password}
-        hint="Kept in the OS keychain, never on disk or shown again. Gmail and Microsoft 365 need an app password."
+        hint={intl.formatMessage(m.passwordHint)}
         value={v.password}
         onChange={(t) => set('password', t)}
       />
       <Choice
-        legend="Security"
+        legend={intl.formatMessage(m.security)}
         className="span-2"
         name={`security-${initial.host || 'new'}`}
-        choices={(['tls', 'starttls', 'plain'] as const).map((s) => [s, SECURITY_LABELS[s]] as const)}
+        choices={(['tls', 'starttls', 'plain'] as const).map((s) => [s, securityLabel(s)] as const)}
         value={v.security}
         onChange={(s) => set('security', s)}
         error={fe('security')}
       />
-      <TextField label="Name" hint="Empty: user@server." {...text('label')} />
+      <TextField
+        label={intl.formatMessage(m.name)}
+        hint={intl.formatMessage(m.nameHint)}
+        {...text('label')}
+      />
       <div className="checks">
         <Check
-          label="Poll instead of waiting for new mail (IDLE)"
+          label={intl.formatMessage(m.poll)}
           {...check('usePolling')}
-          hint="For servers that do not push new mail."
+          hint={intl.formatMessage(m.pollHint)}
         />
         {v.usePolling ? (
           <TextField
-            label="Every (seconds)"
+            label={intl.formatMessage(m.every)}
             {...text('pollSeconds')}
             onChange={(t) => set('pollSeconds', t.replace(/\D/g, ''))}
             input={{ inputMode: 'numeric' }}
           />
         ) : null}
-        <Check label="Enabled" {...check('enabled')} />
+        <Check label={intl.formatMessage(m.enabled)} {...check('enabled')} />
       </div>
     </SourceForm>
   )

@@ -1,3 +1,5 @@
+import { defineMessages } from 'react-intl'
+import { getIntl, useI18n } from '../../lib/i18n'
 import { Check, Choice, DateField, TextField } from '../../components/Field'
 import { MAIL_AFTER_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { AiTarget, MailAfter, MailRuleConfig, Result } from '../../lib/types'
@@ -5,6 +7,46 @@ import { RuleFields, ruleFieldsRequest } from '../../components/RuleFields'
 import { SourceForm, useSourceForm } from '../../components/SourceList'
 
 /** A mail rule's form: which mails of a mailbox, what is sent, and what happens to the mail after. */
+
+const m = defineMessages({
+  addRule: { id: 'mail.ruleForm.addRule', defaultMessage: 'Add rule' },
+  save: { id: 'mail.ruleForm.save', defaultMessage: 'Save' },
+  mailbox: { id: 'mail.ruleForm.mailbox', defaultMessage: 'Mailbox' },
+  mailboxHint: {
+    id: 'mail.ruleForm.mailboxHint',
+    defaultMessage: 'INBOX, or levels separated by /, e.g. Receipts/2026.',
+  },
+  from: { id: 'mail.ruleForm.from', defaultMessage: 'From contains' },
+  fromHint: { id: 'mail.ruleForm.fromHint', defaultMessage: 'Part of the address or the name; any case.' },
+  subject: { id: 'mail.ruleForm.subject', defaultMessage: 'Subject contains' },
+  since: { id: 'mail.ruleForm.since', defaultMessage: 'Read mails received since' },
+  sinceHint: { id: 'mail.ruleForm.sinceHint', defaultMessage: 'Empty: 30 days before the rule was added.' },
+  after: { id: 'mail.ruleForm.after', defaultMessage: 'Once every receipt of a mail has its record' },
+  moveTo: { id: 'mail.ruleForm.moveTo', defaultMessage: 'Move to mailbox' },
+  moveToHint: {
+    id: 'mail.ruleForm.moveToHint',
+    defaultMessage: 'Created if it is not there. Bookdrop never deletes a mail.',
+  },
+  sendBody: {
+    id: 'mail.ruleForm.sendBody',
+    defaultMessage: 'When a mail has no receipt attached, send its text',
+  },
+  sendBodyHint: {
+    id: 'mail.ruleForm.sendBodyHint',
+    defaultMessage:
+      'For receipts written in the mail itself (online orders). Otherwise such mails are skipped and left untouched.',
+  },
+  enabled: { id: 'mail.ruleForm.enabled', defaultMessage: 'Enabled' },
+  sumTarget: { id: 'mail.rule.sumTarget', defaultMessage: '{mailbox} → {target}' },
+  sumFrom: { id: 'mail.rule.sumFrom', defaultMessage: 'from “{text}”' },
+  sumSubject: { id: 'mail.rule.sumSubject', defaultMessage: 'subject “{text}”' },
+  sumSince: { id: 'mail.rule.sumSince', defaultMessage: 'since {date}' },
+  sumMoved: { id: 'mail.rule.sumMoved', defaultMessage: 'then moved to {mailbox}' },
+  sumSeen: { id: 'mail.rule.sumSeen', defaultMessage: 'then marked read' },
+  sumLeft: { id: 'mail.rule.sumLeft', defaultMessage: 'then left as is' },
+  sumBody: { id: 'mail.rule.sumBody', defaultMessage: 'mail text sent when nothing is attached' },
+  sumOff: { id: 'mail.rule.sumOff', defaultMessage: 'off' },
+})
 
 export interface RuleValues {
   mailbox: string
@@ -61,32 +103,33 @@ export function RuleForm({
 }) {
   const form = useSourceForm(initial, onSubmit, 'rule')
   const { values: v, set, fe, text, check } = form
+  const intl = useI18n()
   return (
-    <SourceForm form={form} submitLabel={isNew ? 'Add rule' : 'Save'} onCancel={onCancel}>
+    <SourceForm form={form} submitLabel={intl.formatMessage(isNew ? m.addRule : m.save)} onCancel={onCancel}>
       <TextField
-        label="Mailbox"
+        label={intl.formatMessage(m.mailbox)}
         required
-        hint="INBOX, or levels separated by /, e.g. Receipts/2026."
+        hint={intl.formatMessage(m.mailboxHint)}
         {...text('mailbox')}
         input={{ spellCheck: false }}
       />
       <RuleFields values={v} set={set} error={fe} source="mail">
         <TextField
-          label="From contains"
-          hint="Part of the address or the name; any case."
+          label={intl.formatMessage(m.from)}
+          hint={intl.formatMessage(m.fromHint)}
           {...text('fromContains')}
         />
-        <TextField label="Subject contains" {...text('subjectContains')} />
+        <TextField label={intl.formatMessage(m.subject)} {...text('subjectContains')} />
         <DateField
-          label="Read mails received since"
+          label={intl.formatMessage(m.since)}
           error={fe('since')}
-          hint="Empty: 30 days before the rule was added."
+          hint={intl.formatMessage(m.sinceHint)}
           value={v.since}
           onChange={(d) => set('since', d)}
         />
       </RuleFields>
       <Choice
-        legend="Once every receipt of a mail has its record"
+        legend={intl.formatMessage(m.after)}
         className="span-2"
         name={`after-${initial.mailbox}-${isNew ? 'new' : 'edit'}`}
         choices={(['seen', 'move', 'leave'] as const).map((a) => [a, MAIL_AFTER_LABELS[a]] as const)}
@@ -96,20 +139,20 @@ export function RuleForm({
       />
       {v.after === 'move' ? (
         <TextField
-          label="Move to mailbox"
+          label={intl.formatMessage(m.moveTo)}
           className="span-2"
-          hint="Created if it is not there. Bookdrop never deletes a mail."
+          hint={intl.formatMessage(m.moveToHint)}
           {...text('moveTo')}
           input={{ spellCheck: false }}
         />
       ) : null}
       <div className="span-2 checks">
         <Check
-          label="When a mail has no receipt attached, send its text"
+          label={intl.formatMessage(m.sendBody)}
           {...check('sendBody')}
-          hint="For receipts written in the mail itself (online orders). Otherwise such mails are skipped and left untouched."
+          hint={intl.formatMessage(m.sendBodyHint)}
         />
-        <Check label="Enabled" {...check('enabled')} />
+        <Check label={intl.formatMessage(m.enabled)} {...check('enabled')} />
       </div>
     </SourceForm>
   )
@@ -132,18 +175,17 @@ export function ruleRequest(accountId: string, v: RuleValues) {
 
 /** A rule in one line: mailbox → target, its filters, and what happens to a mail after. */
 export function ruleSummary(r: MailRuleConfig): string {
-  const parts = [`${r.mailbox} → ${TARGET_LABELS[r.target]}`]
-  if (r.fromContains) parts.push(`from “${r.fromContains}”`)
-  if (r.subjectContains) parts.push(`subject “${r.subjectContains}”`)
-  parts.push(`since ${r.since}`)
+  const intl = getIntl()
+  const parts = [intl.formatMessage(m.sumTarget, { mailbox: r.mailbox, target: TARGET_LABELS[r.target] })]
+  if (r.fromContains) parts.push(intl.formatMessage(m.sumFrom, { text: r.fromContains }))
+  if (r.subjectContains) parts.push(intl.formatMessage(m.sumSubject, { text: r.subjectContains }))
+  parts.push(intl.formatMessage(m.sumSince, { date: r.since }))
   parts.push(
     r.after === 'move'
-      ? `then moved to ${r.moveTo}`
-      : r.after === 'seen'
-        ? 'then marked read'
-        : 'then left as is',
+      ? intl.formatMessage(m.sumMoved, { mailbox: r.moveTo })
+      : intl.formatMessage(r.after === 'seen' ? m.sumSeen : m.sumLeft),
   )
-  if (r.sendBody) parts.push('mail text sent when nothing is attached')
-  if (!r.enabled) parts.push('off')
+  if (r.sendBody) parts.push(intl.formatMessage(m.sumBody))
+  if (!r.enabled) parts.push(intl.formatMessage(m.sumOff))
   return parts.join(' · ')
 }

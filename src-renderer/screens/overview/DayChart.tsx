@@ -1,11 +1,44 @@
-import { formatDay, formatNumber, plural } from '../../lib/format'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../../lib/i18n'
+import { formatDay, formatNumber } from '../../lib/format'
 import { TableHead, numeric } from '../../components/TableHead'
 import type { Overview as OverviewData } from '../../store/overview'
+
+const m = defineMessages({
+  summary: {
+    id: 'overview.chart.summary',
+    defaultMessage: 'Files sent per day in {month}: {count, plural, one {# file} other {# files}} in all.',
+  },
+  summaryBusiest: {
+    id: 'overview.chart.summaryBusiest',
+    defaultMessage:
+      'Files sent per day in {month}: {count, plural, one {# file} other {# files}} in all, most on {day} ({most, number}).',
+  },
+  day: {
+    id: 'overview.chart.day',
+    defaultMessage:
+      '{day}: {sent, plural, one {# file} other {# files}} sent, {records, plural, one {# record} other {# records}}',
+  },
+  dayFailed: {
+    id: 'overview.chart.dayFailed',
+    defaultMessage:
+      '{day}: {sent, plural, one {# file} other {# files}} sent, {records, plural, one {# record} other {# records}}, {failed, number} failed',
+  },
+  records: { id: 'overview.chart.records', defaultMessage: 'Records created' },
+  onTheWay: { id: 'overview.chart.onTheWay', defaultMessage: 'On the way' },
+  failed: { id: 'overview.chart.failed', defaultMessage: 'Failed' },
+  asTable: { id: 'overview.chart.asTable', defaultMessage: 'Show as a table' },
+  caption: { id: 'overview.chart.caption', defaultMessage: 'Files per day, {month}' },
+  colDay: { id: 'overview.chart.colDay', defaultMessage: 'Day' },
+  colSent: { id: 'overview.chart.colSent', defaultMessage: 'Sent' },
+  colRecords: { id: 'overview.chart.colRecords', defaultMessage: 'Records' },
+})
 
 type DayFigures = Extract<OverviewData, { kind: 'business' }>['days'][number]
 
 /** A column chart of the files sent each day (records, failures and the rest stacked), in plain SVG. */
 export function DayChart({ days, month }: { days: DayFigures[]; month: string }) {
+  const intl = useI18n()
   const W = 640
   const H = 170
   const pad = { l: 30, r: 6, t: 10, b: 22 }
@@ -23,11 +56,15 @@ export function DayChart({ days, month }: { days: DayFigures[]; month: string })
   const y = (v: number) => pad.t + plotH - (v / max) * plotH
   const total = days.reduce((n, d) => n + d.sent, 0)
   const busiest = days.reduce<DayFigures | null>((b, d) => (!b || d.sent > b.sent ? d : b), null)
-  const summary = `Files sent per day in ${month}: ${plural(total, 'file')} in all${
+  const summary =
     busiest && busiest.sent > 0
-      ? `, most on ${formatDay(new Date(`${busiest.day}T12:00:00`))} (${busiest.sent})`
-      : ''
-  }.`
+      ? intl.formatMessage(m.summaryBusiest, {
+          month,
+          count: total,
+          day: formatDay(new Date(`${busiest.day}T12:00:00`)),
+          most: busiest.sent,
+        })
+      : intl.formatMessage(m.summary, { month, count: total })
   return (
     <figure className="chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary} className="chart__svg">
@@ -42,7 +79,12 @@ export function DayChart({ days, month }: { days: DayFigures[]; month: string })
         {days.map((d, i) => {
           const x = pad.l + i * step + (step - barW) / 2
           const { done, other, failed } = parts[i]!
-          const label = `${formatDay(new Date(`${d.day}T12:00:00`))}: ${plural(d.sent, 'file')} sent, ${plural(done, 'record')}${failed ? `, ${formatNumber(failed)} failed` : ''}`
+          const label = intl.formatMessage(failed ? m.dayFailed : m.day, {
+            day: formatDay(new Date(`${d.day}T12:00:00`)),
+            sent: d.sent,
+            records: done,
+            failed,
+          })
           let at = 0
           const seg = (v: number, cls: string) => {
             if (v <= 0) return null
@@ -69,20 +111,27 @@ export function DayChart({ days, month }: { days: DayFigures[]; month: string })
       </svg>
       <figcaption className="chart__legend">
         <span>
-          <i className="chart__key chart__bar--done" aria-hidden="true" /> Records created
+          <i className="chart__key chart__bar--done" aria-hidden="true" /> {intl.formatMessage(m.records)}
         </span>
         <span>
-          <i className="chart__key chart__bar--busy" aria-hidden="true" /> On the way
+          <i className="chart__key chart__bar--busy" aria-hidden="true" /> {intl.formatMessage(m.onTheWay)}
         </span>
         <span>
-          <i className="chart__key chart__bar--failed" aria-hidden="true" /> Failed
+          <i className="chart__key chart__bar--failed" aria-hidden="true" /> {intl.formatMessage(m.failed)}
         </span>
       </figcaption>
       <details className="chart__table">
-        <summary>Show as a table</summary>
+        <summary>{intl.formatMessage(m.asTable)}</summary>
         <table className="table">
-          <caption className="sr-only">Files per day, {month}</caption>
-          <TableHead cells={['Day', numeric('Sent'), numeric('Records'), numeric('Failed')]} />
+          <caption className="sr-only">{intl.formatMessage(m.caption, { month })}</caption>
+          <TableHead
+            cells={[
+              intl.formatMessage(m.colDay),
+              numeric(intl.formatMessage(m.colSent)),
+              numeric(intl.formatMessage(m.colRecords)),
+              numeric(intl.formatMessage(m.failed)),
+            ]}
+          />
           <tbody>
             {days
               .filter((d) => d.sent > 0 || d.failed > 0)

@@ -1,0 +1,81 @@
+/** The Overview screen's words (issue 34): catalogue messages, English as the default. */
+import { defineMessages } from 'react-intl'
+
+export const overviewMessages = defineMessages({
+  title: { id: 'overview.title', defaultMessage: 'Overview' },
+  month: { id: 'overview.month', defaultMessage: 'Month' },
+  previousMonth: { id: 'overview.previousMonth', defaultMessage: 'Previous month ({month})' },
+  previous: { id: 'overview.previous', defaultMessage: '← Previous' },
+  thisMonth: { id: 'overview.thisMonth', defaultMessage: 'This month' },
+  nextMonth: { id: 'overview.nextMonth', defaultMessage: 'Next month ({month})' },
+  next: { id: 'overview.next', defaultMessage: 'Next →' },
+  notLoaded: { id: 'overview.notLoaded', defaultMessage: 'The overview could not be loaded: {message}' },
+  tryAgain: { id: 'overview.tryAgain', defaultMessage: 'Try again' },
+  loading: { id: 'overview.loading', defaultMessage: 'Loading the overview…' },
+  figuresFor: { id: 'overview.figuresFor', defaultMessage: 'Figures for {month}' },
+  filesSent: { id: 'overview.filesSent', defaultMessage: 'Files sent' },
+  ofFilesAdded: {
+    id: 'overview.ofFilesAdded',
+    defaultMessage: 'of {count, plural, one {# file} other {# files}} added',
+  },
+  recordsCreated: { id: 'overview.recordsCreated', defaultMessage: 'Records created' },
+  filesFailed: {
+    id: 'overview.filesFailed',
+    defaultMessage: '{count, plural, one {# file} other {# files}} failed',
+  },
+  needAttention: { id: 'overview.needAttention', defaultMessage: 'Need attention' },
+  reviewThem: { id: 'overview.reviewThem', defaultMessage: 'Review them' },
+  nothingToLook: { id: 'overview.nothingToLook', defaultMessage: 'Nothing to look at' },
+  creditsUsed: { id: 'overview.creditsUsed', defaultMessage: 'AI credits used' },
+  creditsPerFile: {
+    id: 'overview.creditsPerFile',
+    defaultMessage: '{count, plural, one {# credit} other {# credits}} per file sent',
+  },
+  perDay: { id: 'overview.perDay', defaultMessage: 'Uploads per day' },
+  nothingSent: { id: 'overview.nothingSent', defaultMessage: 'Nothing was sent in {month}.' },
+  dropReceipts: { id: 'overview.dropReceipts', defaultMessage: 'Drop receipts' },
+  grantSeats: {
+    id: 'overview.grantSeats',
+    defaultMessage:
+      '{seats, plural, one {# seat} other {# seats}} for {months, plural, one {# month} other {# months}}',
+  },
+  grantSeatsProrated: {
+    id: 'overview.grantSeatsProrated',
+    defaultMessage: '{seats, plural, one {# seat} other {# seats}}, joined the running period',
+  },
+  grantCredits: { id: 'overview.grantCredits', defaultMessage: '{credits, number} AI credits' },
+  holding: { id: 'overview.holding', defaultMessage: 'Holding' },
+  holdingNote: { id: 'overview.holdingNote', defaultMessage: 'credits, after the grant of {at}' },
+  holdingUnknown: { id: 'overview.holdingUnknown', defaultMessage: 'Known after your first grant from Bookdrop' },
+  creditsGranted: { id: 'overview.creditsGranted', defaultMessage: 'AI credits granted' },
+  grants: { id: 'overview.grants', defaultMessage: '{count, plural, one {# grant} other {# grants}}' },
+  seatsGranted: { id: 'overview.seatsGranted', defaultMessage: 'Seats granted' },
+  withoutSeats: { id: 'overview.withoutSeats', defaultMessage: 'Businesses without seats' },
+  notKnown: { id: 'overview.notKnown', defaultMessage: 'Not known right now' },
+  ofBusinesses: {
+    id: 'overview.ofBusinesses',
+    defaultMessage: 'of {count, plural, one {# business} other {# businesses}}',
+  },
+  allReferred: { id: 'overview.allReferred', defaultMessage: 'All referred businesses' },
+  colBusiness: { id: 'overview.col.business', defaultMessage: 'Business' },
+  colEmail: { id: 'overview.col.email', defaultMessage: 'Email' },
+  colPlan: { id: 'overview.col.plan', defaultMessage: 'Plan' },
+  colWhen: { id: 'overview.col.when', defaultMessage: 'When' },
+  colGrant: { id: 'overview.col.grant', defaultMessage: 'Grant' },
+  colCharged: { id: 'overview.col.charged', defaultMessage: 'Charged' },
+  colHoldingAfter: { id: 'overview.col.holdingAfter', defaultMessage: 'Holding after' },
+  allHaveSeats: { id: 'overview.allHaveSeats', defaultMessage: 'Every business you referred has seats.' },
+  aiPaidTitle: {
+    id: 'overview.aiPaidTitle',
+    defaultMessage: 'Its AI use is paid from your credit: it cannot take partner seats.',
+  },
+  aiPaid: { id: 'overview.aiPaid', defaultMessage: 'AI paid by you' },
+  grantsIn: { id: 'overview.grantsIn', defaultMessage: 'Grants in {month}' },
+  grantsCaption: { id: 'overview.grantsCaption', defaultMessage: 'Grants made from Bookdrop in {month}' },
+  noGrants: { id: 'overview.noGrants', defaultMessage: 'No seats or credits were granted from Bookdrop in {month}.' },
+  grantsNote: {
+    id: 'overview.grantsNote',
+    defaultMessage:
+      'The API lists no grants: these are the ones made from this computer, remembered from the server’s answers.',
+  },
+})
