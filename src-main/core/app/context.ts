@@ -35,7 +35,7 @@ import {
   type SecretStore,
   redact as redactSecrets,
 } from '../secrets'
-import { type Upload, toUploadView } from '../store/uploads'
+import type { Upload } from '../store/uploads'
 import { PathGrants } from '../user-paths'
 import { businessCurrency, localDay } from '../review/flags'
 
