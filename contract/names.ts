@@ -44,6 +44,7 @@ export const CALL_NAMES = [
   'updateExpense',
   'updateBill',
   'replaceBill',
+  'reviewDocument',
   'listBankTransactions',
   'deleteBankTransaction',
   'uploadBankStatement',
