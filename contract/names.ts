@@ -44,7 +44,7 @@ export const CALL_NAMES = [
   'updateExpense',
   'updateBill',
   'replaceBill',
-  'reviewDocument',
+  'review.document',
   'listBankTransactions',
   'deleteBankTransaction',
   'uploadBankStatement',

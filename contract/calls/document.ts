@@ -11,7 +11,7 @@ export const MAX_PREVIEW_BYTES = 25 * 1024 * 1024
 export const MAX_PREVIEW_TEXT = 200_000
 
 export const DOCUMENT_CALLS = {
-  reviewDocument: z.object({ uploadId: z.number().int().positive() }).strict(),
+  'review.document': z.object({ uploadId: z.number().int().positive() }).strict(),
 } as const
 
 /** A document for the preview: a PDF's or a photo's bytes (Base64), or a mail's text. */
@@ -21,5 +21,5 @@ export type ReviewDocument =
   | { kind: 'text'; name: string; text: string; size: number }
 
 export interface DocumentCalls {
-  reviewDocument: ReviewDocument
+  'review.document': ReviewDocument
 }

@@ -22,7 +22,7 @@ async function business(): Promise<{ r: AppRig; id: string }> {
 
 const sample = SAMPLE_RECEIPTS[0]!
 
-describe('reviewDocument', () => {
+describe('review.document', () => {
   it("answers a dropped PDF's bytes and a text's text, with no path in the answer", async () => {
     const { r } = await business()
     const [pdf, text] = await r.ok('addFileContents', {
@@ -34,17 +34,17 @@ describe('reviewDocument', () => {
     })
     const pdfId = pdf!.kind === 'ignored' ? 0 : pdf!.upload.id
     const textId = text!.kind === 'ignored' ? 0 : text!.upload.id
-    const doc = await r.ok('reviewDocument', { uploadId: pdfId })
+    const doc = await r.ok('review.document', { uploadId: pdfId })
     expect(doc).toMatchObject({ kind: 'pdf', name: sample.name, mime: 'application/pdf' })
     expect(doc.kind !== 'text' && doc.base64).toBe(sample.base64)
     expect(JSON.stringify(doc)).not.toContain(r.dataDir)
-    const note = await r.ok('reviewDocument', { uploadId: textId })
+    const note = await r.ok('review.document', { uploadId: textId })
     expect(note).toMatchObject({ kind: 'text', name: 'note.txt' })
     expect(note.kind === 'text' && note.text).toContain('Vendor: Flour Mills')
 
-    const missing = await r.call('reviewDocument', { uploadId: 999_999 })
+    const missing = await r.call('review.document', { uploadId: 999_999 })
     expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' } })
-    const bad = await r.call('reviewDocument', { uploadId: -1 } as never)
+    const bad = await r.call('review.document', { uploadId: -1 } as never)
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request' } })
   })
 
@@ -58,12 +58,12 @@ describe('reviewDocument', () => {
     const file = join(inbox, sample.name)
     await writeFile(file, Buffer.from(sample.base64, 'base64'))
     const row = await waitFor('taken', async () => (await r.ok('history', { sources: ['watch'] })).rows[0])
-    const before = await r.ok('reviewDocument', { uploadId: row.id })
+    const before = await r.ok('review.document', { uploadId: row.id })
     expect(before.kind !== 'text' && before.base64).toBe(sample.base64)
 
     await unlink(file)
     await symlink(outside, file)
-    const after = await r.call('reviewDocument', { uploadId: row.id })
+    const after = await r.call('review.document', { uploadId: row.id })
     expect(after).toMatchObject({ ok: false, error: { code: 'file_outside_folder' } })
     expect(after.ok || after.error.message).toMatch(/outside the place Bookdrop took it from/)
     expect(after.ok || after.error.message).not.toContain(outside)
@@ -77,14 +77,14 @@ describe('reviewDocument', () => {
     const store = r.service.engine.uploads
     for (const source of ['mail', 'phone'] as const) {
       const row = store.insert({ profileId: id, target: 'expenses', source, path: outside, name: 'x.pdf', prompt: 'p', status: 'queued' })
-      const res = await r.call('reviewDocument', { uploadId: row.id })
+      const res = await r.call('review.document', { uploadId: row.id })
       expect(res, source).toMatchObject({ ok: false, error: { code: 'file_outside_folder' } })
     }
     const big = join(r.dataDir, 'big.pdf')
     await writeFile(big, '%PDF-1.7\n')
     await truncate(big, 26 * 1024 * 1024)
     const row = store.insert({ profileId: id, target: 'expenses', source: 'mail', path: big, name: 'big.pdf', prompt: 'p', status: 'queued' })
-    const res = await r.call('reviewDocument', { uploadId: row.id })
+    const res = await r.call('review.document', { uploadId: row.id })
     expect(res).toMatchObject({ ok: false, error: { code: 'too_large' } })
     expect(res.ok || res.error.message).toMatch(/more than the 25 MB the preview shows/)
   })

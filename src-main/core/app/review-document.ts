@@ -8,11 +8,11 @@ import { readReviewDocument } from '../review/document'
 import type { AppContext } from './context'
 import type { Room } from './room'
 
-export type ReviewDocumentRoom = Room<'reviewDocument'>
+export type ReviewDocumentRoom = Room<'review.document'>
 
 export function reviewDocumentRoom(ctx: AppContext): ReviewDocumentRoom {
   return {
-    async reviewDocument(req: ParsedReq<'reviewDocument'>): Promise<Calls['reviewDocument']> {
+    async ['review.document'](req: ParsedReq<'review.document'>): Promise<Calls['review.document']> {
       const row = ctx.engine.uploads.get(req.uploadId)
       if (!row) throw new AppError('not_found', `There is no upload #${req.uploadId}.`)
       return readReviewDocument(row, {
