@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
+import { defineMessages } from 'react-intl'
+import { useI18n } from '../lib/i18n'
 import { useApp } from '../store'
 import { BUSINESS_SCREENS, PARTNER_SCREENS, activeProfile, isPartner } from '../store/session'
 import type { Screen } from '../store/ui'
@@ -6,6 +8,7 @@ import type { Screen } from '../store/ui'
 const LABELS: Record<Screen, string> = {
   overview: 'Overview',
   capture: 'Capture',
+  review: 'Review',
   folders: 'Watched folders',
   mail: 'Mail',
   history: 'Upload history',
@@ -21,6 +24,26 @@ const LABELS: Record<Screen, string> = {
 
 export function navItems(partner: boolean): { screen: Screen; label: string }[] {
   return (partner ? PARTNER_SCREENS : BUSINESS_SCREENS).map((screen) => ({ screen, label: LABELS[screen] }))
+}
+
+const m = defineMessages({
+  review: { id: 'nav.review', defaultMessage: 'Review' },
+  reviewWaiting: {
+    id: 'nav.review.waiting',
+    defaultMessage: '{count, plural, one {# record waits for review} other {# records wait for review}}',
+  },
+})
+
+/** The Review item's count of records waiting (its accessible name reads "Review 5"). */
+function ReviewCount() {
+  const intl = useI18n()
+  const count = useApp((s) => s.reviewCounts?.toReview ?? null)
+  if (count === null || count === 0) return null
+  return (
+    <span className="badge nav__count" title={intl.formatMessage(m.reviewWaiting, { count })}>
+      {intl.formatNumber(count)}
+    </span>
+  )
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
@@ -39,6 +62,7 @@ export function Nav() {
   // The active profile says whether it is the demo's; it arrives with the profile list, not later.
   const demo = useApp((s) => activeProfile(s)?.demo ?? s.appInfo?.demo ?? false)
   const items = navItems(partner)
+  const intl = useI18n()
   const [open, setOpen] = useState(false)
   const toggle = useRef<HTMLButtonElement>(null)
   const nav = useRef<HTMLElement>(null)
@@ -103,7 +127,10 @@ export function Nav() {
                 setScreen(item.screen)
               }}
             >
-              <span>{item.label}</span>
+              <span className="nav__label">
+                {item.screen === 'review' ? intl.formatMessage(m.review) : item.label}
+                {item.screen === 'review' ? <> <ReviewCount /></> : null}
+              </span>
               {/* Ctrl/Cmd+1…9: the tenth screen on has no digit of its own. */}
               {i < 9 ? (
                 <kbd className="nav__key" aria-hidden="true">

@@ -5,6 +5,7 @@ import { useApp } from '../store'
 import type { Progress } from '../store/uploads'
 import { StatusBadge } from './Badge'
 import { ProgressBar } from './Progress'
+import { RecordSummaryLink } from './RecordSummaryLink'
 
 /** Why a row is where it is, in words. */
 export function uploadReason(u: Upload): string | null {
@@ -74,6 +75,11 @@ export function LiveUploadRow({ u, progress }: { u: Upload; progress: Progress |
         ) : null}
         <StatusBadge status={u.status} />
       </div>
+      {u.status === 'completed' && u.recordUuid ? (
+        <div className="upload-row__record">
+          <RecordSummaryLink row={u} />
+        </div>
+      ) : null}
       {reason ? <div className="upload-row__reason">{reason}</div> : null}
       <UploadActions u={u} compact />
     </li>

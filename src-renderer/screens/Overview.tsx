@@ -9,6 +9,7 @@ import type { Overview as OverviewData } from '../store/overview'
 import { activeProfile, isPartner } from '../store/session'
 import { AddSeatsButton, AddSeatsDialog } from './partner/Businesses'
 import { DayChart } from './overview/DayChart'
+import { MonthMoney } from './overview/Money'
 import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
@@ -159,6 +160,7 @@ function BusinessOverview({ data, current }: { data: BusinessData; current: bool
           note={`${plural(data.creditsPerCreate, 'credit')} per file sent`}
         />
       </dl>
+      {current ? <MonthMoney /> : null}
       <section className="card" aria-labelledby="per-day-title">
         <h2 id="per-day-title" className="h3">
           Uploads per day

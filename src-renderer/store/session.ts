@@ -208,6 +208,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     s.resetHistory()
     s.resetMail()
     s.resetOverview()
+    s.resetReview()
     const partner = isPartner(s)
     const screens: readonly Screen[] = partner ? PARTNER_SCREENS : BUSINESS_SCREENS
     // The first profile of a start where nothing named a screen, or a screen this kind of profile
@@ -222,6 +223,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     else if (s.screen === 'history' && s.activeId) s.ensureHistoryRows(0, 0)
     if (!sessionLoaded) void s.loadSession()
     if (s.activeId) void s.loadAttention()
+    if (s.activeId && !partner) void s.loadReviewCounts()
   },
 })
 

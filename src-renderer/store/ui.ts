@@ -5,6 +5,7 @@ import type { SliceCreator } from './types'
 export const SCREENS = [
   'overview',
   'capture',
+  'review',
   'folders',
   'history',
   'mail',
@@ -125,6 +126,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set, get) => ({
     showInAddress(screen)
     // The history's first page is asked for now, while the screen's code loads, not once it mounts.
     if (screen === 'history') get().ensureHistoryRows(0, 0)
+    // The same for the Review list (its counts, and the first page of its filter).
+    if (screen === 'review' && get().reviewTotal === null) get().setReviewFilter(get().reviewFilter)
   },
   toast: (kind, message) => {
     const id = nextToastId++

@@ -11,7 +11,8 @@ import {
 import { SOURCE_LABELS, STATUS_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { Upload } from '../../lib/types'
 import { ROW_HEIGHT, colClass } from './columns'
-import { RecordLink, RowActions } from './RowActions'
+import { RecordSummaryLink } from '../../components/RecordSummaryLink'
+import { RowActions } from './RowActions'
 
 /** Where the row's file is, or that its local copy in the data folder was removed (issue 31). */
 const pathText = (row: Upload) => (row.localCopyRemoved ? 'local copy removed' : row.path)
@@ -114,10 +115,11 @@ export const HistoryRow = memo(function HistoryRow({
         <StatusBadge status={row.status} />
       </div>
       <div role="cell" className={colClass(2)} title={reason ?? undefined}>
-        <span className="ellipsis muted">{reason ?? (row.movedTo ? `Moved to ${row.movedTo}` : '')}</span>
-      </div>
-      <div role="cell" className={colClass(3)}>
-        <RecordLink row={row} />
+        {row.status === 'completed' && row.recordUuid && !reason ? (
+          <RecordSummaryLink row={row} />
+        ) : (
+          <span className="ellipsis muted">{reason ?? (row.movedTo ? `Moved to ${row.movedTo}` : '')}</span>
+        )}
       </div>
       <div role="cell" className="vtable__cell vtable__cell--actions">
         <RowActions row={row} />

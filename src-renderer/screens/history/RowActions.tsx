@@ -1,4 +1,6 @@
+import { defineMessages } from 'react-intl'
 import { RowMenu, type RowMenuItem } from '../../components/RowMenu'
+import { useI18n } from '../../lib/i18n'
 import { bookdrop } from '../../lib/bridge'
 import { CANCELLABLE, RETRYABLE, retryLabel } from '../../lib/labels'
 import { settle } from '../../lib/result'
@@ -6,51 +8,22 @@ import type { Upload } from '../../lib/types'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
 
-/** What a row's record offers: an invoice opens on the Invoices screen, any other record's id is copied. */
+const m = defineMessages({
+  openReview: { id: 'history.menu.openReview', defaultMessage: 'Open in Review' },
+})
+
+/** What a row's record offers: an invoice opens on the Invoices screen; every record opens on Review. */
 function useRecordAction() {
-  const [openInvoice, setScreen] = useApp(useShallow((s) => [s.openInvoice, s.setScreen] as const))
-  const toast = useApp((s) => s.toast)
+  const [openInvoice, setScreen, openReview] = useApp(
+    useShallow((s) => [s.openInvoice, s.setScreen, s.openReview] as const),
+  )
   return {
     open: (uuid: string) => {
       void openInvoice(uuid)
       setScreen('invoices')
     },
-    copy: (uuid: string) =>
-      void navigator.clipboard?.writeText(uuid).then(
-        () => toast('info', 'Record id copied.'),
-        () => toast('info', `Record id: ${uuid}`),
-      ),
+    review: (uuid: string) => openReview(uuid, 'all'),
   }
-}
-
-/** The record column: Open invoice, or the record's short id (click to copy), or a dash. */
-export function RecordLink({ row }: { row: Upload }) {
-  const record = useRecordAction()
-  if (!row.recordUuid) return <span className="muted">—</span>
-  const uuid = row.recordUuid
-  if (isInvoiceRecord(row)) {
-    return (
-      <button
-        type="button"
-        className="linklike"
-        onClick={() => record.open(uuid)}
-        aria-label={`Open invoice ${uuid} created from ${row.name}`}
-      >
-        Open invoice
-      </button>
-    )
-  }
-  return (
-    <button
-      type="button"
-      className="linklike mono"
-      title={`${row.recordType ?? 'record'} ${uuid}: click to copy`}
-      aria-label={`Copy record id ${uuid.slice(0, 8)}…`}
-      onClick={() => record.copy(uuid)}
-    >
-      {uuid.slice(0, 8)}…
-    </button>
-  )
 }
 
 /** A row's retry button (when it can be tried again) and its menu. */
@@ -58,6 +31,7 @@ export function RowActions({ row }: { row: Upload }) {
   const [retry, cancel] = useApp(useShallow((s) => [s.retryUpload, s.cancelUpload] as const))
   const toast = useApp((s) => s.toast)
   const record = useRecordAction()
+  const intl = useI18n()
   const show = async () => {
     const r = await settle(bookdrop.showSourceFile({ id: row.id }))
     if (!r.ok) toast('error', r.error.message)
@@ -70,8 +44,8 @@ export function RowActions({ row }: { row: Upload }) {
   items.push({ label: 'Show file', onSelect: () => void show() })
   const uuid = row.recordUuid
   if (uuid) {
+    items.push({ label: intl.formatMessage(m.openReview), onSelect: () => record.review(uuid) })
     if (isInvoiceRecord(row)) items.push({ label: 'Open invoice', onSelect: () => record.open(uuid) })
-    else items.push({ label: 'Copy record id', onSelect: () => record.copy(uuid) })
   }
   return (
     <span className="row-actions">

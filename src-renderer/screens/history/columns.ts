@@ -7,7 +7,8 @@ export const ROW_HEIGHT = 40
 /**
  * The columns and their priority: 2 hides under 600 px of table, 3 under 760 px (app.css, container
  * queries on .vtable). What hides is shown for the focused row under the table, and the record's
- * action is in the row's menu too.
+ * action is in the row's menu too. A completed row's Details is what it became ("Flour Mills ·
+ * 3 Mar 2026 · ₦12,400.00"), which opens the record on Review.
  */
 export const COLUMNS = [
   { label: 'Added', priority: 1 },
@@ -16,7 +17,6 @@ export const COLUMNS = [
   { label: 'Target', priority: 3 },
   { label: 'Status', priority: 1 },
   { label: 'Details', priority: 2 },
-  { label: 'Record', priority: 3 },
   { label: 'Actions', priority: 1 },
 ] as const
 export const colClass = (priority: number) => `vtable__cell${priority > 1 ? ` col-p${priority}` : ''}`
