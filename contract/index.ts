@@ -27,6 +27,7 @@ import { PHONE_CALLS, type PhoneCalls } from './calls/phone'
 import { CONNECTION_CALLS, type ConnectionCalls } from './calls/connection'
 import { MAIL_CALLS, type MailCalls } from './calls/mail'
 import { DATA_FOLDER_CALLS, type DataFolderCalls } from './calls/data-folder'
+import { REVIEW_CALLS, type ReviewCalls } from './calls/review'
 import type { Assert } from './calls/shared'
 import type { ProfileList, SessionState } from './views'
 
@@ -34,6 +35,8 @@ export * from './types'
 export * from './phone'
 export * from './views'
 export * from './channels'
+export * from './review'
+export { currencyCode, reviewEditSchema } from './calls/review'
 export { settingsSchema, type Settings } from './calls/app'
 export type { DataFolderView, FreedView } from './calls/data-folder'
 export { MAX_PREVIEW_BYTES, type ReviewDocument } from './calls/document'
@@ -55,6 +58,7 @@ export const CALLS = {
   ...CONNECTION_CALLS,
   ...MAIL_CALLS,
   ...DATA_FOLDER_CALLS,
+  ...REVIEW_CALLS,
 } as const
 
 /** Keys that two of the groups share (a spread would let the later one win silently). */
@@ -76,6 +80,7 @@ type _NoCallInTwoGroups = Assert<
         typeof CONNECTION_CALLS,
         typeof MAIL_CALLS,
         typeof DATA_FOLDER_CALLS,
+        typeof REVIEW_CALLS,
       ]
     >,
   ] extends [never]
@@ -99,7 +104,8 @@ export interface Calls
     PhoneCalls,
     ConnectionCalls,
     MailCalls,
-    DataFolderCalls {}
+    DataFolderCalls,
+    ReviewCalls {}
 
 type _EveryCallAnswered = Assert<
   [Exclude<keyof Calls, CallName>, Exclude<CallName, keyof Calls>] extends [never, never] ? true : false

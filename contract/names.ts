@@ -75,6 +75,12 @@ export const CALL_NAMES = [
   'addDemoMail',
   'getDataFolder',
   'freeDataFolder',
+  'review.list',
+  'review.get',
+  'review.save',
+  'review.setReviewed',
+  'review.money',
+  'review.setCurrency',
 ] as const
 export type CallName = (typeof CALL_NAMES)[number]
 
@@ -91,5 +97,6 @@ export const EVENT_NAMES = [
   'profiles',
   'settings',
   'phone',
+  'review',
 ] as const
 export type EventName = (typeof EVENT_NAMES)[number]

@@ -5,6 +5,7 @@
  * `toUploadView`). Type-only, apart from the status and reason lists the renderer iterates.
  */
 import type { AiTarget, Environment } from '../schemas'
+import type { RecordSummary, ReviewEvent } from './review'
 
 // ---- uploads ------------------------------------------------------------------------------------
 
@@ -110,6 +111,13 @@ export interface UploadView {
    * the history; absent elsewhere.
    */
   localCopyRemoved?: boolean
+  /**
+   * What the upload became (issue 32): its first record's summary as read from the server, null
+   * until it is read (or when the upload made no record). `recordCount` is how many records it made
+   * (a bank statement makes several; 0 until read).
+   */
+  record: RecordSummary | null
+  recordCount: number
 }
 
 // ---- profiles -----------------------------------------------------------------------------------
@@ -143,6 +151,11 @@ export interface Profile {
   validatedAt: string
   /** Business and OAuth profiles: the business the key acts for. */
   business?: BusinessInfo
+  /**
+   * The business's currency as the person set it (ISO 4217), used where /auth/validate does not say
+   * it (review flags, the month's money). Absent when not set.
+   */
+  currency?: string
 }
 
 // ---- folders ------------------------------------------------------------------------------------
@@ -302,6 +315,8 @@ export interface EngineEvents {
   mail: { accountId: string } & MailAccountStatus
   /** Something went wrong outside a single file (a move failed, a folder could not be read). */
   notice: { level: 'info' | 'warning' | 'error'; message: string }
+  /** Review counts changed, or records were stored, edited or marked reviewed (issue 32). */
+  review: ReviewEvent
 }
 
 // ---- the overview -------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import { type SettingsRoom, readSettings, settingsRoom } from './app/settings'
 import { type UploadsRoom, uploadsHelpers, uploadsRoom } from './app/uploads'
 import { type MailRoom, mailRoom } from './app/mail'
 import { type DataFolderRoom, dataFolderRoom } from './app/data-folder'
+import { type ReviewRoom, reviewRoom } from './app/review'
 import { mailPasswords } from './mail/secrets'
 import { Engine, type EngineOptions } from './engine'
 import type { EngineEventName } from './events'
@@ -82,7 +83,8 @@ type Handlers = ProfilesRoom &
   PhoneRoom &
   ConnectionRoom &
   MailRoom &
-  DataFolderRoom
+  DataFolderRoom &
+  ReviewRoom
 
 /** Compile-time check: `Assert<false>` does not compile. */
 type Assert<T extends true> = T
@@ -116,6 +118,7 @@ function rooms(ctx: AppContext, launcher: DemoLauncher | undefined, phoneOptions
     connectionRoom(ctx),
     mailRoom(ctx, async () => (launcher ? launcher.sampleReceipts() : [])),
     dataFolderRoom(ctx),
+    reviewRoom(ctx),
   )
   return { handlers, demo, partner, shutdownPhone }
 }

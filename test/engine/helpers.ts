@@ -123,6 +123,7 @@ export async function rig(
     notice: [],
     storage: [],
     mail: [],
+    review: [],
   } as Rig['events']
   const open = async (extra: Partial<EngineOptions> = {}) => {
     const e = await Engine.open({

@@ -113,6 +113,8 @@ export function upload(over: Partial<Upload> = {}): Upload {
     preparedMtimeMs: null,
     mailFrom: null,
     mailSubject: null,
+    record: null,
+    recordCount: 0,
     ...over,
   }
 }

@@ -97,10 +97,12 @@ export function fromRow(r: Row): Upload {
     mailSubject: r.mail_subject ?? null,
     sentName: r.sent_name ?? null,
     sentPrompt: r.sent_prompt ?? null,
+    record: null,
+    recordCount: 0,
   }
 }
 
-export const COLUMN: Record<keyof Omit<Upload, 'id' | 'localCopyRemoved'>, string> = {
+export const COLUMN: Record<keyof Omit<Upload, 'id' | 'localCopyRemoved' | 'record' | 'recordCount'>, string> = {
   profileId: 'profile_id',
   target: 'target',
   source: 'source',

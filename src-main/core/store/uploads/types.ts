@@ -7,9 +7,14 @@ import type { AiTarget } from '../../../../schemas'
 import type { FromStatus, UploadStatus } from '../../lifecycle'
 import { printable } from '../../names'
 import type { UploadSource, UploadView } from '../../../../contract/types'
+import type { RecordSummary } from '../../../../contract/review'
 import type { Db } from '../db'
 
-/** A row of the uploads table: the public view plus what only main uses. */
+/**
+ * A row of the uploads table: the public view plus what only main uses. The record it made
+ * (issue 32) lives in the records table: `record` is null and `recordCount` 0 as the store reads
+ * the row; the app joins them in (`toUploadView`).
+ */
 export interface Upload extends UploadView {
   /** Sent with every attempt of this file's create, so a retry never creates a second record. */
   idempotencyKey: string
@@ -25,10 +30,12 @@ export interface Upload extends UploadView {
  * The row as the contract shows it (history, events): main's own fields left out, and every name
  * and path printable (one line, in its own order; names.ts), whatever the file system held.
  */
-export function toUploadView(u: Upload): UploadView {
+export function toUploadView(u: Upload, records?: { record: RecordSummary | null; recordCount: number }): UploadView {
   const { idempotencyKey: _key, sentName: _sentName, sentPrompt: _sentPrompt, ...view } = u
   return {
     ...view,
+    record: records ? records.record : view.record,
+    recordCount: records ? records.recordCount : view.recordCount,
     name: printable(view.name),
     path: printable(view.path),
     movedTo: view.movedTo === null ? null : printable(view.movedTo),
