@@ -30,20 +30,29 @@ const PLAIN = /^\d{1,13}(\.\d{1,4})?$/
 
 /**
  * Reads an amount as the person wrote it. The locale's decimal separator is the decimal point;
- * its group separator (and spaces) are dropped. Where the decimal separator is a comma, a lone dot
+ * its group separator (and spaces) are dropped where they group thousands, and refused elsewhere
+ * ("12,50" in English is a mistake to point out, not 1250). Where the decimal separator is a comma, a lone dot
  * followed by one or two digits at the end ("12.50") is read as a decimal point too (people type
  * it), while "1.234" stays one thousand two hundred thirty-four. '' → '' (no amount).
  */
 export function parseAmount(text: string, locale?: string): string | null {
   const { decimal, group } = separatorsOf(locale)
-  let t = text.trim().replace(/[\s\u00a0\u202f]/g, '')
+  let t = text.trim()
   if (t === '') return ''
+  // Spaces (and the narrow no-break spaces French writes) group digits in many locales.
+  const spaced = /[\s\u00a0\u202f]/.test(t)
+  t = t.replace(/[\s\u00a0\u202f]/g, spaced && group.trim() !== '' ? group : '')
   if (decimal !== '.' && !t.includes(decimal) && /^\d+\.\d{1,2}$/.test(t)) t = t.replace('.', decimal)
-  if (group.trim() !== '') t = t.split(group).join('')
-  if (decimal !== '.') t = t.split(decimal).join('.')
-  if (!PLAIN.test(t)) return null
-  return t
+  const g = group.trim() === '' ? null : group
+  const [whole = '', fraction, ...more] = t.split(decimal)
+  if (more.length > 0) return null
+  // Groups only where they belong (1.234.567): "12,50" in English is refused, not read as 1250.
+  if (g !== null && whole.includes(g) && !new RegExp(`^\\d{1,3}(?:${escape(g)}\\d{3})+$`).test(whole)) return null
+  const plain = (g === null ? whole : whole.split(g).join('')) + (fraction === undefined ? '' : `.${fraction}`)
+  return PLAIN.test(plain) ? plain : null
 }
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** A decimal string ("12400.00") as the person writes it, without groups ("12400,00" in German). */
 export function amountForInput(value: string | null, locale?: string): string {
