@@ -9,6 +9,8 @@ import { defineMessages } from 'react-intl'
 import type { ReviewDocument } from '../../../contract/calls/document'
 import { useI18n } from '../../lib/i18n'
 import { base64Bytes, loadDocument } from './documents'
+// Types only: the module itself is imported when the first PDF is shown.
+import type * as PdfLib from './pdf'
 
 const m = defineMessages({
   loading: { id: 'review.preview.loading', defaultMessage: 'Loading the document…' },
@@ -99,52 +101,71 @@ function Photo({ doc, onPainted }: { doc: Extract<ReviewDocument, { kind: 'image
   )
 }
 
+type PdfModule = typeof PdfLib
+type Opened = { lib: PdfModule; pdf: PdfLib.PDFDocumentProxy }
+
 function PdfPages({ doc, onPainted }: { doc: Extract<ReviewDocument, { kind: 'pdf' }>; onPainted: () => void }) {
   const intl = useI18n()
   const box = useRef<HTMLDivElement>(null)
-  const [pages, setPages] = useState(0)
-  const [shown, setShown] = useState(0)
+  const [opened, setOpened] = useState<Opened | null>(null)
   const [error, setError] = useState<string | null>(null)
   const canvases = useRef<(HTMLCanvasElement | null)[]>([])
   const painted = useRef(onPainted)
   painted.current = onPainted
 
+  // pdf.js (its chunk loaded on the first PDF) opens the bytes; the document is destroyed with the view.
   useEffect(() => {
-    const abort = new AbortController()
+    let live = true
     let destroy: (() => Promise<void>) | null = null
     void (async () => {
       try {
-        const pdf = await import('./pdf')
-        if (abort.signal.aborted) return
-        const opened = pdf.openPdf(base64Bytes(doc.base64))
-        destroy = opened.destroy
-        const proxy = await opened.promise
-        if (abort.signal.aborted) return
-        const count = Math.min(proxy.numPages, pdf.MAX_PAGES)
-        setPages(proxy.numPages)
-        setShown(count)
-        // Canvases are in the DOM after this render: wait one frame for them.
-        await new Promise((r) => requestAnimationFrame(r))
-        const width = Math.max(100, (box.current?.clientWidth ?? 400) - 2)
+        const lib = await import('./pdf')
+        if (!live) return
+        const task = lib.openPdf(base64Bytes(doc.base64))
+        destroy = task.destroy
+        const pdf = await task.promise
+        if (live) setOpened({ lib, pdf })
+      } catch (e) {
+        if (live) setError(e instanceof Error ? e.message : String(e))
+      }
+    })()
+    return () => {
+      live = false
+      void destroy?.()
+    }
+  }, [doc])
+
+  // Once its canvases are in the page: the first page, then the others in order.
+  useEffect(() => {
+    if (!opened) return
+    const abort = new AbortController()
+    const width = Math.max(100, (box.current?.clientWidth ?? 400) - 2)
+    void (async () => {
+      try {
+        const count = Math.min(opened.pdf.numPages, opened.lib.MAX_PAGES)
         for (let n = 1; n <= count && !abort.signal.aborted; n++) {
           const canvas = canvases.current[n - 1]
           if (!canvas) break
-          await pdf.drawPage(proxy, n, canvas, width, abort.signal)
+          await opened.lib.drawPage(opened.pdf, n, canvas, width, abort.signal)
           if (n === 1 && !abort.signal.aborted) painted.current()
         }
       } catch (e) {
         if (!abort.signal.aborted) setError(e instanceof Error ? e.message : String(e))
       }
     })()
-    return () => {
-      abort.abort()
-      void destroy?.()
-    }
-  }, [doc])
+    return () => abort.abort()
+  }, [opened])
 
   if (error) return <p className="preview__note">{intl.formatMessage(m.failed, { reason: error })}</p>
+  const pages = opened?.pdf.numPages ?? 0
+  const shown = opened ? Math.min(pages, opened.lib.MAX_PAGES) : 0
   return (
     <div ref={box} className="preview__pages">
+      {opened ? null : (
+        <p className="preview__note" role="status">
+          {intl.formatMessage(m.loading)}
+        </p>
+      )}
       {Array.from({ length: shown }, (_, i) => (
         <canvas
           key={i}

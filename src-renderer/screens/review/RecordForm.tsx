@@ -20,7 +20,7 @@ const m = defineMessages({
   total: { id: 'review.field.total', defaultMessage: 'Total' },
   totalHint: { id: 'review.field.totalHint', defaultMessage: 'For example {example}' },
   currency: { id: 'review.field.currency', defaultMessage: 'Currency' },
-  currencyHint: { id: 'review.field.currencyHint', defaultMessage: 'Three letters, for example NGN' },
+  currencyTitle: { id: 'review.field.currencyTitle', defaultMessage: 'Three letters, for example NGN' },
   narration: { id: 'review.field.narration', defaultMessage: 'Narration' },
   save: { id: 'review.save', defaultMessage: 'Save' },
   saving: { id: 'review.saving', defaultMessage: 'Saving…' },
@@ -156,8 +156,15 @@ export function RecordForm({
         <Field label={intl.formatMessage(m.date)} error={sent.fields.date}>
           {input('date', { type: 'date' })}
         </Field>
-        <Field label={intl.formatMessage(m.currency)} error={sent.fields.currency} hint={readOnly ? undefined : intl.formatMessage(m.currencyHint)}>
-          {input('currency', { type: 'text', autoComplete: 'off', maxLength: 3, size: 4, spellCheck: false })}
+        <Field label={intl.formatMessage(m.currency)} error={sent.fields.currency}>
+          {input('currency', {
+            type: 'text',
+            autoComplete: 'off',
+            maxLength: 3,
+            size: 4,
+            spellCheck: false,
+            title: intl.formatMessage(m.currencyTitle),
+          })}
         </Field>
       </div>
       <Field
