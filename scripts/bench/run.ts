@@ -25,7 +25,7 @@ const argv = process.argv.slice(2)
 const args = new Set(argv)
 const QUICK = args.has('--quick')
 const USAGE = `usage: npm run bench [-- [--quick] [--only <scenario>[,<scenario>…]] [--soak] [--soak-minutes <n>]]
-  scenarios: process, ingest, detect, pages, scan, large, mail, hostile, renderer, phone, soak
+  scenarios: process, ingest, detect, pages, scan, large, mail, hostile, renderer, phone, review, soak
   --quick            fewer files (and a 2-minute soak)
   --only <list>      only these scenarios (default: all but soak)
   --soak             the full run includes the soak too (\`npm run headless\` watching a folder that gets
@@ -604,6 +604,16 @@ async function main(): Promise<void> {
     console.error(e)
     const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
     rows.push({ what: `phone and photos: could not run (${why})`, figure: '—', target: '', ok: false })
+  }
+
+  // 9: Review (issue 32): its list of 10,000 records, J → the next record painted, pdf.js kept lazy
+  // (scripts/bench/review.ts), in a process of its own.
+  try {
+    if (runs('review')) rows.push(...(await rendererChild('review.ts')))
+  } catch (e) {
+    console.error(e)
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]
+    rows.push({ what: `review: could not run (${why})`, figure: '—', target: '', ok: false })
   }
 
   const w = Math.max(...rows.map((r) => r.what.length))
