@@ -27,9 +27,9 @@ export function navItems(partner: boolean): { screen: Screen; label: string }[] 
 }
 
 const m = defineMessages({
-  review: { id: 'nav.review', defaultMessage: 'Review' },
+  review: { id: 'review.nav', defaultMessage: 'Review' },
   reviewWaiting: {
-    id: 'nav.review.waiting',
+    id: 'review.nav.waiting',
     defaultMessage: '{count, plural, one {# record waits for review} other {# records wait for review}}',
   },
 })

@@ -5,9 +5,9 @@ import { recordLine } from '../lib/record-line'
 import { useApp } from '../store'
 
 const m = defineMessages({
-  open: { id: 'history.record.open', defaultMessage: 'Open in Review' },
-  openTitle: { id: 'history.record.openTitle', defaultMessage: 'Open {line} in Review' },
-  deleted: { id: 'history.record.deleted', defaultMessage: 'deleted on the server' },
+  open: { id: 'review.row.open', defaultMessage: 'Open in Review' },
+  openTitle: { id: 'review.row.openTitle', defaultMessage: 'Open {line} in Review' },
+  deleted: { id: 'review.row.deleted', defaultMessage: 'deleted on the server' },
 })
 
 /**

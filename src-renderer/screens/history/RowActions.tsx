@@ -9,7 +9,7 @@ import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
 
 const m = defineMessages({
-  openReview: { id: 'history.menu.openReview', defaultMessage: 'Open in Review' },
+  openReview: { id: 'review.row.menuOpen', defaultMessage: 'Open in Review' },
 })
 
 /** What a row's record offers: an invoice opens on the Invoices screen; every record opens on Review. */

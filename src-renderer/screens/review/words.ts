@@ -43,7 +43,9 @@ export function sourceWord(intl: IntlShape, source: ReviewSource): string {
 export function codedText(intl: IntlShape, c: Coded): string {
   if (!Object.prototype.hasOwnProperty.call(intl.messages, c.code)) return c.text
   try {
-    return intl.formatMessage({ id: c.code }, (c.params ?? {}) as Record<string, string | number | boolean | null>)
+    // The id comes from main (a catalogue id of its own sentences), not from this module.
+    const coded = { id: c.code }
+    return intl.formatMessage(coded, (c.params ?? {}) as Record<string, string | number | boolean | null>)
   } catch {
     return c.text
   }
