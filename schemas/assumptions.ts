@@ -194,6 +194,13 @@ export const FIELD_ALIASES = {
   creditsGranted: ['credits_granted', 'credits', 'granted'],
   holdingBalance: ['partner_holding_balance', 'holding_balance', 'partner_balance'],
   creditBalance: ['credit_balance', 'balance', 'business_credit_balance'],
+  /**
+   * A record read by uuid for Review (issue 32; fields not shown by 2.10): who it is from, its
+   * date and its total. The emulator sends `contact`, `date`, `amount` (an invoice `total_amount`).
+   */
+  recordVendor: ['contact', 'vendor', 'supplier', 'customer', 'contact_name', 'vendor_name'],
+  recordDate: ['date', 'transaction_date', 'issue_date', 'created_at'],
+  recordTotal: ['total_amount', 'amount', 'total', 'grand_total'],
 } as const satisfies Record<string, readonly string[]>
 
 /**
@@ -237,3 +244,38 @@ export const UNKNOWN_JOB_STATUS_POLLS = 10
  */
 export const COMPLETION_NOT_REPORTED = 'Sent; the server did not report completion.'
 export const COMPLETION_NOT_REPORTED_CODE = 'completion_not_reported'
+
+/**
+ * Reading the record an upload made (issue 32). Part 4 documents `GET /invoices/{uuid}` only; the
+ * reads of other kinds are not shown. Bookdrop's one choice: every kind is read the same way, at
+ * `GET /{resource}/{uuid}` where `{resource}` is the path its AI create posts to (the kind the job
+ * names → this table; a kind not listed is not read, and shows without vendor, date or total).
+ * A 404 there means the record is gone ("deleted on the server").
+ */
+export const RECORD_READ_RESOURCES: Readonly<Record<string, string>> = {
+  expense: 'expenses',
+  bill: 'bills',
+  invoice: 'invoices',
+  journal: 'journals',
+  income: 'income',
+  contact: 'contacts',
+  account: 'accounts',
+  bank_transaction: 'bank-transactions',
+  purchase_order: 'purchase-orders',
+}
+
+/**
+ * What Review's Save sends (issue 32) with `PATCH /expenses/{uuid}` or `PATCH /bills/{uuid}`: the
+ * body's field names are not shown (2.10); Bookdrop sends the names the emulator accepts
+ * (schemas/api/records.ts `recordPatchSchema`): Vendor → `contact`, Date → `date` (YYYY-MM-DD),
+ * Total → `amount` (a number), Currency → `currency` (ISO 4217), Narration → `narration`.
+ * Only the fields a person changed are sent. The answer names at least uuid and narration (2.10):
+ * Bookdrop then reads the record again (`GET`, above) so what it keeps is the server's.
+ */
+export const RECORD_EDIT_FIELDS = {
+  vendor: 'contact',
+  date: 'date',
+  total: 'amount',
+  currency: 'currency',
+  narration: 'narration',
+} as const

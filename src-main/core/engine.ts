@@ -11,6 +11,7 @@ import { type FolderConfig, type FolderInput, FolderStore, SettingsStore } from 
 import { type ActionDeps, cancelUpload, retryFailed, retryUpload } from './actions'
 import { PhotoPreparer, photoSettings } from './prepare/preparer'
 import { afterRecord } from './intake/after-upload'
+import { RecordKeeper } from './engine/records'
 import { Intake, type IntakeResult } from './intake/intake'
 import { INSPECT_LIMITS, type InspectFn, inspectInWorker } from './intake/inspect'
 import { UploadQueue } from './queue/queue'
@@ -48,6 +49,8 @@ export class Engine {
   readonly folders: FolderStore
   /** Photos prepared before they are hashed and sent (HEIC → JPEG, scaled, location stripped), in a worker. */
   readonly photos: PhotoPreparer
+  /** What each completed upload became (issue 32): the records table and its reads. */
+  readonly records: RecordKeeper
   readonly openReport: OpenReport
   /** The mail service once loaded (see mail()). */
   private mailLoad: Promise<MailService> | null = null
@@ -91,6 +94,7 @@ export class Engine {
       this.events,
       {
         afterRecord: (row) => afterRecord(row, this.uploads, this.events),
+        recordsMade: (row, uuids, client) => this.records.made(row, uuids, client),
         superseded: (row) => this.retakes.superseded(row),
         storageRecovered: () => this.taker.retakeUntaken(),
         fileForSend: (row) => fileForSend(row, this.folders, opts.openForSend),
@@ -99,6 +103,13 @@ export class Engine {
       { ...saved, ...opts.queue },
     )
     this.settings = new EngineSettings(settings, this.queue)
+    this.records = new RecordKeeper({
+      db,
+      uploads: this.uploads,
+      events: this.events,
+      clientOf: (profileId) => this.queue.clientOf(profileId),
+      now: () => Date.now(),
+    })
     this.taker = new FileTaker(
       intake,
       this.queue,
@@ -369,8 +380,11 @@ export class Engine {
 
   // ---- history -----------------------------------------------------------------------------------
 
+  /** A page of the history, each completed row with what it became (its records not read yet are read soon). */
   history(filter: HistoryFilter = {}): { rows: Upload[]; total: number } {
-    return this.uploads.query(filter)
+    const page = this.uploads.query(filter)
+    this.records.readSoon(page.rows.filter((r) => r.status === 'completed' && r.recordUuid !== null).map((r) => r.id))
+    return { rows: this.records.withRecords(page.rows), total: page.total }
   }
 
   /** Writes the matching history as CSV, streaming row by row. Returns the number of rows. */
@@ -406,6 +420,7 @@ export class Engine {
     this.taker.clear()
     await this.retention.stop()
     await this.queue.stop()
+    await this.records.close()
     await Promise.all([this.inspectPool?.close(), this.photos.close()])
     this.events.removeAll()
     this.db.close()

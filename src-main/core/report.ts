@@ -2,6 +2,7 @@
  * Plain-text lines about uploads, for the headless mode and logs. Never holds a key.
  */
 import type { UploadStatus, UploadView as Upload } from '../../contract/types'
+import type { RecordSummary } from '../../contract/review'
 import { printable } from './names'
 import { CONNECTION_ERROR_CODES } from './api/errors'
 
@@ -41,8 +42,10 @@ function describeRaw(u: Upload): string {
     }
     case 'processing':
       return `${head} job ${u.jobReference ?? '?'}`
-    case 'completed':
-      return `${head} -> ${u.recordType ?? u.target} ${u.recordUuid ?? ''}${u.movedTo ? ` (moved to ${u.movedTo})` : ''}`.trimEnd()
+    case 'completed': {
+      const what = u.record ? ` · ${recordSummaryText(u.record)}${u.recordCount > 1 ? ` (${u.recordCount} records)` : ''}` : ''
+      return `${head} -> ${u.recordType ?? u.target} ${u.recordUuid ?? ''}${what}${u.movedTo ? ` (moved to ${u.movedTo})` : ''}`.trimEnd()
+    }
     case 'queued':
       return u.note ? `${head} (${u.note})` : head
     case 'failed':
@@ -54,6 +57,24 @@ function describeRaw(u: Upload): string {
     default:
       return head
   }
+}
+
+/** A money amount with thousands separators and two places ("12400" → "12,400.00"). */
+export function moneyText(total: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(total)
+  if (!m) return total
+  const frac = (m[3] ?? '').padEnd(2, '0')
+  return `${m[1]}${m[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`
+}
+
+/**
+ * What a record is, on one line (issue 32): "Flour Mills · 2026-03-03 · NGN 12,400.00"; a missing
+ * part is "no vendor", "no date", "no total"; a record gone from the server says so.
+ */
+export function recordSummaryText(r: RecordSummary): string {
+  if (r.deletedOnServer) return 'deleted on the server'
+  const total = r.total === null ? 'no total' : `${r.currency ? `${r.currency} ` : ''}${moneyText(r.total)}`
+  return [r.vendor ?? 'no vendor', r.date ?? 'no date', total].join(' · ')
 }
 
 export function summaryLine(rows: readonly Pick<Upload, 'status'>[]): string {

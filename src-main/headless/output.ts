@@ -89,10 +89,13 @@ export function followEvents(
 ): Followed {
   const seen = new Map<number, UploadView['status']>()
   const failed = new Map<number, UploadView>()
-  engine.events.on('upload', ({ upload }) => {
+  engine.events.on('upload', ({ upload, previous }) => {
     seen.set(upload.id, upload.status)
     if (upload.status === 'failed') failed.set(upload.id, upload)
     else failed.delete(upload.id)
+    // A row that just completed with a record is told once what it became was read (issue 32: the
+    // engine tells it again then, read or not), so its line carries the summary.
+    if (upload.status === 'completed' && previous !== 'completed' && upload.recordUuid !== null && upload.record === null) return
     out.line(describeUpload(upload))
   })
   engine.events.on('folder', (f) => {

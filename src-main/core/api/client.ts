@@ -36,7 +36,9 @@ import {
   readAuthValidate,
   readJob,
   readPageMeta,
+  recordSummaryRead,
   updatedRecordRead,
+  type RecordSummaryRead,
   type AiCreateRead,
   type AuthValidateRead,
   type InvoiceRead,
@@ -46,6 +48,7 @@ import {
   type UpdatedRecordRead,
 } from '../../../schemas/read'
 import { CLIENT_ERROR_CODES } from './errors'
+import { RECORD_READ_RESOURCES } from '../../../schemas/assumptions'
 import { streamedJsonBody } from './stream-body'
 import { CREATE_ANSWER, JOB_ANSWER, anyEnvelope } from './envelope'
 import { checkedFiles, uploadMetadata, wholeUploadBody } from './file-upload'
@@ -275,6 +278,24 @@ export class BookkeepingClient extends PartnerRoutes {
       path,
       auth: 'business',
       envelope: anyEnvelope().extend({ data: resourceReader(resource) }),
+      opts,
+    }).then((e) => e.data)
+  }
+
+  /**
+   * GET /{resource}/{uuid} read as Review's summary (issue 32; RECORD_READ_RESOURCES says which
+   * resource each kind is read at). `resource` must be one of that table's paths.
+   */
+  async getRecordSummary(resource: string, uuidOrSource: string, opts?: ReadOptions): Promise<RecordSummaryRead> {
+    if (!Object.values(RECORD_READ_RESOURCES).includes(resource)) {
+      throw new Error(`Bookdrop reads no records at /${resource}: use one of RECORD_READ_RESOURCES`)
+    }
+    const path = `/${resource}/${this.pathId('GET', 'business', 'uuid', uuidOrSource)}`
+    return this.send({
+      method: 'GET',
+      path,
+      auth: 'business',
+      envelope: anyEnvelope().extend({ data: recordSummaryRead }),
       opts,
     }).then((e) => e.data)
   }

@@ -13,6 +13,7 @@ import {
   type EventName,
   type ProfileList,
   type ProfileView,
+  type ReviewCounts,
   type SessionState,
   UPLOAD_STATUSES,
   type UploadStatus,
@@ -34,6 +35,7 @@ import {
 } from '../secrets'
 import { type Upload, toUploadView } from '../store/uploads'
 import { PathGrants } from '../user-paths'
+import { businessCurrency, localDay } from '../review/flags'
 
 /** What the app needs of its host: Electron gives native dialogs, the web host does without. */
 export interface ShellPort {
@@ -166,14 +168,40 @@ export class AppContext {
     if (name === 'upload') {
       // The engine's rows carry main's own fields: the contract's view leaves them out.
       const e = payload as Events['upload']
-      this.emit('upload', { ...e, upload: toUploadView(e.upload as Upload) })
+      const u = e.upload as Upload
+      // What a completed row became (issue 32), when the event does not carry it yet.
+      const records = u.status === 'completed' && u.record === null && u.recordUuid ? this.engine.records.recordsOf(u.id) : undefined
+      this.emit('upload', { ...e, upload: toUploadView(u, records) })
       this.scheduleSession()
+      return
+    }
+    if (name === 'review') {
+      // The engine counts without the business's currency: counted again with it.
+      const e = payload as Events['review']
+      const counts = this.reviewCounts()
+      this.emit('review', counts ? { ...e, counts } : e)
       return
     }
     this.emit(name, payload)
     if (name === 'storage') this.emitSession()
     else if ((name === 'rateLimit' || name === 'profile') && (payload as Events['profile']).profileId === this.active)
       this.emitSession()
+  }
+
+  /** Review's counts for the active business, with its currency (issue 32); null without one. */
+  reviewCounts(): ReviewCounts | null {
+    const e = this.active ? this.entry(this.active) : undefined
+    if (!e || !isBusinessKind(e.profile)) return null
+    try {
+      return this.engine.records.store.counts(e.profile.id, { currency: businessCurrency(e.profile), today: localDay() })
+    } catch {
+      return null
+    }
+  }
+
+  emitReviewCounts(): void {
+    const counts = this.reviewCounts()
+    if (counts) this.emit('review', { counts, uuids: [], uploadIds: [] })
   }
 
   /** Many uploads change status at once: one `session` event per SESSION_THROTTLE_MS at most. */

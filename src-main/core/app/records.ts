@@ -4,6 +4,7 @@
  */
 import type { Calls, ListPage, ParsedReq, RecordRow } from '../../../contract'
 import type { BookkeepingClient } from '../api'
+import type { UpdatedRecordRead as UpdatedRecord } from '../../../schemas/read'
 import type { AppContext } from './context'
 import type { Room } from './room'
 
@@ -29,6 +30,16 @@ export function recordsRoom(ctx: AppContext): RecordsRoom {
   const page = async (resource: Listed, q: ParsedReq<'listInvoices'>): Promise<ListPage<RecordRow>> => {
     const res = await (await client()).list(resource, q)
     return { data: res.data.map((r): RecordRow => ({ ...r })), meta: res.meta }
+  }
+
+  /** The record Bookdrop keeps for Review and History follows the edit (issue 32). */
+  const followed = <T extends UpdatedRecord>(id: string, answer: T): T => {
+    try {
+      ctx.engine.records.followUpdate(answer.uuid || id, answer)
+    } catch {
+      // The edit is on the server; the stored summary catches up when the record is next read.
+    }
+    return answer
   }
 
   return {
@@ -57,15 +68,15 @@ export function recordsRoom(ctx: AppContext): RecordsRoom {
     },
 
     async updateExpense(req): Promise<RecordRow> {
-      return (await client()).patchExpense(req.id, req.patch)
+      return followed(req.id, await (await client()).patchExpense(req.id, req.patch))
     },
 
     async updateBill(req): Promise<RecordRow> {
-      return (await client()).patchBill(req.id, req.patch)
+      return followed(req.id, await (await client()).patchBill(req.id, req.patch))
     },
 
     async replaceBill(req): Promise<RecordRow> {
-      return (await client()).putBill(req.id, req.body)
+      return followed(req.id, await (await client()).putBill(req.id, req.body))
     },
 
     async deleteBankTransaction(req): Promise<Calls['deleteBankTransaction']> {

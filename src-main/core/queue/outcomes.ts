@@ -27,7 +27,14 @@ export type Outcome =
    */
   | { kind: 'follow'; wait: number; lastError: string | null; counted?: boolean }
   /** Completed with a record (null: "sent; the server did not report completion", with the note). */
-  | { kind: 'complete'; recordUuid: string | null; recordType: string | null; note: CompletionNote | null }
+  | {
+      kind: 'complete'
+      recordUuid: string | null
+      recordType: string | null
+      note: CompletionNote | null
+      /** Every record the job made (a bank statement makes several), the first being recordUuid. */
+      recordUuids?: string[]
+    }
 
 export type CompletionNote = { errorCode: string; lastError: string; httpStatus: number | null }
 
@@ -155,7 +162,13 @@ export const KEY_REUSED =
 /** The job's answer: its record, its failure, or ask again. */
 export function afterJobAnswer(row: Upload, job: JobRead, opts: QueueOptions): Outcome {
   if (job.status === 'completed')
-    return { kind: 'complete', recordUuid: job.resource_uuid, recordType: job.resource_type, note: null }
+    return {
+      kind: 'complete',
+      recordUuid: job.resource_uuid,
+      recordType: job.resource_type,
+      note: null,
+      recordUuids: job.resource_uuids,
+    }
   if (job.status === 'unknown' && row.polls + 1 >= UNKNOWN_JOB_STATUS_POLLS)
     return notReported(`job ${row.jobReference} never gave a status Bookdrop knows`)
   if (job.status === 'failed') {

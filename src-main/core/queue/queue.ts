@@ -168,6 +168,11 @@ export class UploadQueue {
     })
   }
 
+  /** The client a profile's uploads are sent with (Review's reads use it too, issue 32). */
+  clientOf(profileId: string): Promise<UploadClient> {
+    return this.client(profileId)
+  }
+
   private async client(profileId: string): Promise<UploadClient> {
     let c = this.clients.get(profileId)
     if (!c) {

@@ -167,7 +167,7 @@ export class Sender {
         )
         if (next) this.emitUpload(next, 'uploading') // else: cancelled while in flight
       } else if (res.process_type === 'direct') {
-        this.complete(row, res.record.uuid, res.record.resource_type ?? row.target, 'uploading')
+        this.complete(row, res.record.uuid, res.record.resource_type ?? row.target, 'uploading', null, [res.record.uuid])
       } else {
         this.apply(row, 'uploading', notReported('its answer named no job and no record'))
       }
@@ -212,7 +212,7 @@ export class Sender {
       }
       this.d.store.note(row, 'processing', patch, now)
     } else {
-      this.complete(row, o.recordUuid, o.recordType, from, o.note)
+      this.complete(row, o.recordUuid, o.recordType, from, o.note, o.recordUuids)
     }
   }
 
@@ -281,6 +281,7 @@ export class Sender {
     recordType: string | null,
     from: 'uploading' | 'processing',
     note: CompletionNote | null = null,
+    recordUuids: string[] = recordUuid ? [recordUuid] : [],
   ): void {
     const now = this.d.opts.now()
     const done = this.d.store.transition(
@@ -301,6 +302,16 @@ export class Sender {
     if (!done) return // cancelled meanwhile
     this.emitUpload(done, from)
     this.d.track(this.d.hooks.afterRecord(done))
+    const made = recordUuid && !recordUuids.includes(recordUuid) ? [recordUuid, ...recordUuids] : recordUuids
+    if (made.length > 0 && this.d.hooks.recordsMade) {
+      const read = this.d.hooks.recordsMade
+      this.d.track(
+        this.d.client(done.profileId).then(
+          (client) => read(done, made, client),
+          () => read(done, made, null),
+        ),
+      )
+    }
   }
 
   private emitUpload(upload: Upload, previous: Upload['status'] | null): void {

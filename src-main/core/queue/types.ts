@@ -3,7 +3,7 @@
  * failures it understands, and the hooks the engine gives it.
  */
 import type { FileHandle } from 'node:fs/promises'
-import type { AiTarget, JobRead } from '../../../schemas'
+import type { AiTarget, JobRead, RecordSummaryRead } from '../../../schemas'
 import { AI_CREDITS_EXHAUSTED_STATUS, ERROR_CODES } from '../../../schemas/assumptions'
 import type { RateLimit } from '../api/ratelimit'
 import type { ConnectionProblem } from '../api/errors'
@@ -43,6 +43,8 @@ export interface UploadClient {
   getJob(jobReference: string, opts?: { signal?: AbortSignal }): Promise<JobRead>
   /** A light question (GET /auth/validate): the probe before a file is sent again after a 5xx page. */
   validateKey?(opts?: { signal?: AbortSignal }): Promise<unknown>
+  /** The record a job made, read for Review (issue 32): GET /{resource}/{uuid}. */
+  getRecordSummary?(resource: string, uuid: string, opts?: { signal?: AbortSignal }): Promise<RecordSummaryRead>
 }
 
 /** The shape of a client failure the queue understands (ApiError has it). */
@@ -172,6 +174,12 @@ export interface Gate {
 export interface QueueHooks {
   /** Once a record exists (move the source file); failures are reported, never thrown. */
   afterRecord(row: Upload): Promise<void>
+  /**
+   * Once a row completed with its records (issue 32): reads and keeps what they are. Part of
+   * completing (the queue waits for it before it is idle); a failure is kept, never thrown, and
+   * never changes the row. `client` is null when the profile has none now (the records wait).
+   */
+  recordsMade?(row: Upload, uuids: string[], client: UploadClient | null): Promise<void>
   /** The file changed on disk before it was sent: its row is superseded; take the new version. */
   superseded(row: Upload): void
   /** Storage works again after a fault (the engine re-takes files it could not record). */

@@ -128,6 +128,8 @@ export const profileSchema = z.object({
   createdAt: z.string(),
   validatedAt: z.string(),
   business: businessInfoSchema.optional(),
+  /** The business's currency as the person set it (issue 32), ISO 4217. */
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
 })
 
 export const profilesFileSchema = z.object({

@@ -261,6 +261,20 @@ export class ProfileManager {
     })
   }
 
+  /** Sets (or, with null, clears) the business's currency the person chose (issue 32; checked by the caller). */
+  setCurrency(id: string, currency: string | null): Promise<Profile> {
+    return this.#serial(async () => {
+      await this.#reloadInside()
+      const { currency: _old, ...profile } = this.#require(id)
+      const updated: Profile = currency ? { ...profile, currency } : profile
+      await this.#writeFile({
+        ...this.#data,
+        profiles: this.#data.profiles.map((p) => (p.id === id ? updated : p)),
+      })
+      return structuredClone(updated)
+    })
+  }
+
   /**
    * Deletes the profile's keychain entries, then its metadata. When the keychain cannot delete, the
    * profile is kept (so the entry is never orphaned) and the error says why.

@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Database, type LibsqlDatabase } from './libsql'
+import { RECORDS_MIGRATION } from './records-schema'
 
 type RawDatabase = InstanceType<typeof Database>
 type Statement = LibsqlDatabase.Statement<unknown[]>
@@ -183,6 +184,10 @@ const MIGRATIONS: string[] = [
   ALTER TABLE uploads ADD COLUMN sent_name TEXT;
   ALTER TABLE uploads ADD COLUMN sent_prompt TEXT;
   `,
+  // 9 (issue 32): what each receipt became. The records table and, once, a row waiting to be read
+  // for every upload already completed with a record (read lazily, when first shown). See
+  // store/records.ts. (Self-contained: other branches may append migrations before this one.)
+  RECORDS_MIGRATION,
 ]
 
 export class Db {

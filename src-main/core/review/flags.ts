@@ -1,0 +1,124 @@
+/**
+ * Review's flags and its other sentences (issue 32), each a `Coded` with its English wording: no
+ * total (zero or missing), no vendor, a date after today, a currency other than the business's, and
+ * a possible duplicate (another record with the same vendor, date and total: contract/possible-
+ * duplicate.ts, basis `same_record`). The same conditions, in SQL, count "Flagged"
+ * (store/records.ts FLAGGED): change both together.
+ */
+import type { Coded } from '../../../contract/message'
+import {
+  MESSAGE_ID as DUPLICATE_MESSAGE_ID,
+  type PossibleDuplicate,
+  possibleDuplicateText,
+} from '../../../contract/possible-duplicate'
+import type { ReviewFlag } from '../../../contract/review'
+import type { Profile } from '../../../contract/types'
+import { FLAGGED_KINDS, type FlagContext, type StoredRecord } from '../store/records'
+
+/** A sentence with its catalogue id (contract/i18n/<locale>/review-main.json translates it). */
+export function coded(code: string, text: string, params?: Coded['params']): Coded {
+  return params ? { code, params, text } : { code, text }
+}
+
+/** The kind of record in plain words (English), for sentences. */
+const KIND_WORDS: Readonly<Record<string, string>> = {
+  expense: 'an expense',
+  bill: 'a bill',
+  invoice: 'an invoice',
+  purchase_order: 'a purchase order',
+  journal: 'a journal',
+  income: 'an income record',
+  contact: 'a contact',
+  account: 'an account',
+  bank_transaction: 'a bank transaction',
+}
+
+export const REVIEW_TEXT = {
+  noTotal: () => coded('review.flag.no_total', 'No total'),
+  noVendor: () => coded('review.flag.no_vendor', 'No vendor'),
+  futureDate: () => coded('review.flag.future_date', 'Date in the future'),
+  otherCurrency: (currency: string, businessCurrency: string) =>
+    coded('review.flag.other_currency', `Currency ${currency} is not the business's ${businessCurrency}`, {
+      currency,
+      businessCurrency,
+    }),
+  /** Why a record's fields cannot be changed from Review. */
+  readOnlyKind: (kind: string) =>
+    coded(
+      'review.readonly.kind',
+      `This is ${KIND_WORDS[kind] ?? `a record of kind ${kind}`}: Bookdrop can change only expenses and bills. Change it in your bookkeeping.`,
+      { kind },
+    ),
+  readOnlyDeleted: () =>
+    coded('review.readonly.deleted', 'This record was deleted on the server: there is nothing left to change.'),
+  readOnlyUnread: () =>
+    coded(
+      'review.readonly.unread',
+      'Bookdrop has not read this record from the server yet: it can be changed once it has been read.',
+    ),
+  /** The record could not be read yet. */
+  readPending: (why: string) =>
+    coded('review.read.pending', `Not read from the server yet (${why}). Bookdrop tries again when it is shown.`, { why }),
+  saveOffline: () =>
+    coded(
+      'review.save.offline',
+      'Not saved: the server cannot be reached. Your changes are still in the form; save again once you are online.',
+    ),
+  saveNothing: () => coded('review.save.nothing', 'Nothing to save: change a field first.'),
+  notFound: () =>
+    coded('review.not_found', 'Bookdrop has no such record: it may belong to another profile, or its history was cleared.'),
+  noProfile: () => coded('review.no_profile', 'Add or choose a business profile first.'),
+} as const
+
+/** The duplicate flag of `r` when another record (of another upload) has its vendor, date and total. */
+function duplicateFlag(other: StoredRecord): ReviewFlag {
+  const duplicate: PossibleDuplicate = {
+    basis: 'same_record',
+    uploadId: other.uploadId,
+    name: other.name,
+    sentAt: other.createdAt,
+    recordUuid: other.uuid,
+  }
+  const text = possibleDuplicateText(duplicate)
+  const message = coded(DUPLICATE_MESSAGE_ID, text, { name: other.name, sentAt: other.createdAt, basis: 'same_record' })
+  return { code: 'possible_duplicate', duplicate, text, message }
+}
+
+function plain(code: 'no_total' | 'no_vendor' | 'future_date', message: Coded): ReviewFlag {
+  return { code, text: message.text, message }
+}
+
+/**
+ * The flags of a record. `sameRecord` lists the other records with its vendor, date and total
+ * (RecordStore.sameRecord): the first one is named. A record not read yet, deleted on the server,
+ * or of a kind that is not a receipt's (a contact, an account) has none.
+ */
+export function flagsOf(r: StoredRecord, ctx: FlagContext, sameRecord: readonly StoredRecord[]): ReviewFlag[] {
+  if (r.fetchedAt === null || r.deletedOnServer) return []
+  if (!(FLAGGED_KINDS as readonly string[]).includes(r.kind)) return []
+  const flags: ReviewFlag[] = []
+  if (r.total === null || Number(r.total) === 0) flags.push(plain('no_total', REVIEW_TEXT.noTotal()))
+  if (r.vendor === null || r.vendor.trim() === '') flags.push(plain('no_vendor', REVIEW_TEXT.noVendor()))
+  if (r.date !== null && r.date > ctx.today) flags.push(plain('future_date', REVIEW_TEXT.futureDate()))
+  if (ctx.currency && r.currency && r.currency !== ctx.currency) {
+    const message = REVIEW_TEXT.otherCurrency(r.currency, ctx.currency)
+    flags.push({ code: 'other_currency', currency: r.currency, businessCurrency: ctx.currency, text: message.text, message })
+  }
+  const other = sameRecord[0]
+  if (other) flags.push(duplicateFlag(other))
+  return flags
+}
+
+/** The business's currency: what /auth/validate said, else what the person set on the profile. */
+export function businessCurrency(p: Pick<Profile, 'business' | 'currency'>): string | null {
+  const said = p.business?.currency?.trim().toUpperCase()
+  if (said && /^[A-Z]{3}$/.test(said)) return said
+  return p.currency ?? null
+}
+
+/** Today's date where this computer is, YYYY-MM-DD. */
+export function localDay(now: number = Date.now()): string {
+  const d = new Date(now)
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`
+}
