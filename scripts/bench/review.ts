@@ -114,7 +114,7 @@ function listProbe(): void {
       const ch = new MessageChannel()
       ch.port1.onmessage = () => {
         w.__bench.paintedAt = performance.now()
-        ;(window as unknown as { __benchPainted?: () => void }).__benchPainted?.()
+        ;(window as unknown as { __benchPainted?: (at: number) => void }).__benchPainted?.(w.__bench.paintedAt)
       }
       ch.port2.postMessage(null)
     })
@@ -125,17 +125,19 @@ function listProbe(): void {
 async function listFirstPaint(browser: Browser, url: string): Promise<number> {
   const { context, page } = await openPage(browser, { a11y: false })
   try {
-    let painted: () => void = () => undefined
-    const done = new Promise<void>((r) => (painted = r))
-    await page.exposeBinding('__benchPainted', () => painted())
+    let painted: (at: number) => void = () => undefined
+    const done = new Promise<number>((r) => (painted = r))
+    page.on('crash', () => console.error('bench: review: the page crashed'))
+    await page.exposeBinding('__benchPainted', (_source, at: number) => painted(at))
     await page.addInitScript(listProbe)
     await page.goto(`${url}#review`)
     let timer: NodeJS.Timeout | undefined
-    await Promise.race([
+    return await Promise.race([
       done,
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('no record painted in 30 s')), 30_000))),
+      new Promise<number>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error('no record painted in 30 s')), 30_000)),
+      ),
     ]).finally(() => clearTimeout(timer))
-    return page.evaluate(() => (window as unknown as { __bench: { paintedAt: number } }).__bench.paintedAt)
   } finally {
     await context.close()
   }

@@ -239,13 +239,17 @@ export class RecordStore {
     return { toReview: n('to_review'), flagged: n('flagged'), all: n('all') }
   }
 
-  /** The other records with the same vendor, date and total (another upload), oldest first. */
+  /**
+   * The other records with the same vendor, date and total (another upload), oldest first. The
+   * unary `+` keeps SQLite on records_same: ordered by the bare columns it walked the whole profile
+   * through records_list instead (12 ms a record at 10,000 records, 2.4 s for a page of 200).
+   */
   sameRecord(r: StoredRecord): StoredRecord[] {
     if (!r.vendor || !r.date || !r.total) return []
     return this.db
       .all<Row>(
         `${SELECT} WHERE r.profile_id = ? AND r.vendor_key = ? AND r.date = ? AND r.total = ? AND r.upload_id != ?
-          AND r.deleted_on_server = 0 AND r.fetched_at IS NOT NULL ORDER BY r.completed_at, r.id LIMIT 5`,
+          AND r.deleted_on_server = 0 AND r.fetched_at IS NOT NULL ORDER BY +r.completed_at, +r.id LIMIT 5`,
         r.profileId,
         r.vendor.trim().toLowerCase(),
         r.date,
