@@ -9,7 +9,8 @@ import { errorText, settle } from '../lib/result'
 import type { ReviewCounts, ReviewDetail, ReviewEvent, ReviewFilter, ReviewItem } from '../../contract/review'
 import type { SliceCreator } from './types'
 
-export const REVIEW_PAGE = 200
+/** Items per request: a window's worth several times over, small enough to answer at once. */
+export const REVIEW_PAGE = 100
 
 export interface ReviewSlice {
   reviewFilter: ReviewFilter

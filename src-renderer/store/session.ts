@@ -221,6 +221,8 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     // Opened on the history (a reload, a link): its first page is asked for first, as soon as the
     // profile is known, alongside the screen's code.
     else if (s.screen === 'history' && s.activeId) s.ensureHistoryRows(0, 0)
+    // The same for Review: its first page is asked for alongside its code.
+    else if (s.screen === 'review' && s.activeId && !partner) s.setReviewFilter(s.reviewFilter)
     if (!sessionLoaded) void s.loadSession()
     if (s.activeId) void s.loadAttention()
     if (s.activeId && !partner) void s.loadReviewCounts()
