@@ -293,7 +293,10 @@ export type ProfileState =
   | 'offline'
 
 export interface EngineEvents {
-  /** A row was created or changed status. */
+  /**
+   * A row was created or changed status; or (issue 32) what a completed row became was read, or
+   * edited: then `previous` equals the status and `record` / `recordCount` are set.
+   */
   upload: { upload: UploadView; previous: UploadStatus | null }
   /** Bytes of a file sent so far (one event per ~64 KiB at most). */
   progress: { id: number; sent: number; total: number }

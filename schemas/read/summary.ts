@@ -5,7 +5,10 @@
  * server sends is written with two places at least ("12400" → "12400.00").
  */
 import { FIELD_ALIASES } from '../assumptions'
+import { decimalText } from './decimal'
 import { type Obj, isObject, pick, pickText, text, withUuid } from './primitives'
+
+export { decimalText } from './decimal'
 
 export interface RecordSummaryRead {
   uuid: string
@@ -18,24 +21,6 @@ export interface RecordSummaryRead {
   narration: string | null
   /** The record's fields as plain JSON values, for screens that show them read-only. */
   fields: Record<string, unknown>
-}
-
-const DECIMAL = /^[-+]?\d+(\.\d+)?$/
-
-/** A money amount as a decimal string with two places at least; null when it is not a number. */
-export function decimalText(v: unknown): string | null {
-  let s: string
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) return null
-    s = String(v)
-    if (/e/i.test(s)) s = v.toFixed(2)
-  } else if (typeof v === 'string' && DECIMAL.test(v.trim().replace(/,/g, ''))) {
-    s = v.trim().replace(/,/g, '')
-  } else return null
-  const [int = '0', frac = ''] = s.replace(/^\+/, '').split('.')
-  const neg = int.startsWith('-')
-  const digits = (neg ? int.slice(1) : int).replace(/^0+(?=\d)/, '')
-  return `${neg ? '-' : ''}${digits}.${frac.padEnd(2, '0')}`
 }
 
 /** YYYY-MM-DD at the start of a date or timestamp; anything else is null. */

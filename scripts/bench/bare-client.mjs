@@ -2,7 +2,8 @@
 // The bare client of `npm run bench`'s whole-process scenario: what the headless mode does for a folder
 // of receipts, with nothing else, written as a plain loop would be: read each file, base64 it into the
 // same JSON body the engine sends, POST it (three at a time), and poll every job to completion with
-// the same schedule (1 s, rising by 1.6 up to 30 s). No queue, no database, no watcher, no retries,
+// the same schedule (1 s, rising by 1.6 up to 30 s), then read each record a completed job made
+// (GET /expenses/{uuid}, as the engine does to show what each receipt became: issue 32). No queue, no database, no watcher, no retries,
 // and nothing loaded that the loop does not use (no node:crypto: the Idempotency-Key is a counter;
 // node:http only with "http": true). Plain JavaScript, started the cheapest way: it is measured as a
 // process.
@@ -66,7 +67,16 @@ async function follow(ref) {
     await new Promise((r) => setTimeout(r, wait))
     const res = await request(`${o.baseUrl}/jobs/${ref}`, { headers: { 'X-API-Key': o.key } })
     const json = await res.json()
-    if (json.data?.status === 'completed' || json.data?.status === 'failed') return json.data.status
+    if (json.data?.status === 'completed') {
+      // What the receipt became: each record the job made, read once (issue 32).
+      const uuids = json.data.resource_uuids ?? (json.data.resource_uuid ? [json.data.resource_uuid] : [])
+      for (const uuid of uuids) {
+        const rec = await request(`${o.baseUrl}/expenses/${uuid}`, { headers: { 'X-API-Key': o.key } })
+        await rec.json()
+      }
+      return 'completed'
+    }
+    if (json.data?.status === 'failed') return json.data.status
     wait = Math.min(30_000, wait * 1.6)
   }
 }

@@ -108,6 +108,7 @@ export class Engine {
       uploads: this.uploads,
       events: this.events,
       clientOf: (profileId) => this.queue.clientOf(profileId),
+      paced: (profileId, fn) => this.queue.paced(profileId, fn),
       now: () => Date.now(),
     })
     this.taker = new FileTaker(

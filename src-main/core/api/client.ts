@@ -291,13 +291,8 @@ export class BookkeepingClient extends PartnerRoutes {
       throw new Error(`Bookdrop reads no records at /${resource}: use one of RECORD_READ_RESOURCES`)
     }
     const path = `/${resource}/${this.pathId('GET', 'business', 'uuid', uuidOrSource)}`
-    return this.send({
-      method: 'GET',
-      path,
-      auth: 'business',
-      envelope: anyEnvelope().extend({ data: recordSummaryRead }),
-      opts,
-    }).then((e) => e.data)
+    const envelope = anyEnvelope().extend({ data: recordSummaryRead })
+    return (await this.send({ method: 'GET', path, auth: 'business', envelope, opts })).data
   }
 
   /** GET /invoices/{uuid} (uuid or source_uuid). */

@@ -93,7 +93,7 @@ export function reviewRoom(ctx: AppContext): ReviewRoom {
     changed('currency', edit.currency, r.currency)
     if (edit.narration !== undefined && (edit.narration ?? '') !== (r.narration ?? '')) {
       if (!edit.narration?.trim()) {
-        throw new AppError('invalid_request', 'The narration cannot be empty: write what the record is for.', {
+        throw new AppError('invalid_request', REVIEW_TEXT.narrationEmpty().text, {
           narration: 'write what the record is for',
         })
       }
@@ -133,7 +133,7 @@ export function reviewRoom(ctx: AppContext): ReviewRoom {
         answer = current.kind === 'bill' ? await client.patchBill(r.uuid, patch) : await client.patchExpense(r.uuid, patch)
       } catch (e) {
         const f = asFailure(e)
-        if (f.connection || f.status === 0) throw new AppError('offline', REVIEW_TEXT.saveOffline().text)
+        if (f.connection) throw new AppError('offline', REVIEW_TEXT.saveOffline().text)
         if (f.status === 404) {
           keeper().store.deletedOnServer(r.uuid, Date.now())
           return detail(keeper().store.byUuid(r.uuid, p.id) ?? r, p)

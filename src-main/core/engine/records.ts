@@ -10,7 +10,8 @@
  * again later); a 404 on a later read means the record is gone ("deleted on the server").
  */
 import { RECORD_READ_RESOURCES } from '../../../schemas/assumptions'
-import { type RecordSummaryRead, decimalText } from '../../../schemas/read/summary'
+import type { RecordSummaryRead } from '../../../schemas/read/summary'
+import { decimalText } from '../../../schemas/read/decimal'
 import type { RecordRead } from '../../../schemas/read/records'
 import type { ReviewCounts } from '../../../contract/review'
 import type { EngineEmitter } from '../events'
@@ -22,6 +23,8 @@ import type { Upload, UploadStore } from '../store/uploads'
 
 /** Records read at once when rows are shown (the rest wait for the next showing). */
 export const LAZY_READS_PER_SHOWING = 6
+/** At most one `review` event per this many ms. */
+export const REVIEW_EVENT_MS = 250
 /** Reads in flight at once for rows shown. */
 const LAZY_CONCURRENCY = 2
 
@@ -29,17 +32,9 @@ const LAZY_CONCURRENCY = 2
 export function kindOf(recordType: string | null, target: string): string {
   const named = recordType?.trim().toLowerCase().replace(/[\s-]+/g, '_')
   if (named) return named
-  const fromTarget: Record<string, string> = {
-    expenses: 'expense',
-    bills: 'bill',
-    journals: 'journal',
-    invoices: 'invoice',
-    income: 'income',
-    contacts: 'contact',
-    accounts: 'account',
-    'bank-transactions': 'bank_transaction',
-  }
-  return fromTarget[target] ?? target
+  // The target is the resource the create posted to: the kind read there (RECORD_READ_RESOURCES).
+  const fromTarget = Object.entries(RECORD_READ_RESOURCES).find(([, resource]) => resource === target)?.[0]
+  return fromTarget ?? target
 }
 
 export interface RecordKeeperDeps {
@@ -47,6 +42,8 @@ export interface RecordKeeperDeps {
   uploads: UploadStore
   events: EngineEmitter
   clientOf(profileId: string): Promise<UploadClient>
+  /** Runs a request within the profile's rate budget (UploadQueue.paced); null: not now. */
+  paced<T>(profileId: string, fn: () => Promise<T>): Promise<T | null>
   now(): number
 }
 
@@ -58,6 +55,13 @@ export class RecordKeeper {
   private readonly lazyQueue: StoredRecord[] = []
   private readonly work = new Set<Promise<void>>()
   private closed = false
+  private changed: { profileId: string | null; uuids: Set<string>; uploadIds: Set<number> } = {
+    profileId: null,
+    uuids: new Set(),
+    uploadIds: new Set(),
+  }
+  private reviewTimer: NodeJS.Timeout | null = null
+  private lastReviewAt = 0
 
   constructor(private readonly d: RecordKeeperDeps) {
     this.store = new RecordStore(d.db)
@@ -158,6 +162,8 @@ export class RecordKeeper {
 
   async close(): Promise<void> {
     this.closed = true
+    if (this.reviewTimer) clearTimeout(this.reviewTimer)
+    this.reviewTimer = null
     this.lazyQueue.length = 0
     await this.settled()
   }
@@ -202,7 +208,12 @@ export class RecordKeeper {
     if (this.reading.has(r.uuid)) return null
     this.reading.add(r.uuid)
     try {
-      const read = await client.getRecordSummary(resource, r.uuid)
+      const get = client.getRecordSummary.bind(client)
+      const read = await this.d.paced(r.profileId, () => get(resource, r.uuid))
+      if (read === null) {
+        this.store.readFailed(r.uuid, 'the profile is paused or waiting for its connection')
+        return new Error('The record was not read: the profile is paused or waiting for its connection.')
+      }
       this.store.stored(r.uuid, read, this.d.now(), read.kind ?? undefined)
       return null
     } catch (e) {
@@ -240,6 +251,37 @@ export class RecordKeeper {
     }
     const profileId = row?.profileId
     if (!profileId) return
-    this.d.events.emit('review', { counts: this.counts(profileId, localDay(this.d.now())), uuids, uploadIds: [uploadId] })
+    for (const u of uuids) this.changed.uuids.add(u)
+    this.changed.uploadIds.add(uploadId)
+    this.changed.profileId = profileId
+    this.scheduleReview()
+  }
+
+  /**
+   * One `review` event per REVIEW_EVENT_MS at most (the first at once): a drop of a thousand
+   * receipts reads a thousand records, and each count walks the profile's records.
+   */
+  private scheduleReview(): void {
+    if (this.reviewTimer || this.closed) return
+    const wait = this.lastReviewAt + REVIEW_EVENT_MS - this.d.now()
+    if (wait <= 0) return this.emitReview()
+    this.reviewTimer = setTimeout(() => {
+      this.reviewTimer = null
+      try {
+        this.emitReview()
+      } catch {
+        // Storage trouble: the next change tells again.
+      }
+    }, wait)
+    this.reviewTimer.unref?.()
+  }
+
+  private emitReview(): void {
+    const { profileId, uuids, uploadIds } = this.changed
+    if (!profileId || this.closed) return
+    this.changed = { profileId: null, uuids: new Set(), uploadIds: new Set() }
+    this.lastReviewAt = this.d.now()
+    const counts = this.counts(profileId, localDay(this.d.now()))
+    this.d.events.emit('review', { counts, uuids: [...uuids], uploadIds: [...uploadIds] })
   }
 }

@@ -168,6 +168,29 @@ export class UploadQueue {
     })
   }
 
+  /**
+   * Runs one request of a profile outside the schedule (Review's record reads, issue 32) within the
+   * profile's rate budget: it waits while the window is spent, and counts as in flight. A profile
+   * that waits for a person or for its connection is not asked now: `null` (the caller reads later).
+   */
+  async paced<T>(profileId: string, fn: () => Promise<T>): Promise<T | null> {
+    const g = this.gates.gate(profileId)
+    for (;;) {
+      const now = this.opts.now()
+      const at = this.gates.readyAt(profileId, now, 'poll')
+      if (at <= now) break
+      if (at === Infinity || !this.running) return null
+      await new Promise((r) => setTimeout(r, Math.min(at - now, 1000)))
+    }
+    g.inFlight++
+    try {
+      return await fn()
+    } finally {
+      g.inFlight--
+      this.kick(profileId)
+    }
+  }
+
   /** The client a profile's uploads are sent with (Review's reads use it too, issue 32). */
   clientOf(profileId: string): Promise<UploadClient> {
     return this.client(profileId)

@@ -64,10 +64,10 @@ export const REVIEW_TEXT = {
       'review.save.offline',
       'Not saved: the server cannot be reached. Your changes are still in the form; save again once you are online.',
     ),
-  saveNothing: () => coded('review.save.nothing', 'Nothing to save: change a field first.'),
+  narrationEmpty: () =>
+    coded('review.save.narration_empty', 'The narration cannot be empty: write what the record is for.'),
   notFound: () =>
     coded('review.not_found', 'Bookdrop has no such record: it may belong to another profile, or its history was cleared.'),
-  noProfile: () => coded('review.no_profile', 'Add or choose a business profile first.'),
 } as const
 
 /** The duplicate flag of `r` when another record (of another upload) has its vendor, date and total. */
