@@ -5,9 +5,10 @@ import type { SliceCreator } from './types'
 export const SCREENS = [
   'overview',
   'capture',
-  'review',
   'folders',
   'history',
+  // After the history: the shortcuts of the screens before it (Ctrl/Cmd+1…4) stay what they were.
+  'review',
   'mail',
   'purchaseOrders',
   'invoices',
