@@ -17,12 +17,12 @@
  */
 import { readFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
 import { Db } from '../../src-main/core/store/db'
 import { type BenchRow, runAlone } from './rows'
-import { initialScripts } from './renderer'
+import { KB, RENDERER_DIR, initialScripts, median, ms } from './renderer'
 import {
   CHROMIUM_PATH,
   type RunningApp,
@@ -35,18 +35,9 @@ import {
 import { twelveMegapixelPhoto } from '../../test/prepare/photos'
 import { receiptPdf } from '../../test/review/receipts'
 
-const ROOT = resolve(import.meta.dirname, '../..')
-const RENDERER_DIR = join(ROOT, 'out', 'renderer')
 const KEY = 'svc_sk_bench_review_0001'
-const KB = 1024
 const RECORDS = 10_000
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-const ms = (n: number) => `${n.toFixed(0)} ms`
 const fixtures = {
   businesses: [{ uuid: 'bench-review', name: 'Bench Review Ltd', key: KEY, currency: 'NGN', country: 'NG' }],
   rate_limit: { limit: 1_000_000, window_seconds: 60 },
@@ -173,7 +164,12 @@ async function arm(page: Page, want: { name: string; uploadId: number }): Promis
       document.removeEventListener('keydown', onKey, true)
     }
     document.addEventListener('keydown', onKey, true)
-    w.__typed = new Promise<number>((done) => {
+    w.__typed = new Promise<number>((done, fail) => {
+      const late = setTimeout(() => {
+        const painted = document.querySelector('.preview')?.getAttribute('data-painted')
+        const shown = document.querySelector('#review-detail-name')?.textContent
+        fail(new Error(`${want.name} (upload ${want.uploadId}) not painted in 15 s: showing ${shown}, painted ${painted}`))
+      }, 15_000)
       const ready = () =>
         document.querySelector('#review-detail-name')?.textContent === want.name &&
         document.querySelector('.review-form input[name="vendor"]') !== null &&
@@ -181,6 +177,7 @@ async function arm(page: Page, want: { name: string; uploadId: number }): Promis
       const obs = new MutationObserver(() => {
         if (Number.isNaN(w.__keyAt) || !ready()) return
         obs.disconnect()
+        clearTimeout(late)
         requestAnimationFrame(() => {
           const ch = new MessageChannel()
           ch.port1.onmessage = () => done(performance.now() - w.__keyAt)
