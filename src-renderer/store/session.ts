@@ -225,7 +225,8 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     else if (s.screen === 'review' && s.activeId && !partner) s.setReviewFilter(s.reviewFilter)
     if (!sessionLoaded) void s.loadSession()
     if (s.activeId) void s.loadAttention()
-    if (s.activeId && !partner) void s.loadReviewCounts()
+    // The navigation's count (opened on Review, its first page brings the counts already).
+    if (s.activeId && !partner && s.screen !== 'review') void s.loadReviewCounts()
   },
 })
 
