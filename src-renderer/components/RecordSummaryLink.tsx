@@ -24,7 +24,8 @@ export function RecordSummaryLink({ row }: { row: Pick<UploadView, 'recordUuid' 
     <button
       type="button"
       className="linklike record-link"
-      title={line ? intl.formatMessage(m.openTitle, { line }) : undefined}
+      // The whole of it on hover, whenever the column cuts it (issue 26).
+      title={line ? intl.formatMessage(m.openTitle, { line }) : intl.formatMessage(m.open)}
       onClick={() => openReview(uuid, 'all')}
     >
       <span className="ellipsis" dir="auto">
