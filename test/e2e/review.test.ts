@@ -146,6 +146,14 @@ describeE2E('review', (t) => {
       await page.getByRole('button', { name: /^Possible duplicate of shoprite-receipt\.pdf/ }).click()
       await showing(page, 'shoprite-receipt.pdf')
       await t.shot('review-duplicate')
+
+      // The Overview: this month's spending in the business's currency, and what waits, leading to Review.
+      await goTo(page, /Overview/, 'Overview')
+      const spent = page.locator('.money__figures .kpi').filter({ hasText: 'Spent this month' })
+      await until(async () => squash(await spent.locator('.kpi__value').textContent())).toMatch(/^NGN [\d,]+\.\d\d$/)
+      await page.getByRole('button', { name: 'Review them' }).click()
+      await onScreen(page, 'Review')
+      expect(await page.getByRole('button', { name: /^To review/ }).getAttribute('aria-pressed')).toBe('true')
     },
     E2E_TIMEOUT * 2,
   )

@@ -60,7 +60,7 @@ export function MonthMoney() {
       <h2 id="money-title" className="h3">
         {intl.formatMessage(m.title)}
       </h2>
-      <dl className="kpis money">
+      <dl className="money__figures">
         <div className="kpi">
           <dt className="kpi__label">{intl.formatMessage(m.spent)}</dt>
           <dd className="kpi__value">{amount(money.spentThisMonth)}</dd>
