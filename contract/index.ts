@@ -23,6 +23,7 @@ import { APP_CALLS, type AppCalls, type Settings } from './calls/app'
 import { UPLOAD_CALLS, type UploadCalls } from './calls/uploads'
 import { FOLDER_CALLS, type FolderCalls } from './calls/folders'
 import { RECORD_CALLS, type RecordCalls } from './calls/records'
+import { DOCUMENT_CALLS, type DocumentCalls } from './calls/document'
 import { PARTNER_CALLS, type PartnerCalls } from './calls/partner'
 import { PHONE_CALLS, type PhoneCalls } from './calls/phone'
 import { CONNECTION_CALLS, type ConnectionCalls } from './calls/connection'
@@ -42,6 +43,7 @@ export { currencyCode, reviewEditSchema } from './calls/review'
 export { settingsSchema, type Settings } from './calls/app'
 export type { DataFolderView, FreedView } from './calls/data-folder'
 export { DUPLICATE_MODES, type DuplicateMode } from './calls/duplicates'
+export { MAX_PREVIEW_BYTES, type ReviewDocument } from './calls/document'
 export { UPLOAD_STATUS_VALUES, historyFilterSchema, type HistoryFilterInput } from './calls/uploads'
 export { CALL_NAMES, EVENT_NAMES, type CallName, type EventName }
 
@@ -54,6 +56,7 @@ export const CALLS = {
   ...UPLOAD_CALLS,
   ...FOLDER_CALLS,
   ...RECORD_CALLS,
+  ...DOCUMENT_CALLS,
   ...PARTNER_CALLS,
   ...PHONE_CALLS,
   ...CONNECTION_CALLS,
@@ -76,6 +79,7 @@ type _NoCallInTwoGroups = Assert<
         typeof UPLOAD_CALLS,
         typeof FOLDER_CALLS,
         typeof RECORD_CALLS,
+        typeof DOCUMENT_CALLS,
         typeof PARTNER_CALLS,
         typeof PHONE_CALLS,
         typeof CONNECTION_CALLS,
@@ -101,6 +105,7 @@ export interface Calls
     UploadCalls,
     FolderCalls,
     RecordCalls,
+    DocumentCalls,
     PartnerCalls,
     PhoneCalls,
     ConnectionCalls,

@@ -44,6 +44,7 @@ export const CALL_NAMES = [
   'updateExpense',
   'updateBill',
   'replaceBill',
+  'review.document',
   'listBankTransactions',
   'deleteBankTransaction',
   'uploadBankStatement',

@@ -14,6 +14,7 @@ import type { Screen } from './store/ui'
 const LOADERS: Record<Screen, () => Promise<ComponentType>> = {
   overview: () => import('./screens/Overview').then((m) => m.Overview),
   capture: () => import('./screens/Capture').then((m) => m.Capture),
+  review: () => import('./screens/Review').then((m) => m.Review),
   folders: () => import('./screens/Folders').then((m) => m.Folders),
   mail: () => import('./screens/Mail').then((m) => m.Mail),
   history: () => import('./screens/History').then((m) => m.History),

@@ -36,17 +36,17 @@ import {
 export type { BenchRow } from './rows'
 
 const ROOT = resolve(import.meta.dirname, '../..')
-const RENDERER_DIR = join(ROOT, 'out', 'renderer')
+export const RENDERER_DIR = join(ROOT, 'out', 'renderer')
 const KEY = 'svc_sk_bench_renderer_0001'
 const ROWS = 100_000
-const KB = 1024
+export const KB = 1024
 
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   const m = Math.floor(s.length / 2)
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
-const ms = (n: number) => `${n.toFixed(0)} ms`
+export const ms = (n: number) => `${n.toFixed(0)} ms`
 
 // ---------------------------------------------------------------------------------------------
 // c. initial JavaScript

@@ -562,12 +562,14 @@ async function main(): Promise<void> {
 
   // 7–: rows measured by a script of their own, each in a process of its own (this one's heap still
   // holds what the emulator stored above): the renderer in Chromium through the web host, photos
-  // prepared and the phone's page, content fingerprints (issue 33), switching language (issue 34).
+  // prepared and the phone's page, content fingerprints (issue 33), switching language (issue 34),
+  // Review (issue 32: its list of 10,000 records, J → the next record painted, pdf.js kept lazy).
   const children: { scenario: string; script: string; what: string }[] = [
     { scenario: 'renderer', script: 'renderer.ts', what: 'renderer in Chromium' },
     { scenario: 'phone', script: 'phone.ts', what: 'phone and photos' },
     { scenario: 'fingerprint', script: 'fingerprint.ts', what: 'fingerprints' },
     { scenario: 'language', script: 'language.ts', what: 'switching language' },
+    { scenario: 'review', script: 'review.ts', what: 'review' },
   ]
   for (const c of children) {
     if (!runs(c.scenario)) continue

@@ -16,6 +16,7 @@ import { type PartnerRoom, partnerRoom } from './app/partner'
 import { type PhoneRoom, type PhoneRoomOptions, phoneRoom } from './app/phone'
 import { type ProfilesRoom, profilesRoom } from './app/profiles'
 import { type RecordsRoom, recordsRoom } from './app/records'
+import { type ReviewDocumentRoom, reviewDocumentRoom } from './app/review-document'
 import { type CallHandlers, type Unhandled, composeRooms } from './app/room'
 import { type ConnectionRoom, applyConnection, connectionRoom, proxyCredentials } from './app/connection'
 import { Network } from './api/network'
@@ -76,6 +77,7 @@ type Handlers = ProfilesRoom &
   FoldersRoom &
   UploadsRoom &
   RecordsRoom &
+  ReviewDocumentRoom &
   Pick<DemoRoom, 'startDemo' | 'addSampleReceipts'> &
   Omit<PartnerRoom, 'discardAll'> &
   HealthRoom &
@@ -102,6 +104,7 @@ function rooms(ctx: AppContext, launcher: DemoLauncher | undefined, phoneOptions
     foldersRoom(ctx),
     uploadsRoom(ctx, files),
     recordsRoom(ctx),
+    reviewDocumentRoom(ctx),
     { startDemo: demo.startDemo, addSampleReceipts: demo.addSampleReceipts },
     {
       listReferredBusinesses: partner.listReferredBusinesses,

@@ -42,7 +42,7 @@ export function cspDirectives({ dev, devServerOrigin }: CspOptions): [string, st
     ['default-src', ["'self'"]],
     ['script-src', script],
     ['style-src', ["'self'", "'unsafe-inline'"]],
-    ['img-src', ["'self'", 'data:']],
+    ['img-src', ["'self'", 'data:', 'blob:']],
     ['connect-src', connect],
     ['object-src', ["'none'"]],
     ['base-uri', ["'none'"]],

@@ -8,6 +8,7 @@ import type { Screen } from '../store/ui'
 const LABELS = defineMessages({
   overview: { id: 'nav.overview', defaultMessage: 'Overview' },
   capture: { id: 'nav.capture', defaultMessage: 'Capture' },
+  review: { id: 'review.nav', defaultMessage: 'Review' },
   folders: { id: 'nav.folders', defaultMessage: 'Watched folders' },
   mail: { id: 'nav.mail', defaultMessage: 'Mail' },
   history: { id: 'nav.history', defaultMessage: 'Upload history' },
@@ -25,6 +26,10 @@ const m = defineMessages({
   screens: { id: 'nav.label', defaultMessage: 'Screens' },
   menu: { id: 'nav.menu', defaultMessage: 'Menu' },
   demo: { id: 'nav.demo', defaultMessage: 'Demo' },
+  reviewWaiting: {
+    id: 'review.nav.waiting',
+    defaultMessage: '{count, plural, one {# record waits for review} other {# records wait for review}}',
+  },
 })
 
 /** The screens of the navigation, in order, with their names in the language in use. */
@@ -34,6 +39,18 @@ export function navItems(partner: boolean): { screen: Screen; label: string }[] 
     screen,
     label: intl.formatMessage(LABELS[screen]),
   }))
+}
+
+/** The Review item's count of records waiting (its accessible name reads "Review 5"). */
+function ReviewCount() {
+  const intl = useI18n()
+  const count = useApp((s) => s.reviewCounts?.toReview ?? null)
+  if (count === null || count === 0) return null
+  return (
+    <span className="badge nav__count" title={intl.formatMessage(m.reviewWaiting, { count })}>
+      {intl.formatNumber(count)}
+    </span>
+  )
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
@@ -118,7 +135,10 @@ export function Nav() {
                 setScreen(item.screen)
               }}
             >
-              <span>{item.label}</span>
+              <span className="nav__label">
+                {item.label}
+                {item.screen === 'review' ? <> <ReviewCount /></> : null}
+              </span>
               {/* Ctrl/Cmd+1…9: the tenth screen on has no digit of its own. */}
               {i < 9 ? (
                 <kbd className="nav__key" aria-hidden="true">

@@ -36,6 +36,7 @@ function knownName(id: number): string | null {
     null
   )
 }
+import { RecordSummaryLink } from './RecordSummaryLink'
 
 /** Why a row is where it is, in words. */
 export function uploadReason(u: Upload): string | null {
@@ -120,6 +121,11 @@ export function LiveUploadRow({ u, progress }: { u: Upload; progress: Progress |
         ) : null}
         <StatusBadge status={u.status} />
       </div>
+      {u.status === 'completed' && u.recordUuid ? (
+        <div className="upload-row__record">
+          <RecordSummaryLink row={u} />
+        </div>
+      ) : null}
       {u.possibleDuplicate ? (
         <div className="upload-row__reason">
           <PossibleDuplicateNote d={u.possibleDuplicate} held={u.status === 'held'} />

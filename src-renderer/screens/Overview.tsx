@@ -14,6 +14,7 @@ import { billingWords } from './partner/businesses/columns'
 import { DayChart } from './overview/DayChart'
 import { HeldCount } from './overview/HeldCount'
 import { overviewMessages as m } from './overview/messages'
+import { MonthMoney } from './overview/Money'
 import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
@@ -177,6 +178,7 @@ function BusinessOverview({ data, current }: { data: BusinessData; current: bool
           note={intl.formatMessage(m.creditsPerFile, { count: data.creditsPerCreate })}
         />
       </dl>
+      {current ? <MonthMoney /> : null}
       <section className="card" aria-labelledby="per-day-title">
         <h2 id="per-day-title" className="h3">
           {intl.formatMessage(m.perDay)}

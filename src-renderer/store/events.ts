@@ -70,6 +70,7 @@ export function startEvents(get: GetState): () => void {
     }),
     bookdrop.on('profiles', (e) => get().applyProfiles(e)),
     bookdrop.on('phone', (e) => get().applyPhone(e)),
+    bookdrop.on('review', (e) => get().applyReviewEvent(e)),
   ]
   unsubscribe = () => {
     for (const off of offs) off()

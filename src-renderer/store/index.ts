@@ -11,6 +11,7 @@ import { createOverviewSlice } from './overview'
 import { createPartnerSlice } from './partner'
 import { createPhoneSlice } from './phone'
 import { createRecordsSlice } from './records'
+import { createReviewSlice } from './review'
 import { createSessionSlice } from './session'
 import { createSettingsSlice } from './settings'
 import type { AppState } from './types'
@@ -28,6 +29,7 @@ export const useApp = create<AppState>()((...a) => ({
   ...createFoldersSlice(...a),
   ...createMailSlice(...a),
   ...createRecordsSlice(...a),
+  ...createReviewSlice(...a),
   ...createPartnerSlice(...a),
   ...createSettingsSlice(...a),
   ...createUiSlice(...a),

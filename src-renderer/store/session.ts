@@ -213,6 +213,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     s.resetHistory()
     s.resetMail()
     s.resetOverview()
+    s.resetReview()
     const partner = isPartner(s)
     const screens: readonly Screen[] = partner ? PARTNER_SCREENS : BUSINESS_SCREENS
     // The first profile of a start where nothing named a screen, or a screen this kind of profile
@@ -225,8 +226,12 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get) => ({
     // Opened on the history (a reload, a link): its first page is asked for first, as soon as the
     // profile is known, alongside the screen's code.
     else if (s.screen === 'history' && s.activeId) s.ensureHistoryRows(0, 0)
+    // The same for Review: its first page is asked for alongside its code.
+    else if (s.screen === 'review' && s.activeId && !partner) s.setReviewFilter(s.reviewFilter)
     if (!sessionLoaded) void s.loadSession()
     if (s.activeId) void s.loadAttention()
+    // The navigation's count (opened on Review, its first page brings the counts already).
+    if (s.activeId && !partner && s.screen !== 'review') void s.loadReviewCounts()
   },
 })
 

@@ -6,6 +6,7 @@ import type { OverviewSlice } from './overview'
 import type { PartnerSlice } from './partner'
 import type { PhoneSlice } from './phone'
 import type { RecordsSlice } from './records'
+import type { ReviewSlice } from './review'
 import type { SessionSlice } from './session'
 import type { SettingsSlice } from './settings'
 import type { UiSlice } from './ui'
@@ -18,6 +19,7 @@ export type AppState = SessionSlice &
   FoldersSlice &
   MailSlice &
   RecordsSlice &
+  ReviewSlice &
   PartnerSlice &
   SettingsSlice &
   UiSlice &

@@ -7,6 +7,8 @@ export const SCREENS = [
   'capture',
   'folders',
   'history',
+  // After the history: the shortcuts of the screens before it (Ctrl/Cmd+1…4) stay what they were.
+  'review',
   'mail',
   'purchaseOrders',
   'invoices',
@@ -125,6 +127,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set, get) => ({
     showInAddress(screen)
     // The history's first page is asked for now, while the screen's code loads, not once it mounts.
     if (screen === 'history') get().ensureHistoryRows(0, 0)
+    // The same for the Review list (its counts, and the first page of its filter).
+    if (screen === 'review' && get().reviewTotal === null) get().setReviewFilter(get().reviewFilter)
   },
   toast: (kind, message) => {
     const id = nextToastId++

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { contentSecurityPolicy, cspDirectives, withCspHeader } from '../../src-main/shell/csp'
 
 const PROD =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
   "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
 
 describe('contentSecurityPolicy', () => {
@@ -18,7 +18,7 @@ describe('contentSecurityPolicy', () => {
     const csp = contentSecurityPolicy({ dev: true, devServerOrigin: 'http://localhost:5173/' })
     expect(csp).toBe(
       "default-src 'self'; script-src 'self' 'unsafe-inline' http://localhost:5173; style-src 'self' 'unsafe-inline'; " +
-        "img-src 'self' data:; connect-src 'self' http://localhost:5173 ws://localhost:5173; object-src 'none'; " +
+        "img-src 'self' data: blob:; connect-src 'self' http://localhost:5173 ws://localhost:5173; object-src 'none'; " +
         "base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
     )
   })

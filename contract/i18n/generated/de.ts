@@ -5,7 +5,8 @@ import area2 from '../de/main.json' with { type: 'json' }
 import area3 from '../de/phone.json' with { type: 'json' }
 import area4 from '../de/records.json' with { type: 'json' }
 import area5 from '../de/review-main.json' with { type: 'json' }
-import area6 from '../de/screens.json' with { type: 'json' }
+import area6 from '../de/review.json' with { type: 'json' }
+import area7 from '../de/screens.json' with { type: 'json' }
 
-const messages: Readonly<Record<string, string>> = { ...area0, ...area1, ...area2, ...area3, ...area4, ...area5, ...area6 }
+const messages: Readonly<Record<string, string>> = { ...area0, ...area1, ...area2, ...area3, ...area4, ...area5, ...area6, ...area7 }
 export default messages

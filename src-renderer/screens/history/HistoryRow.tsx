@@ -13,7 +13,8 @@ import {
 import { SOURCE_LABELS, STATUS_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { Upload } from '../../lib/types'
 import { ROW_HEIGHT, colClass } from './columns'
-import { RecordLink, RowActions } from './RowActions'
+import { RowActions } from './RowActions'
+import { RecordSummaryLink } from '../../components/RecordSummaryLink'
 import { PossibleDuplicateNote } from '../../components/PossibleDuplicate'
 
 const m = defineMessages({
@@ -139,16 +140,17 @@ export const HistoryRow = memo(function HistoryRow({
         <StatusBadge status={row.status} />
       </div>
       <div role="cell" className={colClass(2)} title={reason ?? undefined}>
-        <span className="ellipsis muted">
-          {row.possibleDuplicate ? (
+        {row.possibleDuplicate ? (
+          <span className="ellipsis muted">
             <PossibleDuplicateNote d={row.possibleDuplicate} held={row.status === 'held'} />
-          ) : (
-            (reason ?? (row.movedTo ? intl.formatMessage(m.movedTo, { path: row.movedTo }) : ''))
-          )}
-        </span>
-      </div>
-      <div role="cell" className={colClass(3)} title={row.recordUuid ?? undefined}>
-        <RecordLink row={row} />
+          </span>
+        ) : row.status === 'completed' && row.recordUuid && !reason ? (
+          <RecordSummaryLink row={row} />
+        ) : (
+          <span className="ellipsis muted">
+            {reason ?? (row.movedTo ? intl.formatMessage(m.movedTo, { path: row.movedTo }) : '')}
+          </span>
+        )}
       </div>
       <div role="cell" className="vtable__cell vtable__cell--actions">
         <RowActions row={row} />

@@ -10,70 +10,27 @@ import { useShallow } from 'zustand/react/shallow'
 import { discardWords } from '../../components/PossibleDuplicate'
 
 const m = defineMessages({
-  copied: { id: 'history.action.copied', defaultMessage: 'Record id copied.' },
-  recordId: { id: 'history.action.recordId', defaultMessage: 'Record id: {id}' },
   openInvoice: { id: 'history.action.openInvoice', defaultMessage: 'Open invoice' },
-  openInvoiceFrom: {
-    id: 'history.action.openInvoiceFrom',
-    defaultMessage: 'Open invoice created from {name}',
-  },
-  copyTitle: { id: 'history.action.copyTitle', defaultMessage: 'Record id {id}: click to copy' },
-  copyShort: { id: 'history.action.copyShort', defaultMessage: 'Copy record id {id}' },
+  openReview: { id: 'review.row.menuOpen', defaultMessage: 'Open in Review' },
   fileAt: { id: 'history.action.fileAt', defaultMessage: 'The file is at {path}' },
   cancel: { id: 'history.action.cancel', defaultMessage: 'Cancel' },
   showFile: { id: 'history.action.showFile', defaultMessage: 'Show file' },
-  copyId: { id: 'history.action.copyId', defaultMessage: 'Copy record id' },
   actionOn: { id: 'history.action.actionOn', defaultMessage: '{action}: {name}' },
   more: { id: 'history.action.more', defaultMessage: 'More for {name}' },
 })
 
-/** What a row's record offers: an invoice opens on the Invoices screen, any other record's id is copied. */
+/** What a row's record offers: an invoice opens on the Invoices screen; every record opens on Review. */
 function useRecordAction() {
-  const [openInvoice, setScreen] = useApp(useShallow((s) => [s.openInvoice, s.setScreen] as const))
-  const toast = useApp((s) => s.toast)
-  const intl = useI18n()
+  const [openInvoice, setScreen, openReview] = useApp(
+    useShallow((s) => [s.openInvoice, s.setScreen, s.openReview] as const),
+  )
   return {
     open: (uuid: string) => {
       void openInvoice(uuid)
       setScreen('invoices')
     },
-    copy: (uuid: string) =>
-      void navigator.clipboard?.writeText(uuid).then(
-        () => toast('info', intl.formatMessage(m.copied)),
-        () => toast('info', intl.formatMessage(m.recordId, { id: uuid })),
-      ),
+    review: (uuid: string) => openReview(uuid, 'all'),
   }
-}
-
-/** The record column: Open invoice, or the record's short id (click to copy), or a dash. */
-export function RecordLink({ row }: { row: Upload }) {
-  const intl = useI18n()
-  const record = useRecordAction()
-  if (!row.recordUuid) return <span className="muted">—</span>
-  const uuid = row.recordUuid
-  if (isInvoiceRecord(row)) {
-    return (
-      <button
-        type="button"
-        className="linklike"
-        onClick={() => record.open(uuid)}
-        aria-label={intl.formatMessage(m.openInvoiceFrom, { name: row.name })}
-      >
-        {intl.formatMessage(m.openInvoice)}
-      </button>
-    )
-  }
-  return (
-    <button
-      type="button"
-      className="linklike mono"
-      title={intl.formatMessage(m.copyTitle, { id: uuid })}
-      aria-label={intl.formatMessage(m.copyShort, { id: uuid.slice(0, 8) })}
-      onClick={() => record.copy(uuid)}
-    >
-      {uuid.slice(0, 8)}
-    </button>
-  )
 }
 
 /** A row's retry button (when it can be tried again) and its menu. */
@@ -97,9 +54,9 @@ export function RowActions({ row }: { row: Upload }) {
   items.push({ label: intl.formatMessage(m.showFile), onSelect: () => void show() })
   const uuid = row.recordUuid
   if (uuid) {
+    items.push({ label: intl.formatMessage(m.openReview), onSelect: () => record.review(uuid) })
     if (isInvoiceRecord(row))
       items.push({ label: intl.formatMessage(m.openInvoice), onSelect: () => record.open(uuid) })
-    else items.push({ label: intl.formatMessage(m.copyId), onSelect: () => record.copy(uuid) })
   }
   return (
     <span className="row-actions">

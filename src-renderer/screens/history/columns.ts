@@ -9,7 +9,8 @@ export const ROW_HEIGHT = 40
 /**
  * The columns and their priority: 2 hides under 600 px of table, 3 under 760 px (app.css, container
  * queries on .vtable). What hides is shown for the focused row under the table, and the record's
- * action is in the row's menu too.
+ * action is in the row's menu too. A completed row's Details is what it became ("Flour Mills ·
+ * 3 Mar 2026 · ₦12,400.00"), which opens the record on Review.
  */
 const m = defineMessages({
   added: { id: 'history.col.added', defaultMessage: 'Added' },
@@ -18,7 +19,6 @@ const m = defineMessages({
   target: { id: 'history.col.target', defaultMessage: 'Target' },
   status: { id: 'history.col.status', defaultMessage: 'Status' },
   details: { id: 'history.col.details', defaultMessage: 'Details' },
-  record: { id: 'history.col.record', defaultMessage: 'Record' },
   actions: { id: 'history.col.actions', defaultMessage: 'Actions' },
 })
 
@@ -29,7 +29,6 @@ export const COLUMNS = [
   { key: 'target', label: m.target, priority: 3 },
   { key: 'status', label: m.status, priority: 1 },
   { key: 'details', label: m.details, priority: 2 },
-  { key: 'record', label: m.record, priority: 3 },
   { key: 'actions', label: m.actions, priority: 1 },
 ] as const
 export const colClass = (priority: number) => `vtable__cell${priority > 1 ? ` col-p${priority}` : ''}`

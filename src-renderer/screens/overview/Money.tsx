@@ -1,0 +1,115 @@
+/**
+ * The month's money on the Overview (issue 32): "Spent this month" in the business's currency (the
+ * expenses and bills Bookdrop's uploads created this month; other currencies left out and counted
+ * apart), the top vendors, and the records waiting for review, each leading to its list on Review.
+ */
+import { useEffect, useState } from 'react'
+import { defineMessages } from 'react-intl'
+import type { ReviewMoney } from '../../../contract/review'
+import { bookdrop } from '../../lib/bridge'
+import { formatMoney } from '../../lib/format'
+import { useI18n } from '../../lib/i18n'
+import { settle } from '../../lib/result'
+import { useApp } from '../../store'
+
+const m = defineMessages({
+  title: { id: 'review.money.title', defaultMessage: 'Money this month' },
+  spent: { id: 'review.money.spent', defaultMessage: 'Spent this month' },
+  otherCurrencies: {
+    id: 'review.money.otherCurrencies',
+    defaultMessage:
+      '{count, plural, one {# record in another currency is not counted} other {# records in other currencies are not counted}}',
+  },
+  noCurrency: { id: 'review.money.noCurrency', defaultMessage: 'The business’s currency is not known, so amounts are shown without it.' },
+  seeRecords: { id: 'review.money.seeRecords', defaultMessage: 'See the records' },
+  waiting: { id: 'review.money.waiting', defaultMessage: 'Waiting for review' },
+  reviewThem: { id: 'review.money.reviewThem', defaultMessage: 'Review them' },
+  allReviewed: { id: 'review.money.allReviewed', defaultMessage: 'All reviewed' },
+  vendors: { id: 'review.money.vendors', defaultMessage: 'Top vendors' },
+  noVendors: { id: 'review.money.noVendors', defaultMessage: 'No expenses or bills yet this month.' },
+  openVendor: { id: 'review.money.openVendor', defaultMessage: '{vendor}: {total}, see the records' },
+  failed: { id: 'review.money.failed', defaultMessage: 'The month’s money could not be loaded: {reason}' },
+})
+
+export function MonthMoney() {
+  const intl = useI18n()
+  const openReview = useApp((s) => s.openReview)
+  // The figures follow the records (a `review` event brings new counts).
+  const counts = useApp((s) => s.reviewCounts)
+  const [money, setMoney] = useState<ReviewMoney | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    let current = true
+    void settle(bookdrop['review.money']({})).then((r) => {
+      if (!current) return
+      if (r.ok) {
+        setMoney(r.value)
+        setError(null)
+      } else setError(r.error.message)
+    })
+    return () => {
+      current = false
+    }
+  }, [counts])
+
+  if (error && !money) return <p className="form-error">{intl.formatMessage(m.failed, { reason: error })}</p>
+  if (!money) return null
+  const amount = (s: string) => formatMoney(Number(s), money.currency)
+  return (
+    <section className="card" aria-labelledby="money-title">
+      <h2 id="money-title" className="h3">
+        {intl.formatMessage(m.title)}
+      </h2>
+      <dl className="money__figures">
+        <div className="kpi">
+          <dt className="kpi__label">{intl.formatMessage(m.spent)}</dt>
+          <dd className="kpi__value">{amount(money.spentThisMonth)}</dd>
+          <dd className="kpi__note">
+            {money.currency === null ? (
+              intl.formatMessage(m.noCurrency)
+            ) : money.otherCurrencies > 0 ? (
+              intl.formatMessage(m.otherCurrencies, { count: money.otherCurrencies })
+            ) : (
+              <button type="button" className="linklike" onClick={() => openReview(null, 'all')}>
+                {intl.formatMessage(m.seeRecords)}
+              </button>
+            )}
+          </dd>
+        </div>
+        <div className="kpi">
+          <dt className="kpi__label">{intl.formatMessage(m.waiting)}</dt>
+          <dd className="kpi__value">{intl.formatNumber(money.toReview)}</dd>
+          <dd className="kpi__note">
+            {money.toReview > 0 ? (
+              <button type="button" className="linklike" onClick={() => openReview(null, 'to_review')}>
+                {intl.formatMessage(m.reviewThem)}
+              </button>
+            ) : (
+              intl.formatMessage(m.allReviewed)
+            )}
+          </dd>
+        </div>
+      </dl>
+      <h3 className="h4">{intl.formatMessage(m.vendors)}</h3>
+      {money.topVendors.length === 0 ? (
+        <p className="muted">{intl.formatMessage(m.noVendors)}</p>
+      ) : (
+        <ol className="money__vendors">
+          {money.topVendors.map((v) => (
+            <li key={v.vendor}>
+              <button
+                type="button"
+                className="linklike"
+                aria-label={intl.formatMessage(m.openVendor, { vendor: v.vendor, total: amount(v.total) })}
+                onClick={() => openReview(null, 'all')}
+              >
+                <bdi>{v.vendor}</bdi>
+              </button>
+              <span className="num">{amount(v.total)}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  )
+}

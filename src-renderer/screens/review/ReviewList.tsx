@@ -1,0 +1,186 @@
+/**
+ * Review's list (issue 32): a listbox of the records of the filter, newest first, virtual (only the
+ * options in view are in the DOM, so 10,000 records paint as fast as 10). With the list focused,
+ * ArrowDown/ArrowUp and J/K move the selection (the detail follows), Page Up/Down, Home and End
+ * jump; the selected option is the list's active descendant, so focus stays on the list.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useMemo, useRef } from 'react'
+import { defineMessages } from 'react-intl'
+import type { ReviewItem } from '../../../contract/review'
+import { formatDate } from '../../lib/format'
+import { useI18n } from '../../lib/i18n'
+import { useApp } from '../../store'
+import { REVIEW_PAGE, reviewItemAt } from '../../store/review'
+import { loadDocument } from './documents'
+import { totalText } from './words'
+
+export const OPTION_HEIGHT = 56
+
+const m = defineMessages({
+  label: { id: 'review.list.label', defaultMessage: 'Records' },
+  loadingItem: { id: 'review.list.loadingItem', defaultMessage: 'Loading…' },
+  flags: { id: 'review.list.flags', defaultMessage: '{count, plural, one {# flag} other {# flags}}' },
+  reviewed: { id: 'review.list.reviewed', defaultMessage: 'Reviewed' },
+  deleted: { id: 'review.list.deleted', defaultMessage: 'Deleted on the server' },
+})
+
+function Option({ item, index, start, selected }: { item: ReviewItem | undefined; index: number; start: number; selected: boolean }) {
+  const intl = useI18n()
+  const select = useApp((s) => s.selectReview)
+  const style = { transform: `translateY(${start}px)`, height: OPTION_HEIGHT }
+  if (!item) {
+    return (
+      <div role="option" aria-selected={false} id={`review-opt-${index}`} className="review-opt review-opt--loading" style={style}>
+        {intl.formatMessage(m.loadingItem)}
+      </div>
+    )
+  }
+  const r = item.record
+  const main = r.vendor?.trim() || item.name
+  const details = [r.vendor?.trim() ? item.name : null, r.date ? formatDate(r.date) : null, totalText(r) || null].filter(
+    (x): x is string => x !== null,
+  )
+  return (
+    <div
+      role="option"
+      aria-selected={selected}
+      id={`review-opt-${index}`}
+      data-uuid={r.uuid}
+      className="review-opt"
+      style={style}
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={(e) => {
+        select(r.uuid)
+        // Focus stays on the list (its active descendant is this option).
+        ;(e.currentTarget.closest('[role="listbox"]') as HTMLElement | null)?.focus()
+      }}
+    >
+      <span className="review-opt__main" dir="auto">
+        {main}
+      </span>
+      <span className="review-opt__meta">
+        <span className="review-opt__details" dir="auto">
+          {details.join(' · ')}
+        </span>
+        {r.deletedOnServer ? (
+          <span className="badge badge--bad">{intl.formatMessage(m.deleted)}</span>
+        ) : item.flags.length > 0 ? (
+          <span className="badge badge--warn">{intl.formatMessage(m.flags, { count: item.flags.length })}</span>
+        ) : r.reviewedAt !== null ? (
+          <span className="badge badge--good">{intl.formatMessage(m.reviewed)}</span>
+        ) : null}
+      </span>
+    </div>
+  )
+}
+
+/** The list; keys it does not use (R) bubble to the screen. */
+export function ReviewList() {
+  const intl = useI18n()
+  const total = useApp((s) => s.reviewTotal) ?? 0
+  const pages = useApp((s) => s.reviewPages)
+  const gen = useApp((s) => s.reviewGen)
+  const selected = useApp((s) => s.reviewSelected)
+  const ensure = useApp((s) => s.ensureReviewItems)
+  const select = useApp((s) => s.selectReview)
+  const scrollRef = useRef<HTMLDivElement>(null)
+
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => OPTION_HEIGHT,
+    initialRect: { width: 0, height: window.innerHeight },
+    overscan: 8,
+  })
+  const items = virtualizer.getVirtualItems()
+  const first = items[0]?.index ?? 0
+  const last = items[items.length - 1]?.index ?? -1
+  useEffect(() => {
+    if (total > 0 && last >= first) ensure(first, last)
+  }, [first, last, total, gen, ensure])
+
+  // The selected record's index among the loaded pages (-1: not loaded or not in this filter).
+  const index = useMemo(() => {
+    if (!selected) return -1
+    for (const [p, list] of Object.entries(pages)) {
+      const i = list.findIndex((it) => it.record.uuid === selected)
+      if (i >= 0) return Number(p) * REVIEW_PAGE + i
+    }
+    return -1
+  }, [pages, selected])
+
+  // Nothing selected yet: the newest record.
+  const firstItem = reviewItemAt(pages, 0)
+  useEffect(() => {
+    if (!selected && firstItem) select(firstItem.record.uuid)
+  }, [selected, firstItem, select])
+
+  // The next record's document is asked for while this one is read.
+  useEffect(() => {
+    const next = index >= 0 ? reviewItemAt(pages, index + 1) : undefined
+    if (next) void loadDocument(next.uploadId)
+  }, [index, pages])
+
+  useEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0
+  }, [gen])
+
+  const moveTo = (to: number) => {
+    if (total === 0) return
+    const i = Math.max(0, Math.min(total - 1, to))
+    virtualizer.scrollToIndex(i, { align: 'auto' })
+    const it = reviewItemAt(pages, i)
+    if (it) select(it.record.uuid)
+    else ensure(i, i)
+  }
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / OPTION_HEIGHT) - 1)
+    const moves: Record<string, number> = {
+      ArrowDown: index + 1,
+      j: index + 1,
+      J: index + 1,
+      ArrowUp: index - 1,
+      k: index - 1,
+      K: index - 1,
+      PageDown: index + page,
+      PageUp: index - page,
+      Home: 0,
+      End: total - 1,
+    }
+    const to = moves[e.key]
+    if (to === undefined) return
+    e.preventDefault()
+    moveTo(to)
+  }
+
+  return (
+    <div
+      ref={scrollRef}
+      className="review-list"
+      role="listbox"
+      tabIndex={0}
+      aria-label={intl.formatMessage(m.label)}
+      aria-activedescendant={index >= 0 && index >= first && index <= last ? `review-opt-${index}` : undefined}
+      aria-keyshortcuts="ArrowDown ArrowUp J K"
+      onKeyDown={onKeyDown}
+    >
+      <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {items.map((v) => {
+          const item = reviewItemAt(pages, v.index)
+          return (
+            <Option
+              key={v.index}
+              item={item}
+              index={v.index}
+              start={v.start}
+              selected={item !== undefined && item.record.uuid === selected}
+            />
+          )
+        })}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,54 @@
+/**
+ * How Review names things: a record's kind ("Expense"), where its receipt came from ("Folder"), a
+ * flag or a reason main sent coded (contract/message.ts); a record's one-line summary is
+ * lib/record-line.ts (History and Capture show it too).
+ */
+import { type IntlShape, defineMessages } from 'react-intl'
+import type { Coded } from '../../../contract/message'
+import type { RecordKind, ReviewSource } from '../../../contract/review'
+
+const kinds = defineMessages({
+  expense: { id: 'review.kind.expense', defaultMessage: 'Expense' },
+  bill: { id: 'review.kind.bill', defaultMessage: 'Bill' },
+  invoice: { id: 'review.kind.invoice', defaultMessage: 'Invoice' },
+  purchase_order: { id: 'review.kind.purchaseOrder', defaultMessage: 'Purchase order' },
+  journal: { id: 'review.kind.journal', defaultMessage: 'Journal entry' },
+  income: { id: 'review.kind.income', defaultMessage: 'Income' },
+  contact: { id: 'review.kind.contact', defaultMessage: 'Contact' },
+  account: { id: 'review.kind.account', defaultMessage: 'Account' },
+  bank_transaction: { id: 'review.kind.bankTransaction', defaultMessage: 'Bank transaction' },
+})
+
+const sources = defineMessages({
+  drop: { id: 'review.source.drop', defaultMessage: 'Drop' },
+  folder: { id: 'review.source.folder', defaultMessage: 'Folder' },
+  mail: { id: 'review.source.mail', defaultMessage: 'Mail' },
+  phone: { id: 'review.source.phone', defaultMessage: 'Phone' },
+})
+
+/** "Expense", "Bill"…; a kind the server named that we do not know, as it named it. */
+export function kindWord(intl: IntlShape, kind: RecordKind): string {
+  const d = (kinds as Record<string, (typeof kinds)['expense']>)[kind]
+  return d ? intl.formatMessage(d) : kind.replace(/_/g, ' ')
+}
+
+export function sourceWord(intl: IntlShape, source: ReviewSource): string {
+  return intl.formatMessage(sources[source])
+}
+
+/**
+ * A coded sentence in the reader's language: the catalogue's wording when it has the id, else the
+ * English `text` main sent (never an id or raw parameters).
+ */
+export function codedText(intl: IntlShape, c: Coded): string {
+  if (!Object.prototype.hasOwnProperty.call(intl.messages, c.code)) return c.text
+  try {
+    // The id comes from main (a catalogue id of its own sentences), not from this module.
+    const coded = { id: c.code }
+    return intl.formatMessage(coded, (c.params ?? {}) as Record<string, string | number | boolean | null>)
+  } catch {
+    return c.text
+  }
+}
+
+export { recordLine, totalText } from '../../lib/record-line'
