@@ -2,6 +2,7 @@ import { defineMessages } from 'react-intl'
 import { useI18n } from '../lib/i18n'
 import { type ReactNode, useState } from 'react'
 import { Badge, type Tone } from './Badge'
+import { Screen } from './Screen'
 import { FormActions, FormError } from './Field'
 import type { Result } from '../lib/types'
 import { useSubmit } from '../lib/useSubmit'
@@ -60,6 +61,62 @@ export function ListState({
         </div>
       ) : null}
     </>
+  )
+}
+
+/**
+ * A screen of sources (Watched folders, Mail): the add button, or the add form in its card while
+ * adding; the list's error and empty state; the list's items; then what the screen shows below it.
+ */
+export function SourceScreen({
+  title,
+  intro,
+  add,
+  adding,
+  setAdding,
+  error,
+  empty,
+  form,
+  items,
+  children,
+}: {
+  title: string
+  intro: string
+  /** The add button's label, the add card's title (and its id), and the empty list's text. */
+  add: { label: string; title: string; id: string; emptyText: string }
+  adding: boolean
+  setAdding: (adding: boolean) => void
+  error: string | null
+  /** Loaded, and nothing in the list. */
+  empty: boolean
+  /** The add form, shown while adding. */
+  form: ReactNode
+  items: ReactNode
+  children?: ReactNode
+}) {
+  return (
+    <Screen
+      title={title}
+      intro={intro}
+      actions={!adding ? <AddButton onClick={() => setAdding(true)}>{add.label}</AddButton> : null}
+    >
+      {adding ? (
+        <AddCard id={add.id} title={add.title}>
+          {form}
+        </AddCard>
+      ) : null}
+
+      <ListState
+        error={error}
+        empty={empty && !adding}
+        text={add.emptyText}
+        addLabel={add.label}
+        onAdd={() => setAdding(true)}
+      />
+
+      <ul className="folder-list">{items}</ul>
+      {children}
+    </Screen>
   )
 }
 
