@@ -1,4 +1,4 @@
-import { defineMessages } from 'react-intl'
+import { type MessageDescriptor, defineMessages } from 'react-intl'
 import { useI18n } from '../lib/i18n'
 import { type ReactNode, useState } from 'react'
 import { Badge, type Tone } from './Badge'
@@ -66,51 +66,48 @@ export function ListState({
 
 /**
  * A screen of sources (Watched folders, Mail): the add button, or the add form in its card while
- * adding; the list's error and empty state; the list's items; then what the screen shows below it.
+ * adding (`close` ends adding); the list's error and empty state; the list's items; then what the
+ * screen shows below it. `words` are the screen's own messages.
  */
 export function SourceScreen({
-  title,
-  intro,
-  add,
-  adding,
-  setAdding,
+  words,
+  addId,
   error,
   empty,
   form,
   items,
   children,
 }: {
-  title: string
-  intro: string
-  /** The add button's label, the add card's title (and its id), and the empty list's text. */
-  add: { label: string; title: string; id: string; emptyText: string }
-  adding: boolean
-  setAdding: (adding: boolean) => void
+  words: Record<'title' | 'intro' | 'add' | 'addTitle' | 'empty', MessageDescriptor>
+  /** The add card's title's id. */
+  addId: string
   error: string | null
   /** Loaded, and nothing in the list. */
   empty: boolean
-  /** The add form, shown while adding. */
-  form: ReactNode
+  form: (close: () => void) => ReactNode
   items: ReactNode
   children?: ReactNode
 }) {
+  const intl = useI18n()
+  const [adding, setAdding] = useState(false)
+  const add = intl.formatMessage(words.add)
   return (
     <Screen
-      title={title}
-      intro={intro}
-      actions={!adding ? <AddButton onClick={() => setAdding(true)}>{add.label}</AddButton> : null}
+      title={intl.formatMessage(words.title)}
+      intro={intl.formatMessage(words.intro)}
+      actions={!adding ? <AddButton onClick={() => setAdding(true)}>{add}</AddButton> : null}
     >
       {adding ? (
-        <AddCard id={add.id} title={add.title}>
-          {form}
+        <AddCard id={addId} title={intl.formatMessage(words.addTitle)}>
+          {form(() => setAdding(false))}
         </AddCard>
       ) : null}
 
       <ListState
         error={error}
         empty={empty && !adding}
-        text={add.emptyText}
-        addLabel={add.label}
+        text={intl.formatMessage(words.empty)}
+        addLabel={add}
         onAdd={() => setAdding(true)}
       />
 

@@ -263,7 +263,6 @@ export function Folders() {
   const [addFolder, updateFolder] = useApp(useShallow((s) => [s.addFolder, s.updateFolder] as const))
   const [removeFolder, profiles] = useApp(useShallow((s) => [s.removeFolder, s.profiles] as const))
   const toast = useApp((s) => s.toast)
-  const [adding, setAdding] = useState(false)
   const [editing, setEditing] = useState<FolderView | null>(null)
   const [removing, setRemoving] = useState<FolderView | null>(null)
   const [removeBusy, setRemoveBusy] = useState(false)
@@ -276,23 +275,15 @@ export function Folders() {
 
   return (
     <SourceScreen
-      title={intl.formatMessage(m.title)}
-      intro={intl.formatMessage(m.intro)}
-      add={{
-        label: intl.formatMessage(m.add),
-        title: intl.formatMessage(m.addTitle),
-        id: 'add-folder-title',
-        emptyText: intl.formatMessage(m.empty),
-      }}
-      adding={adding}
-      setAdding={setAdding}
+      words={m}
+      addId="add-folder-title"
       error={loadError}
       empty={loaded && mine.length === 0}
-      form={
+      form={(close) => (
         <FolderForm
           initial={blank()}
           submitLabel={intl.formatMessage(m.start)}
-          onCancel={() => setAdding(false)}
+          onCancel={close}
           onSubmit={async (v) => {
             if (!activeId)
               return {
@@ -300,11 +291,11 @@ export function Folders() {
                 error: { code: 'no_active_profile', message: intl.formatMessage(m.noProfile) },
               }
             const r = await addFolder({ profileId: activeId, ...toRequest(v) })
-            if (r.ok) setAdding(false)
+            if (r.ok) close()
             return r
           }}
         />
-      }
+      )}
       items={mine.map((f) => (
         <li key={f.id} className="card folder">
           <SourceHead

@@ -62,7 +62,6 @@ export function Mail() {
   const [checkMail, addDemoMail, toast] = useApp(
     useShallow((s) => [s.checkMail, s.addDemoMail, s.toast] as const),
   )
-  const [adding, setAdding] = useState(false)
   const [editing, setEditing] = useState<MailEdit | null>(null)
   const [busy, setBusy] = useState(false)
   const intl = useI18n()
@@ -115,37 +114,29 @@ export function Mail() {
 
   return (
     <SourceScreen
-      title={intl.formatMessage(m.title)}
-      intro={intl.formatMessage(m.intro)}
-      add={{
-        label: intl.formatMessage(m.add),
-        title: intl.formatMessage(m.addTitle),
-        id: 'add-mail-title',
-        emptyText: intl.formatMessage(m.empty),
-      }}
-      adding={adding}
-      setAdding={setAdding}
+      words={m}
+      addId="add-mail-title"
       error={loadError}
       empty={loaded && accounts.length === 0}
-      form={
+      form={(close) => (
         <AccountForm
           initial={blankAccount()}
           isNew
-          onCancel={() => setAdding(false)}
+          onCancel={close}
           onSubmit={async (v) => {
             const r = await saveAccount({
               account: accountRequest(activeId ?? '', v),
               ...(v.password ? { password: v.password } : {}),
             })
             if (r.ok) {
-              setAdding(false)
+              close()
               // A new account reads nothing until it has a rule: ask for one at once.
               setEditing({ kind: 'rule', account: r.value, rule: null })
             }
             return r
           }}
         />
-      }
+      )}
       items={accounts.map((a) => (
         <AccountCard
           key={a.id}
