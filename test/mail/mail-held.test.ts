@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { type Rig, creates, useRigs, waitFor } from '../engine/helpers'
+import { PROFILE, type Rig, creates, useRigs, waitFor } from '../engine/helpers'
 import { receipt, receiptPdf } from '../fingerprint/receipts'
 import { describeMail, useDovecot } from './dovecot'
 import { mailRig as heldMailRig, mailRule, receiptsMail } from './held-mail'
