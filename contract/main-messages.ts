@@ -16,7 +16,7 @@ export const MAIN_ERRORS = defineMessages({
   unreachable: {
     id: 'errors.unreachable',
     defaultMessage:
-      'The server cannot be reached right now. Check the network and the server address; Bookdrop tries again by itself.',
+      'The server cannot be reached right now ({detail}). Check the network and the server address; Bookdrop tries again by itself.',
   },
   timeout: {
     id: 'errors.timeout',
