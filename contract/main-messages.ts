@@ -16,7 +16,7 @@ export const MAIN_ERRORS = defineMessages({
   unreachable: {
     id: 'errors.unreachable',
     defaultMessage:
-      'The server cannot be reached right now. Check the network and the server address; Bookdrop tries again by itself.',
+      'The server cannot be reached right now ({detail}). Check the network and the server address; Bookdrop tries again by itself.',
   },
   timeout: {
     id: 'errors.timeout',
@@ -76,7 +76,7 @@ export const MAIN_ERRORS = defineMessages({
   keyRejected: {
     id: 'errors.key_rejected',
     defaultMessage:
-      '{what, select, token {The server did not accept this bearer token.} other {The server did not accept this key.}} Check that you copied all of it, or create a new one. Nothing was saved.',
+      '{what, select, token {The server refused the bearer token} other {The server refused the key}}: {server} Check that you copied all of it, or create a new one. Nothing was saved.',
   },
   keyWrongKind: {
     id: 'errors.key_wrong_kind',

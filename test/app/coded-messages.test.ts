@@ -107,7 +107,8 @@ describe('reasons stored with history rows', () => {
 
   it('a row stored before the migration keeps its text, shown as it was written', async () => {
     const path = join(dir, 'old.db')
-    // A database as the version before wrote it: schema 8, no last_error_coded column.
+    // A database as the version before wrote it: the schema before the last migration (11), no
+    // last_error_coded column.
     const before = new Db(path)
     const store = new UploadStore(before)
     const old = store.insert({
@@ -121,7 +122,7 @@ describe('reasons stored with history rows', () => {
       reason: 'too_large',
       lastError: 'The file is 40 MB, over the 25 MB limit. Compress it or raise the limit in Settings, then retry.',
     })
-    before.raw.exec('ALTER TABLE uploads DROP COLUMN last_error_coded; UPDATE schema_version SET version = 8')
+    before.raw.exec('ALTER TABLE uploads DROP COLUMN last_error_coded; UPDATE schema_version SET version = 10')
     before.close()
     // The new version opens it: the migration adds the column, the row keeps its text.
     const after = new Db(path)

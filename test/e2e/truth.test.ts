@@ -338,7 +338,7 @@ describeE2E('screens that tell the truth', (t) => {
       // The skipped file is reachable with the keyboard, with its reason and a way to send it anyway.
       const attention = page.getByRole('region', { name: /Needs attention/ })
       await until(() => attention.textContent()).toMatch(
-        /setup-tool\.exe.*\.exe files are not sent to expenses/s,
+        /setup-tool\.exe.*does not send \.exe files/s,
       )
       const sendAnyway = attention.getByRole('button', { name: 'Send anyway: setup-tool.exe' })
       for (let i = 0; i < 40 && !(await sendAnyway.evaluate((el) => el === document.activeElement)); i++)

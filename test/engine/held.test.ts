@@ -4,22 +4,13 @@
  * a receipt already sent is held (never sent until a person says so); creates are counted at the
  * emulator, never in our own tables.
  */
-import { writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Upload } from '../../src-main/core/store/uploads'
 import { PROFILE, creates, useRigs, waitFor, type Rig } from './helpers'
 import { otherTotal, receipt, receiptPdf, receiptPhoto, reencode, rescale } from '../fingerprint/receipts'
+import { drop, settled, statusOf } from './held-helpers'
 
 const rig = useRigs()
-
-async function drop(r: Rig, name: string, bytes: Uint8Array): Promise<Upload> {
-  const path = join(r.inbox, name)
-  await writeFile(path, bytes)
-  const [res] = await r.engine.addFiles([path], { profileId: PROFILE, target: 'expenses' })
-  if (!res || res.kind === 'ignored') throw new Error(`${name} was not taken`)
-  return res.upload
-}
 
 /** With sending paused: a receipt, then its re-download, which is held waiting for it. */
 async function heldBehind(r: Rig, rc: ReturnType<typeof receipt>, name: string): Promise<{ original: Upload; copy: Upload }> {
@@ -36,9 +27,6 @@ async function sentThenAgain(r: Rig, rc: ReturnType<typeof receipt>, name: strin
   await settled(r, first.id)
   return { first, again: await drop(r, `${name} (1).pdf`, await receiptPdf(rc, 1)) }
 }
-
-const statusOf = (r: Rig, id: number) => r.engine.uploads.get(id)?.status
-const settled = (r: Rig, id: number) => waitFor(`#${id} completed`, () => statusOf(r, id) === 'completed')
 
 describe('possible duplicates are held before they cost a credit (issue 33)', () => {
   it('a re-downloaded invoice (only /CreationDate, /ModDate, /ID differ) is held; Discard keeps 1 create, Send anyway makes 2', async () => {

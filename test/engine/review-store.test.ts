@@ -49,8 +49,10 @@ describe('the records table', () => {
     const row = uploads.insert({ profileId: 'p1', target: 'bills', source: 'watch', path: '/in/a.pdf', name: 'a.pdf', prompt: '', status: 'queued' })
     db.run(`UPDATE uploads SET status = 'completed', record_uuid = 'rec-1', record_type = NULL, completed_at = 5 WHERE id = ?`, row.id)
     uploads.insert({ profileId: 'p1', target: 'expenses', source: 'drop', path: '/in/b.pdf', name: 'b.pdf', prompt: '', status: 'queued' })
-    // As a version before this table left the file.
-    db.raw.exec('DROP TABLE records; UPDATE schema_version SET version = 8')
+    // As a version before this table (migration 9) left the file: without what 9, 10 and 11 add.
+    db.raw.exec(`DROP TABLE records; DROP INDEX uploads_near; ALTER TABLE uploads DROP COLUMN near_of;
+      ALTER TABLE uploads DROP COLUMN near_basis; ALTER TABLE uploads DROP COLUMN last_error_coded;
+      UPDATE schema_version SET version = 8`)
     db.close()
     db = new Db(file)
     const store = new RecordStore(db)

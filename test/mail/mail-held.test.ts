@@ -7,29 +7,17 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { FAST_QUEUE, PROFILE, type Rig, creates, useRigs, waitFor } from '../engine/helpers'
+import { PROFILE, type Rig, creates, useRigs, waitFor } from '../engine/helpers'
 import { receipt, receiptPdf } from '../fingerprint/receipts'
-import { MAIL_PASSWORD, MAIL_USER, describeMail, useDovecot } from './dovecot'
-import { mime } from './mime'
+import { describeMail, useDovecot } from './dovecot'
+import { mailRig as heldMailRig, mailRule, receiptsMail } from './held-mail'
 
 const dv = useDovecot()
 const rigs = useRigs()
 
-async function mailRig(): Promise<Rig> {
-  return rigs({
-    engine: { queue: FAST_QUEUE, mail: { passwords: async () => MAIL_PASSWORD, timing: { backoffMs: 100, backoffMaxMs: 1000 } } },
-  })
-}
-
-async function rule(r: Rig, mailbox: string) {
-  const mail = await r.engine.mail()
-  const a = await mail.saveAccount({ profileId: PROFILE, host: '127.0.0.1', port: dv.server.port, security: 'plain', user: MAIL_USER })
-  await mail.saveRule({ accountId: a.id, mailbox, target: 'expenses', after: 'seen' })
-  return a
-}
-
-const pdfMail = (subject: string, files: { name: string; bytes: Uint8Array }[]) =>
-  mime({ subject, attachments: files.map((f) => ({ filename: f.name, type: 'application/pdf', content: Buffer.from(f.bytes) })) })
+const rule = (r: Rig, mailbox: string) => mailRule(r, dv.server.port, mailbox)
+const mailRig = () => heldMailRig(rigs)
+const pdfMail = receiptsMail
 
 const seen = async (mailbox: string, subject: string) =>
   (await dv.server.mailbox(mailbox)).mails.find((m) => m.subject === subject)?.seen ?? false

@@ -135,6 +135,7 @@ export function apiCoded(init: ApiErrorInit): Coded | undefined {
     text: init.message,
   })
   const known = Object.hasOwn(CODED_BY_CODE, init.errorCode) ? CODED_BY_CODE[init.errorCode] : undefined
+  if (known === E.unreachable) return say(known, { detail: init.message })
   if (known) return say(known, known === E.serverFailing ? { status: init.status } : undefined)
   if (init.status === 429 || init.errorCode === ERROR_CODES.rateLimited) {
     const ms = init.retryAfterMs

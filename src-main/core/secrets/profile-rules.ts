@@ -365,7 +365,7 @@ export function validationFailure(err: unknown, kind: ProfileKind, baseUrl: stri
     const bearer = kind === 'oauth' && /bearer|token/i.test(err.message)
     return new ProfileError(
       'invalid_key',
-      { ...coded(MAIN_ERRORS.keyRejected, { what: bearer ? 'token' : 'key' }), text: `The server refused the ${bearer ? 'bearer token' : 'key'}: ${err.message} ${saved}` },
+      { ...coded(MAIN_ERRORS.keyRejected, { what: bearer ? 'token' : 'key', server: err.message }), text: `The server refused the ${bearer ? 'bearer token' : 'key'}: ${err.message} ${saved}` },
       { ...opts, field: bearer ? 'bearerToken' : 'secret' },
     )
   }
