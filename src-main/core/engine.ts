@@ -3,17 +3,16 @@
  * poller. One instance per app (desktop, web host or headless). Plain Node: never imports electron.
  * This file composes, opens and closes; its parts live in ./engine/: folders.ts (watchers, intake
  * room), take.ts (the way into intake), requests.ts, retake.ts, send-file.ts, orphans.ts, mail.ts,
- * settings.ts, options.ts and parts.ts.
+ * settings.ts, options.ts, parts.ts, inspect.ts, retention.ts and review-parts.ts (records,
+ * fingerprints and held possible duplicates).
  */
-import { TaskPool } from '../../workers/pool'
 import { type EngineEmitter, type EngineEvents, TypedEmitter } from './events'
 import { type FolderConfig, type FolderInput, FolderStore, SettingsStore } from './folders'
 import { type ActionDeps, cancelUpload, retryFailed, retryUpload } from './actions'
 import { PhotoPreparer, photoSettings } from './prepare/preparer'
 import { afterRecord } from './intake/after-upload'
-import { RecordKeeper } from './engine/records'
+import type { RecordKeeper } from './engine/records'
 import { Intake, type IntakeResult } from './intake/intake'
-import { INSPECT_LIMITS, type InspectFn, inspectInWorker } from './intake/inspect'
 import { UploadQueue } from './queue/queue'
 import { type QueueSettings, savedQueueOptions } from './queue/saved-options'
 import { type DataDirLock, lockDataDir, openQueueDatabase } from './store/data-dir'
@@ -21,34 +20,37 @@ import type { Db } from './store/db'
 import { type HistoryFilter, type Upload, UploadStore } from './store/uploads'
 import { writeCsv } from './store/csv'
 import { makeDataDirPrivate } from './store/private-dir'
-import { GrantStore, type Month, type UploadMonth, healthFigures, uploadMonth } from './store/overview'
+import { OverviewFigures } from './engine/overview'
 import type { RateLimit } from './api/ratelimit'
 import type { MailService } from './mail/service'
 import { type FolderStatus, WatchedFolders } from './engine/folders'
 import { hasMail, loadMail } from './engine/mail'
 import type { EngineOptions, OpenReport } from './engine/options'
-import { UNSENT_ENDS, promoteOrphans } from './engine/orphans'
+import { promoteOrphans } from './engine/orphans'
 import { type AddFilesOptions, addedFileRequest } from './engine/requests'
-import { Retakes } from './engine/retake'
+import { Retakes, actionDeps } from './engine/retake'
 import type { EngineParts } from './engine/parts'
 import { fileForSend } from './engine/send-file'
-import { CopyRetention, type DataFolderSize, type Freed, copyGoneMessage, dataFolderSize, keepCopiesMs, removedCopies } from './engine/retention'
+import { CopyRetention, keepCopiesMs } from './engine/retention'
 import { EngineSettings } from './engine/settings'
-import { EngineFingerprints } from './engine/fingerprints'
+import type { EngineFingerprints } from './engine/fingerprints'
 import { FileTaker } from './engine/take'
-import { HeldDuplicates, UNSENT_FOR_HELD } from './engine/held'
+import type { HeldDuplicates } from './engine/held'
+import { type InspectPool, engineInspect } from './engine/inspect'
+import { followUnsentEnds, historyPage, makeReviewParts } from './engine/review-parts'
 
 export type { AddFilesOptions, EngineOptions, FolderStatus, OpenReport }
 
 /**
  * The engine, as the rest of main sees it: a façade over the watchers, intake, the upload queue and
  * the stores. Its database, queue and settings store stay inside; the history and folder stores are
- * readable, and the grant store (partner overview) is opened on first use.
+ * readable, and so are the overview's figures (./engine/overview.ts).
  */
 export class Engine {
   readonly events: EngineEmitter = new TypedEmitter<EngineEvents>()
   readonly uploads: UploadStore
   readonly folders: FolderStore
+  readonly overview: OverviewFigures
   /** Photos prepared before they are hashed and sent (HEIC → JPEG, scaled, location stripped), in a worker. */
   readonly photos: PhotoPreparer
   /** What each completed upload became (issue 32): the records table and its reads. */
@@ -63,19 +65,16 @@ export class Engine {
   private readonly db: Db
   private readonly settings: EngineSettings
   private readonly queue: UploadQueue
-  private grantStore: GrantStore | null = null
   /** Every file into intake goes through it (a hashing slot, storage faults). */
   private readonly taker: FileTaker
   private readonly watched: WatchedFolders
   private readonly retakes: Retakes
-  /** Local copies of receipts kept only as long as they serve (./engine/retention.ts). */
-  private readonly retention: CopyRetention
+  /** Local copies of receipts kept only as long as they serve, and the data folder's size (./engine/retention.ts). */
+  readonly copies: CopyRetention
   /** What the parts share (./engine/parts.ts). */
   private readonly parts: EngineParts
   private closed = false
-  private readonly inspectPool: TaskPool<{
-    inspect: (input: Parameters<InspectFn>[0]) => Awaited<ReturnType<InspectFn>>
-  }> | null = null
+  private readonly inspectPool: InspectPool | null
 
   private constructor(
     private readonly opts: EngineOptions,
@@ -87,23 +86,21 @@ export class Engine {
     this.openReport = report
     this.uploads = new UploadStore(this.db)
     this.folders = new FolderStore(this.db)
-    if (!opts.inspect) this.inspectPool = new TaskPool('inspect', { limits: INSPECT_LIMITS, idleMs: 30_000 })
+    this.overview = new OverviewFigures(this.db)
     // The content check (intake and watchers), in a worker unless the options give one.
-    const inspect = opts.inspect ?? inspectInWorker(this.inspectPool!)
+    const { inspect, pool } = engineInspect(opts.inspect)
+    this.inspectPool = pool
     this.photos = new PhotoPreparer(opts.dataDir, () => photoSettings(this.savedSettings()))
-    this.fingerprints = new EngineFingerprints(this.db, this.uploads, opts.fingerprints ?? true)
     const settings = new SettingsStore(this.db)
-    this.held = new HeldDuplicates(
-      {
-        uploads: this.uploads,
-        events: this.events,
-        // The queue is made below: these reach it once it exists.
-        queue: { kick: (p) => this.queue.kick(p), storageFault: (e) => this.queue.storageFault(e) },
-        closed: () => this.closed,
-      },
-      this.fingerprints,
+    ;({ fingerprints: this.fingerprints, held: this.held, records: this.records } = makeReviewParts({
+      db,
+      uploads: this.uploads,
+      events: this.events,
       settings,
-    )
+      queue: () => this.queue,
+      closed: () => this.closed,
+      fingerprints: opts.fingerprints ?? true,
+    }))
     const intake = new Intake(this.uploads, this.events, inspect, this.photos, this.fingerprints, this.held.holding())
     const saved = savedQueueOptions(settings)
     this.queue = new UploadQueue(
@@ -121,14 +118,6 @@ export class Engine {
       { ...saved, ...opts.queue },
     )
     this.settings = new EngineSettings(settings, this.queue)
-    this.records = new RecordKeeper({
-      db,
-      uploads: this.uploads,
-      events: this.events,
-      clientOf: (profileId) => this.queue.clientOf(profileId),
-      paced: (profileId, fn) => this.queue.paced(profileId, fn),
-      now: () => Date.now(),
-    })
     this.taker = new FileTaker(
       intake,
       this.queue,
@@ -144,7 +133,7 @@ export class Engine {
       maxFileBytes: () => this.maxFileBytes,
       closed: () => this.closed,
     }
-    this.retention = new CopyRetention(opts.dataDir, this.uploads, () => keepCopiesMs(this.savedSettings()))
+    this.copies = new CopyRetention(opts.dataDir, this.uploads, () => keepCopiesMs(this.savedSettings()))
     this.retakes = new Retakes({ ...this.parts, stabilityMs: opts.watch?.stabilityMs ?? 300 })
     this.watched = new WatchedFolders({
       ...this.parts,
@@ -186,14 +175,9 @@ export class Engine {
     }
     engine.settings.resumeEndedWithoutTheApi(engine.uploads, engine.events)
     // Before anything writes copies again: what no row refers to any more is an orphan.
-    await engine.retention.sweep({ orphans: true }).catch(() => undefined)
-    engine.retention.start(opts.copySweepMs)
-    engine.events.on('upload', ({ upload, previous }) => {
-      // A row that ends without being sent lets a copy of its content go in its place.
-      if (previous !== upload.status && UNSENT_ENDS.has(upload.status)) engine.promoteOrphans(upload.id)
-      // …and a possible duplicate held while it was on its way goes on its own (issue 33).
-      if (previous !== upload.status && UNSENT_FOR_HELD.has(upload.status)) engine.held.release(upload.id)
-    })
+    await engine.copies.sweep({ orphans: true }).catch(() => undefined)
+    engine.copies.start(opts.copySweepMs)
+    followUnsentEnds(engine.events, engine)
     engine.queue.start()
     engine.promoteOrphans()
     engine.held.release()
@@ -283,23 +267,6 @@ export class Engine {
     this.queue.kick()
   }
 
-  // ---- the partner overview's grants and the client health figures -----------------------------
-
-  /** Seat and credit grants made from this app (the API lists none), in this database. */
-  get grants(): GrantStore {
-    return (this.grantStore ??= new GrantStore(this.db))
-  }
-
-  /** One local month of a profile's uploads, by day (the overview). */
-  uploadMonth(profileId: string, m: Month): UploadMonth {
-    return uploadMonth(this.db, profileId, m)
-  }
-
-  /** A profile's last completed upload and its jobs processing since before `stuckBefore`. */
-  healthFigures(profileId: string, stuckBefore: number): ReturnType<typeof healthFigures> {
-    return healthFigures(this.db, profileId, stuckBefore)
-  }
-
   // ---- folders -----------------------------------------------------------------------------------
 
   addFolder(input: FolderInput): Promise<FolderConfig> {
@@ -359,15 +326,7 @@ export class Engine {
 
   /** What a person's actions (./actions.ts) need of the engine. */
   private get actions(): ActionDeps {
-    return {
-      uploads: this.uploads,
-      events: this.events,
-      kick: (profileId) => this.queue.kick(profileId),
-      resume: (profileId) => this.queue.resume(profileId),
-      retake: async (row) =>
-        this.taker.take({ ...(await this.retakes.requestFor(row)), override: true, continues: row }),
-      copyGone: (row) => copyGoneMessage(this.opts.dataDir, row),
-    }
+    return actionDeps(this.parts, this.retakes, this.opts.dataDir)
   }
 
   /**
@@ -378,35 +337,11 @@ export class Engine {
     promoteOrphans(this.parts, original)
   }
 
-  // ---- the data folder's local copies (./engine/retention.ts) ------------------------------------
-
-  /** How much the data folder takes, per part (Settings). */
-  dataFolderSize(): Promise<DataFolderSize> {
-    return dataFolderSize(this.opts.dataDir)
-  }
-
-  /** Runs the retention now (it also runs at start and every hour). */
-  sweepLocalCopies(now?: number): Promise<Freed> {
-    return this.retention.sweep(now === undefined ? {} : { now })
-  }
-
-  /** The rows whose own copy in the data folder the retention deleted (the history says so). */
-  removedCopies(rows: readonly Upload[]): Promise<Set<number>> {
-    return removedCopies(this.opts.dataDir, rows)
-  }
-
-  /** "Free space": deletes every local copy no unfinished row needs. */
-  freeLocalCopies(): Promise<Freed> {
-    return this.retention.sweep({ keepMs: 0 })
-  }
-
   // ---- history -----------------------------------------------------------------------------------
 
   /** A page of the history, each completed row with what it became (its records not read yet are read soon). */
   history(filter: HistoryFilter = {}): { rows: Upload[]; total: number } {
-    const page = this.uploads.query(filter)
-    this.records.readSoon(page.rows.filter((r) => r.status === 'completed' && r.recordUuid !== null).map((r) => r.id))
-    return { rows: this.records.withRecords(page.rows), total: page.total }
+    return historyPage(this.uploads, this.records, filter)
   }
 
   /** Writes the matching history as CSV, streaming row by row. Returns the number of rows. */
@@ -440,7 +375,7 @@ export class Engine {
     await this.watched.close()
     if (this.mailLoad) await (await this.mailLoad).stop()
     this.taker.clear()
-    await this.retention.stop()
+    await this.copies.stop()
     await this.queue.stop()
     await this.records.close()
     await Promise.all([this.inspectPool?.close(), this.photos.close(), this.fingerprints.close()])

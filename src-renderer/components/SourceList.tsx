@@ -1,7 +1,8 @@
-import { defineMessages } from 'react-intl'
+import { type MessageDescriptor, defineMessages } from 'react-intl'
 import { useI18n } from '../lib/i18n'
 import { type ReactNode, useState } from 'react'
 import { Badge, type Tone } from './Badge'
+import { Screen } from './Screen'
 import { FormActions, FormError } from './Field'
 import type { Result } from '../lib/types'
 import { useSubmit } from '../lib/useSubmit'
@@ -60,6 +61,59 @@ export function ListState({
         </div>
       ) : null}
     </>
+  )
+}
+
+/**
+ * A screen of sources (Watched folders, Mail): the add button, or the add form in its card while
+ * adding (`close` ends adding); the list's error and empty state; the list's items; then what the
+ * screen shows below it. `words` are the screen's own messages.
+ */
+export function SourceScreen({
+  words,
+  addId,
+  error,
+  empty,
+  form,
+  items,
+  children,
+}: {
+  words: Record<'title' | 'intro' | 'add' | 'addTitle' | 'empty', MessageDescriptor>
+  /** The add card's title's id. */
+  addId: string
+  error: string | null
+  /** Loaded, and nothing in the list. */
+  empty: boolean
+  form: (close: () => void) => ReactNode
+  items: ReactNode
+  children?: ReactNode
+}) {
+  const intl = useI18n()
+  const [adding, setAdding] = useState(false)
+  const add = intl.formatMessage(words.add)
+  return (
+    <Screen
+      title={intl.formatMessage(words.title)}
+      intro={intl.formatMessage(words.intro)}
+      actions={!adding ? <AddButton onClick={() => setAdding(true)}>{add}</AddButton> : null}
+    >
+      {adding ? (
+        <AddCard id={addId} title={intl.formatMessage(words.addTitle)}>
+          {form(() => setAdding(false))}
+        </AddCard>
+      ) : null}
+
+      <ListState
+        error={error}
+        empty={empty && !adding}
+        text={intl.formatMessage(words.empty)}
+        addLabel={add}
+        onAdd={() => setAdding(true)}
+      />
+
+      <ul className="folder-list">{items}</ul>
+      {children}
+    </Screen>
   )
 }
 

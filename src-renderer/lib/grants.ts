@@ -115,42 +115,38 @@ export function quoteSeats(
   }
 }
 
+/** The errors of a grant worded by a message of their own (the API's reason where it has a place). */
+const GRANT_ERROR_MESSAGES: Partial<Record<string, keyof typeof m>> = {
+  [ERROR_CODES.ownPlusSubscription]: 'ownPlus',
+  [ERROR_CODES.partnerPaidCredits]: 'partnerPaid',
+  [ERROR_CODES.businessNotReferred]: 'notReferred',
+  [ERROR_CODES.invalidSeatRequest]: 'invalid',
+  [ERROR_CODES.validation]: 'invalid',
+  [ERROR_CODES.wrongKeyKind]: 'wrongKey',
+  [ERROR_CODES.invalidKey]: 'invalidKey',
+  [ERROR_CODES.rateLimited]: 'rateLimited',
+  [ERROR_CODES.serverError]: 'serverError',
+}
+
 /** What went wrong with a grant, for a person: what it means and what to do. */
 export function explainGrantError(
   e: BridgeError,
   ctx: { cost?: number | null; holding?: number | null } = {},
 ): string {
   const intl = getIntl()
-  switch (e.code) {
-    case ERROR_CODES.insufficientHolding: {
-      const told = shortfallFromMessage(e.message)
-      const needed = told?.needed ?? ctx.cost ?? null
-      const held = told?.held ?? ctx.holding ?? null
-      if (needed !== null && held !== null) {
-        return intl.formatMessage(m.shortBy, { needed, held, missing: Math.max(0, needed - held) })
-      }
-      return intl.formatMessage(m.short, { reason: e.message })
+  if (e.code === ERROR_CODES.insufficientHolding) {
+    const told = shortfallFromMessage(e.message)
+    const needed = told?.needed ?? ctx.cost ?? null
+    const held = told?.held ?? ctx.holding ?? null
+    if (needed !== null && held !== null) {
+      return intl.formatMessage(m.shortBy, { needed, held, missing: Math.max(0, needed - held) })
     }
-    case ERROR_CODES.ownPlusSubscription:
-      return intl.formatMessage(m.ownPlus)
-    case ERROR_CODES.partnerPaidCredits:
-      return intl.formatMessage(m.partnerPaid)
-    case ERROR_CODES.businessNotReferred:
-      return intl.formatMessage(m.notReferred)
-    case ERROR_CODES.invalidSeatRequest:
-    case ERROR_CODES.validation:
-      return intl.formatMessage(m.invalid, { reason: e.message })
-    case ERROR_CODES.wrongKeyKind:
-      return intl.formatMessage(m.wrongKey, { reason: e.message })
-    case ERROR_CODES.invalidKey:
-      return intl.formatMessage(m.invalidKey)
-    case ERROR_CODES.rateLimited:
-      return intl.formatMessage(m.rateLimited)
-    case ERROR_CODES.serverError:
-      return intl.formatMessage(m.serverError, { reason: e.message })
-    default:
-      return e.status ? intl.formatMessage(m.other, { reason: e.message, status: e.status }) : e.message
+    return intl.formatMessage(m.short, { reason: e.message })
   }
+  // The API's reason goes in where the message has a place for it.
+  const worded = GRANT_ERROR_MESSAGES[e.code]
+  if (worded) return intl.formatMessage(m[worded], { reason: e.message })
+  return e.status ? intl.formatMessage(m.other, { reason: e.message, status: e.status }) : e.message
 }
 
 export function expiryText(ms: number | string | null): string {

@@ -4,7 +4,6 @@ import { type ReactNode, useState } from 'react'
 import type { Tone } from '../components/Badge'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
 import { Check, Choice, Field } from '../components/Field'
-import { Screen } from '../components/Screen'
 import { bookdrop } from '../lib/bridge'
 import { formatDateTime } from '../lib/format'
 import { FOLDER_STATE_LABELS, TARGET_LABELS } from '../lib/labels'
@@ -13,14 +12,7 @@ import type { AiTarget, FolderState, FolderView, Req, Result } from '../lib/type
 import { useApp } from '../store'
 import { useShallow } from 'zustand/react/shallow'
 import { RuleFields, ruleFieldsRequest } from '../components/RuleFields'
-import {
-  AddButton,
-  AddCard,
-  ListState,
-  SourceForm,
-  SourceHead,
-  useSourceForm,
-} from '../components/SourceList'
+import { SourceForm, SourceHead, SourceScreen, useSourceForm } from '../components/SourceList'
 
 const m = defineMessages({
   title: { id: 'folders.title', defaultMessage: 'Watched folders' },
@@ -271,7 +263,6 @@ export function Folders() {
   const [addFolder, updateFolder] = useApp(useShallow((s) => [s.addFolder, s.updateFolder] as const))
   const [removeFolder, profiles] = useApp(useShallow((s) => [s.removeFolder, s.profiles] as const))
   const toast = useApp((s) => s.toast)
-  const [adding, setAdding] = useState(false)
   const [editing, setEditing] = useState<FolderView | null>(null)
   const [removing, setRemoving] = useState<FolderView | null>(null)
   const [removeBusy, setRemoveBusy] = useState(false)
@@ -283,93 +274,75 @@ export function Folders() {
     profiles.find((p) => p.id === id)?.name ?? intl.formatMessage(m.anotherProfile)
 
   return (
-    <Screen
-      title={intl.formatMessage(m.title)}
-      intro={intl.formatMessage(m.intro)}
-      actions={
-        !adding ? <AddButton onClick={() => setAdding(true)}>{intl.formatMessage(m.add)}</AddButton> : null
-      }
-    >
-      {adding ? (
-        <AddCard id="add-folder-title" title={intl.formatMessage(m.addTitle)}>
-          <FolderForm
-            initial={blank()}
-            submitLabel={intl.formatMessage(m.start)}
-            onCancel={() => setAdding(false)}
-            onSubmit={async (v) => {
-              if (!activeId)
-                return {
-                  ok: false,
-                  error: { code: 'no_active_profile', message: intl.formatMessage(m.noProfile) },
-                }
-              const r = await addFolder({ profileId: activeId, ...toRequest(v) })
-              if (r.ok) setAdding(false)
-              return r
-            }}
-          />
-        </AddCard>
-      ) : null}
-
-      <ListState
-        error={loadError}
-        empty={loaded && mine.length === 0 && !adding}
-        text={intl.formatMessage(m.empty)}
-        addLabel={intl.formatMessage(m.add)}
-        onAdd={() => setAdding(true)}
-      />
-
-      <ul className="folder-list">
-        {mine.map((f) => (
-          <li key={f.id} className="card folder">
-            <SourceHead
-              title={<div className="folder__path">{f.path}</div>}
-              details={
-                <>
-                  {TARGET_LABELS[f.target]} · {intl.formatMessage(f.recursive ? m.withSub : m.thisOnly)} ·{' '}
-                  {f.afterUpload === 'leave'
-                    ? intl.formatMessage(m.filesStay)
-                    : f.afterUpload === 'move'
-                      ? intl.formatMessage(m.movedUploaded)
-                      : intl.formatMessage(m.archivedTo, { path: f.archiveDir ?? '' })}
-                  {f.usePolling ? ` · ${intl.formatMessage(m.polling)}` : ''} ·{' '}
-                  {intl.formatMessage(m.addedAt, { date: formatDateTime(f.addedAt) })}
-                </>
+    <SourceScreen
+      words={m}
+      addId="add-folder-title"
+      error={loadError}
+      empty={loaded && mine.length === 0}
+      form={(close) => (
+        <FolderForm
+          initial={blank()}
+          submitLabel={intl.formatMessage(m.start)}
+          onCancel={close}
+          onSubmit={async (v) => {
+            if (!activeId)
+              return {
+                ok: false,
+                error: { code: 'no_active_profile', message: intl.formatMessage(m.noProfile) },
               }
-              tone={STATE_TONE[f.state]}
-              state={FOLDER_STATE_LABELS[f.state]}
-            />
-            {f.message ? <p className={f.state === 'error' ? 'form-error' : 'muted'}>{f.message}</p> : null}
-            <div className="muted small">
-              {intl.formatMessage(m.kinds, { kinds: f.acceptedKinds.join(', ') })}
-            </div>
-            <div className="folder__actions">
-              <label className="switch">
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={f.enabled}
-                  onChange={(e) =>
-                    void updateFolder(f.id, { enabled: e.target.checked }).then((r) => {
-                      if (!r.ok) toast('error', `${f.path}: ${r.error.message}`)
-                    })
-                  }
-                />
-                <span>{intl.formatMessage(f.enabled ? m.enabled : m.disabled)}</span>
-              </label>
-              <button type="button" className="btn btn--small" onClick={() => setEditing(f)}>
-                {intl.formatMessage(m.settings)}
-              </button>
-              <button
-                type="button"
-                className="btn btn--small btn--danger-ghost"
-                onClick={() => setRemoving(f)}
-              >
-                {intl.formatMessage(m.remove)}
-              </button>
-            </div>
-          </li>
-        ))}
-      </ul>
+            const r = await addFolder({ profileId: activeId, ...toRequest(v) })
+            if (r.ok) close()
+            return r
+          }}
+        />
+      )}
+      items={mine.map((f) => (
+        <li key={f.id} className="card folder">
+          <SourceHead
+            title={<div className="folder__path">{f.path}</div>}
+            details={
+              <>
+                {TARGET_LABELS[f.target]} · {intl.formatMessage(f.recursive ? m.withSub : m.thisOnly)} ·{' '}
+                {f.afterUpload === 'leave'
+                  ? intl.formatMessage(m.filesStay)
+                  : f.afterUpload === 'move'
+                    ? intl.formatMessage(m.movedUploaded)
+                    : intl.formatMessage(m.archivedTo, { path: f.archiveDir ?? '' })}
+                {f.usePolling ? ` · ${intl.formatMessage(m.polling)}` : ''} ·{' '}
+                {intl.formatMessage(m.addedAt, { date: formatDateTime(f.addedAt) })}
+              </>
+            }
+            tone={STATE_TONE[f.state]}
+            state={FOLDER_STATE_LABELS[f.state]}
+          />
+          {f.message ? <p className={f.state === 'error' ? 'form-error' : 'muted'}>{f.message}</p> : null}
+          <div className="muted small">
+            {intl.formatMessage(m.kinds, { kinds: f.acceptedKinds.join(', ') })}
+          </div>
+          <div className="folder__actions">
+            <label className="switch">
+              <input
+                type="checkbox"
+                role="switch"
+                checked={f.enabled}
+                onChange={(e) =>
+                  void updateFolder(f.id, { enabled: e.target.checked }).then((r) => {
+                    if (!r.ok) toast('error', `${f.path}: ${r.error.message}`)
+                  })
+                }
+              />
+              <span>{intl.formatMessage(f.enabled ? m.enabled : m.disabled)}</span>
+            </label>
+            <button type="button" className="btn btn--small" onClick={() => setEditing(f)}>
+              {intl.formatMessage(m.settings)}
+            </button>
+            <button type="button" className="btn btn--small btn--danger-ghost" onClick={() => setRemoving(f)}>
+              {intl.formatMessage(m.remove)}
+            </button>
+          </div>
+        </li>
+      ))}
+    >
       {others > 0 ? (
         <p className="muted">
           {intl.formatMessage(m.others, {
@@ -420,6 +393,6 @@ export function Folders() {
           }}
         />
       ) : null}
-    </Screen>
+    </SourceScreen>
   )
 }

@@ -2,14 +2,13 @@ import { defineMessages } from 'react-intl'
 import { useI18n } from '../lib/i18n'
 import { type ReactNode, useEffect, useState } from 'react'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
-import { Screen } from '../components/Screen'
 import type { Result } from '../lib/types'
 import { useApp } from '../store'
 import { useShallow } from 'zustand/react/shallow'
 import { AccountCard, type MailEdit } from './mail/AccountCard'
 import { AccountForm, accountRequest, blankAccount, fromAccount } from './mail/AccountForm'
 import { RuleForm, blankRule, fromRule, ruleRequest, ruleSummary } from './mail/RuleForm'
-import { AddButton, AddCard, ListState } from '../components/SourceList'
+import { SourceScreen } from '../components/SourceList'
 
 const m = defineMessages({
   title: { id: 'mail.title', defaultMessage: 'Mail' },
@@ -63,7 +62,6 @@ export function Mail() {
   const [checkMail, addDemoMail, toast] = useApp(
     useShallow((s) => [s.checkMail, s.addDemoMail, s.toast] as const),
   )
-  const [adding, setAdding] = useState(false)
   const [editing, setEditing] = useState<MailEdit | null>(null)
   const [busy, setBusy] = useState(false)
   const intl = useI18n()
@@ -115,55 +113,40 @@ export function Mail() {
   }
 
   return (
-    <Screen
-      title={intl.formatMessage(m.title)}
-      intro={intl.formatMessage(m.intro)}
-      actions={
-        !adding ? <AddButton onClick={() => setAdding(true)}>{intl.formatMessage(m.add)}</AddButton> : null
-      }
+    <SourceScreen
+      words={m}
+      addId="add-mail-title"
+      error={loadError}
+      empty={loaded && accounts.length === 0}
+      form={(close) => (
+        <AccountForm
+          initial={blankAccount()}
+          isNew
+          onCancel={close}
+          onSubmit={async (v) => {
+            const r = await saveAccount({
+              account: accountRequest(activeId ?? '', v),
+              ...(v.password ? { password: v.password } : {}),
+            })
+            if (r.ok) {
+              close()
+              // A new account reads nothing until it has a rule: ask for one at once.
+              setEditing({ kind: 'rule', account: r.value, rule: null })
+            }
+            return r
+          }}
+        />
+      )}
+      items={accounts.map((a) => (
+        <AccountCard
+          key={a.id}
+          account={a}
+          onEdit={setEditing}
+          onCheck={() => void act(checkMail(a.id))}
+          onDemoMail={() => void act(addDemoMail())}
+        />
+      ))}
     >
-      {adding ? (
-        <AddCard id="add-mail-title" title={intl.formatMessage(m.addTitle)}>
-          <AccountForm
-            initial={blankAccount()}
-            isNew
-            onCancel={() => setAdding(false)}
-            onSubmit={async (v) => {
-              const r = await saveAccount({
-                account: accountRequest(activeId ?? '', v),
-                ...(v.password ? { password: v.password } : {}),
-              })
-              if (r.ok) {
-                setAdding(false)
-                // A new account reads nothing until it has a rule: ask for one at once.
-                setEditing({ kind: 'rule', account: r.value, rule: null })
-              }
-              return r
-            }}
-          />
-        </AddCard>
-      ) : null}
-
-      <ListState
-        error={loadError}
-        empty={loaded && accounts.length === 0 && !adding}
-        text={intl.formatMessage(m.empty)}
-        addLabel={intl.formatMessage(m.add)}
-        onAdd={() => setAdding(true)}
-      />
-
-      <ul className="folder-list">
-        {accounts.map((a) => (
-          <AccountCard
-            key={a.id}
-            account={a}
-            onEdit={setEditing}
-            onCheck={() => void act(checkMail(a.id))}
-            onDemoMail={() => void act(addDemoMail())}
-          />
-        ))}
-      </ul>
-
       <details className="card help">
         <summary>{intl.formatMessage(m.helpTitle)}</summary>
         <p>
@@ -227,6 +210,6 @@ export function Mail() {
           onConfirm={() => remove(removal.run)}
         />
       ) : null}
-    </Screen>
+    </SourceScreen>
   )
 }

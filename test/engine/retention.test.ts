@@ -55,12 +55,12 @@ describe('local copies in the data folder', () => {
     expect(waitingRow.preparedPath).not.toBeNull()
 
     // Today and 29 days on, everything stays (30 days by default).
-    expect(await r.engine.sweepLocalCopies()).toEqual({ files: 0, bytes: 0 })
-    expect(await r.engine.sweepLocalCopies(Date.now() + 29 * DAY)).toEqual({ files: 0, bytes: 0 })
+    expect(await r.engine.copies.sweep()).toEqual({ files: 0, bytes: 0 })
+    expect(await r.engine.copies.sweep({ now: Date.now() + 29 * DAY })).toEqual({ files: 0, bytes: 0 })
 
     // 31 days on: the completed rows' copies are gone; the waiting row's stay, and so does the
     // photo the person dropped from their own folder.
-    const freed = await r.engine.sweepLocalCopies(Date.now() + 31 * DAY)
+    const freed = await r.engine.copies.sweep({ now: Date.now() + 31 * DAY })
     expect(freed.files).toBe(4)
     expect(freed.bytes).toBeGreaterThan(0)
     for (const p of [mail, phone, ...prepared]) expect(await exists(p), p).toBe(false)

@@ -12,12 +12,12 @@ export type DataFolderRoom = Room<'getDataFolder' | 'freeDataFolder'>
 export function dataFolderRoom(ctx: AppContext): DataFolderRoom {
   return {
     async getDataFolder(): Promise<DataFolderView> {
-      return ctx.engine.dataFolderSize()
+      return ctx.engine.copies.size()
     },
 
     async freeDataFolder(): Promise<FreedView> {
-      const freed = await ctx.engine.freeLocalCopies()
-      return { ...freed, size: await ctx.engine.dataFolderSize() }
+      const freed = await ctx.engine.copies.free()
+      return { ...freed, size: await ctx.engine.copies.size() }
     },
   }
 }

@@ -17,7 +17,7 @@ export type HealthRoom = Room<'getClientHealth' | 'getOverview'>
 
 export function healthRoom(ctx: AppContext): HealthRoom {
   const partnerOverview = async (profileId: string, m: Month): Promise<Overview> => {
-    const grants = ctx.engine.grants.month(profileId, m)
+    const grants = ctx.engine.overview.grants.month(profileId, m)
     let referred: ReferredBusinessRow[] | null = null
     let error: string | null = null
     try {
@@ -71,7 +71,7 @@ export function healthRoom(ctx: AppContext): HealthRoom {
           folders: folders
             .filter((f) => f.profileId === p.id)
             .map((f) => ({ path: f.path, state: f.state, message: f.message })),
-          ...ctx.engine.healthFigures(p.id, stuckBefore),
+          ...ctx.engine.overview.healthFigures(p.id, stuckBefore),
           failed: ctx.engine.uploads.countByStatus(p.id).failed,
           creditBalance: balance ?? null,
           error: creditError,
@@ -92,7 +92,7 @@ export function healthRoom(ctx: AppContext): HealthRoom {
       return {
         kind: 'business',
         month: m.month,
-        ...ctx.engine.uploadMonth(e.profile.id, m),
+        ...ctx.engine.overview.uploadMonth(e.profile.id, m),
         needsAttention: ATTENTION_STATUSES.reduce((n, st) => n + counts[st], 0),
         creditsPerCreate: AI_CREDITS_PER_CREATE,
       }

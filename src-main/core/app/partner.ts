@@ -55,7 +55,7 @@ export function partnerRoom(ctx: AppContext): PartnerRoom {
     holdingAfter: NewGrant['holdingAfter'],
   ): void => {
     try {
-      ctx.engine.grants.record({ profileId, businessUuid, ...what, holdingAfter })
+      ctx.engine.overview.grants.record({ profileId, businessUuid, ...what, holdingAfter })
     } catch (e) {
       ctx.emit('notice', {
         level: 'warning',

@@ -171,7 +171,7 @@ export function uploadsRoom(ctx: AppContext, files: UploadsHelpers): UploadsRoom
 
     async history(req: ParsedReq<'history'>): Promise<Calls['history']> {
       const page = ctx.engine.history(req)
-      const removed = await ctx.engine.removedCopies(page.rows)
+      const removed = await ctx.engine.copies.removed(page.rows)
       // A possible duplicate's row names the receipt it looks like (issue 33: engine.uploads.view).
       const rows = page.rows.map((r) => (removed.has(r.id) ? { ...ctx.engine.uploads.view(r), localCopyRemoved: true } : ctx.engine.uploads.view(r)))
       return { rows, total: page.total }

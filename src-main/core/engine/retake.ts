@@ -7,7 +7,9 @@ import { access, stat } from 'node:fs/promises'
 import { fsPath } from '../names'
 import { storageGuarded } from '../store/storage-guard'
 import type { Upload } from '../store/uploads'
+import type { ActionDeps } from '../actions'
 import type { EngineParts } from './parts'
+import { copyGoneMessage } from './retention'
 import { folderRequestNow, rowRequest } from './requests'
 
 /** True while a file cannot be read (its permissions, a lock). */
@@ -90,5 +92,21 @@ export class Retakes {
       const req = await folderRequestNow(folder, row.path, this.d.maxFileBytes())
       await this.d.taker.inTurn(req).catch(() => undefined)
     }
+  }
+}
+
+/** What a person's actions (../actions.ts) need of the engine: a retried row's file is taken again, over its duplicate. */
+export function actionDeps(
+  d: Pick<EngineParts, 'uploads' | 'events' | 'queue' | 'taker'>,
+  retakes: Retakes,
+  dataDir: string,
+): ActionDeps {
+  return {
+    uploads: d.uploads,
+    events: d.events,
+    kick: (profileId) => d.queue.kick(profileId),
+    resume: (profileId) => d.queue.resume(profileId),
+    retake: async (row) => d.taker.take({ ...(await retakes.requestFor(row)), override: true, continues: row }),
+    copyGone: (row) => copyGoneMessage(dataDir, row),
   }
 }

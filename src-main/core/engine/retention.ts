@@ -157,7 +157,10 @@ export async function copyGoneMessage(dataDir: string, row: Pick<CopyRef, 'statu
   return 'The local copy of this receipt was removed (Settings › Data folder says how long copies are kept). Send the receipt to Bookdrop again: forward the mail again, take the photo again from the phone, or add the file again.'
 }
 
-/** The sweep while the engine is open: at start (orphans too), then every SWEEP_EVERY_MS. */
+/**
+ * The data folder's local copies while the engine is open: the sweep at start (orphans too), then
+ * every SWEEP_EVERY_MS, on demand (Settings' Free space), and the folder's size.
+ */
 export class CopyRetention {
   private timer: NodeJS.Timeout | null = null
   private running: Promise<Freed> | null = null
@@ -178,6 +181,21 @@ export class CopyRetention {
     } finally {
       this.running = null
     }
+  }
+
+  /** How much the data folder takes, per part (Settings). */
+  size(): Promise<DataFolderSize> {
+    return dataFolderSize(this.dataDir)
+  }
+
+  /** The rows whose own copy in the data folder the retention deleted (the history says so). */
+  removed(rows: readonly Pick<CopyRef, 'id' | 'path'>[]): Promise<Set<number>> {
+    return removedCopies(this.dataDir, rows)
+  }
+
+  /** "Free space": deletes every local copy no unfinished row needs. */
+  free(): Promise<Freed> {
+    return this.sweep({ keepMs: 0 })
   }
 
   start(everyMs = SWEEP_EVERY_MS): void {
