@@ -14,6 +14,7 @@ import type { Fixtures } from '../../sandbox'
 import { Db } from '../../src-main/core/store/db'
 import { PSEUDO_LOCALE, englishCatalogue, pseudoCatalogue } from '../i18n/pseudo'
 import { type RunningApp, screenshot, seedHistory } from './helpers'
+import { SEEDED_SERVER_WORDS } from './seed-history'
 import { cutWithoutWhole, englishLeft, navScreens, openScreen, settled, untranslated, visibleTexts } from './i18n-page'
 import { E2E_TIMEOUT, describeE2E, until } from './suite'
 
@@ -69,6 +70,8 @@ const DATA = [
   'TRANSFER FROM CAFE LUMEN REF',
   FILE_NAME,
   '/home/ada/Receipts',
+  // What the server wrote, shown as it wrote it after a translated "The server said:" (issue 34).
+  ...SEEDED_SERVER_WORDS,
 ]
 
 /** The business first (with history, its newest file named FILE_NAME), then the partner. */
