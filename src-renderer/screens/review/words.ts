@@ -7,6 +7,7 @@ import { type IntlShape, defineMessages } from 'react-intl'
 import type { Coded } from '../../../contract/message'
 import { MESSAGE_ID as DUPLICATE_MESSAGE_ID } from '../../../contract/possible-duplicate'
 import type { RecordKind, ReviewSource } from '../../../contract/review'
+import { isolate } from '../../lib/format'
 
 const kinds = defineMessages({
   expense: { id: 'review.kind.expense', defaultMessage: 'Expense' },
@@ -55,7 +56,7 @@ export function codedText(intl: IntlShape, c: Coded): string {
       ...params,
       sent: typeof params.sentAt === 'number' ? 'yes' : 'no',
       sentAt: typeof params.sentAt === 'number' ? params.sentAt : 0,
-      link: (chunks: string[]) => `\u2068${chunks.join('')}\u2069`,
+      link: (chunks: string[]) => isolate(chunks.join('')),
     }) as string
   } catch {
     return c.text
