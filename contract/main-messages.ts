@@ -234,6 +234,16 @@ export const MAIN_ERRORS = defineMessages({
     id: 'errors.profile_gone',
     defaultMessage: 'The selected profile is gone: choose another one in Settings.',
   },
+  partnerProfileHere: {
+    id: 'errors.partner_profile_here',
+    defaultMessage:
+      '"{name}" is a partner profile. Uploads, purchase orders, invoices, expenses, bills and bank transactions belong to a business: switch to a business profile.',
+  },
+  businessProfileHere: {
+    id: 'errors.business_profile_here',
+    defaultMessage:
+      '"{name}" is a business profile. Registering businesses, seats and credits need a partner profile: switch to a partner profile.',
+  },
   internal: {
     id: 'errors.internal',
     defaultMessage: 'Something went wrong in Bookdrop. Try again; if it happens again, restart Bookdrop.',

@@ -7,6 +7,7 @@
  */
 import type { BridgeError, Coded } from '../../contract'
 import { MAIN_MESSAGE_BY_ID } from '../../contract/main-messages'
+import { isolate } from './format'
 import { getIntl } from './i18n'
 
 /** The sentence in the language in use now. */
@@ -18,7 +19,11 @@ export function wordCoded(c: Coded): string {
     // formatter under another name, so the extractor does not take this call for a message.
     const word: (d: { id: string; defaultMessage: string }, v: Record<string, string | number | boolean | null>) => string =
       getIntl().formatMessage
-    return word({ id: known.id, defaultMessage: known.defaultMessage }, c.params ?? {})
+    // Names, paths and the server's own words keep their direction inside right-to-left text.
+    const params = Object.fromEntries(
+      Object.entries(c.params ?? {}).map(([k, v]) => [k, typeof v === 'string' ? isolate(v) : v]),
+    )
+    return word({ id: known.id, defaultMessage: known.defaultMessage }, params)
   } catch {
     return c.text
   }

@@ -13,7 +13,9 @@ import { LANGUAGES } from '../../contract/i18n/languages'
 import type { Fixtures } from '../../sandbox'
 import { Db } from '../../src-main/core/store/db'
 import { PSEUDO_LOCALE, englishCatalogue, pseudoCatalogue } from '../i18n/pseudo'
+import { type ReceiptSpec, receiptPdf } from '../review/receipts'
 import { type RunningApp, screenshot, seedHistory } from './helpers'
+import { SEEDED_SERVER_WORDS } from './seed-history'
 import { cutWithoutWhole, englishLeft, navScreens, openScreen, settled, untranslated, visibleTexts } from './i18n-page'
 import { E2E_TIMEOUT, describeE2E, until } from './suite'
 
@@ -58,8 +60,20 @@ const fixtures: Fixtures = {
   rate_limit: { limit: 100_000, window_seconds: 60 },
 }
 
+/**
+ * Receipts sent through the engine, so that Review has records with flags to show: one without a
+ * total, and two documents of one purchase (same vendor, date and total: a possible duplicate).
+ */
+const RECEIPTS: ReceiptSpec[] = [
+  { name: 'kiosk-slip.pdf', vendor: 'Kiosk Lekki', date: '2026-03-05', total: null },
+  { name: 'shoprite-receipt.pdf', vendor: 'Shoprite Lekki', date: '2026-03-02', total: 8250 },
+  { name: 'shoprite-card-slip.pdf', vendor: 'Shoprite Lekki', date: '2026-03-02', total: 8250, lines: ['Card payment slip'] },
+]
+
 /** The business's own data and the profiles' names: shown as they are in every language. */
 const DATA = [
+  'Kiosk Lekki',
+  'Shoprite Lekki',
   `${BUSINESS} (NGN, NG)`,
   BUSINESS,
   PARTNER,
@@ -69,6 +83,8 @@ const DATA = [
   'TRANSFER FROM CAFE LUMEN REF',
   FILE_NAME,
   '/home/ada/Receipts',
+  // What the server wrote, shown as it wrote it after a translated "The server said:" (issue 34).
+  ...SEEDED_SERVER_WORDS,
 ]
 
 /** The business first (with history, its newest file named FILE_NAME), then the partner. */
@@ -94,6 +110,22 @@ async function twoModes(app: (o: object) => Promise<RunningApp>): Promise<Runnin
   })
 }
 
+/** Sends RECEIPTS (the second Shoprite document after the first is done) and waits for their records. */
+async function reviewRecords(app: RunningApp): Promise<void> {
+  const svc = app.host.service
+  const done = async () => (await svc.history({ search: '.pdf', statuses: ['completed'] })).total
+  const before = await done()
+  const send = async (specs: ReceiptSpec[]) =>
+    svc.addFileContents({
+      target: 'expenses',
+      files: await Promise.all(specs.map(async (r) => ({ name: r.name, base64: Buffer.from(await receiptPdf(r)).toString('base64') }))),
+    })
+  await send(RECEIPTS.slice(0, 2))
+  await until(done, 40_000).toBe(before + 2)
+  await send(RECEIPTS.slice(2))
+  await until(done, 40_000).toBe(before + 3)
+}
+
 /** Makes the partner (or the business) the active profile, and reloads the page. */
 async function useProfile(app: RunningApp, page: Page, kind: 'business' | 'partner'): Promise<void> {
   const p = app.profiles.find((x) => x.kind === kind)!
@@ -106,6 +138,13 @@ async function useProfile(app: RunningApp, page: Page, kind: 'business' | 'partn
 async function eachScreen(page: Page, check: (screen: string) => Promise<void>): Promise<void> {
   for (const screen of await navScreens(page)) {
     await openScreen(page, screen)
+    if (screen === 'review') {
+      // The newest record (the possible duplicate) beside its document, its flags shown.
+      const first = page.locator('main [role="listbox"] [role="option"]').first()
+      await first.click()
+      await page.locator('main .review-flags').waitFor({ timeout: 15_000 })
+      await settled(page)
+    }
     await check(screen)
   }
 }
@@ -227,6 +266,7 @@ describeE2E('languages', (t) => {
     'PSEUDO-LOCALE: every screen of the business and partner modes shows only catalogue text, nothing cut',
     async () => {
       const app = await twoModes((o) => t.app(o))
+      await reviewRecords(app)
       const page = await t.openPage({ viewport: { width: 1280, height: 800 } })
       const catalogue = { locale: PSEUDO_LOCALE, messages: pseudoCatalogue() }
       await page.addInitScript((c) => {
@@ -247,7 +287,10 @@ describeE2E('languages', (t) => {
       for (const mode of ['business', 'partner'] as const) {
         await useProfile(app, page, mode)
         await eachScreen(page, async (screen) => {
-          for (const p of await untranslated(page, DATA)) problems.push(`${mode} ${screen}: not from the catalogue: ${p}`)
+          // Where a file added in the browser is kept (a History row's path): a folder on disk, data
+          // like a file name, the same in every language.
+          for (const p of await untranslated(page, [...DATA, join(app.dataDir, 'dropped')]))
+            problems.push(`${mode} ${screen}: not from the catalogue: ${p}`)
           for (const p of await cutWithoutWhole(page)) problems.push(`${mode} ${screen}: ${p}`)
           await screenshot(page, `i18n-pseudo-${mode}-${screen}`)
         })
@@ -261,6 +304,7 @@ describeE2E('languages', (t) => {
     '%s at 1280×800 and 1024×700: every screen of both modes without an English message, nothing cut',
     async (locale) => {
       const app = await twoModes((o) => t.app(o))
+      await reviewRecords(app)
       const en = englishCatalogue()
       const theirs = (await import('../../contract/i18n/all')).messagesFor(locale)
       const english = new Set(

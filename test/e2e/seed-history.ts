@@ -6,8 +6,12 @@ import { createHash, randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { seededRandom } from '../../sandbox/state'
 import type { AiTarget } from '../../schemas'
+import { coded } from '../../contract/coded'
+import { MAIN_ERRORS as E } from '../../contract/main-messages'
+import type { Coded } from '../../contract/message'
 import { Db } from '../../src-main/core/store/db'
 import type { UploadStatus } from '../../src-main/core/store/uploads'
+import { lastErrorColumns } from '../../src-main/core/store/uploads/rows'
 
 // ---------------------------------------------------------------------------------------------
 // 100,000 rows of upload history
@@ -64,6 +68,23 @@ const VENDORS = [
   'dangote',
 ]
 
+/**
+ * What the server wrote in the seeded validation failures: stored, as the engine stores a refusal,
+ * as "The server said: {message}" with its words as it wrote them (shown untranslated, issue 34).
+ */
+export const SEEDED_SERVER_WORDS = ['items.0.quantity: quantity must be greater than 0'] as const
+
+/**
+ * A failed row's stored reason as the engine stores it now (src-main/core/queue/outcomes.ts and
+ * api/errors.ts): a catalogue id with parameters, and its English text. Rows stored before codes
+ * keep their text only; that migration case has its own tests (store/uploads), not this history.
+ */
+const SEEDED_FAILURES: readonly Coded[] = [
+  coded(E.jobFailed),
+  { ...coded(E.gaveUp, { attempts: 5 }), text: 'Gave up after 5 attempts. Last error: injected fault: 503' },
+  { ...coded(E.serverSaid, { message: SEEDED_SERVER_WORDS[0] }), text: SEEDED_SERVER_WORDS[0] },
+]
+
 export interface SeededRow {
   name: string
   status: UploadStatus
@@ -86,6 +107,7 @@ const SEED_COLUMNS = [
   'reason',
   'attempts',
   'last_error',
+  'last_error_coded',
   'error_code',
   'http_status',
   'idempotency_key',
@@ -161,12 +183,7 @@ export function seedHistory(
           v.completed_at = createdAt + 4_000
         } else if (status === 'failed') {
           const r = rand()
-          v.last_error =
-            r < 0.5
-              ? 'The job failed: the document could not be read.'
-              : r < 0.8
-                ? 'Gave up after 5 attempts. Last error: injected fault: 503'
-                : 'items.0.quantity: quantity must be greater than 0'
+          Object.assign(v, lastErrorColumns(SEEDED_FAILURES[r < 0.5 ? 0 : r < 0.8 ? 1 : 2]))
           v.error_code = r < 0.5 ? 'job_failed' : r < 0.8 ? 'server_error' : 'validation_error'
           v.http_status = r < 0.5 ? null : r < 0.8 ? 503 : 400
         } else if (status === 'skipped') {

@@ -312,10 +312,7 @@ export class AppContext {
   activeBusiness(): Entry {
     const e = this.activeEntry()
     if (!isBusinessKind(e.profile)) {
-      throw new AppError(
-        'wrong_profile_kind',
-        `"${e.profile.name}" is a partner profile. Uploads, purchase orders, invoices, expenses, bills and bank transactions belong to a business: switch to a business profile.`,
-      )
+      throw new AppError('wrong_profile_kind', coded(E.partnerProfileHere, { name: e.profile.name }))
     }
     return e
   }
@@ -323,10 +320,7 @@ export class AppContext {
   activePartner(): Entry {
     const e = this.activeEntry()
     if (e.profile.kind !== 'partner') {
-      throw new AppError(
-        'wrong_profile_kind',
-        `"${e.profile.name}" is a business profile. Registering businesses, seats and credits need a partner profile (a svc_partner_sk_ key): switch to a partner profile.`,
-      )
+      throw new AppError('wrong_profile_kind', coded(E.businessProfileHere, { name: e.profile.name }))
     }
     return e
   }

@@ -56,11 +56,11 @@ function Option({ item, index, start, selected }: { item: ReviewItem | undefined
         ;(e.currentTarget.closest('[role="listbox"]') as HTMLElement | null)?.focus()
       }}
     >
-      <span className="review-opt__main" dir="auto">
+      <span className="review-opt__main" dir="auto" title={main}>
         {main}
       </span>
       <span className="review-opt__meta">
-        <span className="review-opt__details" dir="auto">
+        <span className="review-opt__details" dir="auto" title={details.join(' · ')}>
           {details.join(' · ')}
         </span>
         {r.deletedOnServer ? (

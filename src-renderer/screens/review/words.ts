@@ -5,7 +5,9 @@
  */
 import { type IntlShape, defineMessages } from 'react-intl'
 import type { Coded } from '../../../contract/message'
+import { MESSAGE_ID as DUPLICATE_MESSAGE_ID } from '../../../contract/possible-duplicate'
 import type { RecordKind, ReviewSource } from '../../../contract/review'
+import { isolate } from '../../lib/format'
 
 const kinds = defineMessages({
   expense: { id: 'review.kind.expense', defaultMessage: 'Expense' },
@@ -45,7 +47,17 @@ export function codedText(intl: IntlShape, c: Coded): string {
   try {
     // The id comes from main (a catalogue id of its own sentences), not from this module.
     const coded = { id: c.code }
-    return intl.formatMessage(coded, (c.params ?? {}) as Record<string, string | number | boolean | null>)
+    const params = (c.params ?? {}) as Record<string, string | number | boolean | null>
+    if (c.code !== DUPLICATE_MESSAGE_ID) return intl.formatMessage(coded, params)
+    // "Possible duplicate of <name>, sent on <date> (…)": main sends the name, the date (epoch ms)
+    // and the basis; the catalogue's sentence also asks whether there is a date, and marks the name
+    // (a link in History; here the whole flag is the link), and words the date in the locale.
+    return intl.formatMessage(coded, {
+      ...params,
+      sent: typeof params.sentAt === 'number' ? 'yes' : 'no',
+      sentAt: typeof params.sentAt === 'number' ? params.sentAt : 0,
+      link: (chunks: string[]) => isolate(chunks.join('')),
+    }) as string
   } catch {
     return c.text
   }

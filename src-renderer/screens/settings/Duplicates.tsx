@@ -10,6 +10,7 @@ import { bookdrop } from '../../lib/bridge'
 import { useI18n } from '../../lib/i18n'
 import type { Res } from '../../lib/types'
 import { useApp } from '../../store'
+import { isPartner } from '../../store/session'
 import { useSubmit } from '../../lib/useSubmit'
 
 type Mode = Res<'getDuplicateSetting'>['mode']
@@ -34,6 +35,8 @@ const m = defineMessages({
 export function DuplicateSetting() {
   const intl = useI18n()
   const activeId = useApp((s) => s.activeId)
+  // The setting is a business's own: a partner profile sends no files (its call would be refused).
+  const partner = useApp(isPartner)
   const [mode, setMode] = useState<Mode | null>(null)
   const [saved, setSaved] = useState(false)
   const { error, refuse, reset } = useSubmit()
@@ -41,10 +44,10 @@ export function DuplicateSetting() {
   useEffect(() => {
     setMode(null)
     setSaved(false)
-    if (!activeId) return
+    if (!activeId || partner) return
     void bookdrop.getDuplicateSetting({}).then((r) => (r.ok ? setMode(r.value.mode) : refuse(r.error.message)))
-  }, [activeId, refuse])
-  if (!activeId) return null
+  }, [activeId, partner, refuse])
+  if (!activeId || partner) return null
 
   const choose = async (next: Mode) => {
     setMode(next)
