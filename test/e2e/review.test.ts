@@ -241,6 +241,7 @@ describeE2E('review', (t) => {
       ]) {
         await page.setViewportSize(viewport)
         await goTo(page, /^Review/, 'Review')
+        await list(page).getByRole('option', { name: /kiosk-slip\.pdf/ }).click()
         await showing(page, 'kiosk-slip.pdf')
         const l = await layout(page)
         expect(l.doc.w, `${viewport.width}: document width`).toBeGreaterThanOrEqual(100)
@@ -253,20 +254,22 @@ describeE2E('review', (t) => {
       }
       await page.setViewportSize({ width: 640, height: 800 })
       await goTo(page, /^Review/, 'Review')
+      await list(page).getByRole('option', { name: /kiosk-slip\.pdf/ }).click()
       await showing(page, 'kiosk-slip.pdf')
       const narrow = await layout(page)
       expect(narrow.doc.bottom, 'stacked at 640 px: the document above the fields').toBeLessThanOrEqual(narrow.form.top)
       await t.shot('640')
 
-      // A German reader writes "12,50".
+      // A German reader writes "12,50" (the interface in German: its catalogue's words).
       const de = await t.openPage({ locale: 'de-DE' })
       await de.goto(`${app.host.url}#review`)
-      await onScreen(de, 'Review')
+      await onScreen(de, 'Prüfen')
+      await list(de).getByRole('option', { name: /kiosk-slip\.pdf/ }).click()
       await showing(de, 'kiosk-slip.pdf')
-      await de.getByLabel('Total').fill('12,50')
-      await de.getByRole('button', { name: 'Save' }).click()
-      await until(() => de.locator('.review-form [role="status"]').textContent()).toContain('Saved')
-      expect(await de.getByLabel('Total').inputValue()).toBe('12,50')
+      await de.getByLabel('Gesamtbetrag').fill('12,50')
+      await de.getByRole('button', { name: 'Speichern' }).click()
+      await until(() => de.locator('.review-form [role="status"]').textContent()).toContain('Gespeichert')
+      expect(await de.getByLabel('Gesamtbetrag').inputValue()).toBe('12,50')
       const uuid = await de.locator('.review-list [aria-selected="true"]').getAttribute('data-uuid')
       const res = await fetch(`${app.sb!.url}/expenses/${uuid}`, { headers: { 'X-API-Key': KEY } })
       const rec = ((await res.json()) as { data: { total_amount?: number; amount?: number } }).data
