@@ -18,15 +18,20 @@ const keyOf = (name: CallName, req: unknown): string => `${name} ${JSON.stringif
 
 type CallFn<K extends CallName> = (req: Req<K>) => Promise<Result<Res<K>>>
 
-/** `bookdrop[name](req)`, unless the very same call was started early: then its answer, once. */
+/**
+ * `bookdrop[name](req)`, unless the very same call was started early: then its answer, once. An
+ * early call that failed is made again (it may have been asked before there was anything to answer
+ * for, e.g. Review's list before the first profile was added).
+ */
 export function callEarlyOr<K extends CallName>(name: K, req: Req<K>): Promise<Result<Res<K>>> {
   const key = keyOf(name, req)
   const p = early.get(key)
+  const call = () => (bookdrop[name] as CallFn<K>)(req)
   if (p) {
     early.delete(key)
-    return p as Promise<Result<Res<K>>>
+    return (p as Promise<Result<Res<K>>>).then((r) => (r.ok ? r : call()), call)
   }
-  return (bookdrop[name] as CallFn<K>)(req)
+  return call()
 }
 
 /** Remembers the active profile, so the next start can ask for its history before boot answers. */

@@ -5,7 +5,9 @@
  * counts and says which records changed, and the loaded pages are asked for again.
  */
 import { bookdrop } from '../lib/bridge'
+import { callEarlyOr } from '../lib/early'
 import { errorText, settle } from '../lib/result'
+import type { Req } from '../lib/types'
 import type { ReviewCounts, ReviewDetail, ReviewEvent, ReviewFilter, ReviewItem } from '../../contract/review'
 import type { SliceCreator } from './types'
 
@@ -43,15 +45,26 @@ export interface ReviewSlice {
 }
 
 /** The item at `index` of the loaded pages, if loaded. */
+/**
+ * The request for a page of the list. Opened at `#review`, start-early.ts asks for the first page
+ * of the first filter ('to_review') before boot answers; the store takes that answer (callEarlyOr).
+ */
+export function reviewPageRequest(filter: ReviewFilter, page: number): Req<'review.list'> {
+  return { filter, offset: page * REVIEW_PAGE, limit: REVIEW_PAGE }
+}
+
 export function reviewItemAt(pages: Record<number, ReviewItem[]>, index: number): ReviewItem | undefined {
   return pages[Math.floor(index / REVIEW_PAGE)]?.[index % REVIEW_PAGE]
 }
+
+/** The filter the screen opens with (start-early.ts asks for its first page). */
+export const FIRST_REVIEW_FILTER: ReviewFilter = 'to_review'
 
 export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
   const loadPage = async (page: number, gen: number): Promise<void> => {
     set((s) => ({ reviewLoading: { ...s.reviewLoading, [page]: true } }))
     const filter = get().reviewFilter
-    const r = await settle(bookdrop['review.list']({ filter, offset: page * REVIEW_PAGE, limit: REVIEW_PAGE }))
+    const r = await settle(callEarlyOr('review.list', reviewPageRequest(filter, page)))
     if (gen !== get().reviewGen) return
     set((s) => {
       const loading = { ...s.reviewLoading }
@@ -68,7 +81,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
   }
 
   return {
-    reviewFilter: 'to_review',
+    reviewFilter: FIRST_REVIEW_FILTER,
     reviewCounts: null,
     reviewTotal: null,
     reviewPages: {},

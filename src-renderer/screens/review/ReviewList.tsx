@@ -110,10 +110,21 @@ export function ReviewList() {
     return -1
   }, [pages, selected])
 
-  // Nothing selected yet: the newest record.
+  // Nothing selected yet: the newest record, once the list has painted. Its detail (the form, the
+  // document's request) renders in a task of its own after that frame, so the list shows first.
   const firstItem = reviewItemAt(pages, 0)
   useEffect(() => {
-    if (!selected && firstItem) select(firstItem.record.uuid)
+    if (selected || !firstItem) return
+    let task: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => {
+      task = setTimeout(() => {
+        if (useApp.getState().reviewSelected === null) select(firstItem.record.uuid)
+      }, 0)
+    })
+    return () => {
+      cancelAnimationFrame(frame)
+      clearTimeout(task)
+    }
   }, [selected, firstItem, select])
 
   // The next record's document is asked for while this one is read.
