@@ -377,7 +377,10 @@ export class MailService {
 
   private setRuleStatus(accountId: string, ruleId: string, s: Partial<MailAccountStatus>): void {
     const prev = this.ruleStatus.get(ruleId) ?? INITIAL
-    this.ruleStatus.set(ruleId, { ...prev, ...s })
+    const next: MailAccountStatus = { ...prev, ...s }
+    // A new message without a code (cleared, or plain words) drops the old message's code.
+    if ('message' in s && !s.messageCoded) delete next.messageCoded
+    this.ruleStatus.set(ruleId, next)
     this.aggregate(accountId)
   }
 
@@ -398,6 +401,7 @@ export class MailService {
         next = {
           state: worst.state,
           message: worst.message,
+          ...(worst.messageCoded ? { messageCoded: worst.messageCoded } : {}),
           problem: worst.problem,
           lastCheckAt: checks.length ? Math.max(...checks) : null,
           idle: rules.every((r) => r.idle),
