@@ -123,3 +123,59 @@ export const MAIL_STATES = defineMessages({
       'mail account "{label}": the connection was lost while downloading ({code}); Bookdrop tries again.',
   },
 })
+
+/**
+ * What a form's field needs, when the request's schema refused it (`invalid_request`): worded by
+ * the field's kind of problem, never with the request's field names (the form shows each under its
+ * field). The English text stays the schema's own.
+ */
+export const FORM_ERRORS = defineMessages({
+  fields: {
+    id: 'errors.form_fields',
+    defaultMessage:
+      '{count, plural, one {One field needs a change} other {# fields need a change}}: each says what to do.',
+  },
+  required: { id: 'errors.form_required', defaultMessage: 'Fill in this field.' },
+  tooLong: {
+    id: 'errors.form_too_long',
+    defaultMessage: 'This is too long: use at most {maximum, plural, one {# character} other {# characters}}.',
+  },
+  tooShort: {
+    id: 'errors.form_too_short',
+    defaultMessage: 'This is too short: use at least {minimum, plural, one {# character} other {# characters}}.',
+  },
+  numberTooSmall: { id: 'errors.form_number_too_small', defaultMessage: 'Give a number of at least {minimum}.' },
+  numberTooLarge: { id: 'errors.form_number_too_large', defaultMessage: 'Give a number of at most {maximum}.' },
+  notNumber: { id: 'errors.form_not_number', defaultMessage: 'Give a number.' },
+  wholeNumber: { id: 'errors.form_whole_number', defaultMessage: 'Give a whole number.' },
+  format: { id: 'errors.form_format', defaultMessage: 'This is not written the way it should be: check it.' },
+  choose: { id: 'errors.form_choose', defaultMessage: 'Choose one of the options.' },
+  tooFew: {
+    id: 'errors.form_too_few',
+    defaultMessage: 'Choose at least {minimum, plural, one {# item} other {# items}}.',
+  },
+  tooMany: {
+    id: 'errors.form_too_many',
+    defaultMessage: 'Choose at most {maximum, plural, one {# item} other {# items}}.',
+  },
+  userControl: {
+    id: 'errors.form_user_control',
+    defaultMessage: 'The user name contains a control character (such as a line break): type it again.',
+  },
+  plainRemote: {
+    id: 'errors.form_plain_remote',
+    defaultMessage: 'A connection without TLS is allowed only to this computer (127.0.0.1): choose TLS or STARTTLS.',
+  },
+  moveToSame: {
+    id: 'errors.form_move_to_same',
+    defaultMessage: 'Mails cannot be moved to the mailbox they are read from: choose another mailbox.',
+  },
+  kindsNeeded: {
+    id: 'errors.form_kinds_needed',
+    defaultMessage: 'Choose at least one kind of file this target accepts.',
+  },
+  archiveNeeded: {
+    id: 'errors.form_archive_needed',
+    defaultMessage: 'Choose an archive folder (a full path) to move uploaded files to.',
+  },
+})
