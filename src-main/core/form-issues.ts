@@ -19,6 +19,26 @@ const OWN: Readonly<Record<string, keyof typeof F>> = {
   'choose an archive folder (an absolute path) to move uploaded files to': 'archiveNeeded',
 }
 
+/** Issues worded by their kind alone. */
+const PLAIN: Partial<Record<$ZodIssue['code'], keyof typeof F>> = {
+  invalid_format: 'format',
+  invalid_value: 'choose',
+  not_multiple_of: 'wholeNumber',
+}
+
+const NUMBERS = new Set(['number', 'int', 'bigint'])
+
+/** A string, a number or a list past its bound (a string of at least one character: required). */
+function bound(i: $ZodIssue & { code: 'too_small' | 'too_big' }): Coded | undefined {
+  const small = i.code === 'too_small'
+  const n = num(small ? i.minimum : i.maximum)
+  const param: Record<string, number> = small ? { minimum: n } : { maximum: n }
+  if (i.origin === 'string') return small && n <= 1 ? coded(F.required) : coded(small ? F.tooShort : F.tooLong, param)
+  if (NUMBERS.has(i.origin)) return coded(small ? F.numberTooSmall : F.numberTooLarge, param)
+  if (i.origin === 'array' || i.origin === 'set') return coded(small ? F.tooFew : F.tooMany, param)
+  return undefined
+}
+
 function num(v: unknown): number {
   return typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : 0
 }
@@ -38,26 +58,12 @@ export function issueCoded(i: $ZodIssue): Coded | undefined {
         if (i.expected === 'number' || i.expected === 'int' || i.expected === 'bigint') return coded(F.notNumber)
         return undefined
       case 'too_small':
-        if (i.origin === 'string')
-          return num(i.minimum) <= 1 ? coded(F.required) : coded(F.tooShort, { minimum: num(i.minimum) })
-        if (i.origin === 'number' || i.origin === 'int' || i.origin === 'bigint')
-          return coded(F.numberTooSmall, { minimum: num(i.minimum) })
-        if (i.origin === 'array' || i.origin === 'set') return coded(F.tooFew, { minimum: num(i.minimum) })
-        return undefined
       case 'too_big':
-        if (i.origin === 'string') return coded(F.tooLong, { maximum: num(i.maximum) })
-        if (i.origin === 'number' || i.origin === 'int' || i.origin === 'bigint')
-          return coded(F.numberTooLarge, { maximum: num(i.maximum) })
-        if (i.origin === 'array' || i.origin === 'set') return coded(F.tooMany, { maximum: num(i.maximum) })
-        return undefined
-      case 'invalid_format':
-        return coded(F.format)
-      case 'invalid_value':
-        return coded(F.choose)
-      case 'not_multiple_of':
-        return coded(F.wholeNumber)
-      default:
-        return undefined
+        return bound(i)
+      default: {
+        const plain = PLAIN[i.code]
+        return plain ? coded(F[plain]) : undefined
+      }
     }
   })()
   return c ? { ...c, text: i.message } : undefined
