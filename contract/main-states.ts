@@ -117,6 +117,14 @@ export const MAIL_STATES = defineMessages({
     id: 'mail.state.storage',
     defaultMessage: 'mail account "{label}": storage failed ({detail}); mail is read again once it works.',
   },
+  demoNotRunning: {
+    id: 'mail.state.demo_not_running',
+    defaultMessage: 'mail account "{label}": the demo inbox is not running.',
+  },
+  demoNoMailbox: {
+    id: 'mail.state.demo_no_mailbox',
+    defaultMessage: 'mail account "{label}": there is no mailbox "{mailbox}" in the demo inbox. Use INBOX.',
+  },
   downloadLost: {
     id: 'mail.state.download_lost',
     defaultMessage:
