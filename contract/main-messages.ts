@@ -6,6 +6,7 @@
  * contract/i18n/<locale>/main.json. Parameters are names, paths, numbers: never a secret.
  */
 import { defineMessages, type MessageDescriptor } from './coded'
+import { FOLDER_ERRORS, FOLDER_STATES, FORM_ERRORS, JOB_STATES, MAIL_STATES } from './main-states'
 
 export const MAIN_ERRORS = defineMessages({
   // ---- the path to the server ---------------------------------------------------------------
@@ -252,5 +253,5 @@ export const MAIN_ERRORS = defineMessages({
 
 /** Every main message by id (for the renderer's defaults). */
 export const MAIN_MESSAGE_BY_ID: ReadonlyMap<string, MessageDescriptor> = new Map(
-  Object.values<MessageDescriptor>(MAIN_ERRORS).map((m) => [m.id, m]),
+  [MAIN_ERRORS, FOLDER_STATES, FOLDER_ERRORS, FORM_ERRORS, JOB_STATES, MAIL_STATES].flatMap((g) => Object.values<MessageDescriptor>(g)).map((m) => [m.id, m]),
 )

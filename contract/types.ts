@@ -273,6 +273,8 @@ export interface MailAccountStatus {
   state: MailAccountState
   /** What happened and what to do, in a sentence (never a password). */
   message: string | null
+  /** The same sentence as a catalogue id with parameters, for the person's language (issue 34). */
+  messageCoded?: Coded | null
   problem: MailProblem | null
   /** When the mailboxes were last read completely. */
   lastCheckAt: number | null
@@ -320,7 +322,7 @@ export interface EngineEvents {
   upload: { upload: UploadView; previous: UploadStatus | null }
   /** Bytes of a file sent so far (one event per ~64 KiB at most). */
   progress: { id: number; sent: number; total: number }
-  folder: { folderId: string; state: FolderState; message: string | null }
+  folder: { folderId: string; state: FolderState; message: string | null; messageCoded?: Coded | null }
   rateLimit: {
     profileId: string
     limit: number | null

@@ -76,6 +76,8 @@ export type IntakeOutcome =
 export interface FolderView extends FolderConfig {
   state: FolderState
   message: string | null
+  /** `message` as a catalogue id with parameters (issue 34): the renderer words it. */
+  messageCoded?: Coded | null
 }
 
 export interface ListPage<T> {

@@ -18,6 +18,7 @@ import {
 } from '../../contract'
 import { scrubCoded } from '../../contract/coded'
 import { ApiError } from './api'
+import { zodCoded } from './form-issues'
 import { AppError } from './app-error'
 import type { CallHandlers } from './app-service'
 import { ProfileError, SecretStoreError, redact } from './secrets'
@@ -69,7 +70,8 @@ function secretsIn(raw: unknown, out: string[] = [], depth = 0): string[] {
 }
 
 export function zodBridgeError(e: $ZodError): BridgeError {
-  return { code: 'invalid_request', message: describeIssues(e), fields: issuesByField(e) }
+  // Each field's sentence coded by its kind of problem (form-issues.ts): worded in the person's language.
+  return { code: 'invalid_request', message: describeIssues(e), fields: issuesByField(e), ...zodCoded(e) }
 }
 
 /** Any exception → BridgeError, with `scrub` applied to every text. */

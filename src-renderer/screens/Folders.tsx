@@ -5,6 +5,7 @@ import type { Tone } from '../components/Badge'
 import { ConfirmDialog, Dialog } from '../components/Dialog'
 import { Check, Choice, Field } from '../components/Field'
 import { bookdrop } from '../lib/bridge'
+import { codedOrText } from '../lib/coded'
 import { formatDateTime } from '../lib/format'
 import { FOLDER_STATE_LABELS, TARGET_LABELS } from '../lib/labels'
 import { settle } from '../lib/result'
@@ -315,7 +316,9 @@ export function Folders() {
             tone={STATE_TONE[f.state]}
             state={FOLDER_STATE_LABELS[f.state]}
           />
-          {f.message ? <p className={f.state === 'error' ? 'form-error' : 'muted'}>{f.message}</p> : null}
+          {f.message ? (
+            <p className={f.state === 'error' ? 'form-error' : 'muted'}>{codedOrText(f.messageCoded, f.message)}</p>
+          ) : null}
           <div className="muted small">
             {intl.formatMessage(m.kinds, { kinds: f.acceptedKinds.join(', ') })}
           </div>

@@ -27,12 +27,15 @@ export const createFoldersSlice: SliceCreator<FoldersSlice> = (set, get) => {
    * may already be here. Every status change makes an event, so an event received after a call was
    * sent is at least as new as that call's snapshot, and wins over it.
    */
-  const latest = new Map<string, { seq: number; state: FolderView['state']; message: string | null }>()
+  const latest = new Map<
+    string,
+    { seq: number; state: FolderView['state']; message: string | null; messageCoded: FolderView['messageCoded'] }
+  >()
   let seq = 0
   const withLatest = (folders: FolderView[], since: number): FolderView[] =>
     folders.map((f) => {
       const e = latest.get(f.id)
-      return e && e.seq > since ? { ...f, state: e.state, message: e.message } : f
+      return e && e.seq > since ? { ...f, state: e.state, message: e.message, messageCoded: e.messageCoded } : f
     })
   return {
     folders: [],
@@ -76,7 +79,7 @@ export const createFoldersSlice: SliceCreator<FoldersSlice> = (set, get) => {
     },
 
     applyFolderEvent: (e) => {
-      latest.set(e.folderId, { seq: ++seq, state: e.state, message: e.message })
+      latest.set(e.folderId, { seq: ++seq, state: e.state, message: e.message, messageCoded: e.messageCoded ?? null })
       set((s) => {
         const i = s.folders.findIndex((f) => f.id === e.folderId)
         if (i < 0) {
@@ -85,7 +88,7 @@ export const createFoldersSlice: SliceCreator<FoldersSlice> = (set, get) => {
           return s
         }
         const folders = s.folders.slice()
-        folders[i] = { ...folders[i]!, state: e.state, message: e.message }
+        folders[i] = { ...folders[i]!, state: e.state, message: e.message, messageCoded: e.messageCoded ?? null }
         return { folders }
       })
     },

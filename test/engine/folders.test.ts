@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { wordCoded } from '../../contract/i18n/all'
 import { PROFILE, createdBySha, receipt, useRigs, waitFor } from './helpers'
 import { paddedPdf } from './documents'
 
@@ -98,6 +99,12 @@ describe('watched folders', () => {
       r.events.folder.find((e) => e.folderId === folder.id && e.state === 'error'),
     )
     expect(err.message).toMatch(/not found|removed|unmounted/i)
+    // The state carries its code (issue 34): the Folders screen words it in German.
+    expect(err.messageCoded).toMatchObject({ code: 'folders.state.not_found', params: { path: r.inbox } })
+    expect(r.engine.listFolders()[0]?.messageCoded?.code).toBe('folders.state.not_found')
+    expect(wordCoded(err.messageCoded!, 'de')).toBe(
+      `Ordner nicht gefunden: ${r.inbox} (entfernt oder nicht eingebunden). Bookdrop überwacht ihn wieder, sobald er zurück ist.`,
+    )
     await mkdir(r.inbox)
     await waitFor('watching again', () => r.engine.listFolders()[0]?.state === 'watching', 10_000)
     await receipt(r.inbox, 'after.txt')

@@ -10,7 +10,10 @@ import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { wordCoded } from '../../contract/i18n/all'
+import type { Coded } from '../../contract/message'
 import { COMPLETION_NOT_REPORTED_CODE } from '../../schemas'
+import { jobTimedOut } from '../../src-main/core/queue/outcomes'
 import { PROFILE, type Rig, createdBySha, receipt, rig, waitFor } from './helpers'
 
 let r: Rig | undefined
@@ -80,6 +83,17 @@ describe('jobs', () => {
     const [row] = rowsOf('stuck.txt')
     expect(row).toMatchObject({ status: 'failed', errorCode: 'job_timeout' })
     expect(row!.lastError).toMatch(/had not finished job job_\S+ after 2 seconds \(Settings, "Give up on a job after"\)/)
+
+    // Stored with its code (read back from the database): the reason reads in German, naming the
+    // job and the wait; a deadline in hours words its hours.
+    expect(row!.lastErrorCoded).toMatchObject({ code: 'errors.job_timeout', params: { job: row!.jobReference, seconds: 2 } })
+    expect(wordCoded(row!.lastErrorCoded!, 'de')).toBe(
+      `Der Server hatte Auftrag ${row!.jobReference} nach 2 Sekunden noch nicht abgeschlossen (Einstellungen, „Auftrag aufgeben nach“), ` +
+        'daher wartet Bookdrop nicht länger. Der Datensatz kann noch auf dem Server erscheinen; „Erneut versuchen“ verfolgt den Auftrag wieder.',
+    )
+    const patch = (jobTimedOut(row!, 3 * 3_600_000) as { patch: { lastError: Coded } }).patch
+    expect(patch.lastError.text).toMatch(/ after 3 hours \(Settings/)
+    expect(wordCoded(patch.lastError, 'de')).toMatch(/ nach 3 Stunden noch nicht abgeschlossen/)
   })
 
   it('a malformed 200 answer to a poll does not fail the file: it is asked again', async () => {

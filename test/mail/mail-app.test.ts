@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import { readFile, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
+import { wordCoded } from '../../contract/i18n/all'
 import type { AppRig } from '../app/helpers'
 import { addProfile, appRig } from '../app/helpers'
 import { createdBySha, waitFor } from '../engine/helpers'
@@ -132,6 +133,12 @@ describeMail('mail accounts through the app', () => {
     expect(status.problem).toBe('auth')
     expect(status.message).toMatch(
       /refused the user name or password for receipts@bakery\.test.*app password/,
+    )
+    // With its code (issue 34): the account card words it in French.
+    expect(status.messageCoded).toMatchObject({ code: 'mail.state.auth', params: { label: 'Shop inbox', user: MAIL_USER } })
+    expect(wordCoded(status.messageCoded!, 'fr')).toBe(
+      `Compte de messagerie « Shop inbox » : le serveur a refusé le nom d’utilisateur ou le mot de passe de ${MAIL_USER}. ` +
+        'Vérifiez-les ; Gmail et Microsoft 365 demandent un mot de passe d’application (voir le README), puis enregistrez-le de nouveau.',
     )
     expect((await r.ok('history', { sources: ['mail'] })).total).toBe(0)
     expect(r.transcript.join('\n')).not.toContain('wrong-password')

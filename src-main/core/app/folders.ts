@@ -1,6 +1,7 @@
 /** The folders room: watched folders (the engine checks the folder rules) and the folder picker. */
 import { coded } from '../../../contract/coded'
 import { MAIN_ERRORS as E } from '../../../contract/main-messages'
+import { FOLDER_ERRORS } from '../../../contract/main-states'
 import type { Calls, FolderView, ParsedReq } from '../../../contract'
 import { AppError } from '../app-error'
 import { type AppContext, isBusinessKind } from './context'
@@ -26,7 +27,7 @@ export function foldersRoom(ctx: AppContext): FoldersRoom {
     if (!isBusinessKind(e.profile)) {
       throw new AppError(
         'wrong_profile_kind',
-        `"${e.profile.name}" is a partner profile: a watched folder uploads to a business profile.`,
+        coded(FOLDER_ERRORS.partnerProfile, { name: e.profile.name }),
         { profileId: 'choose a business profile' },
       )
     }

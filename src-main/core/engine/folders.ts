@@ -2,6 +2,7 @@
  * The watched folders at work: one watcher per enabled folder, its status, what it finds taken
  * through intake, and the backpressure that keeps a scan no faster than intake (the intake room).
  */
+import type { Coded } from '../../../contract/message'
 import type { FolderState } from '../events'
 import { type FolderConfig, type FolderInput, destinationDir, normalizeFolder } from '../folders'
 import type { InspectFn } from '../intake/inspect'
@@ -11,7 +12,7 @@ import { folderRequest } from './requests'
 import type { Retakes } from './retake'
 import type { EngineParts } from './parts'
 
-export type FolderStatus = { state: FolderState; message: string | null }
+export type FolderStatus = { state: FolderState; message: string | null; messageCoded?: Coded | null }
 
 /** Watcher timing a host may set (tests shorten these). */
 export type WatchTiming = Partial<
@@ -109,9 +110,11 @@ export class WatchedFolders {
     await Promise.all([...this.watchers.keys()].map((id) => this.stopWatcher(id)))
   }
 
-  private setStatus(folderId: string, state: FolderState, message: string | null): void {
-    this.status.set(folderId, { state, message })
-    this.d.events.emit('folder', { folderId, state, message })
+  private setStatus(folderId: string, state: FolderState, message: Coded | string | null): void {
+    const messageCoded = message && typeof message === 'object' ? message : null
+    const text = messageCoded ? messageCoded.text : (message as string | null)
+    this.status.set(folderId, { state, message: text, messageCoded })
+    this.d.events.emit('folder', { folderId, state, message: text, messageCoded })
   }
 
   /**
@@ -125,7 +128,9 @@ export class WatchedFolders {
       await checkWatchedFolder(f.path, { dataDir: this.d.rules.dataDir, recursive: f.recursive })
     } catch (e) {
       if (e instanceof FolderRuleError && e.rule !== 'missing') {
-        this.setStatus(f.id, 'error', `Not watched: ${e.message}`)
+        // The rule broken, in the person's language (the state says it is not watched).
+        const text = `Not watched: ${e.message}`
+        this.setStatus(f.id, 'error', e.coded ? { ...e.coded, text } : text)
         return
       }
     }
@@ -150,7 +155,7 @@ export class WatchedFolders {
       inspect: this.d.inspect,
       ...this.d.watch,
     })
-    w.on('status', (s) => this.setStatus(f.id, s.state, s.message ?? null))
+    w.on('status', (s) => this.setStatus(f.id, s.state, s.messageCoded ?? s.message ?? null))
     w.on('candidate', (c) => {
       const req = folderRequest(f, c.path, c.root, this.d.maxFileBytes())
       if (c.note) req.note = c.note

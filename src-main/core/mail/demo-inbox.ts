@@ -7,6 +7,8 @@
  */
 import { Readable } from 'node:stream'
 import type { MailAccountConfig } from '../../../contract/types'
+import { coded } from '../../../contract/coded'
+import { MAIL_STATES } from '../../../contract/main-states'
 import { MailError } from './provider'
 import type { MailAddress, MailMeta, MailPart, MailServer, MailSession, MailboxInfo } from './provider'
 
@@ -177,7 +179,7 @@ export class DemoInbox implements MailServer {
         if (!b) {
           throw new MailError(
             'mailbox',
-            `mail account "${account.label}": there is no mailbox "${name}" in the demo inbox. Use INBOX.`,
+            coded(MAIL_STATES.demoNoMailbox, { label: account.label, mailbox: name }),
           )
         }
         selected = name.toUpperCase() === 'INBOX' ? 'INBOX' : name

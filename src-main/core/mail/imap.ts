@@ -13,6 +13,8 @@ import type { Readable } from 'node:stream'
 import { ImapFlow, type FetchMessageObject, type MessageStructureObject } from 'imapflow'
 import type { MailAccountConfig } from '../../../contract/types'
 import { isLoopbackHost } from '../api/base-url'
+import { coded } from '../../../contract/coded'
+import { MAIL_STATES as S } from '../../../contract/main-states'
 import { MailError } from './provider'
 import type { MailMeta, MailPart, MailServer, MailSession, MailboxInfo } from './provider'
 
@@ -91,7 +93,7 @@ export function classifyImapError(
   ) {
     return new MailError(
       'auth',
-      `mail account "${a.label}": the server refused the user name or password for ${a.user}. Check them; Gmail and Microsoft 365 need an app password (see README), then save it again.`,
+      coded(S.auth, { label: a.label, user: a.user }),
     )
   }
   if (
@@ -100,13 +102,13 @@ export function classifyImapError(
   ) {
     return new MailError(
       'certificate',
-      `mail account "${a.label}": the certificate of ${where} is not trusted (${codes.find((c) => CERT_CODES.has(c)) ?? 'TLS'}). Check the server's name; a company server may need its certificate authority installed on this computer.`,
+      coded(S.certificate, { label: a.label, where, code: codes.find((c) => CERT_CODES.has(c)) ?? 'TLS' }),
     )
   }
   if (err.tlsFailed || codes.includes('ERR_SSL_WRONG_VERSION_NUMBER') || codes.includes('EPROTO')) {
     return new MailError(
       'certificate',
-      `mail account "${a.label}": a secure connection to ${where} could not be made. Check the port and security (TLS is usually port 993, STARTTLS port 143).`,
+      coded(S.tls, { label: a.label, where }),
     )
   }
   if (
@@ -116,19 +118,19 @@ export function classifyImapError(
   ) {
     return new MailError(
       'mailbox',
-      `mail account "${a.label}": there is no mailbox "${mailbox ?? '?'}" on the server. Check its name (levels separated by /), or choose another in the rule.`,
+      coded(S.noMailbox, { label: a.label, mailbox: mailbox ?? '?' }),
     )
   }
   if (codes.some((c) => UNREACHABLE_CODES.has(c))) {
     return new MailError(
       'unreachable',
-      `mail account "${a.label}": the server ${where} cannot be reached (${codes[0]}). Check the server name and port and your connection; Bookdrop keeps trying.`,
+      coded(S.unreachable, { label: a.label, where, code: codes[0] ?? '' }),
     )
   }
   const detail = (err.responseText || err.message || String(e)).slice(0, 200)
   return new MailError(
     'protocol',
-    `mail account "${a.label}": the server answered in a way Bookdrop did not expect (${detail}); it tries again.`,
+    coded(S.protocol, { label: a.label, detail }),
   )
 }
 
@@ -325,13 +327,13 @@ export const imapServer: MailServer = {
     if (!password) {
       throw new MailError(
         'no_password',
-        `mail account "${account.label}": no password is saved for ${account.user}. Save it in the Mail screen (it goes to the OS keychain), or set BOOKDROP_MAIL_PASSWORD for the headless mode.`,
+        coded(S.noPassword, { label: account.label, user: account.user }),
       )
     }
     if (account.security === 'plain' && !isLoopbackHost(account.host)) {
       throw new MailError(
         'certificate',
-        `mail account "${account.label}": IMAP without TLS is allowed only on this computer: choose TLS or STARTTLS.`,
+        coded(S.plainRemote, { label: account.label }),
       )
     }
     const client = new ImapFlow({

@@ -4,6 +4,7 @@
  * (./demo-inbox.ts, in memory, no network). The runner (./runner.ts) speaks only this.
  */
 import type { Readable } from 'node:stream'
+import type { Coded } from '../../../contract/message'
 import type { MailAccountConfig, MailProblem } from '../../../contract/types'
 
 /** One node of a mail's MIME structure, as IMAP BODYSTRUCTURE gives it. */
@@ -94,11 +95,14 @@ export interface MailServer {
  */
 export class MailError extends Error {
   override readonly name = 'MailError'
+  /** The message as a catalogue id with parameters (issue 34); its text is the message. */
+  readonly coded: Coded | undefined
   constructor(
     readonly problem: MailProblem,
-    message: string,
+    message: string | Coded,
   ) {
-    super(message)
+    super(typeof message === 'string' ? message : message.text)
+    this.coded = typeof message === 'string' ? undefined : message
   }
 
   /** Retried soon with backoff (the network, a dropped connection); the rest need a person. */

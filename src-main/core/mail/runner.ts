@@ -130,6 +130,7 @@ export class RuleRunner {
         this.d.status(this.rule.id, {
           state: me.transient ? 'waiting' : 'error',
           message: me.message,
+          ...(me.coded ? { messageCoded: me.coded } : {}),
           problem: me.problem,
         })
         // "Check now" (wake) tries again at once: a person may just have fixed the cause.
@@ -166,6 +167,7 @@ export class RuleRunner {
         this.d.status(this.rule.id, {
           state: me.transient ? 'waiting' : 'error',
           message: me.message,
+          ...(me.coded ? { messageCoded: me.coded } : {}),
           problem: me.problem,
         })
         if (!me.transient || attempt >= this.d.timing.onceAttempts || this.stopped) throw me

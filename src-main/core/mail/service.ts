@@ -20,6 +20,8 @@ import type { Upload } from '../store/uploads'
 import type { TaskPool } from '../../../workers/pool'
 import { type MailAccountInput, type MailRuleInput, normalizeAccount, normalizeRule } from './config'
 import type { DemoInbox } from './demo-inbox'
+import { coded } from '../../../contract/coded'
+import { MAIL_STATES } from '../../../contract/main-states'
 import { MailError, type MailServer, type MailSession } from './provider'
 import { readBodyText } from './body-text'
 import { DEFAULT_MAIL_TIMING, type MailTiming, RuleRunner, asMailError } from './runner'
@@ -224,7 +226,7 @@ export class MailService {
   private async connect(account: MailAccountConfig, signal: AbortSignal): Promise<MailSession> {
     if (account.kind === 'demo') {
       if (!this.demoInbox)
-        throw new MailError('unreachable', `mail account "${account.label}": the demo inbox is not running.`)
+        throw new MailError('unreachable', coded(MAIL_STATES.demoNotRunning, { label: account.label }))
       return this.demoInbox.connect(account)
     }
     const password = await this.passwords(account)
@@ -377,7 +379,10 @@ export class MailService {
 
   private setRuleStatus(accountId: string, ruleId: string, s: Partial<MailAccountStatus>): void {
     const prev = this.ruleStatus.get(ruleId) ?? INITIAL
-    this.ruleStatus.set(ruleId, { ...prev, ...s })
+    const next: MailAccountStatus = { ...prev, ...s }
+    // A new message without a code (cleared, or plain words) drops the old message's code.
+    if ('message' in s && !s.messageCoded) delete next.messageCoded
+    this.ruleStatus.set(ruleId, next)
     this.aggregate(accountId)
   }
 
@@ -398,6 +403,7 @@ export class MailService {
         next = {
           state: worst.state,
           message: worst.message,
+          ...(worst.messageCoded ? { messageCoded: worst.messageCoded } : {}),
           problem: worst.problem,
           lastCheckAt: checks.length ? Math.max(...checks) : null,
           idle: rules.every((r) => r.idle),

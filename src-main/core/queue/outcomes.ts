@@ -15,6 +15,7 @@ import { sizeText } from '../util'
 import { coded } from '../../../contract/coded'
 import type { Coded } from '../../../contract/message'
 import { MAIN_ERRORS as E } from '../../../contract/main-messages'
+import { JOB_STATES as J } from '../../../contract/main-states'
 import { pollDelay, retryDelay } from './backoff'
 import { type ProfileGates, withoutRequest } from './gates'
 import { type ClientFailure, type QueueOptions, isOutOfCredits } from './types'
@@ -39,17 +40,21 @@ export type Outcome =
       recordUuids?: string[]
     }
 
-export type CompletionNote = { errorCode: string; lastError: string; httpStatus: number | null }
+export type CompletionNote = { errorCode: string; lastError: string | Coded; httpStatus: number | null }
+
+/** Why a job's completion was not reported: its kind (a catalogue select) and the English words. */
+export type NotReportedWhy = { why: 'unknown_status' | 'not_followed' | 'no_job'; job?: string; detail?: string }
 
 /** The note of the outcome "sent; the server did not report completion" (#11), and why. */
-export function notReported(why: string, httpStatus: number | null = null): Outcome {
+export function notReported(why: NotReportedWhy, text: string, httpStatus: number | null = null): Outcome {
+  const params = { why: why.why, job: why.job ?? '', detail: why.detail ?? '' }
   return {
     kind: 'complete',
     recordUuid: null,
     recordType: null,
     note: {
       errorCode: COMPLETION_NOT_REPORTED_CODE,
-      lastError: `${COMPLETION_NOT_REPORTED} (${why.replace(/\.\s*$/, '')})`,
+      lastError: { ...coded(J.notReported, params), text: `${COMPLETION_NOT_REPORTED} (${text.replace(/\.\s*$/, '')})` },
       httpStatus,
     },
   }
@@ -185,7 +190,10 @@ export function afterJobAnswer(row: Upload, job: JobRead, opts: QueueOptions): O
       recordUuids: job.resource_uuids,
     }
   if (job.status === 'unknown' && row.polls + 1 >= UNKNOWN_JOB_STATUS_POLLS)
-    return notReported(`job ${row.jobReference} never gave a status Bookdrop knows`)
+    return notReported(
+      { why: 'unknown_status', job: row.jobReference ?? '' },
+      `job ${row.jobReference} never gave a status Bookdrop knows`,
+    )
   if (job.status === 'failed') {
     // The server's own words, as it wrote them, introduced in the person's language.
     const lastError = job.message ? { ...coded(E.serverSaid, { message: job.message }), text: job.message } : coded(E.jobFailed)
@@ -227,7 +235,12 @@ export const afterPollFailure: FailureRule = (row, f, opts, gates, now) => {
   // The create was accepted; its job just cannot be followed (no such route or job past the grace
   // period, another refusal). Failing the row would invite a second create of the same file.
   const why = f.status === 404 ? `the server does not know job ${row.jobReference}` : f.message
-  return notReported(`job ${row.jobReference} could not be followed: ${f.status ? `${f.status}, ` : ''}${why}`, f.status || null)
+  const detail = `${f.status ? `${f.status}, ` : ''}${why}`
+  return notReported(
+    { why: 'not_followed', job: row.jobReference ?? '', detail },
+    `job ${row.jobReference} could not be followed: ${detail}`,
+    f.status || null,
+  )
 }
 
 /** The job deadline passed: the row fails, naming the wait (Retry follows the job again). */
@@ -244,9 +257,18 @@ export function jobTimedOut(row: Upload, jobTimeoutMs: number): Outcome {
       nextAttemptAt: null,
       errorCode: 'job_timeout',
       httpStatus: null,
-      lastError:
-        `The server had not finished job ${row.jobReference ?? ''} after ${wait} (Settings, "Give up on a job after"), ` +
-        'so Bookdrop stopped waiting. The record may still appear on the server; Retry follows the job again.',
+      lastError: {
+        ...coded(J.timedOut, {
+          job: row.jobReference ?? '',
+          unit: hours >= 1 ? 'hours' : 'seconds',
+          hours: Number(hours.toFixed(1)),
+          seconds: Math.round(jobTimeoutMs / 1000),
+        }),
+        // The English as it always read (a whole number of seconds, "1.5 hours").
+        text:
+          `The server had not finished job ${row.jobReference ?? ''} after ${wait} (Settings, "Give up on a job after"), ` +
+          'so Bookdrop stopped waiting. The record may still appear on the server; Retry follows the job again.',
+      },
     },
   }
 }

@@ -169,7 +169,7 @@ export class Sender {
       } else if (res.process_type === 'direct') {
         this.complete(row, res.record.uuid, res.record.resource_type ?? row.target, 'uploading', null, [res.record.uuid])
       } else {
-        this.apply(row, 'uploading', notReported('its answer named no job and no record'))
+        this.apply(row, 'uploading', notReported({ why: 'no_job' }, 'its answer named no job and no record'))
       }
     })
   }

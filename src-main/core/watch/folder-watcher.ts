@@ -39,6 +39,7 @@ import type { FSWatcher } from 'chokidar'
 import { type InspectFn, inspect as inspectInProcess } from '../intake/inspect'
 import { ChokidarSource } from './chokidar-source'
 import { WatchIo, errorCode, errorMessage, realFs } from './io'
+import type { Coded } from '../../../contract/message'
 import * as msg from './messages'
 import { FolderPaths } from './paths'
 import { RootHealth } from './root-health'
@@ -97,7 +98,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   private stopPromise: Promise<void> | undefined
   private cutoffMs: number | undefined
   private polling: boolean
-  private fallbackMessage: string | undefined
+  private fallbackMessage: Coded | undefined
   private current: WatchStatus
 
   constructor(config: FolderWatcherConfig, deps: FolderWatcherDeps = {}) {
@@ -391,11 +392,13 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.setStatus('watching')
   }
 
-  private setStatus(state: WatchState, message?: string, force = false): void {
+  private setStatus(state: WatchState, message?: Coded, force = false): void {
     if (!this.active && !force) return
-    if (this.current.state === state && this.current.message === message) return
+    if (this.current.state === state && this.current.message === message?.text) return
     this.current =
-      message === undefined ? { folderId: this.id, state } : { folderId: this.id, state, message }
+      message === undefined
+        ? { folderId: this.id, state }
+        : { folderId: this.id, state, message: message.text, messageCoded: message }
     this.safeEmit('status', { ...this.current })
   }
 

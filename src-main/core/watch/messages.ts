@@ -1,57 +1,48 @@
 /**
  * Plain-words messages for folder status and unreadable files: what a person sees in the app.
+ * A folder's status is a `Coded` (worded in the person's language by the renderer, issue 34).
  */
+import { coded } from '../../../contract/coded'
+import { FOLDER_STATES as S } from '../../../contract/main-states'
+import type { Coded } from '../../../contract/message'
 
 export const PERMISSION_CODES: ReadonlySet<string> = new Set(['EACCES', 'EPERM'])
 /** Watch-resource exhaustion: fall back to polling. */
 export const FALLBACK_CODES: ReadonlySet<string> = new Set(['EMFILE', 'ENFILE', 'ENOSPC'])
 
-export function folderNotFound(root: string): string {
-  return `Folder not found: ${root} (removed or unmounted). Bookdrop will pick it up again when it comes back.`
+export function folderNotFound(root: string): Coded {
+  return coded(S.notFound, { path: root })
 }
 
-export function folderNotAFolder(root: string): string {
-  return `${root} is no longer a folder. Bookdrop will pick it up again when a folder is back at this path.`
+export function folderNotAFolder(root: string): Coded {
+  return coded(S.notAFolder, { path: root })
 }
 
-export function folderDenied(root: string, code: string): string {
-  return `Permission denied (${code}): Bookdrop can't read the folder ${root}. Give your user access to it; Bookdrop will pick it up again.`
+export function folderDenied(root: string, code: string): Coded {
+  return coded(S.denied, { path: root, code })
 }
 
-export function folderUnavailable(root: string, code: string): string {
-  return `Folder unavailable: ${root} (${code}). Bookdrop will pick it up again when it comes back.`
+export function folderUnavailable(root: string, code: string): Coded {
+  return coded(S.unavailable, { path: root, code })
 }
 
 /** Sub-folders that could not be read; the rest of the folder is watched. */
-export function subfoldersUnreadable(dirs: readonly string[], code: string): string {
-  const first = dirs[0] ?? '?'
-  const more = dirs.length > 1 ? ` and ${dirs.length - 1} other folder${dirs.length > 2 ? 's' : ''}` : ''
-  if (PERMISSION_CODES.has(code)) {
-    return `Permission denied (${code}) reading ${first}${more}: files there can't be seen until you give access. The rest of the folder is watched.`
-  }
-  return `Bookdrop can't read ${first}${more} (${code}): files there can't be seen for now. The rest of the folder is watched.`
+export function subfoldersUnreadable(dirs: readonly string[], code: string): Coded {
+  const params = { path: dirs[0] ?? '?', more: Math.max(0, dirs.length - 1), code }
+  return coded(PERMISSION_CODES.has(code) ? S.subfoldersDenied : S.subfoldersUnreadable, params)
 }
 
-export function switchedToPolling(code: string): string {
-  switch (code) {
-    case 'EMFILE':
-      return 'Too many open files (EMFILE): switched to polling.'
-    case 'ENFILE':
-      return 'The system ran out of file handles (ENFILE): switched to polling.'
-    case 'ENOSPC':
-      return 'The system limit on watched files was reached (ENOSPC): switched to polling.'
-    default:
-      return `The file watcher failed (${code}): switched to polling.`
-  }
+export function switchedToPolling(code: string): Coded {
+  return coded(S.switchedToPolling, { code })
 }
 
-export function pollingConfigured(intervalMs: number): string {
+export function pollingConfigured(intervalMs: number): Coded {
   const every = intervalMs % 1000 === 0 ? `${intervalMs / 1000} s` : `${intervalMs} ms`
-  return `Checking for changes every ${every} (polling, as set for this folder).`
+  return coded(S.pollingConfigured, { every })
 }
 
-export function watcherProblem(code: string, message: string): string {
-  return `The file watcher reported a problem (${code}): ${message}. Bookdrop keeps checking the folder with periodic rescans.`
+export function watcherProblem(code: string, message: string): Coded {
+  return coded(S.watcherProblem, { code, detail: message })
 }
 
 export function unreadableReason(code: string, message: string): string {

@@ -10,6 +10,7 @@ import { constants as fsConstants } from 'node:fs'
 import type { Stats } from 'node:fs'
 import { GONE_CODES } from './io'
 import type { IoResult, WatchIo } from './io'
+import type { Coded } from '../../../contract/message'
 import * as msg from './messages'
 import { rootIdentity } from './paths'
 
@@ -27,14 +28,14 @@ export interface RootHealthHost {
 }
 
 interface Lost {
-  message: string
+  message: Coded
   gone: boolean
 }
 
 export class RootHealth {
   private lostState: Lost | undefined
   /** A part of the folder is in trouble (a sub-folder unreadable, a watcher error); shown as error. */
-  problem: string | undefined
+  problem: Coded | undefined
   /** Identity (dev, inode, birth time) of the folder when it was last found healthy. */
   private identity: string | undefined
   private timer: NodeJS.Timeout | undefined
@@ -45,7 +46,7 @@ export class RootHealth {
   }
 
   /** Why the folder is lost, or undefined while it is there. */
-  get lostMessage(): string | undefined {
+  get lostMessage(): Coded | undefined {
     return this.lostState?.message
   }
 
@@ -70,7 +71,7 @@ export class RootHealth {
   }
 
   /** The folder is gone, unreadable or unavailable: error status, then recovery checks. */
-  enterLost(code: string, message?: string): void {
+  enterLost(code: string, message?: Coded): void {
     if (!this.host.active() || this.lostState) return
     const root = this.host.root
     this.lostState = {

@@ -7,6 +7,7 @@
 import type { Stats } from 'node:fs'
 import type { InspectFn } from '../intake/inspect'
 import type { WriterProbe } from './writers'
+import type { Coded } from '../../../contract/message'
 
 export interface FolderWatcherConfig {
   /** The watched folder's id in the engine's store; echoed on every event. */
@@ -118,6 +119,8 @@ export interface WatchStatus {
   state: WatchState
   /** Plain words for a person, e.g. why the folder is in error, or that polling is used. */
   message?: string
+  /** The same sentence as a catalogue id with parameters, for the person's language (issue 34). */
+  messageCoded?: Coded
 }
 
 /** Event map of `FolderWatcher` (a typed `EventEmitter`). */

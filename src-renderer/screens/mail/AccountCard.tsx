@@ -1,6 +1,7 @@
 import { defineMessages } from 'react-intl'
 import { useI18n } from '../../lib/i18n'
 import type { Tone } from '../../components/Badge'
+import { codedOrText } from '../../lib/coded'
 import { formatDateTime, formatRelative } from '../../lib/format'
 import { MAIL_STATE_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { MailAccountState, MailAccountView, MailRuleConfig } from '../../lib/types'
@@ -87,7 +88,7 @@ export function AccountCard({
           className={a.status.state === 'error' ? 'form-error' : 'muted'}
           role={a.status.state === 'error' ? 'alert' : undefined}
         >
-          {a.status.message}
+          {codedOrText(a.status.messageCoded, a.status.message)}
         </p>
       ) : null}
       {a.demo && a.status.state === 'disabled' ? (

@@ -5,6 +5,8 @@
 import type { MailAccountConfig, MailAccountStatus, MailRuleConfig } from '../../../../contract/types'
 import type { IntakeRequest, IntakeResult } from '../../intake/intake'
 import { isStorageError } from '../../store/storage-errors'
+import { coded } from '../../../../contract/coded'
+import { MAIL_STATES } from '../../../../contract/main-states'
 import { MailError, type MailSession } from '../provider'
 import type { MailStore } from '../store'
 
@@ -69,7 +71,7 @@ export function asMailError(e: unknown, label: string): MailError {
   if (isStorageError(e))
     return new MailError(
       'protocol',
-      `mail account "${label}": storage failed (${msg}); mail is read again once it works.`,
+      coded(MAIL_STATES.storage, { label, detail: msg }),
     )
   return new MailError('protocol', `mail account "${label}": ${msg}`)
 }
@@ -93,7 +95,7 @@ export function asDownloadError(e: unknown, label: string): MailError | Error {
   ) {
     return new MailError(
       'unreachable',
-      `mail account "${label}": the connection was lost while downloading (${code}); Bookdrop tries again.`,
+      coded(MAIL_STATES.downloadLost, { label, code }),
     )
   }
   return e instanceof Error ? e : new Error(String(e))
