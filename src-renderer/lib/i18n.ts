@@ -27,7 +27,9 @@ function make(locale: string, messages: Record<string, string>): IntlShape {
   return createIntl(
     {
       locale,
-      defaultLocale: 'en',
+      // English (en, en-US…) is the messages' own language: the same locale as the default, so that
+      // react-intl does not make a "missing translation" error for every message it formats.
+      defaultLocale: /^en(-|$)/i.test(locale) ? locale : 'en',
       messages,
       // A message missing from a catalogue shows its English default; the pseudo-locale test is what
       // catches strings that never reached the catalogue.
