@@ -51,6 +51,12 @@ export const FOLDER_STATES = defineMessages({
 
 /** The reasons a job's row keeps when the server's job is not followed to its end. */
 export const JOB_STATES = defineMessages({
+  cancelledByYou: { id: 'errors.cancelled_by_you', defaultMessage: 'Cancelled by you.' },
+  discardedByYou: { id: 'errors.discarded_by_you', defaultMessage: 'Discarded by you: not sent.' },
+  changedAfterUpload: {
+    id: 'errors.changed_after_upload',
+    defaultMessage: 'Uploaded; the file changed since, so it was left in place.',
+  },
   timedOut: {
     id: 'errors.job_timeout',
     defaultMessage:

@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { ERROR_CODES } from '../../schemas/assumptions'
+import { coded } from '../../contract/coded'
+import { JOB_STATES } from '../../contract/main-states'
 import type { EngineEmitter } from './events'
 import type { IntakeResult } from './intake/intake'
 import { transitionOf } from './lifecycle'
@@ -49,7 +51,7 @@ export function cancelUpload(d: ActionDeps, id: number): Upload {
   if (!transitionOf(row.status, 'cancelled')) {
     throw new Error(`Upload #${id} is ${row.status}: only waiting or running uploads can be cancelled.`)
   }
-  return changeStatus(d, row, 'cancelled', { nextAttemptAt: null, lastError: 'Cancelled by you.' })
+  return changeStatus(d, row, 'cancelled', { nextAttemptAt: null, lastError: coded(JOB_STATES.cancelledByYou) })
 }
 
 /** Sends a failed, cancelled or skipped file again; a duplicate is sent anyway. */

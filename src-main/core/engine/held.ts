@@ -13,6 +13,8 @@ import type { Upload } from '../store/uploads'
 import { DEFAULT_DUPLICATE_MODE, DUPLICATE_MODES, type DuplicateMode, type NearHolding } from '../intake/near'
 import { printable } from '../names'
 import type { EngineParts } from './parts'
+import { coded } from '../../../contract/coded'
+import { JOB_STATES } from '../../../contract/main-states'
 
 export type HeldDeps = Pick<EngineParts, 'uploads' | 'events' | 'closed'> & {
   queue: Pick<EngineParts['queue'], 'kick' | 'storageFault'>
@@ -75,7 +77,7 @@ export class HeldDuplicates {
     const row = this.d.uploads.get(id)
     if (!row) throw new Error(`There is no upload #${id}.`)
     if (row.status !== 'held') throw new Error(`Upload #${id} is ${row.status}: only a held possible duplicate can be discarded.`)
-    const next = this.d.uploads.transition(row, 'held', 'discarded', { nextAttemptAt: null, lastError: 'Discarded by you: not sent.' })
+    const next = this.d.uploads.transition(row, 'held', 'discarded', { nextAttemptAt: null, lastError: coded(JOB_STATES.discardedByYou) })
     if (!next) throw new Error(`Upload #${id} changed meanwhile (it is ${this.d.uploads.get(id)?.status ?? 'gone'} now): try again.`)
     this.fingerprints.index.forget(id)
     this.d.events.emit('upload', { upload: next, previous: 'held' })

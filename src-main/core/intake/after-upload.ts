@@ -14,6 +14,8 @@ import type { EngineEmitter } from '../events'
 import { fsPath, printable } from '../names'
 import type { Upload, UploadStore } from '../store/uploads'
 import { NoFreeNameError, createAtFreeName, errnoCode, numberedNames } from '../util'
+import { coded } from '../../../contract/coded'
+import { JOB_STATES } from '../../../contract/main-states'
 
 export const UPLOADED_DIR = 'Uploaded'
 
@@ -81,7 +83,7 @@ export async function afterRecord(row: Upload, uploads: UploadStore, events: Eng
     if (s.size !== row.size || Math.floor(s.mtimeMs) !== row.mtimeMs) {
       uploads.note(row.id, 'completed', {
         movedTo: '',
-        lastError: 'Uploaded; the file changed since, so it was left in place.',
+        lastError: coded(JOB_STATES.changedAfterUpload),
       })
       return
     }
