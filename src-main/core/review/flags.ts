@@ -5,7 +5,9 @@
  * duplicate.ts, basis `same_record`). The same conditions, in SQL, count "Flagged"
  * (store/records.ts FLAGGED): change both together.
  */
+import { coded } from '../../../contract/coded'
 import type { Coded } from '../../../contract/message'
+import { REVIEW_MESSAGES } from '../../../contract/review-messages'
 import {
   MESSAGE_ID as DUPLICATE_MESSAGE_ID,
   type PossibleDuplicate,
@@ -15,59 +17,25 @@ import type { ReviewFlag } from '../../../contract/review'
 import type { Profile } from '../../../contract/types'
 import { FLAGGED_KINDS, type FlagContext, type StoredRecord } from '../store/records'
 
-/** A sentence with its catalogue id (contract/i18n/<locale>/review-main.json translates it). */
-export function coded(code: string, text: string, params?: Coded['params']): Coded {
-  return params ? { code, params, text } : { code, text }
-}
-
-/** The kind of record in plain words (English), for sentences. */
-const KIND_WORDS: Readonly<Record<string, string>> = {
-  expense: 'an expense',
-  bill: 'a bill',
-  invoice: 'an invoice',
-  purchase_order: 'a purchase order',
-  journal: 'a journal',
-  income: 'an income record',
-  contact: 'a contact',
-  account: 'an account',
-  bank_transaction: 'a bank transaction',
-}
-
+/**
+ * Review's sentences, each worded in English from its ICU message (contract/review-messages.ts;
+ * translations in contract/i18n/<locale>/review-main.json), so the English is written once.
+ */
+const M = REVIEW_MESSAGES
 export const REVIEW_TEXT = {
-  noTotal: () => coded('review.flag.no_total', 'No total'),
-  noVendor: () => coded('review.flag.no_vendor', 'No vendor'),
-  futureDate: () => coded('review.flag.future_date', 'Date in the future'),
-  otherCurrency: (currency: string, businessCurrency: string) =>
-    coded('review.flag.other_currency', `Currency ${currency} is not the business's ${businessCurrency}`, {
-      currency,
-      businessCurrency,
-    }),
+  noTotal: () => coded(M.flag_no_total),
+  noVendor: () => coded(M.flag_no_vendor),
+  futureDate: () => coded(M.flag_future_date),
+  otherCurrency: (currency: string, businessCurrency: string) => coded(M.flag_other_currency, { currency, businessCurrency }),
   /** Why a record's fields cannot be changed from Review. */
-  readOnlyKind: (kind: string) =>
-    coded(
-      'review.readonly.kind',
-      `This is ${KIND_WORDS[kind] ?? `a record of kind ${kind}`}: Bookdrop can change only expenses and bills. Change it in your bookkeeping.`,
-      { kind },
-    ),
-  readOnlyDeleted: () =>
-    coded('review.readonly.deleted', 'This record was deleted on the server: there is nothing left to change.'),
-  readOnlyUnread: () =>
-    coded(
-      'review.readonly.unread',
-      'Bookdrop has not read this record from the server yet: it can be changed once it has been read.',
-    ),
+  readOnlyKind: (kind: string) => coded(M.readonly_kind, { kind }),
+  readOnlyDeleted: () => coded(M.readonly_deleted),
+  readOnlyUnread: () => coded(M.readonly_unread),
   /** The record could not be read yet. */
-  readPending: (why: string) =>
-    coded('review.read.pending', `Not read from the server yet (${why}). Bookdrop tries again when it is shown.`, { why }),
-  saveOffline: () =>
-    coded(
-      'review.save.offline',
-      'Not saved: the server cannot be reached. Your changes are still in the form; save again once you are online.',
-    ),
-  narrationEmpty: () =>
-    coded('review.save.narration_empty', 'The narration cannot be empty: write what the record is for.'),
-  notFound: () =>
-    coded('review.not_found', 'Bookdrop has no such record: it may belong to another profile, or its history was cleared.'),
+  readPending: (why: string) => coded(M.read_pending, { why }),
+  saveOffline: () => coded(M.save_offline),
+  narrationEmpty: () => coded(M.save_narration_empty),
+  notFound: () => coded(M.not_found),
 } as const
 
 /** The duplicate flag of `r` when another record (of another upload) has its vendor, date and total. */
@@ -80,7 +48,8 @@ function duplicateFlag(other: StoredRecord): ReviewFlag {
     recordUuid: other.uuid,
   }
   const text = possibleDuplicateText(duplicate)
-  const message = coded(DUPLICATE_MESSAGE_ID, text, { name: other.name, sentAt: other.createdAt, basis: 'same_record' })
+  const params = { name: other.name, sentAt: other.createdAt, basis: 'same_record' }
+  const message: Coded = { code: DUPLICATE_MESSAGE_ID, params, text }
   return { code: 'possible_duplicate', duplicate, text, message }
 }
 
