@@ -8,6 +8,7 @@
  *     found and look-alikes that must not);
  *  b. what fingerprinting adds to preparing a 12-megapixel receipt photo: the fingerprint worker's
  *     time on the prepared file (warm), median of 10, next to the preparation's own time;
+ *  b2. the worker's CPU per document, by shape (text PDF, scan, the process row's files, PDF.js);
  *  c. the CPU fingerprinting adds to `npm run headless -- --once` on 300 real one-page text PDFs
  *     (pdf-lib, a receipt each, all different): whole processes timed from outside with GNU time,
  *     with and without fingerprints (BOOKDROP_FINGERPRINTS=off), interleaved, median of 3 pairs.
@@ -28,7 +29,7 @@ import {
 import { computeFingerprint } from '../../src-main/core/fingerprint/compute'
 import { PHOTO_DEFAULTS, PhotoPreparer } from '../../src-main/core/prepare/preparer'
 import { Db } from '../../src-main/core/store/db'
-import { rng, otherTotal, receipt, receiptPdf, receiptPhoto, reencode } from '../../test/fingerprint/receipts'
+import { rng, otherTotal, receipt, receiptPdf, receiptPhoto, reencode, scannedPdf } from '../../test/fingerprint/receipts'
 import { asPrepared } from '../../test/fingerprint/test-set'
 import { type BenchRow, type Timed, runAlone, timed } from './rows'
 
@@ -167,6 +168,48 @@ export async function lookupRows(): Promise<BenchRow[]> {
   }
 }
 
+/**
+ * The worker's CPU for one document of each shape the engine meets (warm, median of 20): a text
+ * PDF and a scan (the quick reader), the process scenario's 200 KB files (header, random bytes,
+ * %%EOF: no stream, so nothing to read) and a PDF whose content needs PDF.js (an LZW stream).
+ */
+async function perDocumentRows(): Promise<BenchRow[]> {
+  const fingerprints = new Fingerprinter()
+  try {
+    const rc = receipt(7, 4)
+    const text = await receiptPdf(rc)
+    const scan = await scannedPdf(await receiptPhoto(rc, { width: 1600, height: 1200, quality: 85 }))
+    const noStream = Buffer.concat([Buffer.from('%PDF-1.7\n%'), randomBytes(200 * 1024 - 17), Buffer.from('\n%%EOF\n')])
+    const body = Buffer.from(`BT /F1 9 Tf (${rc.shop} ${rc.total} ${rc.lines.map((l) => l.label).join(' ')}) Tj ET`)
+    const lzw = Buffer.concat([
+      Buffer.from(`%PDF-1.7\n4 0 obj\n<< /Filter /LZWDecode /Length ${body.length} >>\nstream\n`),
+      body,
+      Buffer.from('\nendstream\nendobj\n%%EOF\n'),
+    ])
+    const shapes: [string, Uint8Array][] = [
+      ['text PDF', text],
+      ['scanned PDF', scan],
+      ['200 KB, no stream (process row)', noStream],
+      ['PDF.js fallback (LZW)', lzw],
+    ]
+    const parts: string[] = []
+    for (const [name, bytes] of shapes) {
+      await fingerprints.fingerprintBytes(bytes, 'pdf') // warm
+      const cpu: number[] = []
+      for (let i = 0; i < 20; i++) {
+        const c = process.cpuUsage()
+        await fingerprints.fingerprintBytes(bytes, 'pdf')
+        const used = process.cpuUsage(c)
+        cpu.push((used.user + used.system) / 1000)
+      }
+      parts.push(`${name} ${median(cpu).toFixed(2)} ms`)
+    }
+    return [{ what: `fingerprint CPU per document (warm, median of 20): ${parts.join('; ')}`, figure: '', target: '', ok: null }]
+  } finally {
+    await fingerprints.close()
+  }
+}
+
 async function photoRows(): Promise<BenchRow[]> {
   const dir = await mkdtemp(join(tmpdir(), 'bookdrop-bench-fpphoto-'))
   const photos = new PhotoPreparer(join(dir, 'data'), () => PHOTO_DEFAULTS)
@@ -293,6 +336,7 @@ export async function fingerprintBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
   rows.push(...(await lookupRows()))
   rows.push(...(await photoRows()))
+  rows.push(...(await perDocumentRows()))
   rows.push(...(await onceRows()))
   return rows
 }

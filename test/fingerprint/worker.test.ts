@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FINGERPRINT_LIMITS, Fingerprinter } from '../../src-main/core/fingerprint'
-import { receipt, receiptPdf, receiptPhoto } from './receipts'
+import { computeFingerprint } from '../../src-main/core/fingerprint/compute'
+import { receipt, receiptPdf, receiptPhoto, scannedPdf } from './receipts'
 
 let dir: string
 const open: Fingerprinter[] = []
@@ -30,8 +31,13 @@ afterAll(async () => {
 describe('the fingerprint worker', () => {
   it('gives a reason, not an error, for a damaged PDF, a PDF without text or image, and a file that is not a picture', async () => {
     const f = fingerprinter()
-    const damaged = await f.fingerprintBytes(Buffer.from('%PDF-1.7\nnot a PDF at all\n%%EOF\n'), 'pdf')
+    const damaged = await f.fingerprintBytes(
+      Buffer.from('%PDF-1.7\n1 0 obj\n<< /Length 3\nstream\nabc\nendstream\n%%EOF\n'),
+      'pdf',
+    )
     expect(damaged).toEqual({ fingerprint: null, reason: expect.stringMatching(/could not be read/) })
+    const empty = await f.fingerprintBytes(Buffer.from('%PDF-1.7\nnot a PDF at all\n%%EOF\n'), 'pdf')
+    expect(empty).toEqual({ fingerprint: null, reason: expect.stringMatching(/no content stream/) })
     const { PDFDocument } = await import('pdf-lib')
     const blank = await PDFDocument.create()
     blank.addPage()
@@ -59,6 +65,15 @@ describe('the fingerprint worker', () => {
 
     const tiny = fingerprinter({ ...FINGERPRINT_LIMITS, maxInputBytes: 1000 })
     expect((await tiny.fingerprintBytes(photo, 'image')).reason).toMatch(/over the size/)
+  }, 60_000)
+
+  it('hashes a scan met before any picture (sharp loaded then, the task asked again) as it hashes it later', async () => {
+    const scan = await scannedPdf(await receiptPhoto(receipt(2, 5), { width: 1600, height: 1200 }))
+    const expected = await computeFingerprint({ bytes: scan, kind: 'pdf', maxPixels: FINGERPRINT_LIMITS.maxPixels })
+    expect(expected.fingerprint?.kind).toBe('picture')
+    const fresh = fingerprinter()
+    expect(await fresh.fingerprintBytes(scan, 'pdf')).toEqual(expected)
+    expect(await fresh.fingerprintBytes(new Uint8Array(scan), 'pdf')).toEqual(expected)
   }, 60_000)
 
   it('reads a file by its path, and says so when it cannot', async () => {

@@ -9,7 +9,7 @@ import type * as PdfLib from 'pdf-lib'
 import type * as SharpTypes from 'sharp'
 import type { Fingerprint, FingerprintResult } from './types'
 import { MIN_TEXT_CHARS, textHash } from './normalise'
-import { quickPdfText } from './pdf-text'
+import { quickPdfRead } from './pdf-text'
 import { WORK_EDGE, hashGray } from './picture'
 
 const require = createRequire(import.meta.url)
@@ -22,6 +22,16 @@ export interface ComputeInput {
   bytes: Uint8Array
   kind: 'pdf' | 'image'
   maxPixels: number
+  /**
+   * False: the engine has not loaded sharp on its own thread yet (fingerprinter.ts pins it first,
+   * as sharp asks for worker threads); a PDF that needs its page image is then handed back.
+   */
+  pictures?: boolean
+}
+
+/** A scanned PDF met while pictures were off: to be asked again with pictures on. */
+export interface NeedsPictures {
+  needsPictures: true
 }
 
 function none(reason: string): FingerprintResult {
@@ -135,8 +145,14 @@ function inflateBounded(data: Uint8Array, limit: number): Uint8Array | null {
   }
 }
 
-/** The fingerprint of a document (see index.ts for what each kind means). */
-export async function computeFingerprint(input: ComputeInput): Promise<FingerprintResult> {
+/** The fingerprint of a document (see index.ts for what each kind means), pictures included. */
+export async function computeFingerprint(input: Omit<ComputeInput, 'pictures'>): Promise<FingerprintResult> {
+  const r = await fingerprintOrAsk({ ...input, pictures: true })
+  return 'needsPictures' in r ? none('the page image was not read') : r
+}
+
+/** The worker's task: the fingerprint, or the bytes back when it needs pictures and they are off. */
+export async function fingerprintOrAsk(input: ComputeInput): Promise<FingerprintResult | NeedsPictures> {
   if (input.kind === 'image') {
     try {
       return { fingerprint: await pictureOf(input.bytes, input.maxPixels) }
@@ -148,14 +164,14 @@ export async function computeFingerprint(input: ComputeInput): Promise<Fingerpri
   // when it cannot tell (another filter, a damaged file). Their texts differ in form, so a document
   // read one way never matches one read the other: two downloads of one producer's document are
   // read the same way; if not, they are both sent (never held wrongly).
-  const quick = quickPdfText(input.bytes)
-  const quickHash = quick === null ? null : textHash(quick)
-  if (quickHash) return { fingerprint: { kind: 'text', ...quickHash } }
-  const text = quick === null ? await pdfText(input.bytes) : quick
+  const quick = quickPdfRead(input.bytes)
+  if (quick?.streams === 0) return none('the PDF has no content stream: nothing on it Bookdrop reads')
+  const text = quick === null ? await pdfText(input.bytes) : quick.text
   if (text === null) return none('the PDF could not be read (damaged or encrypted)')
-  const t = quick === null ? textHash(text) : null
+  const t = textHash(text)
   if (t) return { fingerprint: { kind: 'text', ...t } }
   // A scan: pages that are pictures. The hash of its page image, when one can be had.
+  if (input.pictures === false) return { needsPictures: true }
   let image: Parameters<typeof pictureOf>[0] | null
   try {
     image = await pdfPageImage(input.bytes, input.maxPixels)

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises'
 import { TaskPool, WorkerLimitError } from '../../../workers/pool'
 import { pinSharp } from '../prepare/preparer'
-import type { ComputeInput } from './compute'
+import type { ComputeInput, NeedsPictures } from './compute'
 import type { DocumentKind, FingerprintLimits, FingerprintResult } from './types'
 
 const MB = 1024 * 1024
@@ -24,18 +24,19 @@ export const FINGERPRINT_LIMITS: FingerprintLimits = {
   maxPixels: 50_000_000,
 }
 
-type FingerprintTasks = { fingerprint: (input: ComputeInput) => FingerprintResult }
+type FingerprintTasks = { fingerprint: (input: ComputeInput) => FingerprintResult | NeedsPictures }
 
 export class Fingerprinter {
   private pool: TaskPool<FingerprintTasks> | null = null
   private closed = false
+  /** True once sharp is pinned on this thread: the worker may decode pictures. */
+  private pictures = false
 
   constructor(readonly limits: FingerprintLimits = FINGERPRINT_LIMITS) {}
 
   private tasks(): TaskPool<FingerprintTasks> {
     if (this.closed) throw new Error('Bookdrop is stopping.')
     if (!this.pool) {
-      pinSharp()
       this.pool = new TaskPool<FingerprintTasks>('fingerprint', { limits: this.limits, size: 1 })
     }
     return this.pool
@@ -46,8 +47,17 @@ export class Fingerprinter {
     if (bytes.length > this.limits.maxInputBytes)
       return { fingerprint: null, reason: 'the file is over the size Bookdrop fingerprints' }
     const pool = this.tasks()
+    // sharp is pinned (see pinSharp) before the first task that may load it in the worker: a
+    // picture, or a PDF whose text the worker could not find (pictures: false asks it to say so).
+    if (kind === 'image') this.pinPictures()
     try {
-      return await pool.run('fingerprint', { bytes, kind, maxPixels: this.limits.maxPixels })
+      const input = { bytes, kind, maxPixels: this.limits.maxPixels, pictures: this.pictures }
+      const first = await pool.run('fingerprint', input)
+      if (!('needsPictures' in first)) return first
+      // A scan, met before any picture: sharp pinned now, and the task run again.
+      this.pinPictures()
+      const again = await pool.run('fingerprint', { ...input, pictures: true })
+      return 'needsPictures' in again ? { fingerprint: null, reason: 'the page image was not read' } : again
     } catch (e) {
       if (this.closed) throw new Error('Bookdrop is stopping.')
       const why =
@@ -70,6 +80,12 @@ export class Fingerprinter {
       }
     }
     return this.fingerprintBytes(bytes, kind)
+  }
+
+  private pinPictures(): void {
+    if (this.pictures) return
+    pinSharp()
+    this.pictures = true
   }
 
   async close(): Promise<void> {

@@ -4,8 +4,8 @@
  * window, the web host and the phone.
  */
 import { serve } from '../../../workers/serve'
-import { type ComputeInput, computeFingerprint } from './compute'
+import { type ComputeInput, fingerprintOrAsk } from './compute'
 
 serve({
-  fingerprint: (input: ComputeInput) => computeFingerprint(input),
+  fingerprint: (input: ComputeInput) => fingerprintOrAsk(input),
 })
