@@ -50,7 +50,7 @@ import {
 import { CLIENT_ERROR_CODES } from './errors'
 import { RECORD_READ_RESOURCES } from '../../../schemas/assumptions'
 import { streamedJsonBody } from './stream-body'
-import { CREATE_ANSWER, JOB_ANSWER, anyEnvelope } from './envelope'
+import { CREATE_ANSWER, JOB_ANSWER, anyEnvelope, envelopeWith } from './envelope'
 import { checkedFiles, uploadMetadata, wholeUploadBody } from './file-upload'
 import type { AiCreateFromFilesInput } from './file-upload'
 import {
@@ -86,6 +86,19 @@ export type { AiCreateFromFilesInput, FileAttachmentInput } from './file-upload'
 function resourceReader<R extends ListResource>(resource: R): z.ZodType<ResourceRead<R>> {
   // TypeScript cannot relate an indexed access on a generic key to its inferred output; the table is const.
   return RESOURCE_READERS[resource] as unknown as z.ZodType<ResourceRead<R>>
+}
+
+const LIST_READERS = new Map<ListResource, z.ZodType>()
+
+/** A page's rows, each through resourceReader; one list schema per resource (see envelopeWith). */
+function listReader<R extends ListResource>(resource: R): z.ZodType<ResourceRead<R>[]> {
+  let r = LIST_READERS.get(resource)
+  if (!r) {
+    r = z.array(resourceReader(resource), { error: 'must be a list of records' })
+    LIST_READERS.set(resource, r)
+  }
+  // As resourceReader: the map holds one list reader per resource, made just above from its reader.
+  return r as z.ZodType<ResourceRead<R>[]>
 }
 
 export type AiCreateResult<T extends AiTarget> = AiCreateRead<T>
@@ -143,7 +156,7 @@ export class BookkeepingClient extends PartnerRoutes {
       path,
       'business',
       body,
-      anyEnvelope().extend({ data: purchaseOrderData }),
+      envelopeWith(purchaseOrderData),
       opts,
     ).then((e) => e.data)
   }
@@ -258,9 +271,7 @@ export class BookkeepingClient extends PartnerRoutes {
   ): Promise<Page<ResourceRead<R>>> {
     const path = `/${this.#resource('GET', resource)}`
     const q = this.checked('GET', path, 'business', listQuerySchema, query, 'The list was not requested')
-    const envelope = anyEnvelope().extend({
-      data: z.array(resourceReader(resource), { error: 'must be a list of records' }),
-    })
+    const envelope = envelopeWith(listReader(resource))
     const res = await this.send({ method: 'GET', path, auth: 'business', query: q, envelope, opts })
     return { data: res.data, meta: readPageMeta(res.meta, q) }
   }
@@ -277,7 +288,7 @@ export class BookkeepingClient extends PartnerRoutes {
       method: 'GET',
       path,
       auth: 'business',
-      envelope: anyEnvelope().extend({ data: resourceReader(resource) }),
+      envelope: envelopeWith(resourceReader(resource)),
       opts,
     }).then((e) => e.data)
   }
@@ -291,7 +302,7 @@ export class BookkeepingClient extends PartnerRoutes {
       throw new Error(`Bookdrop reads no records at /${resource}: use one of RECORD_READ_RESOURCES`)
     }
     const path = `/${resource}/${this.pathId('GET', 'business', 'uuid', uuidOrSource)}`
-    const envelope = anyEnvelope().extend({ data: recordSummaryRead })
+    const envelope = envelopeWith(recordSummaryRead)
     return (await this.send({ method: 'GET', path, auth: 'business', envelope, opts })).data
   }
 
@@ -340,7 +351,7 @@ export class BookkeepingClient extends PartnerRoutes {
     const path = `/${resource}/${this.pathId(method, 'business', 'uuid', uuidOrSource)}`
     const schema = method === 'PATCH' ? recordPatchSchema : recordPutSchema
     const checked = this.checked(method, path, 'business', schema, body, 'The change was not sent')
-    const envelope = anyEnvelope().extend({ data: updatedRecordRead })
+    const envelope = envelopeWith(updatedRecordRead)
     return this.mutate(method, path, 'business', checked, envelope, opts).then((e) => e.data)
   }
 

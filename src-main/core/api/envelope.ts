@@ -21,6 +21,23 @@ export function anyEnvelope(): typeof ANY_ENVELOPE {
   return ANY_ENVELOPE
 }
 
+const WITH_DATA = new WeakMap<z.ZodType, z.ZodType>()
+
+/**
+ * The envelope whose `data` is read by `data`, made once per reader: zod compiles an object's
+ * parser the first time it is used, so an envelope extended on each call paid that on every answer
+ * (0.1 ms against 0.01 ms a record read).
+ */
+export function envelopeWith<D extends z.ZodType>(data: D) {
+  const made = () => ANY_ENVELOPE.extend({ data })
+  let e = WITH_DATA.get(data) as ReturnType<typeof made> | undefined
+  if (!e) {
+    e = made()
+    WITH_DATA.set(data, e)
+  }
+  return e
+}
+
 /**
  * An AI create's success always carries `data` (2.5: the job's process_type and job_reference, or
  * the created resource): an envelope without it (`{"status":"success","message":"Scheduled

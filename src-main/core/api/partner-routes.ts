@@ -28,7 +28,7 @@ import {
 } from '../../../schemas/read'
 import { ClientBase } from './client-base'
 import type { ReadOptions, WriteOptions } from './client-types'
-import { anyEnvelope } from './envelope'
+import { envelopeWith } from './envelope'
 
 export abstract class PartnerRoutes extends ClientBase {
   /** POST /register-business (partner key). With grant_access admin the result carries the business's keys. */
@@ -63,7 +63,7 @@ export abstract class PartnerRoutes extends ClientBase {
       path,
       auth: 'partner',
       query: q,
-      envelope: anyEnvelope().extend({ data: referredBusinessPageRead }),
+      envelope: envelopeWith(referredBusinessPageRead),
       opts,
     }).then((e) => e.data)
   }
@@ -75,7 +75,7 @@ export abstract class PartnerRoutes extends ClientBase {
       method: 'GET',
       path,
       auth: 'partner',
-      envelope: anyEnvelope().extend({ data: billingStatusRead }),
+      envelope: envelopeWith(billingStatusRead),
       opts,
     }).then((e) => e.data)
   }
@@ -107,7 +107,7 @@ export abstract class PartnerRoutes extends ClientBase {
     opts: WriteOptions | undefined,
   ): Promise<z.output<D>> {
     const body = this.checked('POST', path, 'partner', schema, input, refusal)
-    const envelope = anyEnvelope().extend({ data })
+    const envelope = envelopeWith(data)
     // The envelope's data is `data`'s output; zod's types do not follow a generic through extend().
     return this.mutate('POST', path, 'partner', body, envelope, opts).then(
       (e) => (e as { data: z.output<D> }).data,
