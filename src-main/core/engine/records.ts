@@ -18,7 +18,7 @@ import type { EngineEmitter } from '../events'
 import { type UploadClient, asFailure } from '../queue/types'
 import type { Db } from '../store/db'
 import { localDay } from '../review/flags'
-import { RecordStore, type StoredRecord } from '../store/records'
+import { RecordStore, type StoredRecord, type ToRead } from '../store/records'
 import type { Upload, UploadStore } from '../store/uploads'
 
 /** Records read at once when rows are shown (the rest wait for the next showing). */
@@ -70,9 +70,8 @@ export class RecordKeeper {
   /** The queue's hook: a row completed with these records; read them with the queue's client. */
   async made(row: Upload, uuids: string[], client: UploadClient | null): Promise<void> {
     try {
-      this.store.made(row, uuids, kindOf(row.recordType, row.target), row.completedAt ?? this.d.now())
-      const pending = client ? this.store.unread([row.id], uuids.length) : []
-      for (const r of pending) await this.readOne(r, client!, true)
+      const pending = this.store.made(row, uuids, kindOf(row.recordType, row.target), row.completedAt ?? this.d.now())
+      if (client) for (const r of pending) await this.readOne(r, client, true)
     } catch {
       // Storage trouble: the row stays completed; what it became is read when it is next shown.
     }
@@ -197,7 +196,7 @@ export class RecordKeeper {
    * GET the record and keep it. Returns the failure when no usable answer came (kept on the row as
    * why it is unread), null when the row now says what the server said (or that it is gone).
    */
-  private async readOne(r: StoredRecord, client: UploadClient, justMade: boolean): Promise<Error | null> {
+  private async readOne(r: ToRead, client: UploadClient, justMade: boolean): Promise<Error | null> {
     if (!client.getRecordSummary) return null // a client that cannot read records: left unread
     const resource = RECORD_READ_RESOURCES[r.kind]
     if (!resource) {

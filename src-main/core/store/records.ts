@@ -8,6 +8,9 @@ import type { RecordSummaryRead } from '../../../schemas/read/summary'
 import type { Db } from './db'
 
 /** A record row with what Review shows of its upload. */
+/** What a read of a record needs to know of it. */
+export type ToRead = Pick<StoredRecord, 'uuid' | 'kind' | 'profileId' | 'uploadId'>
+
 export interface StoredRecord extends RecordSummary {
   id: number
   uploadId: number
@@ -117,8 +120,13 @@ export class RecordStore {
   constructor(private readonly db: Db) {}
 
   /** Rows waiting to be read for the records an upload made (kept if they exist). */
-  made(upload: { id: number; profileId: string }, uuids: readonly string[], kind: string, completedAt: number): void {
-    this.db.transaction(() => {
+  made(
+    upload: { id: number; profileId: string },
+    uuids: readonly string[],
+    kind: string,
+    completedAt: number,
+  ): ToRead[] {
+    return this.db.transaction(() => {
       uuids.forEach((uuid, position) =>
         this.db.run(
           `INSERT OR IGNORE INTO records (upload_id, profile_id, position, uuid, kind, completed_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -130,8 +138,15 @@ export class RecordStore {
           completedAt,
         ),
       )
+      // What is still to read (a record kept before keeps what it says): only what a read needs.
+      return this.db.all<ToRead>(
+        `SELECT uuid, kind, profile_id AS profileId, upload_id AS uploadId FROM records
+         WHERE upload_id = ? AND fetched_at IS NULL ORDER BY position`,
+        upload.id,
+      )
     })
   }
+
 
   /** What the server said of a record: every row of that uuid follows it. */
   stored(uuid: string, read: RecordSummaryRead, now: number, kind?: string): void {
