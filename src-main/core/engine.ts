@@ -110,6 +110,7 @@ export class Engine {
       {
         afterRecord: (row) => afterRecord(row, this.uploads, this.events),
         recordsMade: (row, uuids, client) => this.records.made(row, uuids, client),
+        keepRecords: (row, uuids) => this.records.keepMade(row, uuids),
         superseded: (row) => this.retakes.superseded(row),
         storageRecovered: () => this.taker.retakeUntaken(),
         fileForSend: (row) => fileForSend(row, this.folders, opts.openForSend),

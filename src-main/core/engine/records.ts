@@ -67,11 +67,19 @@ export class RecordKeeper {
     this.store = new RecordStore(d.db)
   }
 
-  /** The queue's hook: a row completed with these records; read them with the queue's client. */
+  /**
+   * The queue's hook, inside the transaction that completes the row: its records, waiting to be
+   * read (kept if they exist).
+   */
+  keepMade(row: Upload, uuids: string[]): void {
+    this.store.made(row, uuids, kindOf(row.recordType, row.target), row.completedAt ?? this.d.now())
+  }
+
+  /** The queue's hook once the row completed with these records: read them with the queue's client. */
   async made(row: Upload, uuids: string[], client: UploadClient | null): Promise<void> {
     try {
-      const pending = this.store.made(row, uuids, kindOf(row.recordType, row.target), row.completedAt ?? this.d.now())
-      if (client) for (const r of pending) await this.readOne(r, client, true)
+      const pending = client ? this.store.toRead(row.id) : []
+      for (const r of pending) await this.readOne(r, client!, true)
     } catch {
       // Storage trouble: the row stays completed; what it became is read when it is next shown.
     }

@@ -284,25 +284,27 @@ export class Sender {
     recordUuids: string[] = recordUuid ? [recordUuid] : [],
   ): void {
     const now = this.d.opts.now()
-    const done = this.d.store.transition(
-      row,
-      from,
-      'completed',
-      {
-        recordUuid,
-        recordType,
-        completedAt: now,
-        nextAttemptAt: null,
-        lastError: note?.lastError ?? null,
-        errorCode: note?.errorCode ?? null,
-        httpStatus: note?.httpStatus ?? null,
-      },
-      now,
-    )
+    const made = recordUuid && !recordUuids.includes(recordUuid) ? [recordUuid, ...recordUuids] : recordUuids
+    const keep = made.length > 0 ? this.d.hooks.keepRecords : undefined
+    const patch = {
+      recordUuid,
+      recordType,
+      completedAt: now,
+      nextAttemptAt: null,
+      lastError: note?.lastError ?? null,
+      errorCode: note?.errorCode ?? null,
+      httpStatus: note?.httpStatus ?? null,
+    }
+    const done = keep
+      ? this.d.store.transaction(() => {
+          const r = this.d.store.transition(row, from, 'completed', patch, now)
+          if (r) keep(r, made)
+          return r
+        })
+      : this.d.store.transition(row, from, 'completed', patch, now)
     if (!done) return // cancelled meanwhile
     this.emitUpload(done, from)
     this.d.track(this.d.hooks.afterRecord(done))
-    const made = recordUuid && !recordUuids.includes(recordUuid) ? [recordUuid, ...recordUuids] : recordUuids
     if (made.length > 0 && this.d.hooks.recordsMade) {
       const read = this.d.hooks.recordsMade
       this.d.track(

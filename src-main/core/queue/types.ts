@@ -185,6 +185,11 @@ export interface QueueHooks {
    * never changes the row. `client` is null when the profile has none now (the records wait).
    */
   recordsMade?(row: Upload, uuids: string[], client: UploadClient | null): Promise<void>
+  /**
+   * The records a completing row made, kept in the same transaction as its completion (one commit,
+   * and a row is never completed without its records waiting to be read). Before recordsMade.
+   */
+  keepRecords?(row: Upload, uuids: string[]): void
   /** The file changed on disk before it was sent: its row is superseded; take the new version. */
   superseded(row: Upload): void
   /** Storage works again after a fault (the engine re-takes files it could not record). */

@@ -125,27 +125,29 @@ export class RecordStore {
     uuids: readonly string[],
     kind: string,
     completedAt: number,
-  ): ToRead[] {
-    return this.db.transaction(() => {
-      uuids.forEach((uuid, position) =>
-        this.db.run(
-          `INSERT OR IGNORE INTO records (upload_id, profile_id, position, uuid, kind, completed_at) VALUES (?, ?, ?, ?, ?, ?)`,
-          upload.id,
-          upload.profileId,
-          position,
-          uuid,
-          kind,
-          completedAt,
-        ),
-      )
-      // What is still to read (a record kept before keeps what it says): only what a read needs.
-      return this.db.all<ToRead>(
-        `SELECT uuid, kind, profile_id AS profileId, upload_id AS uploadId FROM records
-         WHERE upload_id = ? AND fetched_at IS NULL ORDER BY position`,
+  ): void {
+    uuids.forEach((uuid, position) =>
+      this.db.run(
+        `INSERT OR IGNORE INTO records (upload_id, profile_id, position, uuid, kind, completed_at) VALUES (?, ?, ?, ?, ?, ?)`,
         upload.id,
-      )
-    })
+        upload.profileId,
+        position,
+        uuid,
+        kind,
+        completedAt,
+      ),
+    )
   }
+
+  /** An upload's records not read yet, with only what a read needs. */
+  toRead(uploadId: number): ToRead[] {
+    return this.db.all<ToRead>(
+      `SELECT uuid, kind, profile_id AS profileId, upload_id AS uploadId FROM records
+       WHERE upload_id = ? AND fetched_at IS NULL ORDER BY position`,
+      uploadId,
+    )
+  }
+
 
 
   /** What the server said of a record: every row of that uuid follows it. */
