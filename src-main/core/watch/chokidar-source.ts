@@ -3,16 +3,18 @@
  * watcher (events of a watcher that is no longer the current one are dropped), waits for `ready`,
  * closes it.
  *
- * Natively, chokidar watches folders only (files are in its `ignored`): each folder's fs.watch
- * reports its files by name (chokidar `raw` events), which start the checks; `addDir` walks a folder
- * that appears. That keeps chokidar at one watcher per folder instead of one per file (~2.7 KB, an
- * inotify watch or, on macOS, a file descriptor each). When polling, chokidar watches every file (a
- * folder's mtime doesn't change when a file in it is written) and its `add`/`change`/`unlink` events
- * start the checks. chokidar runs with `ignoreInitial` and without `alwaysStat`: the initial scan is
- * the watcher's own walk.
+ * Natively, folders only are watched, one fs.watch each, by ./native-folders.ts (which speaks
+ * chokidar's events): each folder's fs.watch reports its files by name (`raw` events), which start
+ * the checks; `addDir` walks a folder that appears. One watcher per folder instead of one per file
+ * (~2.7 KB, an inotify watch or, on macOS, a file descriptor each), and no re-read of the folder per
+ * event (chokidar's, which stats every entry: see native-folders.ts). When polling, chokidar watches
+ * every file (a folder's mtime doesn't change when a file in it is written) and its
+ * `add`/`change`/`unlink` events start the checks. chokidar runs with `ignoreInitial` and without
+ * `alwaysStat`: the initial scan is the watcher's own walk.
  */
 import type { Stats } from 'node:fs'
 import type { ChokidarOptions, FSWatcher } from 'chokidar'
+import { NativeFolders, type WatcherLike } from './native-folders'
 
 /** If chokidar never says `ready` (a hung network share), carry on after this long. */
 export const READY_TIMEOUT_MS = 30_000
@@ -37,8 +39,8 @@ export interface OpenOptions {
 }
 
 export class ChokidarSource {
-  private fsw: FSWatcher | undefined
-  private readonly readyWaiters = new Map<FSWatcher, () => void>()
+  private fsw: WatcherLike | undefined
+  private readonly readyWaiters = new Map<WatcherLike, () => void>()
   /** The current watcher watches folders only (native mode). */
   foldersOnly = false
 
@@ -55,10 +57,11 @@ export class ChokidarSource {
   }
 
   /**
-   * Opens a chokidar watcher for the mode and makes it the current one (the caller has closed the
-   * previous one). Throws what chokidar throws; chokidar normally reports errors as events.
+   * Opens a watcher for the mode (native folders, or chokidar polling) and makes it the current one
+   * (the caller has closed the previous one). Throws what chokidar throws; errors are normally
+   * reported as events.
    */
-  start(o: OpenOptions): FSWatcher {
+  start(o: OpenOptions): WatcherLike {
     const foldersOnly = !o.polling
     const options: ChokidarOptions = {
       persistent: true,
@@ -72,23 +75,25 @@ export class ChokidarSource {
       ignorePermissionErrors: false,
     }
     this.fsw = undefined
-    const fsw = this.create(this.root, options)
+    const fsw: WatcherLike = o.polling
+      ? this.create(this.root, options)
+      : new NativeFolders(this.root, { recursive: o.recursive, isIgnored: o.isIgnored })
     this.fsw = fsw
     this.foldersOnly = foldersOnly
     const mine = (): boolean => fsw === this.fsw
-    fsw.on('add', (p) => mine() && this.events.file(p, 'add')) // polling; natively only symlinks
-    fsw.on('addDir', (p) => mine() && this.events.dirAdded(p))
-    fsw.on('change', (p) => mine() && this.events.file(p, 'change'))
-    fsw.on('unlink', (p) => mine() && this.events.file(p, 'unlink'))
-    fsw.on('unlinkDir', (p) => mine() && this.events.dirRemoved(p))
-    fsw.on('raw', (event, evPath, details) => mine() && this.events.raw(event, evPath, details))
+    fsw.on('add', (p: string) => mine() && this.events.file(p, 'add')) // polling only
+    fsw.on('addDir', (p: string) => mine() && this.events.dirAdded(p))
+    fsw.on('change', (p: string) => mine() && this.events.file(p, 'change'))
+    fsw.on('unlink', (p: string) => mine() && this.events.file(p, 'unlink'))
+    fsw.on('unlinkDir', (p: string) => mine() && this.events.dirRemoved(p))
+    fsw.on('raw', (event: string, evPath: string, details: unknown) => mine() && this.events.raw(event, evPath, details))
     // Always listening: an EventEmitter 'error' without a listener would throw.
-    fsw.on('error', (e) => mine() && this.events.error(e))
+    fsw.on('error', (e: unknown) => mine() && this.events.error(e))
     return fsw
   }
 
-  /** Resolves on chokidar's `ready`, when the watcher is closed, or after READY_TIMEOUT_MS. */
-  ready(fsw: FSWatcher | undefined): Promise<void> {
+  /** Resolves on the watcher's `ready`, when it is closed, or after READY_TIMEOUT_MS. */
+  ready(fsw: WatcherLike | undefined): Promise<void> {
     if (!fsw) return Promise.resolve()
     return new Promise<void>((resolve) => {
       let timer: NodeJS.Timeout | undefined = undefined

@@ -35,7 +35,7 @@
 import { EventEmitter, setMaxListeners } from 'node:events'
 import path from 'node:path'
 import { watch as chokidarWatch } from 'chokidar'
-import type { FSWatcher } from 'chokidar'
+import type { WatcherLike } from './native-folders'
 import { type InspectFn, inspect as inspectInProcess } from '../intake/inspect'
 import { ChokidarSource } from './chokidar-source'
 import { WatchIo, errorCode, errorMessage, realFs } from './io'
@@ -303,7 +303,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
   }
 
   /** Opens chokidar for the current mode; a throw is handled as chokidar's error event would be. */
-  private openWatcher(): FSWatcher | undefined {
+  private openWatcher(): WatcherLike | undefined {
     try {
       return this.source.start({
         polling: this.polling,
