@@ -28,6 +28,12 @@ export interface WorkerLimits {
   maxHeapMb: number
   /** Largest input accepted, bytes (the sum of its binary parts and strings). */
   maxInputBytes: number
+  /**
+   * V8 young generation of the worker, MB (default: an eighth of maxHeapMb, 4 to 32). A worker that
+   * runs many small tasks in a long session keeps it small: V8 grows it with the allocation rate,
+   * and what it grew to stays resident.
+   */
+  maxYoungMb?: number
 }
 
 export type LimitKind = 'timeout' | 'memory' | 'input_too_large' | 'crashed' | 'stopped' | 'aborted'
@@ -180,7 +186,8 @@ export class TaskPool<T extends TaskTable> {
     const worker = new Worker(typeof this.entry === 'string' ? workerScript(this.entry) : this.entry, {
       resourceLimits: {
         maxOldGenerationSizeMb: this.opts.limits.maxHeapMb,
-        maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(this.opts.limits.maxHeapMb / 8))),
+        maxYoungGenerationSizeMb:
+          this.opts.limits.maxYoungMb ?? Math.max(4, Math.min(32, Math.floor(this.opts.limits.maxHeapMb / 8))),
       },
       // The worker's console is not the app's log: a document must not write into it.
       stdout: true,

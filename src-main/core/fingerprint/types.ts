@@ -39,6 +39,7 @@ export type FingerprintResult = { fingerprint: Fingerprint; reason?: undefined }
 export interface FingerprintLimits {
   timeoutMs: number
   maxHeapMb: number
+  maxYoungMb?: number
   maxInputBytes: number
   /** Pixels at most in a picture decoded (header checked before decoding). */
   maxPixels: number
