@@ -81,6 +81,19 @@ describe('the native folder watcher', () => {
     await until(() => t.w.folders === 1, 'one folder left')
   })
 
+  it('watches a folder deleted and made again at once under its name (the old watch saw the old folder)', async () => {
+    const root = await tempDir()
+    await mkdir(path.join(root, 'scans'))
+    const t = watcher(root)
+    await t.ready
+    await rm(path.join(root, 'scans'), { recursive: true })
+    await mkdir(path.join(root, 'scans'))
+    await until(() => t.added.includes(path.join(root, 'scans')), 'scans watched again')
+    await writeFile(path.join(root, 'scans', 'new.pdf'), 'x')
+    await until(() => t.raw.includes(path.join(root, 'scans', 'new.pdf')), 'scans/new.pdf')
+    expect(t.w.folders).toBe(2)
+  })
+
   it('watches the folder alone when not recursive, and never an ignored folder or a link to a folder', async () => {
     const root = await tempDir()
     const elsewhere = await tempDir()

@@ -37,6 +37,8 @@ function codeOf(e: unknown): string {
 
 export class NativeFolders extends EventEmitter implements WatcherLike {
   private readonly watchers = new Map<string, NodeWatcher>()
+  /** The inode of each folder below the root when it was watched: a folder of the same name made again is another. */
+  private readonly inodes = new Map<string, number>()
   private closed = false
 
   constructor(
@@ -58,7 +60,7 @@ export class NativeFolders extends EventEmitter implements WatcherLike {
   }
 
   /** Watches `dir`; false when it could not be (an error was reported for the root). */
-  private watchFolder(dir: string, isRoot: boolean): boolean {
+  private watchFolder(dir: string, isRoot: boolean, ino?: number): boolean {
     if (this.closed || this.watchers.has(dir)) return !this.closed
     let w: NodeWatcher
     try {
@@ -70,6 +72,7 @@ export class NativeFolders extends EventEmitter implements WatcherLike {
       return false
     }
     this.watchers.set(dir, w)
+    if (ino !== undefined) this.inodes.set(dir, ino)
     w.on('change', (event, name) => this.onEvent(dir, event, name))
     w.on('error', (e) => {
       this.unwatch(dir)
@@ -88,12 +91,12 @@ export class NativeFolders extends EventEmitter implements WatcherLike {
     }
     for (const e of entries) {
       if (this.closed) return
-      let isDir = e.isDirectory()
       const full = path.join(dir, e.name)
-      // Some file systems give no type: ask, without following a link.
-      if (!isDir && !e.isFile() && !e.isSymbolicLink()) isDir = await lstat(full).then((s) => s.isDirectory(), () => false)
-      if (!isDir || full.includes('\uFFFD') || this.o.isIgnored(full)) continue
-      if (this.watchFolder(full, false)) await this.watchBelow(full)
+      // Folders only (some file systems give no type: asked then), never through a link.
+      if (e.isFile() || e.isSymbolicLink() || full.includes('\uFFFD') || this.o.isIgnored(full)) continue
+      const st = await lstat(full).catch(() => null)
+      if (!st?.isDirectory()) continue
+      if (this.watchFolder(full, false, st.ino)) await this.watchBelow(full)
     }
   }
 
@@ -107,17 +110,30 @@ export class NativeFolders extends EventEmitter implements WatcherLike {
     if (full === this.root || evPath.includes('\uFFFD') || this.o.isIgnored(full)) return
     void lstat(full).then(
       (s) => {
-        if (this.closed || !s.isDirectory() || this.watchers.has(full)) return
-        if (!this.watchFolder(full, false)) return
+        if (this.closed) return
+        if (!s.isDirectory()) {
+          // A folder replaced by a file (or a link) of its name: the folder went.
+          if (this.watchers.has(full)) this.gone(full)
+          return
+        }
+        if (this.watchers.has(full)) {
+          if (this.inodes.get(full) === s.ino) return
+          this.gone(full) // deleted and made again: the old watch saw the old folder
+        }
+        if (!this.watchFolder(full, false, s.ino)) return
         // Its files are walked by the engine (dirAdded); folders inside it are watched first.
         void this.watchBelow(full).then(() => !this.closed && this.emit('addDir', full))
       },
       () => {
-        if (this.closed || !this.watchers.has(full)) return
-        this.unwatch(full)
-        this.emit('unlinkDir', full)
+        if (!this.closed && this.watchers.has(full)) this.gone(full)
       },
     )
+  }
+
+  /** A watched folder below the root went away. */
+  private gone(dir: string): void {
+    this.unwatch(dir)
+    this.emit('unlinkDir', dir)
   }
 
   /** Stops watching `dir` and every folder below it. */
@@ -127,6 +143,7 @@ export class NativeFolders extends EventEmitter implements WatcherLike {
       if (d !== dir && !d.startsWith(below)) continue
       w.close()
       this.watchers.delete(d)
+      this.inodes.delete(d)
     }
   }
 
@@ -139,6 +156,7 @@ export class NativeFolders extends EventEmitter implements WatcherLike {
     this.closed = true
     for (const w of this.watchers.values()) w.close()
     this.watchers.clear()
+    this.inodes.clear()
     return Promise.resolve()
   }
 }
