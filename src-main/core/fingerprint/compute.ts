@@ -151,7 +151,7 @@ export async function computeFingerprint(input: Omit<ComputeInput, 'pictures'>):
   return 'needsPictures' in r ? none('the page image was not read') : r
 }
 
-/** The worker's task: the fingerprint, or the bytes back when it needs pictures and they are off. */
+/** The worker's task: the fingerprint, or `needsPictures` when a scan needs sharp and it is not pinned yet. */
 export async function fingerprintOrAsk(input: ComputeInput): Promise<FingerprintResult | NeedsPictures> {
   if (input.kind === 'image') {
     try {
