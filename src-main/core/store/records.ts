@@ -7,10 +7,10 @@ import type { RecordSummary, ReviewCounts, ReviewFilter } from '../../../contrac
 import type { RecordSummaryRead } from '../../../schemas/read/summary'
 import type { Db } from './db'
 
-/** A record row with what Review shows of its upload. */
 /** What a read of a record needs to know of it. */
 export type ToRead = Pick<StoredRecord, 'uuid' | 'kind' | 'profileId' | 'uploadId'>
 
+/** A record row with what Review shows of its upload. */
 export interface StoredRecord extends RecordSummary {
   id: number
   uploadId: number
@@ -119,7 +119,10 @@ export function summaryOf(r: StoredRecord): RecordSummary {
 export class RecordStore {
   constructor(private readonly db: Db) {}
 
-  /** Rows waiting to be read for the records an upload made (kept if they exist). */
+  /**
+   * Rows waiting to be read for the records an upload made (kept if they exist). Run inside the
+   * transaction that completes the upload (queue/sender.ts).
+   */
   made(
     upload: { id: number; profileId: string },
     uuids: readonly string[],
