@@ -145,11 +145,6 @@ export interface QuickRead {
   streams: number
 }
 
-/** The text shown on a PDF's pages, or null when this reader cannot tell (see the module's comment). */
-export function quickPdfText(bytes: Uint8Array): string | null {
-  return quickPdfRead(bytes)?.text ?? null
-}
-
 /** The text shown on a PDF's pages and its count of streams, or null when this reader cannot tell. */
 export function quickPdfRead(bytes: Uint8Array): QuickRead | null {
   // No stream anywhere (looked for in the bytes, before any text is made of them): nothing shown.
