@@ -12,7 +12,6 @@
  * `add`/`change`/`unlink` events start the checks. chokidar runs with `ignoreInitial` and without
  * `alwaysStat`: the initial scan is the watcher's own walk.
  */
-import type { Stats } from 'node:fs'
 import type { ChokidarOptions, FSWatcher } from 'chokidar'
 import { NativeFolders, type WatcherLike } from './native-folders'
 
@@ -62,24 +61,22 @@ export class ChokidarSource {
    * reported as events.
    */
   start(o: OpenOptions): WatcherLike {
-    const foldersOnly = !o.polling
-    const options: ChokidarOptions = {
-      persistent: true,
-      ignoreInitial: true, // the initial scan is ours: one small record per file, no alwaysStat
-      followSymlinks: false, // symlink loops can't hang the walk
-      usePolling: o.polling,
-      interval: o.pollIntervalMs,
-      binaryInterval: o.pollIntervalMs,
-      depth: o.recursive ? undefined : 0,
-      ignored: (p: string, stats?: Stats) => o.isIgnored(p) || (foldersOnly && stats?.isFile() === true),
-      ignorePermissionErrors: false,
-    }
     this.fsw = undefined
     const fsw: WatcherLike = o.polling
-      ? this.create(this.root, options)
+      ? this.create(this.root, {
+          persistent: true,
+          ignoreInitial: true, // the initial scan is ours: one small record per file, no alwaysStat
+          followSymlinks: false, // symlink loops can't hang the walk
+          usePolling: true,
+          interval: o.pollIntervalMs,
+          binaryInterval: o.pollIntervalMs,
+          depth: o.recursive ? undefined : 0,
+          ignored: (p: string) => o.isIgnored(p),
+          ignorePermissionErrors: false,
+        })
       : new NativeFolders(this.root, { recursive: o.recursive, isIgnored: o.isIgnored })
     this.fsw = fsw
-    this.foldersOnly = foldersOnly
+    this.foldersOnly = !o.polling
     const mine = (): boolean => fsw === this.fsw
     fsw.on('add', (p: string) => mine() && this.events.file(p, 'add')) // polling only
     fsw.on('addDir', (p: string) => mine() && this.events.dirAdded(p))

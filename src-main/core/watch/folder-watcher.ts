@@ -213,7 +213,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     return this.scans.run()
   }
 
-  /** Stops: closes chokidar, clears every timer; no event is emitted after it resolves. */
+  /** Stops: closes the watcher, clears every timer; no event is emitted after it resolves. */
   stop(): Promise<void> {
     if (this.stopPromise) return this.stopPromise
     if (!this.active) return Promise.resolve()
@@ -302,7 +302,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.source.root = real
   }
 
-  /** Opens chokidar for the current mode; a throw is handled as chokidar's error event would be. */
+  /** Opens the watcher for the current mode; a throw is handled as its error event would be. */
   private openWatcher(): WatcherLike | undefined {
     try {
       return this.source.start({
@@ -320,7 +320,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     }
   }
 
-  /** RootHealth found the folder lost: end the session, close chokidar, drop pending files. */
+  /** RootHealth found the folder lost: end the session, close the watcher, drop pending files. */
   private folderLost(gone: boolean): void {
     this.session.abort()
     void this.source.close(this.warn)
