@@ -4,8 +4,11 @@
 // `npm run build`; bin/bookdrop.mjs also runs it when a source changed since the last build.
 // Dependencies stay in node_modules, except the pure-JavaScript ones the engine loads on every start
 // (BUNDLED): a package loaded as dozens of ES modules from node_modules costs the process several MB
-// more than the same code bundled (measured for zod: 13.5 MB against 9.4 MB of RSS). Native ones
-// (libsql, keytar) must stay external, and so do the emulator's and the web host's (loaded on demand).
+// more than the same code bundled (measured for zod: 13.5 MB against 9.4 MB of RSS; for
+// intl-messageformat, whose bare `import "@formatjs/ecma402-abstract"` loaded 80 modules and
+// decimal.js at every start, 3 MB and 50 ms of CPU: bundled, that import goes, as the package's
+// `sideEffects: false` allows). Native ones (libsql, keytar) must stay external, and so do the
+// emulator's and the web host's (loaded on demand).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
@@ -16,7 +19,26 @@ export const OUT = join(ROOT, 'out', 'node')
 export const STAMP = join(OUT, '.built')
 
 /** Bundled into out/node instead of loaded from node_modules (see above). */
-export const BUNDLED = ['zod', 'chokidar', 'readdirp']
+export const BUNDLED = ['zod', 'chokidar', 'readdirp', 'intl-messageformat']
+
+/**
+ * zod's error messages in English only. `z` is imported as a namespace, which keeps every export of
+ * zod's classic API, its ~50 locales among them (400 KB of the engine's startup code); Bookdrop
+ * never shows zod's own wording (form errors are the catalogue's: contract/main-states.ts), and zod
+ * configures English itself. Its locale index is replaced by one that exports `en` alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (a) =>
+      /[\\/]zod[\\/]/.test(a.importer) ? { path: 'zod-locales', namespace: 'zod-english-only' } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
+      contents: `export { default as en } from 'zod/v4/locales/en.js'`,
+      resolveDir: ROOT,
+    }))
+  },
+}
 
 /** Every other package the project depends on, and its subpaths. */
 function externals() {
@@ -31,9 +53,9 @@ export function workerEntries() {
   return Object.fromEntries(Object.entries(entries).map(([name, source]) => [`workers/${name}`, source]))
 }
 
-export async function buildNode({ quiet = false } = {}) {
-  const started = performance.now()
-  await build({
+/** esbuild's options for out/node (the idle-imports test builds with them in memory). */
+export function nodeBuildOptions() {
+  return {
     absWorkingDir: ROOT,
     entryPoints: {
       headless: 'src-main/headless.ts',
@@ -51,8 +73,18 @@ export async function buildNode({ quiet = false } = {}) {
     sourcemap: 'linked',
     chunkNames: 'chunks/[name]-[hash]',
     legalComments: 'none',
+    // Whitespace and syntax only: names stay as written, so stack traces still name the functions
+    // (and the linked source maps give the lines). Less source text for V8 to hold and parse.
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
-  })
+    plugins: [zodEnglishOnly],
+  }
+}
+
+export async function buildNode({ quiet = false } = {}) {
+  const started = performance.now()
+  await build(nodeBuildOptions())
   writeFileSync(STAMP, `${new Date().toISOString()}\n`)
   if (!quiet) console.error(`built out/node (headless, web-host, sandbox, workers) in ${Math.round(performance.now() - started)} ms`)
 }

@@ -67,3 +67,28 @@ describe('what the idle headless engine loads', () => {
     expect(chains.some((c) => c.endsWith('schemas/api.ts'))).toBe(true)
   })
 })
+
+describe('what the headless bundle carries (scripts/build-node.mjs)', () => {
+  /** The files whose code is in out/node's bundles (built in memory with the real options). */
+  async function bundledInputs(): Promise<string[]> {
+    // @ts-expect-error -- a plain ES module script without types (scripts/build-node.mjs)
+    const { nodeBuildOptions } = (await import('../../scripts/build-node.mjs')) as {
+      nodeBuildOptions(): Parameters<typeof build>[0]
+    }
+    const result = await build({ ...nodeBuildOptions(), write: false, metafile: true, logLevel: 'silent' })
+    // `inputs` lists every file esbuild read, tree-shaken ones too; the outputs say what they hold.
+    const kept = new Set<string>()
+    for (const out of Object.values(result.metafile.outputs))
+      for (const [file, { bytesInOutput }] of Object.entries(out.inputs)) if (bytesInOutput > 0) kept.add(file)
+    return [...kept]
+  }
+
+  it('leaves out what no one runs: ecma402-abstract and decimal.js (80 modules at every start), zod locales but English', async () => {
+    const inputs = await bundledInputs()
+    // The check sees what it looks for: intl-messageformat and zod are bundled.
+    expect(inputs.some((f) => f.includes('node_modules/intl-messageformat/'))).toBe(true)
+    expect(inputs.some((f) => f.includes('node_modules/zod/v4/locales/en.js'))).toBe(true)
+    expect(inputs.filter((f) => /node_modules\/(@formatjs\/ecma402-abstract|decimal\.js)\//.test(f))).toEqual([])
+    expect(inputs.filter((f) => /node_modules\/zod\/v4\/locales\/(?!en\.js)/.test(f))).toEqual([])
+  }, 60_000)
+})
