@@ -25,7 +25,8 @@ export async function sha256File(path: string, sizeHint?: number): Promise<strin
 export async function sha256Handle(handle: FileHandle, sizeHint: number): Promise<string> {
   const h = createHash('sha256')
   if (sizeHint <= WHOLE_READ_BYTES) {
-    const buf = Buffer.alloc(sizeHint + 1)
+    // Not zero-filled: only the bytes read are hashed.
+    const buf = Buffer.allocUnsafe(sizeHint + 1)
     let got = 0
     for (;;) {
       const { bytesRead } = await handle.read(buf, got, buf.length - got, got)
@@ -57,7 +58,8 @@ async function hashFrom(handle: FileHandle, h: Hash, pos: number): Promise<strin
  * file that grew meanwhile comes back longer than `size` (the caller sees the change).
  */
 export async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
-  const buf = Buffer.alloc(size + 1)
+  // Not zero-filled: only the bytes read are handed out (the subarray below).
+  const buf = Buffer.allocUnsafe(size + 1)
   let got = 0
   while (got < buf.length) {
     const { bytesRead } = await handle.read(buf, got, buf.length - got, got)

@@ -244,7 +244,10 @@ export class ProcWriterProbe implements WriterProbe {
         let link: Buffer
         try {
           link = readlinkSync(`${this.proc}/${pid}/fd/${fd}`, { encoding: 'buffer' })
-        } catch {
+        } catch (e) {
+          // Closed meanwhile: the next one. Refused (a process that may not be looked into, though
+          // its list of descriptors could be read): so is every other one of it, each a thrown error.
+          if ((e as NodeJS.ErrnoException).code === 'EACCES' || (e as NodeJS.ErrnoException).code === 'EPERM') break
           continue
         }
         // Cheap filter first: a file link starts with '/' and is one of the wanted paths.
