@@ -46,9 +46,18 @@ export class ChokidarSource {
   constructor(
     /** The folder watched (its real path: chokidar follows no link, the watched folder's included). */
     public root: string,
-    private readonly create: CreateWatcher,
+    /** Makes the polling watcher (tests give their own); null: chokidar's, loaded by `prepare`. */
+    private create: CreateWatcher | null,
     private readonly events: ChokidarEvents,
   ) {}
+
+  /**
+   * Loads what `start` needs for the mode: chokidar, only when polling (native folders need none
+   * of it, and an engine that never polls never loads it: about half a MB of the idle process).
+   */
+  async prepare(polling: boolean): Promise<void> {
+    if (polling && !this.create) this.create = (await import('chokidar')).watch
+  }
 
   /** A watcher is open. */
   get open(): boolean {
@@ -57,13 +66,14 @@ export class ChokidarSource {
 
   /**
    * Opens a watcher for the mode (native folders, or chokidar polling) and makes it the current one
-   * (the caller has closed the previous one). Throws what chokidar throws; errors are normally
-   * reported as events.
+   * (the caller has closed the previous one, and awaited `prepare`). Throws what chokidar throws;
+   * errors are normally reported as events.
    */
   start(o: OpenOptions): WatcherLike {
     this.fsw = undefined
+    if (o.polling && !this.create) throw new Error('internal: polling watcher started before prepare()')
     const fsw: WatcherLike = o.polling
-      ? this.create(this.root, {
+      ? this.create!(this.root, {
           persistent: true,
           ignoreInitial: true, // the initial scan is ours: one small record per file, no alwaysStat
           followSymlinks: false, // symlink loops can't hang the walk

@@ -34,7 +34,6 @@
  */
 import { EventEmitter, setMaxListeners } from 'node:events'
 import path from 'node:path'
-import { watch as chokidarWatch } from 'chokidar'
 import type { WatcherLike } from './native-folders'
 import { type InspectFn, inspect as inspectInProcess } from '../intake/inspect'
 import { ChokidarSource } from './chokidar-source'
@@ -161,7 +160,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
       diagnose: (code, error) => this.diagnose(code, error),
       warn: this.warn,
     })
-    this.source = new ChokidarSource(this.root, deps.watch ?? chokidarWatch, this.events.handlers)
+    this.source = new ChokidarSource(this.root, deps.watch ?? null, this.events.handlers)
     this.scans = new Rescans({
       rescanIntervalMs: t.rescanIntervalMs,
       io: this.io,
@@ -274,6 +273,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     }
     this.health.remember(probe.value)
     await this.resolveRoot()
+    await this.source.prepare(this.polling)
     if (run.aborted) return
     this.session = controller()
     await this.source.ready(this.openWatcher())
@@ -335,6 +335,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.session = controller()
     const session = this.session.signal
     await this.resolveRoot()
+    await this.source.prepare(this.polling)
     if (session.aborted) return
     await this.source.ready(this.openWatcher())
     if (session.aborted) return
@@ -355,6 +356,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     await this.source.close(this.warn)
     if (session.aborted || this.source.open) return
     await this.resolveRoot()
+    await this.source.prepare(this.polling)
     if (session.aborted || this.source.open) return
     await this.source.ready(this.openWatcher())
     if (session.aborted) return
@@ -368,6 +370,7 @@ export class FolderWatcher extends EventEmitter<FolderWatcherEvents> {
     this.polling = true
     this.fallbackMessage = msg.switchedToPolling(code)
     await this.source.close(this.warn)
+    await this.source.prepare(true)
     if (session.aborted || this.source.open) return this.updateStatus()
     const fsw = this.openWatcher()
     this.updateStatus()
