@@ -20,6 +20,7 @@ import { loadMessages } from '../../contract/i18n/load'
 import { defineMessages } from 'react-intl'
 import { setFormatLocale } from './format'
 import type { AppInfo } from './types'
+import messages from './i18n.messages.json' with { type: 'json' }
 
 const cache = createIntlCache()
 
@@ -93,13 +94,7 @@ declare global {
 let applied: string | null = null
 let wanted = 0
 
-const m = defineMessages({
-  never: { id: 'common.never', defaultMessage: 'never' },
-  preparedSize: {
-    id: 'common.prepared_size',
-    defaultMessage: '{taken} as taken, {sent} as sent (photo prepared)',
-  },
-})
+const m = defineMessages(messages.m)
 
 /** `<html lang dir>`: the language in use, right to left for Arabic. */
 function setDocumentLanguage(locale: string): void {
