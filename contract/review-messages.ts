@@ -3,8 +3,8 @@
  * src-main/core/review/flags.ts sends carries one of these ids, its parameters, and its English
  * `text`. The renderer formats a Coded with `intl.formatMessage({ id: c.code, defaultMessage:
  * REVIEW_MAIN_MESSAGES[c.code] }, c.params)`; translations are in contract/i18n/<locale>/review-main.json.
- * (`duplicate.possible` belongs to contract/possible-duplicate.ts.) Written with `defineMessages` so
- * that the catalogue's extractor finds them.
+ * (`duplicate.possible` belongs to contract/possible-duplicate.ts.) Their English is in
+ * review-messages.messages.json, beside this module, which the catalogue's extractor reads.
  */
 import { defineMessages } from './coded'
 import messages from './review-messages.messages.json' with { type: 'json' }
