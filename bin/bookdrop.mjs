@@ -39,7 +39,7 @@ function newestSource() {
     for (const e of entries) {
       // Plain concatenation, not path.join: a few hundred joins wake the optimizing compiler too.
       if (e.isDirectory()) walk(`${dir}/${e.name}`)
-      else if (e.isFile() && /\.tsx?$/.test(e.name)) newest = Math.max(newest, mtime(`${dir}/${e.name}`))
+      else if (e.isFile() && /\.(tsx?|json)$/.test(e.name)) newest = Math.max(newest, mtime(`${dir}/${e.name}`))
     }
   }
   for (const dir of SOURCES) walk(join(ROOT, dir))

@@ -17,8 +17,9 @@ export interface MessageDescriptor {
 export type CodedParams = NonNullable<Coded['params']>
 
 /**
- * `defineMessages` for modules outside React (contract, main): the identity, named so that
- * @formatjs/cli extracts the messages from these files as it does from the renderer's.
+ * `defineMessages` for modules outside React (contract, main): the identity, as the renderer's
+ * react-intl one, so that a module's table (read from its `<module>.messages.json`) is written the
+ * same way everywhere and typed as messages.
  */
 export function defineMessages<K extends string>(
   messages: Record<K, MessageDescriptor>,

@@ -10,18 +10,9 @@ import { applyLanguage, preferredLanguages, useI18n } from './lib/i18n'
 import { COMMON } from './lib/common-messages'
 import { isPartner } from './store/session'
 import { type Screen, screenFromAddress } from './store/ui'
+import messages from './App.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  loadingApp: { id: 'app.loading', defaultMessage: 'Loading Bookdrop…' },
-  loadingFirstRun: { id: 'app.loading_first_run', defaultMessage: 'Loading the first-run screen…' },
-  loadingScreen: { id: 'app.loading_screen', defaultMessage: 'Loading the screen…' },
-  couldNotStart: { id: 'app.could_not_start', defaultMessage: 'Bookdrop could not start' },
-  skip: { id: 'app.skip_to_content', defaultMessage: 'Skip to content' },
-  screenFailed: {
-    id: 'app.screen_failed',
-    defaultMessage: 'This screen could not be loaded ({reason}). Check that Bookdrop is still running, then try again.',
-  },
-})
+const m = defineMessages(messages.m)
 
 const FirstRun = lazy(() => import('./screens/FirstRun').then((m) => ({ default: m.FirstRun })))
 

@@ -32,7 +32,7 @@ function newestBuildSource(): number {
       continue
     }
     for (const e of entries) {
-      if (e.isFile() && /\.(tsx?|css|html)$/.test(e.name)) newest = Math.max(newest, mtimeOf(join(e.parentPath, e.name)))
+      if (e.isFile() && /\.(tsx?|css|html|json)$/.test(e.name)) newest = Math.max(newest, mtimeOf(join(e.parentPath, e.name)))
     }
   }
   return newest

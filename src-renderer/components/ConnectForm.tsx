@@ -5,6 +5,7 @@ import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import type { Req } from '../lib/types'
 import { Choice, Field, FormActions, FormError, SecretField, TextField } from './Field'
+import messages from './ConnectForm.messages.json' with { type: 'json' }
 
 type Env = Req<'addProfile'>['environment']
 type Kind = 'business' | 'partner'
@@ -17,39 +18,7 @@ interface Props {
   submitLabel?: string
 }
 
-const m = defineMessages({
-  keyHintBusiness: {
-    id: 'app.connect.key_hint_business',
-    defaultMessage:
-      'The business secret key (svc_sk_…), from the application: Settings, API. Not the public svc_pk_ key. It is checked with the server, then kept in the system keychain only.',
-  },
-  keyHintPartner: {
-    id: 'app.connect.key_hint_partner',
-    defaultMessage:
-      'Your distributor partner secret key (svc_partner_sk_…). It is checked with the server, then kept in the system keychain only.',
-  },
-  connect: { id: 'app.connect.submit', defaultMessage: 'Connect' },
-  nameMissing: { id: 'app.connect.name_missing', defaultMessage: 'Give the profile a name, such as the business name.' },
-  secretMissing: { id: 'app.connect.secret_missing', defaultMessage: 'Paste the secret key.' },
-  baseUrlMissing: { id: 'app.connect.base_url_missing', defaultMessage: 'Enter the base URL, ending in the version (…/v1).' },
-  notConnected: { id: 'app.connect.not_connected', defaultMessage: 'Not connected: {message}' },
-  name: { id: 'app.connect.name', defaultMessage: 'Profile name' },
-  nameHint: { id: 'app.connect.name_hint', defaultMessage: 'Shown in the status bar, e.g. the business name.' },
-  kind: { id: 'app.connect.kind', defaultMessage: 'Kind of key' },
-  business: { id: 'app.connect.kind_business', defaultMessage: 'Business' },
-  partner: { id: 'app.connect.kind_partner', defaultMessage: 'Partner (accountant or distributor)' },
-  environment: { id: 'app.connect.environment', defaultMessage: 'Environment' },
-  production: { id: 'app.connect.production', defaultMessage: 'Production' },
-  sandbox: { id: 'app.connect.sandbox', defaultMessage: 'Sandbox' },
-  custom: { id: 'app.connect.custom', defaultMessage: 'Custom base URL' },
-  baseUrl: { id: 'app.connect.base_url', defaultMessage: 'Base URL' },
-  baseUrlHint: {
-    id: 'app.connect.base_url_hint',
-    defaultMessage: 'https://…/v1 (http is allowed only on this computer, e.g. http://127.0.0.1:4010/v1).',
-  },
-  secret: { id: 'app.connect.secret', defaultMessage: 'Secret key' },
-  checking: { id: 'app.connect.checking', defaultMessage: 'Checking the key…' },
-})
+const m = defineMessages(messages.m)
 
 /**
  * Connect with a key: main checks it against the server before anything is saved. What went wrong

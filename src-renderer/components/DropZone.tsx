@@ -2,14 +2,9 @@ import { defineMessages } from 'react-intl'
 import { useI18n } from '../lib/i18n'
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react'
 import { BusyButton } from './Field'
+import messages from './DropZone.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'capture.drop.title', defaultMessage: 'Drop receipts and documents here' },
-  release: { id: 'capture.drop.release', defaultMessage: 'Release to add' },
-  reading: { id: 'capture.drop.reading', defaultMessage: 'Reading files…' },
-  add: { id: 'capture.drop.add', defaultMessage: 'Add files…' },
-  input: { id: 'capture.drop.input', defaultMessage: 'Files to add' },
-})
+const m = defineMessages(messages.m)
 
 interface Props {
   onFiles: (files: File[]) => void

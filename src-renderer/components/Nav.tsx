@@ -4,33 +4,11 @@ import { getIntl, useI18n } from '../lib/i18n'
 import { useApp } from '../store'
 import { BUSINESS_SCREENS, PARTNER_SCREENS, activeProfile, isPartner } from '../store/session'
 import type { Screen } from '../store/ui'
+import messages from './Nav.messages.json' with { type: 'json' }
 
-const LABELS = defineMessages({
-  overview: { id: 'nav.overview', defaultMessage: 'Overview' },
-  capture: { id: 'nav.capture', defaultMessage: 'Capture' },
-  review: { id: 'review.nav', defaultMessage: 'Review' },
-  folders: { id: 'nav.folders', defaultMessage: 'Watched folders' },
-  mail: { id: 'nav.mail', defaultMessage: 'Mail' },
-  history: { id: 'nav.history', defaultMessage: 'Upload history' },
-  purchaseOrders: { id: 'nav.purchase_orders', defaultMessage: 'Purchase orders' },
-  invoices: { id: 'nav.invoices', defaultMessage: 'Invoices' },
-  expensesBills: { id: 'nav.expenses_bills', defaultMessage: 'Expenses & bills' },
-  bank: { id: 'nav.bank', defaultMessage: 'Bank statements' },
-  partnerBusinesses: { id: 'nav.partner_businesses', defaultMessage: 'Referred businesses' },
-  partnerRegister: { id: 'nav.partner_register', defaultMessage: 'Register a business' },
-  partnerHealth: { id: 'nav.partner_health', defaultMessage: 'Client health' },
-  settings: { id: 'nav.settings', defaultMessage: 'Settings' },
-} satisfies Record<Screen, unknown>)
+const LABELS = defineMessages(messages.LABELS satisfies Record<Screen, unknown>)
 
-const m = defineMessages({
-  screens: { id: 'nav.label', defaultMessage: 'Screens' },
-  menu: { id: 'nav.menu', defaultMessage: 'Menu' },
-  demo: { id: 'nav.demo', defaultMessage: 'Demo' },
-  reviewWaiting: {
-    id: 'review.nav.waiting',
-    defaultMessage: '{count, plural, one {# record waits for review} other {# records wait for review}}',
-  },
-})
+const m = defineMessages(messages.m)
 
 /** The screens of the navigation, in order, with their names in the language in use. */
 export function navItems(partner: boolean): { screen: Screen; label: string }[] {

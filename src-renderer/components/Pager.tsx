@@ -1,23 +1,8 @@
 import { defineMessages } from 'react-intl'
 import { getIntl, useI18n } from '../lib/i18n'
+import messages from './Pager.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  nothing: { id: 'common.pager.nothing', defaultMessage: 'Nothing yet' },
-  nothingOnPage: { id: 'common.pager.nothing_on_page', defaultMessage: 'Nothing on page {page, number}' },
-  rangeNoTotal: {
-    id: 'common.pager.range_no_total',
-    defaultMessage: '{first, number}–{last, number} · page {page, number}',
-  },
-  range: {
-    id: 'common.pager.range',
-    defaultMessage: '{first, number}–{last, number} of {total, number} · page {page, number} of {pages, number}',
-  },
-  emptyPages: { id: 'common.pager.empty', defaultMessage: 'Nothing yet · page {page, number} of {pages, number}' },
-  pages: { id: 'common.pager.label', defaultMessage: '{list} pages' },
-  previous: { id: 'common.pager.previous', defaultMessage: '← Previous' },
-  next: { id: 'common.pager.next', defaultMessage: 'Next →' },
-  notLoaded: { id: 'common.pager.not_loaded', defaultMessage: 'Page {page, number} not loaded' },
-})
+const m = defineMessages(messages.m)
 
 interface Props {
   page: number

@@ -5,45 +5,9 @@ import { useShallow } from 'zustand/react/shallow'
 import { formatTime } from '../lib/format'
 import type { PhoneDevice } from '../lib/types'
 import { useApp } from '../store'
+import messages from './PhonePanel.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'phone.title', defaultMessage: 'Add from phone' },
-  intro: {
-    id: 'phone.intro',
-    defaultMessage:
-      'Photograph paper receipts with a phone on the same Wi-Fi: no app to install. Photos are made smaller and their location removed before they are sent.',
-  },
-  asks: { id: 'phone.asks', defaultMessage: 'A phone wants to send receipts: {device}' },
-  allowIf: {
-    id: 'phone.allowIf',
-    defaultMessage: 'Allow it only if the phone shows the code <b>{code}</b>.',
-  },
-  allow: { id: 'phone.allow', defaultMessage: 'Allow' },
-  refuse: { id: 'phone.refuse', defaultMessage: 'Refuse' },
-  close: { id: 'phone.close', defaultMessage: 'Close' },
-  qr: { id: 'phone.qr', defaultMessage: 'QR code of the link for the phone' },
-  scan: { id: 'phone.scan', defaultMessage: 'Scan the code with the phone’s camera, or open this link in its browser:' },
-  within: {
-    id: 'phone.within',
-    defaultMessage:
-      'For one phone, within {minutes, plural, one {# minute} other {# minutes}} (until {until}). Then allow it here.',
-  },
-  newLink: { id: 'phone.newLink', defaultMessage: 'New link' },
-  expired: { id: 'phone.expired', defaultMessage: 'The link was used or has expired. Make a new one for the next phone.' },
-  paired: { id: 'phone.paired', defaultMessage: 'Paired phones' },
-  pairedDevice: { id: 'phone.pairedDevice', defaultMessage: '{device} · code {code}' },
-  sent: { id: 'phone.sent', defaultMessage: '{count, plural, one {# sent} other {# sent}}' },
-  sentTo: { id: 'phone.sentTo', defaultMessage: '{count, plural, one {# sent} other {# sent}} to {business}' },
-  since: { id: 'phone.since', defaultMessage: 'since {time}' },
-  endDevice: { id: 'phone.endDevice', defaultMessage: 'End: {device}' },
-  end: { id: 'phone.end', defaultMessage: 'End' },
-  reach: {
-    id: 'phone.reach',
-    defaultMessage:
-      'Phones reach this computer at {address} (plain HTTP on your network: pair only on a network you trust). A pairing ends after 30 idle minutes or when you close this panel.',
-  },
-  refused: { id: 'phone.refused', defaultMessage: 'Requests refused: {count, number}.' },
-})
+const m = defineMessages(messages.m)
 
 /** A QR code drawn from its modules (main makes them with `qrcode`), with a quiet zone of 4. */
 function QrCode({ rows, label }: { rows: string[]; label: string }) {

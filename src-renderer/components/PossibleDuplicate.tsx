@@ -11,18 +11,9 @@ import { useI18n } from '../lib/i18n'
 import type { Upload } from '../lib/types'
 import { useApp } from '../store'
 import { useShallow } from 'zustand/react/shallow'
+import messages from './PossibleDuplicate.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  possible: {
-    id: 'duplicate.possible',
-    defaultMessage:
-      'Possible duplicate of <link>{name}</link>{sent, select, yes {, sent on {sentAt, date, medium}} other {}} ({basis, select, same_text {same text} same_picture {same picture} same_bytes {same file} other {same vendor, date and total}})',
-  },
-  waiting: { id: 'duplicates.waiting', defaultMessage: 'It waits until that one is sent or not.' },
-  show: { id: 'duplicates.show', defaultMessage: 'Show {name} in History' },
-  discard: { id: 'duplicates.discard', defaultMessage: 'Discard' },
-  discardLabel: { id: 'duplicates.discardLabel', defaultMessage: 'Discard {name}: it is not sent' },
-})
+const m = defineMessages(messages.m)
 
 /** The sentence of a row that looks like another receipt, its name a link to that row. */
 export function PossibleDuplicateNote({ d, held }: { d: PossibleDuplicate; held: boolean }) {

@@ -8,17 +8,9 @@ import { useApp } from '../store'
 import { BusyButton } from './Field'
 import { Pager } from './Pager'
 import { RecordTable, type RecordTableProps } from './RecordTable'
+import messages from './RecordListSection.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  notLoaded: { id: 'records.list.notLoaded', defaultMessage: 'Not loaded: see the message above.' },
-  failed: { id: 'records.list.failed', defaultMessage: '{what} could not be loaded: {error}' },
-  reloadsByItself: {
-    id: 'records.list.reloadsByItself',
-    defaultMessage: 'The list reloads by itself when the server answers again.',
-  },
-  tryAgain: { id: 'records.list.tryAgain', defaultMessage: 'Try again' },
-  tryingAgain: { id: 'records.list.tryingAgain', defaultMessage: 'Trying again…' },
-})
+const m = defineMessages(messages.m)
 
 interface Props extends Omit<RecordTableProps, 'rows' | 'loading'> {
   /** The list of the store this section shows (loaded on first show). */

@@ -3,12 +3,9 @@ import type { UploadView } from '../../contract'
 import { useI18n } from '../lib/i18n'
 import { recordLine } from '../lib/record-line'
 import { useApp } from '../store'
+import messages from './RecordSummaryLink.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  open: { id: 'review.row.open', defaultMessage: 'Open in Review' },
-  openTitle: { id: 'review.row.openTitle', defaultMessage: 'Open {line} in Review' },
-  deleted: { id: 'review.row.deleted', defaultMessage: 'deleted on the server' },
-})
+const m = defineMessages(messages.m)
 
 /**
  * What a completed upload became, as a link to it on Review: "Flour Mills · 3 Mar 2026 ·

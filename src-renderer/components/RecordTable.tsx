@@ -6,53 +6,15 @@ import { columnWidth } from '../lib/measure'
 import type { RecordRow } from '../lib/types'
 import { Truncate } from './RowMenu'
 import { ACTIONS, EmptyRow, TableHead } from './TableHead'
+import messages from './RecordTable.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  date: { id: 'records.column.date', defaultMessage: 'Date' },
-  number: { id: 'records.column.number', defaultMessage: 'Number' },
-  contact: { id: 'records.column.contact', defaultMessage: 'Contact' },
-  narration: { id: 'records.column.narration', defaultMessage: 'Narration' },
-  amount: { id: 'records.column.amount', defaultMessage: 'Amount' },
-  status: { id: 'records.column.status', defaultMessage: 'Status' },
-  loading: { id: 'records.table.loading', defaultMessage: 'Loading…' },
-  empty: { id: 'records.table.empty', defaultMessage: 'Nothing here yet.' },
-})
+const m = defineMessages(messages.m)
 
 /** A record's status in words ("posted" → "Posted"); a status not known here is shown plainly. */
-const STATUS = defineMessages({
-  draft: { id: 'records.status.draft', defaultMessage: 'Draft' },
-  posted: { id: 'records.status.posted', defaultMessage: 'Posted' },
-  approved: { id: 'records.status.approved', defaultMessage: 'Approved' },
-  pending: { id: 'records.status.pending', defaultMessage: 'Pending' },
-  sent: { id: 'records.status.sent', defaultMessage: 'Sent' },
-  paid: { id: 'records.status.paid', defaultMessage: 'Paid' },
-  unpaid: { id: 'records.status.unpaid', defaultMessage: 'Unpaid' },
-  partially_paid: { id: 'records.status.partiallyPaid', defaultMessage: 'Partly paid' },
-  overdue: { id: 'records.status.overdue', defaultMessage: 'Overdue' },
-  open: { id: 'records.status.open', defaultMessage: 'Open' },
-  closed: { id: 'records.status.closed', defaultMessage: 'Closed' },
-  void: { id: 'records.status.void', defaultMessage: 'Void' },
-  cancelled: { id: 'records.status.cancelled', defaultMessage: 'Cancelled' },
-  completed: { id: 'records.status.completed', defaultMessage: 'Completed' },
-  received: { id: 'records.status.received', defaultMessage: 'Received' },
-  active: { id: 'records.status.active', defaultMessage: 'Active' },
-  inactive: { id: 'records.status.inactive', defaultMessage: 'Inactive' },
-  expired: { id: 'records.status.expired', defaultMessage: 'Expired' },
-})
+const STATUS = defineMessages(messages.STATUS)
 
 /** How a payment was made, in words ("bank_transfer" → "Bank transfer"). */
-const METHOD = defineMessages({
-  cash: { id: 'records.method.cash', defaultMessage: 'Cash' },
-  bank_transfer: { id: 'records.method.bankTransfer', defaultMessage: 'Bank transfer' },
-  transfer: { id: 'records.method.transfer', defaultMessage: 'Transfer' },
-  card: { id: 'records.method.card', defaultMessage: 'Card' },
-  cheque: { id: 'records.method.cheque', defaultMessage: 'Cheque' },
-  check: { id: 'records.method.check', defaultMessage: 'Cheque' },
-  mobile_money: { id: 'records.method.mobileMoney', defaultMessage: 'Mobile money' },
-  pos: { id: 'records.method.pos', defaultMessage: 'Card terminal (POS)' },
-  online: { id: 'records.method.online', defaultMessage: 'Online payment' },
-  other: { id: 'records.method.other', defaultMessage: 'Other' },
-})
+const METHOD = defineMessages(messages.METHOD)
 
 /** An API word ("partially_paid", "Bank-Transfer") as the key of the tables above. */
 const key = (v: string) => v.trim().toLowerCase().replace(/[\s-]+/g, '_')

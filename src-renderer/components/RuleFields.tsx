@@ -3,6 +3,7 @@ import { useI18n } from '../lib/i18n'
 import type { ReactNode } from 'react'
 import { Field, TargetOptions, TextAreaField, TextField } from './Field'
 import type { AiTarget } from '../lib/types'
+import messages from './RuleFields.messages.json' with { type: 'json' }
 
 /** The part every rule that sends files has: where they go, which kinds, and the words sent with them. */
 export interface RuleFieldValues {
@@ -11,37 +12,7 @@ export interface RuleFieldValues {
   promptTemplate: string
 }
 
-const m = defineMessages({
-  sendAs: { id: 'folders.rule.sendAs', defaultMessage: 'Send as' },
-  folderKinds: { id: 'folders.rule.kinds', defaultMessage: 'File kinds' },
-  folderKindsHint: {
-    id: 'folders.rule.kindsHint',
-    defaultMessage:
-      'Extensions separated by commas, e.g. pdf, jpg, png. Empty takes the usual kinds for this target.',
-  },
-  folderInstructions: { id: 'folders.rule.instructions', defaultMessage: 'Instructions sent with each file' },
-  // The placeholders in braces are typed by the person as they are: quoted so ICU leaves them alone.
-  folderInstructionsHint: {
-    id: 'folders.rule.instructionsHint',
-    defaultMessage:
-      "<code>'{filename}'</code> the file’s name, <code>'{folder}'</code> its folder, <code>'{date}'</code> today’s date. Empty uses the default for the target.",
-  },
-  folderPlaceholder: {
-    id: 'folders.rule.placeholder',
-    defaultMessage: "Record an expense from the receipt '{filename}' (saved in '{folder}' on '{date}').",
-  },
-  mailKinds: { id: 'mail.rule.kinds', defaultMessage: 'Attachment kinds' },
-  mailKindsHint: {
-    id: 'mail.rule.kindsHint',
-    defaultMessage: 'e.g. pdf, jpg, png. Empty: the usual kinds (no .txt or .eml).',
-  },
-  mailInstructions: { id: 'mail.rule.instructions', defaultMessage: 'Instructions sent with each receipt' },
-  mailInstructionsHint: {
-    id: 'mail.rule.instructionsHint',
-    defaultMessage:
-      "<code>'{filename}'</code>, <code>'{from}'</code> the sender, <code>'{subject}'</code>, <code>'{folder}'</code> the mailbox, <code>'{date}'</code> the day it arrived. Empty uses the default.",
-  },
-})
+const m = defineMessages(messages.m)
 
 const code = (chunks: ReactNode[]) => <code>{chunks}</code>
 

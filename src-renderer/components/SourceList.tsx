@@ -6,10 +6,9 @@ import { Screen } from './Screen'
 import { FormActions, FormError } from './Field'
 import type { Result } from '../lib/types'
 import { useSubmit } from '../lib/useSubmit'
+import messages from './SourceList.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  saving: { id: 'folders.form.saving', defaultMessage: 'Saving…' },
-})
+const m = defineMessages(messages.m)
 
 /**
  * The pieces the Watched folders and Mail screens share around their lists of sources: the add

@@ -11,81 +11,9 @@ import { useSubmit } from '../lib/useSubmit'
 import { activeProfile } from '../store/session'
 import { FormError, SecretField, SubmitButton } from './Field'
 import { useShallow } from 'zustand/react/shallow'
+import messages from './StatusBar.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  status: { id: 'app.status.label', defaultMessage: 'Status' },
-  noProfile: { id: 'app.status.no_profile', defaultMessage: 'No profile is active.' },
-  rateTitle: { id: 'app.status.rate_title', defaultMessage: "Requests left in the server's rate-limit window" },
-  rate: { id: 'app.status.rate', defaultMessage: 'API {remaining, number}/{limit, number} left' },
-  pausedUntil: { id: 'app.status.paused_until', defaultMessage: '· paused until {time} ({seconds, number} s)' },
-  waiting: {
-    id: 'app.status.waiting',
-    defaultMessage: '{count, plural, one {# file waiting} other {# files waiting}}',
-  },
-  processing: { id: 'app.status.processing', defaultMessage: '{count, number} processing' },
-  done: { id: 'app.status.done', defaultMessage: '{count, number} done' },
-  attention: { id: 'app.status.attention', defaultMessage: '{count, number} need attention' },
-  pause: { id: 'app.status.pause', defaultMessage: 'Pause uploads' },
-  storageTitle: {
-    id: 'app.banner.storage_title',
-    defaultMessage: 'Uploads are paused: Bookdrop cannot write to its data folder',
-  },
-  nothingLostWaiting: {
-    id: 'app.banner.nothing_lost_waiting',
-    defaultMessage: 'Nothing is lost: files waiting to be sent stay where they are.',
-  },
-  offline: { id: 'app.banner.offline', defaultMessage: 'This computer is offline' },
-  notApi: { id: 'app.banner.not_api', defaultMessage: 'Something other than the API answers at the server’s address' },
-  unreachable: { id: 'app.banner.unreachable', defaultMessage: 'Bookdrop cannot reach the server' },
-  nothingLost: { id: 'app.banner.nothing_lost', defaultMessage: 'Nothing is lost.' },
-  reachWait: {
-    id: 'app.banner.reach_wait',
-    defaultMessage:
-      'Files wait in the queue and are sent once the server answers; lists that could not load are asked again every 30 seconds and reload as soon as it answers. This message then goes away by itself.',
-  },
-  pausedTitle: { id: 'app.banner.paused_title', defaultMessage: 'Uploads are paused' },
-  pausedDefault: { id: 'app.banner.paused', defaultMessage: 'Paused.' },
-  pausedText: {
-    id: 'app.banner.paused_text',
-    defaultMessage: 'New files are still queued and wait here; nothing is sent until you resume.',
-  },
-  resume: { id: 'app.banner.resume', defaultMessage: 'Resume uploads' },
-  pasteKey: { id: 'app.banner.paste_key', defaultMessage: 'Paste the new secret key.' },
-  keyWorks: { id: 'app.banner.key_works', defaultMessage: 'The new key works: uploads continue.' },
-  keyRefused: { id: 'app.banner.key_refused', defaultMessage: 'The server refused the key of “{name}”' },
-  keyInvalid: { id: 'app.banner.key_invalid', defaultMessage: 'The key is invalid or was rotated.' },
-  keyWait: {
-    id: 'app.banner.key_wait',
-    defaultMessage: 'Uploads for this profile wait until a working key is entered; nothing is lost.',
-  },
-  newKey: { id: 'app.banner.new_key', defaultMessage: 'Enter a new key' },
-  checking: { id: 'app.banner.checking', defaultMessage: 'Checking…' },
-  saveKey: { id: 'app.banner.save_key', defaultMessage: 'Save key and resume' },
-  noCredits: { id: 'app.banner.no_credits', defaultMessage: '“{name}” has run out of AI credits' },
-  // The words of CREDITS_FIX (contract/assumptions), as a message.
-  creditsFix: {
-    id: 'app.banner.credits_fix',
-    defaultMessage:
-      'Ask your referral partner for an AI credit grant, or buy AI credits in the application; then resume uploads.',
-  },
-  creditsWait: {
-    id: 'app.banner.credits_wait',
-    defaultMessage:
-      'Files wait where they are, in the queue; jobs already sent are still followed. Once credits are granted or bought, <resume>resume uploads</resume>.',
-  },
-  forbiddenTitle: { id: 'app.banner.forbidden_title', defaultMessage: 'This business cannot use the Developer API' },
-  // The words of DEVELOPER_API_403_MESSAGE (contract/assumptions), as a message.
-  forbidden: {
-    id: 'app.banner.forbidden',
-    defaultMessage:
-      'This business cannot use the Developer API: it needs an active Plus subscription with Developer API access. Ask the business owner to upgrade in the application (Settings, Subscription), or ask your referral partner to grant a Plus seat.',
-  },
-  serverSaid: { id: 'app.banner.server_said', defaultMessage: 'The server said: {message}' },
-  forbiddenResume: {
-    id: 'app.banner.forbidden_resume',
-    defaultMessage: 'Once the subscription is active, <resume>resume uploads</resume>.',
-  },
-})
+const m = defineMessages(messages.m)
 
 const STATE_TONE: Record<ProfileState, string> = {
   active: 'good',

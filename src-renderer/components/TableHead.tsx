@@ -1,10 +1,9 @@
 import type { ReactNode } from 'react'
 import { defineMessages } from 'react-intl'
 import { useI18n } from '../lib/i18n'
+import messages from './TableHead.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  actions: { id: 'common.actions', defaultMessage: 'Actions' },
-})
+const m = defineMessages(messages.m)
 
 /** "Actions", in the language in use (a component, so it follows a switch of language). */
 function ActionsWords() {

@@ -3,10 +3,9 @@ import { defineMessages } from 'react-intl'
 import { useI18n } from '../lib/i18n'
 import { useApp } from '../store'
 import type { Toast } from '../store/ui'
+import messages from './Toasts.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  dismiss: { id: 'common.dismiss_message', defaultMessage: 'Dismiss message' },
-})
+const m = defineMessages(messages.m)
 
 const LIFETIME: Record<Toast['kind'], number> = { info: 6000, success: 6000, warning: 10000, error: 15000 }
 

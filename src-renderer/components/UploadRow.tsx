@@ -10,20 +10,7 @@ import { StatusBadge } from './Badge'
 import { ProgressBar } from './Progress'
 import { DiscardButton, PossibleDuplicateNote } from './PossibleDuplicate'
 
-const m = defineMessages({
-  alreadySent: {
-    id: 'uploads.row.alreadySent',
-    defaultMessage: 'Already sent: the same file was uploaded before.',
-  },
-  alreadySentAs: {
-    id: 'uploads.row.alreadySentAs',
-    defaultMessage: 'Already sent as {name}: the same file was uploaded before.',
-  },
-  actionOn: { id: 'uploads.row.actionOn', defaultMessage: '{action}: {name}' },
-  cancel: { id: 'uploads.row.cancel', defaultMessage: 'Cancel' },
-  sendingFile: { id: 'uploads.row.sending', defaultMessage: 'Sending {name}' },
-  bytesOf: { id: 'uploads.row.bytesOf', defaultMessage: '{sent} of {total}' },
-})
+const m = defineMessages(messages.m)
 
 /** The file name of an upload this window has loaded (this session, needing attention, history). */
 function knownName(id: number): string | null {
@@ -37,6 +24,7 @@ function knownName(id: number): string | null {
   )
 }
 import { RecordSummaryLink } from './RecordSummaryLink'
+import messages from './UploadRow.messages.json' with { type: 'json' }
 
 /** Why a row is where it is, in words. */
 export function uploadReason(u: Upload): string | null {

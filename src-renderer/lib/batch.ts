@@ -7,6 +7,7 @@ import { defineMessages } from 'react-intl'
 import { getIntl } from './i18n'
 import { TARGET_NOUNS } from './labels'
 import type { AiTarget, IntakeOutcome, ProfileState, Upload, UploadStatus } from './types'
+import messages from './batch.messages.json' with { type: 'json' }
 
 /** A file's extension as "exe" (lower case), or '' without one. */
 function extension(name: string): string {
@@ -14,117 +15,9 @@ function extension(name: string): string {
   return dot > 0 && dot < name.length - 1 ? name.slice(dot + 1).toLowerCase() : ''
 }
 
-const m = defineMessages({
-  held: {
-    id: 'duplicates.batchHeld',
-    defaultMessage: '{count, plural, one {# held as a possible duplicate} other {# held as possible duplicates}}',
-  },
-  kindsNotTarget: {
-    id: 'uploads.skip.kindsNotTarget',
-    defaultMessage: '{extensions} files are not {targetNoun}',
-  },
-  bareNotTarget: {
-    id: 'uploads.skip.bareNotTarget',
-    defaultMessage: 'files without an extension are not {targetNoun}',
-  },
-  kindsAndBareNotTarget: {
-    id: 'uploads.skip.kindsAndBareNotTarget',
-    defaultMessage: '{extensions} files and files without an extension are not {targetNoun}',
-  },
-  added: { id: 'uploads.intake.added', defaultMessage: '{count, plural, one {# added} other {# added}}' },
-  skipped: {
-    id: 'uploads.intake.skipped',
-    defaultMessage: '{count, plural, one {# skipped} other {# skipped}}: {reasons}',
-  },
-  alreadySent: {
-    id: 'uploads.intake.alreadySent',
-    defaultMessage: '{count, plural, one {# already sent before} other {# already sent before}}',
-  },
-  notTaken: {
-    id: 'uploads.intake.notTaken',
-    defaultMessage: '{count, plural, one {# not taken} other {# not taken}}',
-  },
-  withProblems: { id: 'uploads.intake.withProblems', defaultMessage: '{summary}. See Needs attention.' },
-  withoutProblems: { id: 'uploads.intake.withoutProblems', defaultMessage: '{summary}.' },
-  sent: { id: 'uploads.batch.sent', defaultMessage: '{count, plural, one {# sent} other {# sent}}' },
-  nothingSent: { id: 'uploads.batch.nothingSent', defaultMessage: 'Nothing sent' },
-  failed: { id: 'uploads.batch.failed', defaultMessage: '{count, plural, one {# failed} other {# failed}}' },
-  cancelled: {
-    id: 'uploads.batch.cancelled',
-    defaultMessage: '{count, plural, one {# cancelled} other {# cancelled}}',
-  },
-  superseded: {
-    id: 'uploads.batch.superseded',
-    defaultMessage: '{count, plural, one {# changed before sending} other {# changed before sending}}',
-  },
-  sentOf: {
-    id: 'uploads.batch.sentOf',
-    defaultMessage: '{sent, number} of {files, plural, one {# file} other {# files}} sent',
-  },
-  onTheWay: {
-    id: 'uploads.batch.onTheWay',
-    defaultMessage: '{count, plural, one {# on the way} other {# on the way}}',
-  },
-  beingRead: {
-    id: 'uploads.batch.beingRead',
-    defaultMessage: '{count, plural, one {# being read by the server} other {# being read by the server}}',
-  },
-  done: { id: 'uploads.announce.done', defaultMessage: 'Batch done: {summary}.' },
-  paused: {
-    id: 'uploads.announce.paused',
-    defaultMessage:
-      'Sending paused: {count, plural, one {# file waits} other {# files wait}} until you resume.',
-  },
-  unreachable: {
-    id: 'uploads.announce.unreachable',
-    defaultMessage:
-      'Sending waits: the server cannot be reached; {count, plural, one {# file waits} other {# files wait}} in the queue, nothing is lost.',
-  },
-  rateLimited: {
-    id: 'uploads.announce.rateLimited',
-    defaultMessage:
-      'Sending slowed down by the server; {count, plural, one {# file waits} other {# files wait}}.',
-  },
-  stopped: {
-    id: 'uploads.announce.stopped',
-    defaultMessage:
-      'Sending stopped: {count, plural, one {# file waits} other {# files wait}}; see the message at the top.',
-  },
-  sending: {
-    id: 'uploads.announce.sending',
-    defaultMessage: 'Sending {count, plural, one {# file} other {# files}}.',
-  },
-  allSent: {
-    id: 'uploads.announce.allSent',
-    defaultMessage: 'All files sent; the server is reading {count, plural, one {# file} other {# files}}.',
-  },
-})
+const m = defineMessages(messages.m)
 
-const SKIP_WORDS = defineMessages({
-  unsupported_kind: {
-    id: 'uploads.skipWord.unsupportedKind',
-    defaultMessage: '{count, number} not of an accepted kind',
-  },
-  too_large: { id: 'uploads.skipWord.tooLarge', defaultMessage: '{count, number} too large' },
-  empty: { id: 'uploads.skipWord.empty', defaultMessage: '{count, number} empty' },
-  unreadable: { id: 'uploads.skipWord.unreadable', defaultMessage: '{count, number} could not be read' },
-  vanished: { id: 'uploads.skipWord.vanished', defaultMessage: '{count, number} gone before it was read' },
-  existed_before: {
-    id: 'uploads.skipWord.existedBefore',
-    defaultMessage: '{count, number} in the folder before it was watched',
-  },
-  outside_folder: {
-    id: 'uploads.skipWord.outsideFolder',
-    defaultMessage: '{count, number} outside the folder (a link)',
-  },
-  mismatch: { id: 'uploads.skipWord.mismatch', defaultMessage: '{count, number} not what the name says' },
-  not_prepared: {
-    id: 'uploads.skipWord.notPrepared',
-    defaultMessage: '{count, number} not prepared (a photo that could not be read)',
-  },
-  no_receipt: { id: 'uploads.skipWord.noReceipt', defaultMessage: '{count, number} a mail with no receipt' },
-  none: { id: 'uploads.skipWord.none', defaultMessage: '{count, number} not sent' },
-})
+const SKIP_WORDS = defineMessages(messages.SKIP_WORDS)
 
 /** Clauses of one summary, in the language's list style ("a, b, c"). */
 function clauses(parts: string[]): string {

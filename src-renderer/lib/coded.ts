@@ -15,7 +15,7 @@ export function wordCoded(c: Coded): string {
   const known = MAIN_MESSAGE_BY_ID.get(c.code)
   if (!known) return c.text
   try {
-    // The ids and English wordings are main's (contract/main-messages.ts, extracted there): a
+    // The ids and English wordings are main's (contract/main-messages.messages.json): a
     // formatter under another name, so the extractor does not take this call for a message.
     const word: (d: { id: string; defaultMessage: string }, v: Record<string, string | number | boolean | null>) => string =
       getIntl().formatMessage

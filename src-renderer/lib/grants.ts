@@ -9,63 +9,9 @@ import { shortfallFromMessage } from '../store/partner'
 import { formatDateTime } from './format'
 import { getIntl } from './i18n'
 import type { BridgeError } from './types'
+import messages from './grants.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  firstFormula: {
-    id: 'partner.grant.formula.first',
-    defaultMessage:
-      '150 × {seats, plural, one {# seat} other {# seats}} × {months, plural, one {# month} other {# months}}',
-  },
-  laterFormula: {
-    id: 'partner.grant.formula.later',
-    defaultMessage:
-      '⌈150 × {seats, plural, one {# seat} other {# seats}} × {days, number, ::.00} remaining days ÷ 30⌉',
-  },
-  shortBy: {
-    id: 'partner.grant.error.shortBy',
-    defaultMessage:
-      'Your partner credit holding is too small: this grant needs {needed, plural, one {# credit} other {# credits}} and the holding has {held, number}, so {missing, plural, one {# credit is} other {# credits are}} missing. Top up the holding, or grant fewer seats or months.',
-  },
-  short: {
-    id: 'partner.grant.error.short',
-    defaultMessage:
-      'Your partner credit holding cannot cover this grant. Top up the holding, or grant less. The server said: {reason}',
-  },
-  ownPlus: {
-    id: 'partner.grant.error.ownPlus',
-    defaultMessage:
-      'This business pays for its own Plus subscription, so partner seats cannot be added to it. Nothing was charged.',
-  },
-  partnerPaid: {
-    id: 'partner.grant.error.partnerPaid',
-    defaultMessage:
-      'This business was registered with its AI credit use charged to your partner credit, and such a business cannot receive partner seats. Nothing was charged.',
-  },
-  notReferred: {
-    id: 'partner.grant.error.notReferred',
-    defaultMessage:
-      'This business is not among the businesses you referred (or it no longer exists). Reload the list.',
-  },
-  invalid: { id: 'partner.grant.error.invalid', defaultMessage: 'The request was not valid. The server said: {reason}' },
-  wrongKey: {
-    id: 'partner.grant.error.wrongKey',
-    defaultMessage: 'The active profile’s key is not a partner key. The server said: {reason}',
-  },
-  invalidKey: {
-    id: 'partner.grant.error.invalidKey',
-    defaultMessage: 'The server refused your partner key. Replace the key in Settings.',
-  },
-  rateLimited: {
-    id: 'partner.grant.error.rateLimited',
-    defaultMessage: 'Too many requests right now: wait a moment and try again. Nothing was charged.',
-  },
-  serverError: {
-    id: 'partner.grant.error.server',
-    defaultMessage:
-      'The server had a problem. Try again; the same grant is never charged twice. The server said: {reason}',
-  },
-  other: { id: 'partner.grant.error.other', defaultMessage: '{reason} (HTTP {status, number, ::group-off})' },
-})
+const m = defineMessages(messages.m)
 
 export interface SeatQuote {
   kind: 'first' | 'later'

@@ -3,9 +3,11 @@
  * React (`useIntl`, `<FormattedMessage>`, through `<I18nProvider>`) and for code outside React
  * (stores, toasts, announcements: `getIntl().formatMessage(...)`).
  *
- * Every visible string is a message with an id and its English `defaultMessage`, written where it is
- * used (`defineMessages` or `formatMessage({ id, defaultMessage })`); the catalogues are extracted
- * from the code by @formatjs/cli. Until a language's catalogue is loaded the English default shows.
+ * Every visible string is a message with an id and its English `defaultMessage`. Each module's English
+ * messages live in `<module>.messages.json` beside it (`{ "<const>": { "<key>": { "id",
+ * "defaultMessage", "description"? } } }`), which the module imports and passes to `defineMessages`;
+ * `npm run i18n:extract` collects them into the English catalogue (docs/i18n.md). Until a language's
+ * catalogue is loaded the English default shows.
  */
 import { createElement, type ReactNode, useSyncExternalStore } from 'react'
 import { createIntl, createIntlCache, type IntlShape, RawIntlProvider } from 'react-intl'
@@ -20,6 +22,7 @@ import { loadMessages } from '../../contract/i18n/load'
 import { defineMessages } from 'react-intl'
 import { setFormatLocale } from './format'
 import type { AppInfo } from './types'
+import messages from './i18n.messages.json' with { type: 'json' }
 
 const cache = createIntlCache()
 
@@ -67,8 +70,8 @@ export function I18nProvider({ children }: { children: ReactNode }) {
 /**
  * The formatter for a component: re-renders it when the language changes. Works without the
  * provider (component tests render screens alone), so screens use this rather than react-intl's
- * `useIntl`. Write messages with `defineMessages` at the top of the module and format them with
- * `intl.formatMessage(m.key, values)` so the extractor finds every one.
+ * `useIntl`. Write a module's messages in its `<module>.messages.json`, define them at the top of the
+ * module (`const m = defineMessages(messages.m)`) and format them with `intl.formatMessage(m.key, values)`.
  */
 export function useI18n(): IntlShape {
   return useSyncExternalStore(subscribe, getIntl, getIntl)
@@ -93,13 +96,7 @@ declare global {
 let applied: string | null = null
 let wanted = 0
 
-const m = defineMessages({
-  never: { id: 'common.never', defaultMessage: 'never' },
-  preparedSize: {
-    id: 'common.prepared_size',
-    defaultMessage: '{taken} as taken, {sent} as sent (photo prepared)',
-  },
-})
+const m = defineMessages(messages.m)
 
 /** `<html lang dir>`: the language in use, right to left for Arabic. */
 function setDocumentLanguage(locale: string): void {

@@ -6,14 +6,9 @@
 import { type IntlShape, defineMessages } from 'react-intl'
 import type { RecordSummary } from '../../contract/review'
 import { formatDate, formatMoney } from './format'
+import messages from './record-line.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  noVendor: { id: 'review.summary.noVendor', defaultMessage: 'No vendor' },
-  records: {
-    id: 'review.summary.records',
-    defaultMessage: '{count, plural, one {# record} other {# records}}',
-  },
-})
+const m = defineMessages(messages.m)
 
 /** A record's total with its currency, in the person's locale ("₦12,400.00"); '' when none. */
 export function totalText(r: Pick<RecordSummary, 'total' | 'currency'>): string {

@@ -17,61 +17,9 @@ import type { RecordRow, Result } from '../lib/types'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
+import messages from './Bank.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'bank.title', defaultMessage: 'Bank statements' },
-  date: { id: 'bank.column.date', defaultMessage: 'Date' },
-  narration: { id: 'bank.column.narration', defaultMessage: 'Narration' },
-  amount: { id: 'bank.column.amount', defaultMessage: 'Amount' },
-  currency: { id: 'bank.column.currency', defaultMessage: 'Currency' },
-  transactions: { id: 'bank.list.title', defaultMessage: 'Bank transactions' },
-  empty: { id: 'bank.empty', defaultMessage: 'No bank transactions yet.' },
-  delete: { id: 'bank.delete', defaultMessage: 'Delete…' },
-  deleteOne: { id: 'bank.delete.one', defaultMessage: 'Delete transaction {name}' },
-  deleteTitle: { id: 'bank.delete.title', defaultMessage: 'Delete this bank transaction?' },
-  deleteWarning: {
-    id: 'bank.delete.warning',
-    defaultMessage: 'It is removed from the books. This cannot be undone here.',
-  },
-  deleteConfirm: { id: 'bank.delete.confirm', defaultMessage: 'Delete' },
-  deleted: { id: 'bank.delete.done', defaultMessage: 'Bank transaction deleted.' },
-  notStatement: {
-    id: 'bank.upload.notStatement',
-    defaultMessage: '{files}: not a statement file. Allowed: {kinds}.',
-  },
-  tooLarge: { id: 'bank.upload.tooLarge', defaultMessage: '{files}: larger than {size}.' },
-  unreadable: { id: 'bank.upload.unreadable', defaultMessage: 'The file could not be read: {reason}' },
-  noFiles: { id: 'bank.upload.noFiles', defaultMessage: 'Choose at least one statement file.' },
-  promptMissing: {
-    id: 'bank.upload.promptMissing',
-    defaultMessage: 'Write what the AI should do with the statement: which account and period it covers.',
-  },
-  promptTooLong: {
-    id: 'bank.upload.promptTooLong',
-    defaultMessage: 'The instructions are too long: keep them under {max, number} characters.',
-  },
-  queued: {
-    id: 'bank.upload.queued',
-    defaultMessage:
-      '{count, plural, one {# statement queued: its transactions appear here when processing finishes.} other {# statements queued: their transactions appear here when processing finishes.}}',
-  },
-  notSent: {
-    id: 'bank.upload.notSent',
-    defaultMessage: '{count, plural, one {# not sent (already uploaded or skipped): see below.} other {# not sent (already uploaded or skipped): see below.}}',
-  },
-  upload: { id: 'bank.upload.title', defaultMessage: 'Upload a statement' },
-  drop: { id: 'bank.upload.drop', defaultMessage: 'Drop statement files' },
-  chosen: { id: 'bank.upload.chosen', defaultMessage: 'Chosen files' },
-  instructions: { id: 'bank.upload.instructions', defaultMessage: 'Instructions' },
-  instructionsHint: {
-    id: 'bank.upload.instructions.hint',
-    defaultMessage:
-      'Required for every statement upload: e.g. “Import the March 2026 statement of the GTBank current account”.',
-  },
-  uploading: { id: 'bank.upload.uploading', defaultMessage: 'Uploading…' },
-  submit: { id: 'bank.upload.submit', defaultMessage: 'Upload statement' },
-  sent: { id: 'bank.upload.sent', defaultMessage: 'Sent in this session' },
-})
+const m = defineMessages(messages.m)
 
 const COLUMNS: Column[] = [
   { key: 'date', label: m.date, fit: true, render: (r) => formatDate(r.date) },

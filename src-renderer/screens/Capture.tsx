@@ -16,63 +16,9 @@ import type { AiTarget, Upload } from '../lib/types'
 import { useApp } from '../store'
 import { activeProfile } from '../store/session'
 import { useShallow } from 'zustand/react/shallow'
+import messages from './Capture.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'capture.title', defaultMessage: 'Capture' },
-  intro: {
-    id: 'capture.intro',
-    defaultMessage:
-      'Drop receipts, bills and statements: each file is queued, sent and followed until its record exists.',
-  },
-  sendAs: { id: 'capture.sendAs', defaultMessage: 'Send as' },
-  sendAsHint: { id: 'capture.sendAsHint', defaultMessage: 'What the files should become in your books.' },
-  instructions: { id: 'capture.instructions', defaultMessage: 'Instructions (optional)' },
-  instructionsBank: {
-    id: 'capture.instructionsBank',
-    defaultMessage: 'A bank statement always needs instructions; empty uses the default for statements.',
-  },
-  instructionsHint: {
-    id: 'capture.instructionsHint',
-    defaultMessage: 'Empty uses the default instructions for this kind of record.',
-  },
-  instructionsPlaceholder: {
-    id: 'capture.instructionsPlaceholder',
-    defaultMessage: 'e.g. Office supplies, paid by card',
-  },
-  dropHint: {
-    id: 'capture.dropHint',
-    defaultMessage: 'PDF, images, spreadsheets… or press {shortcut} to choose files.',
-  },
-  lastBatch: { id: 'capture.lastBatch', defaultMessage: 'Last batch' },
-  sending: { id: 'capture.sending', defaultMessage: 'Sending' },
-  paused: { id: 'capture.paused', defaultMessage: 'paused' },
-  overall: { id: 'capture.overall', defaultMessage: 'Overall progress' },
-  overallText: { id: 'capture.overallText', defaultMessage: '{sent} of {total}: {summary}' },
-  session: {
-    id: 'capture.session',
-    defaultMessage:
-      'This session <muted>({files, plural, one {# file} other {# files}}, {active, number} on the way)</muted>',
-  },
-  attention: { id: 'capture.attention', defaultMessage: 'Needs attention' },
-  retryAll: { id: 'capture.retryAll', defaultMessage: 'Retry all failed' },
-  notTaken: { id: 'capture.notTaken', defaultMessage: 'Not taken' },
-  dismiss: { id: 'capture.dismiss', defaultMessage: 'Dismiss' },
-  dismissFile: { id: 'capture.dismissFile', defaultMessage: 'Dismiss: {name}' },
-  noReason: { id: 'capture.noReason', defaultMessage: 'No reason was given.' },
-  showingNewest: {
-    id: 'capture.showingNewest',
-    defaultMessage: 'Showing the newest {shown, number} of {total, number}.',
-  },
-  seeAll: { id: 'capture.seeAll', defaultMessage: 'See them all in the upload history' },
-  samplesTitle: { id: 'capture.samplesTitle', defaultMessage: 'Try it with sample receipts' },
-  samplesText: {
-    id: 'capture.samplesText',
-    defaultMessage:
-      'Real-looking PDF receipts: a taxi ride, groceries, fuel, electricity, a supplier’s invoice, a software subscription in dollars and a lunch. The demo server reads each one, as your bookkeeping would: watch them become expenses with their vendor, date and total.',
-  },
-  dropping: { id: 'capture.dropping', defaultMessage: 'Dropping…' },
-  dropSamples: { id: 'capture.dropSamples', defaultMessage: 'Drop the sample receipts' },
-})
+const m = defineMessages(messages.m)
 
 /** The current batch: its rows, what became of them (lib/batch.ts) and the bytes sent so far. */
 function useBatchProgress() {

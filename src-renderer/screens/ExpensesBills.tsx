@@ -12,39 +12,11 @@ import { type FieldIssue, useSubmit, wordIssues } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 import { useRecordList } from '../lib/useRecordList'
 import type { ListKey } from '../store/records'
+import messages from './ExpensesBills.messages.json' with { type: 'json' }
 
 type Kind = 'expenses' | 'bills'
 
-const m = defineMessages({
-  title: { id: 'expenses.title', defaultMessage: 'Expenses & bills' },
-  kind: { id: 'expenses.tabs.label', defaultMessage: 'Record kind' },
-  expenses: { id: 'expenses.tab.expenses', defaultMessage: 'Expenses' },
-  bills: { id: 'expenses.tab.bills', defaultMessage: 'Bills' },
-  emptyExpenses: { id: 'expenses.empty', defaultMessage: 'No expenses yet.' },
-  emptyBills: { id: 'expenses.bills.empty', defaultMessage: 'No bills yet.' },
-  searchExpenses: { id: 'expenses.search', defaultMessage: 'Search expenses' },
-  searchBills: { id: 'expenses.bills.search', defaultMessage: 'Search bills' },
-  search: { id: 'expenses.search.button', defaultMessage: 'Search' },
-  editNarration: { id: 'expenses.editNarration', defaultMessage: 'Edit narration' },
-  editNarrationOf: { id: 'expenses.editNarration.of', defaultMessage: 'Edit narration of {name}' },
-  replace: { id: 'expenses.bills.replace', defaultMessage: 'Replace…' },
-  replaceOf: { id: 'expenses.bills.replace.of', defaultMessage: 'Replace bill {name}' },
-  narration: { id: 'expenses.narration', defaultMessage: 'Narration' },
-  narrationEmpty: { id: 'expenses.narration.empty', defaultMessage: 'Write a narration.' },
-  dateMissing: { id: 'expenses.date.missing', defaultMessage: 'Choose the bill’s date.' },
-  save: { id: 'expenses.save', defaultMessage: 'Save' },
-  saving: { id: 'expenses.saving', defaultMessage: 'Saving…' },
-  cancel: { id: 'expenses.cancel', defaultMessage: 'Cancel' },
-  saved: { id: 'expenses.narration.saved', defaultMessage: 'Narration saved.' },
-  replaced: { id: 'expenses.bills.replaced', defaultMessage: 'Bill replaced.' },
-  replaceTitle: { id: 'expenses.bills.replace.title', defaultMessage: 'Replace bill' },
-  replaceAction: { id: 'expenses.bills.replace.action', defaultMessage: 'Replace' },
-  replaceIntro: {
-    id: 'expenses.bills.replace.intro',
-    defaultMessage: 'Replacing a bill sends its narration and its date together.',
-  },
-  date: { id: 'expenses.date', defaultMessage: 'Date' },
-})
+const m = defineMessages(messages.m)
 
 /** A narration or date problem of the edit forms, in words. */
 function narrationIssue(intl: ReturnType<typeof useI18n>) {

@@ -4,28 +4,9 @@ import { useI18n } from '../lib/i18n'
 import { BusyButton, FormError } from '../components/Field'
 import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
+import messages from './FirstRun.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  demoFailed: { id: 'firstrun.demo_failed', defaultMessage: 'The demo could not start: {message}' },
-  welcome: { id: 'firstrun.title', defaultMessage: 'Welcome to Bookdrop' },
-  intro: {
-    id: 'firstrun.intro',
-    defaultMessage: 'Drop receipts and documents; Bookdrop sends them to your bookkeeping and keeps track of every file.',
-  },
-  connect: { id: 'firstrun.connect', defaultMessage: 'Connect with a key' },
-  keysKept: { id: 'firstrun.keys_kept', defaultMessage: 'Keys are kept in: {place}.' },
-  keysInMemory: {
-    id: 'firstrun.keys_in_memory',
-    defaultMessage: 'Keys are kept in memory only (demo mode) and forgotten when Bookdrop closes.',
-  },
-  looking: { id: 'firstrun.looking', defaultMessage: 'Just looking?' },
-  demoText: {
-    id: 'firstrun.demo_text',
-    defaultMessage: 'Try Bookdrop on a built-in practice server with sample data. Nothing leaves this computer.',
-  },
-  starting: { id: 'firstrun.demo_starting', defaultMessage: 'Starting the demo…' },
-  tryDemo: { id: 'firstrun.try_demo', defaultMessage: 'Try demo' },
-})
+const m = defineMessages(messages.m)
 
 /** No profile yet: connect with a key, or try the demo on the embedded emulator. */
 export function FirstRun() {

@@ -14,66 +14,9 @@ import { useApp } from '../store'
 import { useShallow } from 'zustand/react/shallow'
 import { RuleFields, ruleFieldsRequest } from '../components/RuleFields'
 import { SourceForm, SourceHead, SourceScreen, useSourceForm } from '../components/SourceList'
+import messages from './Folders.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'folders.title', defaultMessage: 'Watched folders' },
-  intro: {
-    id: 'folders.intro',
-    defaultMessage:
-      'Files saved into these folders are sent automatically. A rescan catches anything the watcher missed.',
-  },
-  add: { id: 'folders.add', defaultMessage: 'Add folder' },
-  addTitle: { id: 'folders.addTitle', defaultMessage: 'Add a watched folder' },
-  start: { id: 'folders.start', defaultMessage: 'Start watching' },
-  noProfile: { id: 'folders.noProfile', defaultMessage: 'Choose a profile first (Settings).' },
-  empty: { id: 'folders.empty', defaultMessage: 'No folder is watched for this profile yet.' },
-  noPicker: { id: 'folders.noPicker', defaultMessage: 'No folder picker here: type the folder’s full path.' },
-  browse: { id: 'folders.browse', defaultMessage: 'Browse…' },
-  folder: { id: 'folders.folder', defaultMessage: 'Folder' },
-  folderHint: {
-    id: 'folders.folderHint',
-    defaultMessage: 'The full path, e.g. /home/me/Receipts or C:\\Receipts.',
-  },
-  after: { id: 'folders.after', defaultMessage: 'After a file is uploaded' },
-  afterLeave: { id: 'folders.after.leave', defaultMessage: 'Leave it where it is' },
-  afterMove: { id: 'folders.after.move', defaultMessage: 'Move it to an “Uploaded” folder inside' },
-  afterArchive: { id: 'folders.after.archive', defaultMessage: 'Move it to an archive folder' },
-  archiveFolder: { id: 'folders.archiveFolder', defaultMessage: 'Archive folder' },
-  subfolders: { id: 'folders.subfolders', defaultMessage: 'Include subfolders' },
-  poll: { id: 'folders.poll', defaultMessage: 'Poll instead of listening for changes' },
-  pollHint: {
-    id: 'folders.pollHint',
-    defaultMessage: 'For network drives and synced folders that do not report changes.',
-  },
-  takeExisting: { id: 'folders.takeExisting', defaultMessage: 'Also send files already in the folder' },
-  enabled: { id: 'folders.enabled', defaultMessage: 'Enabled' },
-  disabled: { id: 'folders.disabled', defaultMessage: 'Disabled' },
-  anotherProfile: { id: 'folders.anotherProfile', defaultMessage: 'another profile' },
-  withSub: { id: 'folders.withSub', defaultMessage: 'with subfolders' },
-  thisOnly: { id: 'folders.thisOnly', defaultMessage: 'this folder only' },
-  filesStay: { id: 'folders.filesStay', defaultMessage: 'files stay' },
-  movedUploaded: { id: 'folders.movedUploaded', defaultMessage: 'moved to Uploaded/' },
-  archivedTo: { id: 'folders.archivedTo', defaultMessage: 'archived to {path}' },
-  polling: { id: 'folders.polling', defaultMessage: 'polling' },
-  addedAt: { id: 'folders.addedAt', defaultMessage: 'added {date}' },
-  kinds: { id: 'folders.kinds', defaultMessage: 'Kinds: {kinds}' },
-  settings: { id: 'folders.settings', defaultMessage: 'Settings…' },
-  remove: { id: 'folders.remove', defaultMessage: 'Remove…' },
-  others: {
-    id: 'folders.others',
-    defaultMessage:
-      '{count, plural, one {# more folder belongs} other {# more folders belong}} to other profiles ({profiles}).',
-  },
-  settingsTitle: { id: 'folders.settingsTitle', defaultMessage: 'Folder settings' },
-  save: { id: 'folders.save', defaultMessage: 'Save' },
-  removeTitle: { id: 'folders.removeTitle', defaultMessage: 'Stop watching this folder?' },
-  removeText: {
-    id: 'folders.removeText',
-    defaultMessage:
-      '<b>{path}</b> will no longer be watched. Files in it stay where they are, and the upload history is kept.',
-  },
-  removeConfirm: { id: 'folders.removeConfirm', defaultMessage: 'Remove folder' },
-})
+const m = defineMessages(messages.m)
 
 type AfterUpload = 'leave' | 'move' | 'archive'
 

@@ -10,20 +10,9 @@ import { COLUMNS, ROW_HEIGHT, addedColumnWidth, colClass } from './history/colum
 import { ExportButton } from './history/ExportButton'
 import { HistoryFilters } from './history/Filters'
 import { FocusedRowDetails, HistoryRow } from './history/HistoryRow'
+import messages from './History.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'history.title', defaultMessage: 'Upload history' },
-  intro: { id: 'history.intro', defaultMessage: 'Every file Bookdrop has seen, with what happened to it.' },
-  notLoaded: { id: 'history.notLoaded', defaultMessage: 'Not loaded: see the message below.' },
-  loading: { id: 'history.loading', defaultMessage: 'Loading…' },
-  noMatch: { id: 'history.noMatch', defaultMessage: 'No uploads match.' },
-  count: { id: 'history.count', defaultMessage: '{count, plural, one {# upload} other {# uploads}}' },
-  showNew: {
-    id: 'history.showNew',
-    defaultMessage: 'Show {count, plural, one {# new upload} other {# new uploads}}',
-  },
-  tryAgain: { id: 'history.tryAgain', defaultMessage: 'Try again' },
-})
+const m = defineMessages(messages.m)
 
 export { ROW_HEIGHT }
 

@@ -13,62 +13,9 @@ import { RecordListSection } from '../components/RecordListSection'
 import type { Invoice } from '../store/records'
 import { EmptyRow, TableHead, numeric } from '../components/TableHead'
 import { useShallow } from 'zustand/react/shallow'
+import messages from './Invoices.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'invoices.title', defaultMessage: 'Invoices' },
-  customer: { id: 'invoices.column.customer', defaultMessage: 'Customer' },
-  total: { id: 'invoices.column.total', defaultMessage: 'Total' },
-  balance: { id: 'invoices.column.balance', defaultMessage: 'Balance' },
-  openForm: { id: 'invoices.open.form', defaultMessage: 'Open an invoice' },
-  openBy: { id: 'invoices.open.label', defaultMessage: 'Open by number or reference' },
-  open: { id: 'invoices.open', defaultMessage: 'Open' },
-  openOne: { id: 'invoices.open.one', defaultMessage: 'Open invoice {number}' },
-  notFound: { id: 'invoices.notFound', defaultMessage: 'No invoice has the number or reference {ref}.' },
-  all: { id: 'invoices.list.title', defaultMessage: 'All invoices' },
-  empty: { id: 'invoices.empty', defaultMessage: 'No invoices yet.' },
-  invoice: { id: 'invoices.view.title', defaultMessage: 'Invoice {number}' },
-  close: { id: 'invoices.view.close', defaultMessage: 'Close' },
-  loading: { id: 'invoices.view.loading', defaultMessage: 'Loading the invoice…' },
-  date: { id: 'invoices.view.date', defaultMessage: 'Date' },
-  due: { id: 'invoices.view.due', defaultMessage: 'Due' },
-  narration: { id: 'invoices.view.narration', defaultMessage: 'Narration' },
-  reference: { id: 'invoices.view.reference', defaultMessage: 'Reference' },
-  amountPaid: { id: 'invoices.view.amountPaid', defaultMessage: 'Amount paid' },
-  items: { id: 'invoices.view.items', defaultMessage: 'Items' },
-  payments: { id: 'invoices.view.payments', defaultMessage: 'Payments' },
-  noPayments: { id: 'invoices.view.noPayments', defaultMessage: 'No payments yet.' },
-  itemsCaption: { id: 'invoices.items.caption', defaultMessage: 'Invoice items' },
-  item: { id: 'invoices.items.item', defaultMessage: 'Item' },
-  quantity: { id: 'invoices.items.quantity', defaultMessage: 'Quantity' },
-  price: { id: 'invoices.items.price', defaultMessage: 'Price' },
-  tax: { id: 'invoices.items.tax', defaultMessage: 'Tax %' },
-  amount: { id: 'invoices.items.amount', defaultMessage: 'Amount' },
-  noItems: { id: 'invoices.items.none', defaultMessage: 'No items.' },
-  method: { id: 'invoices.payments.method', defaultMessage: 'Method' },
-  create: { id: 'invoices.create.title', defaultMessage: 'Create an invoice' },
-  fromDocument: { id: 'invoices.create.fromDocument', defaultMessage: 'From a document' },
-  fromDocumentHint: {
-    id: 'invoices.create.fromDocument.hint',
-    defaultMessage: 'Drop or choose files: each becomes an invoice.',
-  },
-  describe: { id: 'invoices.create.describe', defaultMessage: 'Or from a description' },
-  describeHint: {
-    id: 'invoices.create.describe.hint',
-    defaultMessage: 'e.g. Invoice Ada Stores for 3 bags of rice at 45,000 each, due in 14 days.',
-  },
-  describeMissing: {
-    id: 'invoices.create.describe.missing',
-    defaultMessage: 'Describe the invoice: customer, items, amounts.',
-  },
-  sending: { id: 'invoices.create.sending', defaultMessage: 'Sending…' },
-  createFromDescription: { id: 'invoices.create.submit', defaultMessage: 'Create from description' },
-  created: { id: 'invoices.create.done', defaultMessage: 'Invoice created.' },
-  openIt: { id: 'invoices.create.openIt', defaultMessage: 'Open it' },
-  preparing: {
-    id: 'invoices.create.preparing',
-    defaultMessage: 'Sent: the invoice is being prepared (job {job}). It appears in the list when ready.',
-  },
-})
+const m = defineMessages(messages.m)
 
 /** An invoice's number as people know it (INV-1003): the server's number, else its reference, else its id. */
 export function invoiceNumber(r: { document_number?: unknown; source_uuid?: unknown; uuid: string }): string {

@@ -9,45 +9,9 @@ import { AccountCard, type MailEdit } from './mail/AccountCard'
 import { AccountForm, accountRequest, blankAccount, fromAccount } from './mail/AccountForm'
 import { RuleForm, blankRule, fromRule, ruleRequest, ruleSummary } from './mail/RuleForm'
 import { SourceScreen } from '../components/SourceList'
+import messages from './Mail.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'mail.title', defaultMessage: 'Mail' },
-  intro: {
-    id: 'mail.intro',
-    defaultMessage:
-      'Receipts that arrive by e-mail: Bookdrop reads a mailbox, sends each PDF or image attached once, and marks or moves the mail when every receipt in it has its record.',
-  },
-  add: { id: 'mail.add', defaultMessage: 'Add mail account' },
-  addTitle: { id: 'mail.addTitle', defaultMessage: 'Add a mail account' },
-  empty: { id: 'mail.empty', defaultMessage: 'No mail account is read for this profile yet.' },
-  removeAccountTitle: { id: 'mail.removeAccountTitle', defaultMessage: 'Stop reading this account?' },
-  removeAccountText: {
-    id: 'mail.removeAccountText',
-    defaultMessage:
-      '<b>{name}</b> and its rules are removed, and its password is deleted from the keychain. Mails stay on the server; the upload history is kept.',
-  },
-  removeAccount: { id: 'mail.removeAccount', defaultMessage: 'Remove account' },
-  removeRuleTitle: { id: 'mail.removeRuleTitle', defaultMessage: 'Remove this rule?' },
-  removeRuleText: {
-    id: 'mail.removeRuleText',
-    defaultMessage: '{rule}. Mails stay on the server; the upload history is kept.',
-  },
-  removeRule: { id: 'mail.removeRule', defaultMessage: 'Remove rule' },
-  helpTitle: { id: 'mail.help.title', defaultMessage: 'Gmail, Microsoft 365 and app passwords' },
-  helpAppPassword: {
-    id: 'mail.help.appPassword',
-    defaultMessage:
-      'Gmail (imap.gmail.com, TLS) and Microsoft 365 (outlook.office365.com, TLS) refuse your normal password here: turn on two-step verification, create an <b>app password</b> for Bookdrop in your account’s security settings, and paste it as the password. It is kept in the OS keychain.',
-  },
-  helpMarked: {
-    id: 'mail.help.marked',
-    defaultMessage:
-      'A mail is marked read (or moved) only when every receipt in it has its record; a mail with no receipt is left untouched and shows as skipped in the history. Bookdrop never deletes a mail.',
-  },
-  accountSettings: { id: 'mail.accountSettings', defaultMessage: 'Mail account settings' },
-  ruleTitle: { id: 'mail.ruleTitle', defaultMessage: 'Mail rule' },
-  addRuleTo: { id: 'mail.addRuleTo', defaultMessage: 'Add a rule to {name}' },
-})
+const m = defineMessages(messages.m)
 
 /** The Mail screen: the profile's mail accounts, their rules, and the dialogs that edit them. */
 export function Mail() {

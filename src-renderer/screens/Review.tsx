@@ -13,27 +13,9 @@ import { useApp } from '../store'
 import { REVIEW_PAGE, reviewItemAt } from '../store/review'
 import { RecordDetail } from './review/RecordDetail'
 import { ReviewList } from './review/ReviewList'
+import messages from './Review.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'review.title', defaultMessage: 'Review' },
-  intro: {
-    id: 'review.intro',
-    defaultMessage: 'What each receipt became, beside its document. J and K (or the arrows) move through the list; R marks a record reviewed.',
-  },
-  filters: { id: 'review.filters', defaultMessage: 'Show' },
-  toReview: { id: 'review.filter.toReview', defaultMessage: 'To review {count}' },
-  flagged: { id: 'review.filter.flagged', defaultMessage: 'Flagged {count}' },
-  all: { id: 'review.filter.all', defaultMessage: 'All {count}' },
-  loading: { id: 'review.loading', defaultMessage: 'Loading…' },
-  empty: { id: 'review.empty', defaultMessage: 'Nothing here: every record of this list is done.' },
-  emptyAll: {
-    id: 'review.emptyAll',
-    defaultMessage: 'No records yet: what Bookdrop creates from your receipts shows here.',
-  },
-  pick: { id: 'review.pick', defaultMessage: 'Choose a record in the list to see it beside its document.' },
-  failed: { id: 'review.failed', defaultMessage: 'The list could not be loaded: {reason}' },
-  retry: { id: 'review.retry', defaultMessage: 'Try again' },
-})
+const m = defineMessages(messages.m)
 
 const FILTERS: readonly [ReviewFilter, keyof typeof m, 'toReview' | 'flagged' | 'all'][] = [
   ['to_review', 'toReview', 'toReview'],

@@ -6,10 +6,9 @@ import { DataFolder } from './settings/DataFolder'
 import { DuplicateSetting } from './settings/Duplicates'
 import { PhotosAndPhones, Preferences } from './settings/Preferences'
 import { Profiles } from './settings/Profiles'
+import messages from './Settings.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'settings.title', defaultMessage: 'Settings' },
-})
+const m = defineMessages(messages.m)
 
 /** The Settings screen: profiles, preferences, the connection, photos and phones, the data folder. */
 export function Settings() {

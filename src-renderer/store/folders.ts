@@ -4,10 +4,9 @@ import { getIntl } from '../lib/i18n'
 import { defineMessages } from 'react-intl'
 import type { Events, FolderView, Req, Result } from '../lib/types'
 import type { SliceCreator } from './types'
+import messages from './folders.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  watching: { id: 'folders.toast.watching', defaultMessage: 'Watching {path}.' },
-})
+const m = defineMessages(messages.m)
 
 export interface FoldersSlice {
   folders: FolderView[]

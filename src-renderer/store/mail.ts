@@ -9,11 +9,9 @@ import { getIntl } from '../lib/i18n'
 import { defineMessages } from 'react-intl'
 import type { Events, MailAccountView, Req, Result } from '../lib/types'
 import type { SliceCreator } from './types'
+import messages from './mail.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  saved: { id: 'mail.toast.saved', defaultMessage: '{name} saved: its password is in the keychain.' },
-  demoMail: { id: 'mail.toast.demoMail', defaultMessage: 'A test receipt arrived in the demo inbox.' },
-})
+const m = defineMessages(messages.m)
 
 export interface MailSlice {
   mailAccounts: MailAccountView[]

@@ -8,13 +8,9 @@ import { getIntl } from '../lib/i18n'
 import { defineMessages } from 'react-intl'
 import type { PhoneState, Result } from '../lib/types'
 import type { SliceCreator } from './types'
+import messages from './phone.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  phoneAsks: {
-    id: 'phone.toast.asks',
-    defaultMessage: 'A phone wants to send receipts: open Capture to allow or refuse it.',
-  },
-})
+const m = defineMessages(messages.m)
 
 export interface PhoneSlice {
   phone: PhoneState | null

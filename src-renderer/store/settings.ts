@@ -4,11 +4,9 @@ import { getIntl } from '../lib/i18n'
 import { settle } from '../lib/result'
 import type { Result, Settings } from '../lib/types'
 import type { SliceCreator } from './types'
+import messages from './settings.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  notLoaded: { id: 'settings.not_loaded', defaultMessage: 'Settings could not be loaded: {message}' },
-  notSaved: { id: 'settings.not_saved', defaultMessage: 'That setting was not saved: {message}' },
-})
+const m = defineMessages(messages.m)
 
 export interface SettingsSlice {
   settings: Settings | null

@@ -21,31 +21,9 @@ import type {
 } from '../lib/types'
 import { historyAfterUploads } from './history'
 import type { AppState, SliceCreator } from './types'
+import messages from './uploads.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  notAdded: {
-    id: 'uploads.toast.notAdded',
-    defaultMessage: '{count, plural, one {# file} other {# files}} not added: {message}',
-  },
-  attentionNotLoaded: {
-    id: 'uploads.toast.attentionNotLoaded',
-    defaultMessage: 'The list of files needing attention could not be loaded: {message}',
-  },
-  samplesSentBefore: {
-    id: 'uploads.toast.samplesSentBefore',
-    defaultMessage:
-      'The sample receipts were sent before: they show as duplicates, and nothing is sent twice.',
-  },
-  samplesAdded: {
-    id: 'uploads.toast.samplesAdded',
-    defaultMessage:
-      '{count, plural, one {# sample receipt} other {# sample receipts}} added: watch them below.',
-  },
-  retriedAll: {
-    id: 'uploads.toast.retriedAll',
-    defaultMessage: '{count, plural, one {# failed file} other {# failed files}} sent again.',
-  },
-})
+const m = defineMessages(messages.m)
 
 /** How many rows of this run the capture screen keeps. */
 const LIVE_MAX = 300

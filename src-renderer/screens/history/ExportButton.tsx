@@ -5,20 +5,9 @@ import { BusyButton } from '../../components/Field'
 import { bookdrop } from '../../lib/bridge'
 import { settle } from '../../lib/result'
 import { useApp } from '../../store'
+import messages from './ExportButton.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  failed: { id: 'history.export.failed', defaultMessage: 'Export failed: {message}' },
-  exported: {
-    id: 'history.export.done',
-    defaultMessage: '{count, plural, one {# row} other {# rows}} exported to {path}',
-  },
-  exporting: { id: 'history.export.busy', defaultMessage: 'Exporting…' },
-  export: { id: 'history.export.button', defaultMessage: 'Export CSV' },
-  download: {
-    id: 'history.export.download',
-    defaultMessage: 'Download CSV ({count, plural, one {# row} other {# rows}})',
-  },
-})
+const m = defineMessages(messages.m)
 
 /** Export CSV: the filtered history to a file (Electron) or a one-time download link (web host). */
 export function ExportButton() {

@@ -8,21 +8,9 @@ import { useThrottled } from '../../lib/useThrottled'
 import type { AiTarget, UploadSource } from '../../lib/types'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
+import messages from './Filters.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  filters: { id: 'history.filter.label', defaultMessage: 'Filter the upload history' },
-  search: { id: 'history.filter.search', defaultMessage: 'Search file names' },
-  searchPlaceholder: { id: 'history.filter.searchPlaceholder', defaultMessage: 'Search… ( / )' },
-  target: { id: 'history.filter.target', defaultMessage: 'Target' },
-  allTargets: { id: 'history.filter.allTargets', defaultMessage: 'All targets' },
-  source: { id: 'history.filter.source', defaultMessage: 'Source' },
-  allSources: { id: 'history.filter.allSources', defaultMessage: 'All sources' },
-  from: { id: 'history.filter.from', defaultMessage: 'From' },
-  to: { id: 'history.filter.to', defaultMessage: 'To' },
-  allProfiles: { id: 'history.filter.allProfiles', defaultMessage: 'All profiles' },
-  status: { id: 'history.filter.status', defaultMessage: 'Status' },
-  anyStatus: { id: 'history.filter.anyStatus', defaultMessage: 'Any status' },
-})
+const m = defineMessages(messages.m)
 
 /** A filter's list: "All …" (the empty value) and its values. */
 function FilterSelect<V extends string>({

@@ -16,18 +16,9 @@ import { ROW_HEIGHT, colClass } from './columns'
 import { RowActions } from './RowActions'
 import { RecordSummaryLink } from '../../components/RecordSummaryLink'
 import { PossibleDuplicateNote } from '../../components/PossibleDuplicate'
+import messages from './HistoryRow.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  copyRemoved: { id: 'history.row.copyRemoved', defaultMessage: 'local copy removed' },
-  addedAt: { id: 'history.row.addedAt', defaultMessage: 'added {date}' },
-  recordId: { id: 'history.row.recordId', defaultMessage: 'record {id}' },
-  loading: { id: 'history.row.loading', defaultMessage: 'Loading…' },
-  mailLabel: { id: 'history.row.mail', defaultMessage: 'Mail:' },
-  movedTo: { id: 'history.row.movedTo', defaultMessage: 'Moved to {path}' },
-  statusWhy: { id: 'history.row.statusWhy', defaultMessage: '{status}: {reason}' },
-  mailFrom: { id: 'history.row.mailFrom', defaultMessage: 'Mail “{subject}” from {from}' },
-  mailUnknown: { id: 'history.row.mailUnknown', defaultMessage: 'Mail “{subject}” from an unknown sender' },
-})
+const m = defineMessages(messages.m)
 
 /** Where the row's file is, or that its local copy in the data folder was removed (issue 31). */
 const pathText = (row: Upload) => (row.localCopyRemoved ? getIntl().formatMessage(m.copyRemoved) : row.path)

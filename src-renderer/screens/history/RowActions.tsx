@@ -8,16 +8,9 @@ import type { Upload } from '../../lib/types'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
 import { discardWords } from '../../components/PossibleDuplicate'
+import messages from './RowActions.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  openInvoice: { id: 'history.action.openInvoice', defaultMessage: 'Open invoice' },
-  openReview: { id: 'review.row.menuOpen', defaultMessage: 'Open in Review' },
-  fileAt: { id: 'history.action.fileAt', defaultMessage: 'The file is at {path}' },
-  cancel: { id: 'history.action.cancel', defaultMessage: 'Cancel' },
-  showFile: { id: 'history.action.showFile', defaultMessage: 'Show file' },
-  actionOn: { id: 'history.action.actionOn', defaultMessage: '{action}: {name}' },
-  more: { id: 'history.action.more', defaultMessage: 'More for {name}' },
-})
+const m = defineMessages(messages.m)
 
 /** What a row's record offers: an invoice opens on the Invoices screen; every record opens on Review. */
 function useRecordAction() {

@@ -2,6 +2,7 @@ import { defineMessages } from 'react-intl'
 import { getIntl } from '../../lib/i18n'
 import { formatCompactDateTime } from '../../lib/format'
 import { columnWidth } from '../../lib/measure'
+import messages from './columns.messages.json' with { type: 'json' }
 
 /** The history table's geometry: its row height, its columns and the width of its dates. */
 
@@ -12,15 +13,7 @@ export const ROW_HEIGHT = 40
  * action is in the row's menu too. A completed row's Details is what it became ("Flour Mills ·
  * 3 Mar 2026 · ₦12,400.00"), which opens the record on Review.
  */
-const m = defineMessages({
-  added: { id: 'history.col.added', defaultMessage: 'Added' },
-  file: { id: 'history.col.file', defaultMessage: 'File' },
-  source: { id: 'history.col.source', defaultMessage: 'Source' },
-  target: { id: 'history.col.target', defaultMessage: 'Target' },
-  status: { id: 'history.col.status', defaultMessage: 'Status' },
-  details: { id: 'history.col.details', defaultMessage: 'Details' },
-  actions: { id: 'history.col.actions', defaultMessage: 'Actions' },
-})
+const m = defineMessages(messages.m)
 
 export const COLUMNS = [
   { key: 'added', label: m.added, priority: 1 },

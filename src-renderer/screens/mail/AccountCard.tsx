@@ -8,30 +8,9 @@ import type { MailAccountState, MailAccountView, MailRuleConfig } from '../../li
 import { SourceHead } from '../../components/SourceList'
 import { securityLabel } from './AccountForm'
 import { ruleSummary } from './RuleForm'
+import messages from './AccountCard.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  demoInbox: { id: 'mail.card.demoInbox', defaultMessage: 'The demo’s inbox, in memory (no network)' },
-  where: { id: 'mail.card.where', defaultMessage: '{user} on {server} · {security}' },
-  pushed: { id: 'mail.card.pushed', defaultMessage: 'new mail pushed (IDLE)' },
-  polling: { id: 'mail.card.polling', defaultMessage: 'polling' },
-  samplesWaiting: {
-    id: 'mail.card.samplesWaiting',
-    defaultMessage: 'Sample mails are waiting in the demo inbox: read it to see them become expenses.',
-  },
-  lastCheck: { id: 'mail.card.lastCheck', defaultMessage: 'Last check: {when}' },
-  notYet: { id: 'mail.card.notYet', defaultMessage: 'not yet' },
-  rules: { id: 'mail.card.rules', defaultMessage: 'Rules' },
-  noRule: { id: 'mail.card.noRule', defaultMessage: 'No rule: nothing is read. Add one.' },
-  edit: { id: 'mail.card.edit', defaultMessage: 'Edit' },
-  remove: { id: 'mail.card.remove', defaultMessage: 'Remove' },
-  removeRule: { id: 'mail.card.removeRule', defaultMessage: 'Remove the rule {mailbox} → {target}' },
-  readDemo: { id: 'mail.card.readDemo', defaultMessage: 'Read the demo inbox' },
-  checkNow: { id: 'mail.card.checkNow', defaultMessage: 'Check now' },
-  testReceipt: { id: 'mail.card.testReceipt', defaultMessage: 'Send a test receipt' },
-  addRule: { id: 'mail.card.addRule', defaultMessage: 'Add rule…' },
-  accountSettings: { id: 'mail.card.accountSettings', defaultMessage: 'Account settings…' },
-  removeEllipsis: { id: 'mail.card.removeAccount', defaultMessage: 'Remove…' },
-})
+const m = defineMessages(messages.m)
 
 const STATE_TONE: Record<MailAccountState, Tone> = {
   starting: 'busy',

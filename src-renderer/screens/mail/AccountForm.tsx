@@ -3,48 +3,19 @@ import { getIntl, useI18n } from '../../lib/i18n'
 import { Check, Choice, SecretField, TextField } from '../../components/Field'
 import type { MailAccountView, Result } from '../../lib/types'
 import { SourceForm, useSourceForm } from '../../components/SourceList'
+import messages from './AccountForm.messages.json' with { type: 'json' }
 
 /** A mail account's form: the server, the login, how new mail is noticed; and what it sends. */
 
 type Security = MailAccountView['security']
 
-const SECURITY = defineMessages({
-  tls: { id: 'mail.security.tls', defaultMessage: 'TLS (port 993)' },
-  starttls: { id: 'mail.security.starttls', defaultMessage: 'STARTTLS (port 143)' },
-  plain: { id: 'mail.security.plain', defaultMessage: 'None (this computer only)' },
-})
+const SECURITY = defineMessages(messages.SECURITY)
 
 export function securityLabel(s: Security): string {
   return getIntl().formatMessage(SECURITY[s])
 }
 
-const m = defineMessages({
-  addAccount: { id: 'mail.form.addAccount', defaultMessage: 'Add account' },
-  save: { id: 'mail.form.save', defaultMessage: 'Save' },
-  host: { id: 'mail.form.host', defaultMessage: 'IMAP server' },
-  hostHint: { id: 'mail.form.hostHint', defaultMessage: 'e.g. imap.gmail.com or outlook.office365.com' },
-  port: { id: 'mail.form.port', defaultMessage: 'Port' },
-  portHint: { id: 'mail.form.portHint', defaultMessage: 'Empty: 993 for TLS, 143 for STARTTLS.' },
-  user: { id: 'mail.form.user', defaultMessage: 'User name' },
-  userHint: { id: 'mail.form.userHint', defaultMessage: 'Usually the whole e-mail address.' },
-  passwordNew: { id: 'mail.form.passwordNew', defaultMessage: 'Password or app password' },
-  passwordChange: {
-    id: 'mail.form.passwordChange',
-    defaultMessage: 'New password (empty keeps the saved one)',
-  },
-  passwordHint: {
-    id: 'mail.form.passwordHint',
-    defaultMessage:
-      'Kept in the OS keychain, never on disk or shown again. Gmail and Microsoft 365 need an app password.',
-  },
-  security: { id: 'mail.form.security', defaultMessage: 'Security' },
-  name: { id: 'mail.form.name', defaultMessage: 'Name' },
-  nameHint: { id: 'mail.form.nameHint', defaultMessage: 'Empty: user@server.' },
-  poll: { id: 'mail.form.poll', defaultMessage: 'Poll instead of waiting for new mail (IDLE)' },
-  pollHint: { id: 'mail.form.pollHint', defaultMessage: 'For servers that do not push new mail.' },
-  every: { id: 'mail.form.every', defaultMessage: 'Every (seconds)' },
-  enabled: { id: 'mail.form.enabled', defaultMessage: 'Enabled' },
-})
+const m = defineMessages(messages.m)
 
 export interface AccountValues {
   label: string

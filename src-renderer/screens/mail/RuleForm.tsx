@@ -5,48 +5,11 @@ import { MAIL_AFTER_LABELS, TARGET_LABELS } from '../../lib/labels'
 import type { AiTarget, MailAfter, MailRuleConfig, Result } from '../../lib/types'
 import { RuleFields, ruleFieldsRequest } from '../../components/RuleFields'
 import { SourceForm, useSourceForm } from '../../components/SourceList'
+import messages from './RuleForm.messages.json' with { type: 'json' }
 
 /** A mail rule's form: which mails of a mailbox, what is sent, and what happens to the mail after. */
 
-const m = defineMessages({
-  addRule: { id: 'mail.ruleForm.addRule', defaultMessage: 'Add rule' },
-  save: { id: 'mail.ruleForm.save', defaultMessage: 'Save' },
-  mailbox: { id: 'mail.ruleForm.mailbox', defaultMessage: 'Mailbox' },
-  mailboxHint: {
-    id: 'mail.ruleForm.mailboxHint',
-    defaultMessage: 'INBOX, or levels separated by /, e.g. Receipts/2026.',
-  },
-  from: { id: 'mail.ruleForm.from', defaultMessage: 'From contains' },
-  fromHint: { id: 'mail.ruleForm.fromHint', defaultMessage: 'Part of the address or the name; any case.' },
-  subject: { id: 'mail.ruleForm.subject', defaultMessage: 'Subject contains' },
-  since: { id: 'mail.ruleForm.since', defaultMessage: 'Read mails received since' },
-  sinceHint: { id: 'mail.ruleForm.sinceHint', defaultMessage: 'Empty: 30 days before the rule was added.' },
-  after: { id: 'mail.ruleForm.after', defaultMessage: 'Once every receipt of a mail has its record' },
-  moveTo: { id: 'mail.ruleForm.moveTo', defaultMessage: 'Move to mailbox' },
-  moveToHint: {
-    id: 'mail.ruleForm.moveToHint',
-    defaultMessage: 'Created if it is not there. Bookdrop never deletes a mail.',
-  },
-  sendBody: {
-    id: 'mail.ruleForm.sendBody',
-    defaultMessage: 'When a mail has no receipt attached, send its text',
-  },
-  sendBodyHint: {
-    id: 'mail.ruleForm.sendBodyHint',
-    defaultMessage:
-      'For receipts written in the mail itself (online orders). Otherwise such mails are skipped and left untouched.',
-  },
-  enabled: { id: 'mail.ruleForm.enabled', defaultMessage: 'Enabled' },
-  sumTarget: { id: 'mail.rule.sumTarget', defaultMessage: '{mailbox} → {target}' },
-  sumFrom: { id: 'mail.rule.sumFrom', defaultMessage: 'from “{text}”' },
-  sumSubject: { id: 'mail.rule.sumSubject', defaultMessage: 'subject “{text}”' },
-  sumSince: { id: 'mail.rule.sumSince', defaultMessage: 'since {date}' },
-  sumMoved: { id: 'mail.rule.sumMoved', defaultMessage: 'then moved to {mailbox}' },
-  sumSeen: { id: 'mail.rule.sumSeen', defaultMessage: 'then marked read' },
-  sumLeft: { id: 'mail.rule.sumLeft', defaultMessage: 'then left as is' },
-  sumBody: { id: 'mail.rule.sumBody', defaultMessage: 'mail text sent when nothing is attached' },
-  sumOff: { id: 'mail.rule.sumOff', defaultMessage: 'off' },
-})
+const m = defineMessages(messages.m)
 
 export interface RuleValues {
   mailbox: string

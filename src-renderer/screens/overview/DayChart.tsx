@@ -3,36 +3,9 @@ import { useI18n } from '../../lib/i18n'
 import { formatDay, formatNumber } from '../../lib/format'
 import { TableHead, numeric } from '../../components/TableHead'
 import type { Overview as OverviewData } from '../../store/overview'
+import messages from './DayChart.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  summary: {
-    id: 'overview.chart.summary',
-    defaultMessage: 'Files sent per day in {month}: {count, plural, one {# file} other {# files}} in all.',
-  },
-  summaryBusiest: {
-    id: 'overview.chart.summaryBusiest',
-    defaultMessage:
-      'Files sent per day in {month}: {count, plural, one {# file} other {# files}} in all, most on {day} ({most, number}).',
-  },
-  day: {
-    id: 'overview.chart.day',
-    defaultMessage:
-      '{day}: {sent, plural, one {# file} other {# files}} sent, {records, plural, one {# record} other {# records}}',
-  },
-  dayFailed: {
-    id: 'overview.chart.dayFailed',
-    defaultMessage:
-      '{day}: {sent, plural, one {# file} other {# files}} sent, {records, plural, one {# record} other {# records}}, {failed, number} failed',
-  },
-  records: { id: 'overview.chart.records', defaultMessage: 'Records created' },
-  onTheWay: { id: 'overview.chart.onTheWay', defaultMessage: 'On the way' },
-  failed: { id: 'overview.chart.failed', defaultMessage: 'Failed' },
-  asTable: { id: 'overview.chart.asTable', defaultMessage: 'Show as a table' },
-  caption: { id: 'overview.chart.caption', defaultMessage: 'Files per day, {month}' },
-  colDay: { id: 'overview.chart.colDay', defaultMessage: 'Day' },
-  colSent: { id: 'overview.chart.colSent', defaultMessage: 'Sent' },
-  colRecords: { id: 'overview.chart.colRecords', defaultMessage: 'Records' },
-})
+const m = defineMessages(messages.m)
 
 type DayFigures = Extract<OverviewData, { kind: 'business' }>['days'][number]
 

@@ -7,15 +7,9 @@ import { useShallow } from 'zustand/react/shallow'
 import { useI18n } from '../../lib/i18n'
 import { useApp } from '../../store'
 import { emptyHistoryFilter } from '../../store/history'
+import messages from './HeldCount.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  waiting: {
-    id: 'duplicates.overviewWaiting',
-    defaultMessage:
-      '{count, plural, one {# possible duplicate is} other {# possible duplicates are}} held for you: nothing was sent for {count, plural, one {it} other {them}}.',
-  },
-  review: { id: 'duplicates.overviewReview', defaultMessage: 'Send anyway or discard…' },
-})
+const m = defineMessages(messages.m)
 
 export function HeldCount() {
   const intl = useI18n()

@@ -11,25 +11,9 @@ import { formatMoney } from '../../lib/format'
 import { useI18n } from '../../lib/i18n'
 import { settle } from '../../lib/result'
 import { useApp } from '../../store'
+import messages from './Money.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'review.money.title', defaultMessage: 'Money this month' },
-  spent: { id: 'review.money.spent', defaultMessage: 'Spent this month' },
-  otherCurrencies: {
-    id: 'review.money.otherCurrencies',
-    defaultMessage:
-      '{count, plural, one {# record in another currency is not counted} other {# records in other currencies are not counted}}',
-  },
-  noCurrency: { id: 'review.money.noCurrency', defaultMessage: 'The business’s currency is not known, so amounts are shown without it.' },
-  seeRecords: { id: 'review.money.seeRecords', defaultMessage: 'See the records' },
-  waiting: { id: 'review.money.waiting', defaultMessage: 'Waiting for review' },
-  reviewThem: { id: 'review.money.reviewThem', defaultMessage: 'Review them' },
-  allReviewed: { id: 'review.money.allReviewed', defaultMessage: 'All reviewed' },
-  vendors: { id: 'review.money.vendors', defaultMessage: 'Top vendors' },
-  noVendors: { id: 'review.money.noVendors', defaultMessage: 'No expenses or bills yet this month.' },
-  openVendor: { id: 'review.money.openVendor', defaultMessage: '{vendor}: {total}, see the records' },
-  failed: { id: 'review.money.failed', defaultMessage: 'The month’s money could not be loaded: {reason}' },
-})
+const m = defineMessages(messages.m)
 
 export function MonthMoney() {
   const intl = useI18n()

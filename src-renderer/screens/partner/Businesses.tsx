@@ -14,31 +14,14 @@ import { AddSeatsDialog } from './businesses/AddSeatsDialog'
 import { BusinessRow } from './businesses/BusinessRow'
 import { g } from './businesses/GrantParts'
 import { COLUMNS, type Key, columnClass } from './businesses/columns'
+import messages from './Businesses.messages.json' with { type: 'json' }
 
 // The partner's overview offers the seats dialog too (from this module: it travels in this chunk).
 export { AddSeatsButton, AddSeatsDialog } from './businesses/AddSeatsDialog'
 
 const PAGE_SIZES = [1, 5, 10, 20, 50, 100]
 
-const m = defineMessages({
-  title: { id: 'partner.businesses.title', defaultMessage: 'Referred businesses' },
-  intro: {
-    id: 'partner.businesses.intro',
-    defaultMessage:
-      'Businesses you registered or referred, with their plan and credits. Grants are charged to your partner credit holding.',
-  },
-  holding: { id: 'partner.businesses.holding', defaultMessage: 'Holding: {credits}' },
-  holdingUnknown: { id: 'partner.businesses.holding.unknown', defaultMessage: 'known after your first grant' },
-  search: { id: 'partner.businesses.search', defaultMessage: 'Search this page' },
-  searchPlaceholder: { id: 'partner.businesses.search.placeholder', defaultMessage: 'Name, email, ID…' },
-  rows: { id: 'partner.businesses.rowsPerPage', defaultMessage: 'Rows per page' },
-  loading: { id: 'partner.businesses.loading', defaultMessage: 'Loading…' },
-  reload: { id: 'partner.businesses.reload', defaultMessage: 'Reload' },
-  caption: { id: 'partner.businesses.caption', defaultMessage: 'Referred businesses, page {page, number}' },
-  actions: { id: 'partner.businesses.actions', defaultMessage: 'Actions' },
-  noMatch: { id: 'partner.businesses.noMatch', defaultMessage: 'No business on this page matches.' },
-  empty: { id: 'partner.businesses.empty', defaultMessage: 'No referred businesses yet.' },
-})
+const m = defineMessages(messages.m)
 
 /** The partner's referred businesses: a server page of them, searched and sorted here, and grants. */
 export function Businesses() {

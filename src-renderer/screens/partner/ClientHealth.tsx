@@ -10,30 +10,9 @@ import { FOLDER_STATE_LABELS } from '../../lib/labels'
 import { useI18n } from '../../lib/i18n'
 import { useApp } from '../../store'
 import { EmptyRow, TableHead } from '../../components/TableHead'
+import messages from './ClientHealth.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'partner.health.title', defaultMessage: 'Client health' },
-  intro: {
-    id: 'partner.health.intro',
-    defaultMessage:
-      'Businesses you also hold a key for on this computer: their folders, last upload, stuck jobs and credits.',
-  },
-  checking: { id: 'partner.health.checking', defaultMessage: 'Checking…' },
-  check: { id: 'partner.health.check', defaultMessage: 'Check again' },
-  business: { id: 'partner.health.column.business', defaultMessage: 'Business' },
-  folders: { id: 'partner.health.column.folders', defaultMessage: 'Watched folders' },
-  lastUpload: { id: 'partner.health.column.lastUpload', defaultMessage: 'Last successful upload' },
-  stuck: { id: 'partner.health.column.stuck', defaultMessage: 'Stuck over 1 h' },
-  failed: { id: 'partner.health.column.failed', defaultMessage: 'Failed' },
-  credits: { id: 'partner.health.column.credits', defaultMessage: 'Credit balance' },
-  problem: { id: 'partner.health.column.problem', defaultMessage: 'Problem' },
-  empty: {
-    id: 'partner.health.empty',
-    defaultMessage:
-      'No business profile on this computer yet. Register a business with admin access and save it as a profile, or add its key in Settings.',
-  },
-  none: { id: 'partner.health.folders.none', defaultMessage: 'None' },
-})
+const m = defineMessages(messages.m)
 
 /** For each business the partner also holds a key for on this machine: is it healthy? */
 export function ClientHealth() {

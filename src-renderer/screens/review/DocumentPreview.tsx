@@ -11,19 +11,9 @@ import { useI18n } from '../../lib/i18n'
 import { base64Bytes, loadDocument } from './documents'
 // Types only: the module itself is imported when the first PDF is shown.
 import type * as PdfLib from './pdf'
+import messages from './DocumentPreview.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  loading: { id: 'review.preview.loading', defaultMessage: 'Loading the document…' },
-  failed: { id: 'review.preview.failed', defaultMessage: 'The document cannot be shown: {reason}' },
-  photo: { id: 'review.preview.photo', defaultMessage: 'Photo {name}' },
-  page: { id: 'review.preview.page', defaultMessage: 'Page {page} of {pages} of {name}' },
-  morePages: {
-    id: 'review.preview.morePages',
-    defaultMessage: '{count, plural, one {# more page is not shown} other {# more pages are not shown}}',
-  },
-  text: { id: 'review.preview.text', defaultMessage: 'Text of {name}' },
-  region: { id: 'review.preview.region', defaultMessage: 'Document' },
-})
+const m = defineMessages(messages.m)
 
 type Loaded = { uploadId: number; doc: ReviewDocument } | { uploadId: number; error: string }
 

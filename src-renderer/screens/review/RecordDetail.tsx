@@ -15,20 +15,9 @@ import { useApp } from '../../store'
 import { DocumentPreview } from './DocumentPreview'
 import { RecordForm } from './RecordForm'
 import { codedText, kindWord, sourceWord } from './words'
+import messages from './RecordDetail.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  what: { id: 'review.detail.what', defaultMessage: '{kind} from {source}' },
-  flags: { id: 'review.detail.flags', defaultMessage: 'Flags' },
-  mark: { id: 'review.mark', defaultMessage: 'Mark reviewed' },
-  markTitle: { id: 'review.mark.title', defaultMessage: 'Mark reviewed (shortcut: R)' },
-  marking: { id: 'review.marking', defaultMessage: 'Marking…' },
-  unmark: { id: 'review.unmark', defaultMessage: 'Mark not reviewed' },
-  reviewedAt: { id: 'review.reviewedAt', defaultMessage: 'Reviewed {when}' },
-  markFailed: { id: 'review.mark.failed', defaultMessage: 'Not marked: {reason}' },
-  readProblem: { id: 'review.detail.readProblem', defaultMessage: 'Not read from the server yet: {reason}' },
-  loading: { id: 'review.detail.loading', defaultMessage: 'Loading the record…' },
-  loadFailed: { id: 'review.detail.loadFailed', defaultMessage: 'The record could not be loaded: {reason}' },
-})
+const m = defineMessages(messages.m)
 
 type Loaded = { uuid: string; detail: ReviewDetail } | { uuid: string; error: string }
 

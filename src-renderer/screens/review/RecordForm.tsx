@@ -13,34 +13,9 @@ import { bookdrop } from '../../lib/bridge'
 import { useI18n } from '../../lib/i18n'
 import { useSubmit } from '../../lib/useSubmit'
 import { codedText, recordLine } from './words'
+import messages from './RecordForm.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  vendor: { id: 'review.field.vendor', defaultMessage: 'Vendor' },
-  date: { id: 'review.field.date', defaultMessage: 'Date' },
-  total: { id: 'review.field.total', defaultMessage: 'Total' },
-  totalHint: { id: 'review.field.totalHint', defaultMessage: 'For example {example}' },
-  currency: { id: 'review.field.currency', defaultMessage: 'Currency' },
-  currencyTitle: { id: 'review.field.currencyTitle', defaultMessage: 'Three letters, for example NGN' },
-  narration: { id: 'review.field.narration', defaultMessage: 'Narration' },
-  save: { id: 'review.save', defaultMessage: 'Save' },
-  saving: { id: 'review.saving', defaultMessage: 'Saving…' },
-  saved: { id: 'review.saved', defaultMessage: 'Saved. The server now has: {line}' },
-  totalInvalid: {
-    id: 'review.total.invalid',
-    defaultMessage: 'Write the total as a number, for example {example}',
-  },
-  offline: {
-    id: 'review.form.offline',
-    defaultMessage:
-      'You are offline: the change was not sent. It is still in the form; press Save again when the connection is back.',
-  },
-  refused: { id: 'review.save.refused', defaultMessage: 'Not saved: {reason}' },
-  deleted: {
-    id: 'review.deleted',
-    defaultMessage: 'This record was deleted on the server: there is nothing to change any more.',
-  },
-  readOnly: { id: 'review.readOnly', defaultMessage: 'Read-only: {reason}' },
-})
+const m = defineMessages(messages.m)
 
 interface Values {
   vendor: string

@@ -14,16 +14,11 @@ import { useApp } from '../../store'
 import { REVIEW_PAGE, reviewItemAt } from '../../store/review'
 import { loadDocument } from './documents'
 import { totalText } from './words'
+import messages from './ReviewList.messages.json' with { type: 'json' }
 
 export const OPTION_HEIGHT = 56
 
-const m = defineMessages({
-  label: { id: 'review.list.label', defaultMessage: 'Records' },
-  loadingItem: { id: 'review.list.loadingItem', defaultMessage: 'Loading…' },
-  flags: { id: 'review.list.flags', defaultMessage: '{count, plural, one {# flag} other {# flags}}' },
-  reviewed: { id: 'review.list.reviewed', defaultMessage: 'Reviewed' },
-  deleted: { id: 'review.list.deleted', defaultMessage: 'Deleted on the server' },
-})
+const m = defineMessages(messages.m)
 
 function Option({ item, index, start, selected }: { item: ReviewItem | undefined; index: number; start: number; selected: boolean }) {
   const intl = useI18n()

@@ -8,25 +8,11 @@ import type { Coded } from '../../../contract/message'
 import { MESSAGE_ID as DUPLICATE_MESSAGE_ID } from '../../../contract/possible-duplicate'
 import type { RecordKind, ReviewSource } from '../../../contract/review'
 import { isolate } from '../../lib/format'
+import messages from './words.messages.json' with { type: 'json' }
 
-const kinds = defineMessages({
-  expense: { id: 'review.kind.expense', defaultMessage: 'Expense' },
-  bill: { id: 'review.kind.bill', defaultMessage: 'Bill' },
-  invoice: { id: 'review.kind.invoice', defaultMessage: 'Invoice' },
-  purchase_order: { id: 'review.kind.purchaseOrder', defaultMessage: 'Purchase order' },
-  journal: { id: 'review.kind.journal', defaultMessage: 'Journal entry' },
-  income: { id: 'review.kind.income', defaultMessage: 'Income' },
-  contact: { id: 'review.kind.contact', defaultMessage: 'Contact' },
-  account: { id: 'review.kind.account', defaultMessage: 'Account' },
-  bank_transaction: { id: 'review.kind.bankTransaction', defaultMessage: 'Bank transaction' },
-})
+const kinds = defineMessages(messages.kinds)
 
-const sources = defineMessages({
-  drop: { id: 'review.source.drop', defaultMessage: 'Drop' },
-  folder: { id: 'review.source.folder', defaultMessage: 'Folder' },
-  mail: { id: 'review.source.mail', defaultMessage: 'Mail' },
-  phone: { id: 'review.source.phone', defaultMessage: 'Phone' },
-})
+const sources = defineMessages(messages.sources)
 
 /** "Expense", "Bill"…; a kind the server named that we do not know, as it named it. */
 export function kindWord(intl: IntlShape, kind: RecordKind): string {

@@ -13,64 +13,13 @@ import {
 import { bookdrop } from '../../lib/bridge'
 import type { Res } from '../../lib/types'
 import { useSubmit } from '../../lib/useSubmit'
+import messages from './Connection.messages.json' with { type: 'json' }
 
 type ConnectionSettings = Res<'getConnection'>
 type ConnectionReport = Res<'testConnection'>
 type ProxyMode = ConnectionSettings['proxyMode']
 
-const m = defineMessages({
-  system: { id: 'settings.connection.proxy_system', defaultMessage: "The system's" },
-  manual: { id: 'settings.connection.proxy_manual', defaultMessage: 'Manual' },
-  none: { id: 'settings.connection.proxy_none', defaultMessage: 'None' },
-  title: { id: 'settings.connection.title', defaultMessage: 'Connection' },
-  proxy: { id: 'settings.connection.proxy', defaultMessage: 'Proxy' },
-  proxyAddress: { id: 'settings.connection.proxy_address', defaultMessage: 'Proxy address' },
-  proxyAddressHint: {
-    id: 'settings.connection.proxy_address_hint',
-    defaultMessage: 'Such as http://proxy.example.com:3128. Bookdrop never sends requests to this computer through it.',
-  },
-  certs: { id: 'settings.connection.certificates', defaultMessage: 'Extra trusted certificates (PEM)' },
-  certsNow: {
-    id: 'settings.connection.certificates_now',
-    defaultMessage: "Trusted now, besides the system's: {list}. Paste to replace.",
-  },
-  certsHint: {
-    id: 'settings.connection.certificates_hint',
-    defaultMessage:
-      "For a network that inspects encrypted traffic: paste its root certificate (-----BEGIN CERTIFICATE-----). The system's certificates are trusted too where they can be read: Test connection says what is trusted.",
-  },
-  saving: { id: 'settings.saving', defaultMessage: 'Saving…' },
-  save: { id: 'settings.connection.save', defaultMessage: 'Save connection' },
-  removeCerts: { id: 'settings.connection.remove_certificates', defaultMessage: 'Remove extra certificates' },
-  user: { id: 'settings.connection.proxy_user', defaultMessage: 'Proxy user name' },
-  userSaved: {
-    id: 'settings.connection.proxy_user_saved',
-    defaultMessage: 'A password is saved in the keychain. Clear the user name and save to remove it.',
-  },
-  userHint: {
-    id: 'settings.connection.proxy_user_hint',
-    defaultMessage: 'Only for a proxy that asks for one (407). The password is kept in the keychain.',
-  },
-  password: { id: 'settings.connection.proxy_password', defaultMessage: 'Proxy password' },
-  savePassword: { id: 'settings.connection.save_password', defaultMessage: 'Save proxy password' },
-  testing: { id: 'settings.connection.testing', defaultMessage: 'Testing…' },
-  test: { id: 'settings.connection.test', defaultMessage: 'Test connection' },
-  baseUrl: { id: 'settings.connection.base_url', defaultMessage: 'Base URL' },
-  direct: { id: 'settings.connection.direct', defaultMessage: 'None (direct)' },
-  certificate: { id: 'settings.connection.certificate', defaultMessage: 'Certificate' },
-  signedBy: { id: 'settings.connection.signed_by', defaultMessage: 'Signed by {issuer}' },
-  notRead: { id: 'settings.connection.not_read', defaultMessage: 'Not read' },
-  local: { id: 'settings.connection.local', defaultMessage: 'None (this computer)' },
-  trusted: { id: 'settings.connection.trusted', defaultMessage: 'Trusted' },
-  roundTrip: { id: 'settings.connection.round_trip', defaultMessage: 'Round trip' },
-  noAnswer: { id: 'settings.connection.no_answer', defaultMessage: 'No answer' },
-  ms: { id: 'settings.connection.ms', defaultMessage: '{ms, number} ms' },
-  answer: { id: 'settings.connection.answer', defaultMessage: 'Answer' },
-  apiRefused: { id: 'settings.connection.api_refused', defaultMessage: "The API's: it refused the key" },
-  api: { id: 'settings.connection.api', defaultMessage: "The API's" },
-  notApi: { id: 'settings.connection.not_api', defaultMessage: "Not the API's (HTTP {status})" },
-  details: { id: 'settings.connection.details', defaultMessage: 'Details' },
-})
+const m = defineMessages(messages.m)
 
 /**
  * How requests reach the API (issue 22): the proxy (the system's settings and PAC file, a manual

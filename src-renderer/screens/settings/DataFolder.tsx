@@ -14,44 +14,14 @@ import { useApp } from '../../store'
 import { useSubmit } from '../../lib/useSubmit'
 import { useShallow } from 'zustand/react/shallow'
 import { NumberSetting } from './Preferences'
+import messages from './DataFolder.messages.json' with { type: 'json' }
 
 type Size = Res<'getDataFolder'>
 
-const PARTS = defineMessages({
-  database: { id: 'settings.data.database', defaultMessage: 'History database' },
-  prepared: { id: 'settings.data.prepared', defaultMessage: 'Prepared photos' },
-  mail: { id: 'settings.data.mail', defaultMessage: 'Mail attachments' },
-  phone: { id: 'settings.data.phone', defaultMessage: 'From phones' },
-  dropped: { id: 'settings.data.dropped', defaultMessage: 'Files added in the browser' },
-  exports: { id: 'settings.data.exports', defaultMessage: 'Exports' },
-  other: { id: 'settings.data.other', defaultMessage: 'Other' },
-})
+const PARTS = defineMessages(messages.PARTS)
 const PART_KEYS = ['database', 'prepared', 'mail', 'phone', 'dropped', 'exports', 'other'] as const satisfies readonly (keyof Size)[]
 
-const m = defineMessages({
-  nothingToFree: { id: 'settings.data.nothing_to_free', defaultMessage: 'Nothing to free: every local copy is still needed.' },
-  freed: {
-    id: 'settings.data.freed',
-    defaultMessage: 'Freed {size} ({files, plural, one {# file} other {# files}}).',
-  },
-  title: { id: 'settings.data.title', defaultMessage: 'Data folder' },
-  intro: {
-    id: 'settings.data.intro',
-    defaultMessage:
-      'Bookdrop keeps a copy of each photo it prepared, each mail attachment and each photo a phone sent, until the upload has ended and then for the days below. Without its copy, an ended upload stays in the history but cannot be sent again.',
-  },
-  size: { id: 'settings.data.size', defaultMessage: 'Data folder size' },
-  total: { id: 'settings.data.total', defaultMessage: 'Total' },
-  measuring: { id: 'settings.data.measuring', defaultMessage: 'Measuring the data folder…' },
-  keep: { id: 'settings.data.keep', defaultMessage: 'Keep local copies for (days)' },
-  keepHint: {
-    id: 'settings.data.keep_hint',
-    defaultMessage:
-      'After an upload has ended. 0 deletes a copy once its record exists. Uploads still on their way always keep theirs.',
-  },
-  freeing: { id: 'settings.data.freeing', defaultMessage: 'Freeing space…' },
-  free: { id: 'settings.data.free', defaultMessage: 'Free space' },
-})
+const m = defineMessages(messages.m)
 
 export function DataFolder() {
   const [settings, update] = useApp(useShallow((s) => [s.settings, s.updateSettings] as const))

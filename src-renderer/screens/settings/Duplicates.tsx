@@ -12,25 +12,11 @@ import type { Res } from '../../lib/types'
 import { useApp } from '../../store'
 import { isPartner } from '../../store/session'
 import { useSubmit } from '../../lib/useSubmit'
+import messages from './Duplicates.messages.json' with { type: 'json' }
 
 type Mode = Res<'getDuplicateSetting'>['mode']
 
-const m = defineMessages({
-  title: { id: 'duplicates.settingsTitle', defaultMessage: 'Possible duplicates' },
-  intro: {
-    id: 'duplicates.settingsIntro',
-    defaultMessage:
-      'A file whose text or picture matches a receipt this business already sent (a second download, a re-sent photo) would cost another AI credit and book the expense twice.',
-  },
-  hold: { id: 'duplicates.hold', defaultMessage: 'Hold possible duplicates for me' },
-  holdHint: {
-    id: 'duplicates.holdHint',
-    defaultMessage: 'Nothing is sent until you choose Send anyway or Discard in History.',
-  },
-  send: { id: 'duplicates.send', defaultMessage: 'Send them anyway' },
-  sendHint: { id: 'duplicates.sendHint', defaultMessage: 'They are sent, and History notes what each one looks like.' },
-  saved: { id: 'duplicates.saved', defaultMessage: 'Saved for this business.' },
-})
+const m = defineMessages(messages.m)
 
 export function DuplicateSetting() {
   const intl = useI18n()

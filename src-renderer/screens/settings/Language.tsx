@@ -2,15 +2,9 @@ import { defineMessages } from 'react-intl'
 import { LANGUAGES, type LanguageChoice, isLanguage } from '../../../contract/i18n/languages'
 import { Field } from '../../components/Field'
 import { useI18n } from '../../lib/i18n'
+import messages from './Language.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  label: { id: 'settings.language', defaultMessage: 'Language' },
-  system: { id: 'settings.language.system', defaultMessage: 'System' },
-  hint: {
-    id: 'settings.language.hint',
-    defaultMessage: '“System” follows the language of your computer or browser. The change applies at once.',
-  },
-})
+const m = defineMessages(messages.m)
 
 /**
  * The Language setting (issue 34): "System", then each language by its own name. Choosing one

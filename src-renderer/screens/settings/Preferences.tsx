@@ -7,6 +7,7 @@ import { useSubmit } from '../../lib/useSubmit'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
 import { LanguageSetting } from './Language'
+import messages from './Preferences.messages.json' with { type: 'json' }
 
 /** The settings, and a patch that saves some of them. */
 function useSettings() {
@@ -28,59 +29,7 @@ interface NumberSpec {
   patch: (n: number) => Partial<Settings>
 }
 
-const m = defineMessages({
-  themeSystem: { id: 'settings.theme.system', defaultMessage: 'Follow the system' },
-  themeLight: { id: 'settings.theme.light', defaultMessage: 'Light' },
-  themeDark: { id: 'settings.theme.dark', defaultMessage: 'Dark' },
-  theme: { id: 'settings.theme', defaultMessage: 'Theme' },
-  concurrency: { id: 'settings.concurrency', defaultMessage: 'Files sent at the same time' },
-  concurrencyHint: { id: 'settings.concurrency.hint', defaultMessage: '1 to 16. More is faster on a good connection.' },
-  poll: { id: 'settings.poll', defaultMessage: 'First job check after (seconds)' },
-  pollHint: {
-    id: 'settings.poll.hint',
-    defaultMessage: 'How soon Bookdrop first asks whether a record exists; later checks slow down to every 30 s.',
-  },
-  timeout: { id: 'settings.timeout', defaultMessage: 'Give up on a job after (hours)' },
-  timeoutHint: {
-    id: 'settings.timeout.hint',
-    defaultMessage:
-      "If the server has not finished a file's job by then, the file is marked failed with the reason; Retry follows the job again. 1 to 720 hours.",
-  },
-  maxSize: { id: 'settings.max_size', defaultMessage: 'Maximum file size (MB)' },
-  maxSizeHint: { id: 'settings.max_size.hint', defaultMessage: 'Larger files are skipped with a reason. 1 to 200 MB.' },
-  photoEdge: { id: 'settings.photo_edge', defaultMessage: 'Longest side of a photo (pixels)' },
-  photoEdgeHint: {
-    id: 'settings.photo_edge.hint',
-    defaultMessage:
-      'Larger photos are scaled down to this. {default, number} keeps a receipt readable at a fraction of its size. {min, number} to {max, number}.',
-  },
-  photoQuality: { id: 'settings.photo_quality', defaultMessage: 'Photo quality (JPEG)' },
-  photoQualityHint: { id: 'settings.photo_quality.hint', defaultMessage: '40 to 95. Higher keeps more detail and weighs more.' },
-  loading: { id: 'settings.loading', defaultMessage: 'Loading settings…' },
-  preferences: { id: 'settings.preferences', defaultMessage: 'Preferences' },
-  notifications: { id: 'settings.notifications', defaultMessage: 'Notifications' },
-  notificationsHint: {
-    id: 'settings.notifications.hint',
-    defaultMessage: 'One notification per batch when files are done or need attention.',
-  },
-  tray: { id: 'settings.close_to_tray', defaultMessage: 'Keep running in the tray when the window is closed' },
-  login: { id: 'settings.launch_at_login', defaultMessage: 'Start Bookdrop when I log in' },
-  photosTitle: { id: 'settings.photos.title', defaultMessage: 'Photos and phones' },
-  prepare: { id: 'settings.photos.prepare', defaultMessage: 'Prepare photos before sending them' },
-  prepareHint: {
-    id: 'settings.photos.prepare_hint',
-    defaultMessage:
-      'A HEIC photo becomes a JPEG; every photo is turned upright, made smaller and stripped of its location and camera details. PDFs and small images without such details are sent as they are.',
-  },
-  phoneListen: { id: 'settings.photos.phone_listen', defaultMessage: 'Phones reach this computer on' },
-  phoneListenHint: {
-    id: 'settings.photos.phone_listen_hint',
-    defaultMessage:
-      'The network address “Add from phone” listens on (plain HTTP: choose your home or office network, never a public one). It takes effect the next time the phone panel opens.',
-  },
-  automatic: { id: 'settings.photos.automatic', defaultMessage: 'Automatic (the first private network address)' },
-  wholeNumber: { id: 'settings.whole_number', defaultMessage: 'Enter a whole number from {min, number} to {max, number}.' },
-})
+const m = defineMessages(messages.m)
 
 const SENDING: NumberSpec[] = [
   {

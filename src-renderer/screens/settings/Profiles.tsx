@@ -14,44 +14,9 @@ import type { Profile } from '../../lib/types'
 import { useSubmit } from '../../lib/useSubmit'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
+import messages from './Profiles.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  title: { id: 'settings.profiles.title', defaultMessage: 'Profiles' },
-  add: { id: 'settings.profiles.add', defaultMessage: 'Add profile' },
-  name: { id: 'settings.profiles.name', defaultMessage: 'Name' },
-  kind: { id: 'settings.profiles.kind', defaultMessage: 'Kind' },
-  environment: { id: 'settings.profiles.environment', defaultMessage: 'Environment' },
-  business: { id: 'settings.profiles.business', defaultMessage: 'Business' },
-  checked: { id: 'settings.profiles.checked', defaultMessage: 'Key checked' },
-  active: { id: 'settings.profiles.active', defaultMessage: 'Active' },
-  demo: { id: 'settings.profiles.demo', defaultMessage: 'Demo' },
-  switchTo: { id: 'settings.profiles.switch_to', defaultMessage: 'Switch to {name}' },
-  switch: { id: 'settings.profiles.switch', defaultMessage: 'Switch' },
-  more: { id: 'settings.profiles.more', defaultMessage: 'More for {name}' },
-  rename: { id: 'settings.profiles.rename', defaultMessage: 'Rename…' },
-  rotate: { id: 'settings.profiles.rotate', defaultMessage: 'Rotate key…' },
-  remove: { id: 'settings.profiles.remove', defaultMessage: 'Remove…' },
-  addTitle: { id: 'settings.profiles.add_title', defaultMessage: 'Add a profile' },
-  checkAndSave: { id: 'settings.profiles.check_and_save', defaultMessage: 'Check and save' },
-  removeTitle: { id: 'settings.profiles.remove_title', defaultMessage: 'Remove “{name}”?' },
-  removeText: {
-    id: 'settings.profiles.remove_text',
-    defaultMessage: 'Its key is deleted from the system keychain. Upload history stays; watched folders of this profile stop.',
-  },
-  removeProfile: { id: 'settings.profiles.remove_profile', defaultMessage: 'Remove profile' },
-  pasteKey: { id: 'settings.profiles.paste_key', defaultMessage: 'Paste the new secret key.' },
-  keySaved: { id: 'settings.profiles.key_saved', defaultMessage: 'The new key of {name} is saved.' },
-  rotateTitle: { id: 'settings.profiles.rotate_title', defaultMessage: 'Rotate the key of “{name}”' },
-  checking: { id: 'settings.profiles.checking', defaultMessage: 'Checking…' },
-  rotateText: {
-    id: 'settings.profiles.rotate_text',
-    defaultMessage: 'The new key is checked with the server and must belong to the same business.',
-  },
-  newKey: { id: 'settings.profiles.new_key', defaultMessage: 'New secret key' },
-  needsName: { id: 'settings.profiles.needs_name', defaultMessage: 'A profile needs a name.' },
-  renameTitle: { id: 'settings.profiles.rename_title', defaultMessage: 'Rename profile' },
-  save: { id: 'settings.profiles.save', defaultMessage: 'Save' },
-})
+const m = defineMessages(messages.m)
 
 /** The profiles table: switch, add, rename, rotate the key of, and remove a profile. */
 export function Profiles() {

@@ -12,25 +12,9 @@ import type { Res } from '../../../lib/types'
 import { useSubmit, wordIssues } from '../../../lib/useSubmit'
 import { useApp } from '../../../store'
 import { GrantResultDialog, HoldingRows, g } from './GrantParts'
+import messages from './AddCreditsDialog.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  grantedTitle: { id: 'partner.credits.granted.title', defaultMessage: 'Credits granted to {name}' },
-  granted: { id: 'partner.credits.granted', defaultMessage: 'Granted' },
-  balanceNow: { id: 'partner.credits.balanceNow', defaultMessage: 'Business balance now' },
-  holdingNow: { id: 'partner.credits.holdingNow', defaultMessage: 'Your holding now' },
-  title: { id: 'partner.credits.title', defaultMessage: 'Add AI credits for {name}' },
-  grant: { id: 'partner.credits.grant', defaultMessage: 'Grant credits' },
-  granting: { id: 'partner.credits.granting', defaultMessage: 'Granting…' },
-  intro: {
-    id: 'partner.credits.intro',
-    defaultMessage: 'Credits move from your partner holding to the business’s AI credit balance (now {balance}).',
-  },
-  credits: { id: 'partner.credits.field', defaultMessage: 'Credits' },
-  invalid: {
-    id: 'partner.credits.error',
-    defaultMessage: 'Write a number of credits greater than 0 and at most {max, number}.',
-  },
-})
+const m = defineMessages(messages.m)
 
 /** "1,000 credits", or "—" when the server did not say (the add-credits answer is not shown). */
 function creditsText(n: number | null | undefined): string {

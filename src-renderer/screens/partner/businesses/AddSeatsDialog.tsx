@@ -12,62 +12,9 @@ import type { Res } from '../../../lib/types'
 import { useSubmit, wordIssues } from '../../../lib/useSubmit'
 import { useApp } from '../../../store'
 import { GrantResultDialog, HoldingRows, g } from './GrantParts'
+import messages from './AddSeatsDialog.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  addSeatsFor: { id: 'partner.seats.title', defaultMessage: 'Add seats for {name}' },
-  addSeats: { id: 'partner.seats.add', defaultMessage: 'Add seats…' },
-  ownPlus: {
-    id: 'partner.seats.refusal.ownPlus',
-    defaultMessage: 'This business has its own Plus subscription: the server will refuse partner seats.',
-  },
-  partnerPaid: {
-    id: 'partner.seats.refusal.partnerPaid',
-    defaultMessage:
-      'This business was registered with its AI use charged to your partner credit: the server will refuse partner seats.',
-  },
-  grantedTitle: { id: 'partner.seats.granted.title', defaultMessage: 'Seats granted to {name}' },
-  allocation: { id: 'partner.seats.allocation', defaultMessage: 'Allocation' },
-  seatsAdded: { id: 'partner.seats.added', defaultMessage: 'Seats added' },
-  months: { id: 'partner.seats.months', defaultMessage: 'Months' },
-  prorated: { id: 'partner.seats.prorated', defaultMessage: 'Prorated' },
-  proratedYes: {
-    id: 'partner.seats.prorated.yes',
-    defaultMessage: 'Yes: charged for the rest of the running period',
-  },
-  proratedNo: { id: 'partner.seats.prorated.no', defaultMessage: 'No: a new period starts' },
-  seatsNow: { id: 'partner.seats.now', defaultMessage: 'Seats now' },
-  expires: { id: 'partner.seats.expires', defaultMessage: 'Expires' },
-  charged: { id: 'partner.seats.charged', defaultMessage: 'Charged' },
-  holdingNow: { id: 'partner.seats.holdingNow', defaultMessage: 'Holding now' },
-  reference: { id: 'partner.seats.reference', defaultMessage: 'Subscription reference' },
-  grantFor: {
-    id: 'partner.seats.grantFor',
-    defaultMessage: '{count, plural, one {Grant for # credit} other {Grant for # credits}}',
-  },
-  grant: { id: 'partner.seats.grant', defaultMessage: 'Grant' },
-  granting: { id: 'partner.seats.granting', defaultMessage: 'Granting…' },
-  seats: { id: 'partner.seats.field', defaultMessage: 'Seats' },
-  laterHint: {
-    id: 'partner.seats.months.laterHint',
-    defaultMessage: 'A later grant joins the running period: months do not extend it.',
-  },
-  cost: { id: 'partner.seats.cost', defaultMessage: 'Cost' },
-  costEstimate: { id: 'partner.seats.costEstimate', defaultMessage: 'Cost (estimate)' },
-  firstNote: { id: 'partner.seats.firstNote', defaultMessage: '{formula}, rounded up. A new period starts today.' },
-  laterNote: {
-    id: 'partner.seats.laterNote',
-    defaultMessage:
-      '{formula}. The current period ends {date}; the server works out the exact amount when it grants.',
-  },
-  seatsError: {
-    id: 'partner.seats.error.seats',
-    defaultMessage: 'Write a whole number of seats from 1 to {max, number}.',
-  },
-  monthsError: {
-    id: 'partner.seats.error.months',
-    defaultMessage: 'Write a whole number of months from 1 to {max, number}.',
-  },
-})
+const m = defineMessages(messages.m)
 
 /** A business's row action that opens the add-seats dialog (here and on the partner's overview). */
 export function AddSeatsButton({ row, onClick }: { row: { name: string }; onClick: () => void }) {

@@ -7,17 +7,9 @@ import { useI18n } from '../../../lib/i18n'
 import type { BillingEntry } from '../../../store/partner'
 import { AddSeatsButton } from './AddSeatsDialog'
 import { COLUMNS, DETAIL_KEYS, billingLabel, billingWords, cell, columnClass } from './columns'
+import messages from './BusinessRow.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  more: { id: 'partner.business.more', defaultMessage: 'More for {name}' },
-  details: { id: 'partner.business.details', defaultMessage: 'Details and billing' },
-  hideDetails: { id: 'partner.business.details.hide', defaultMessage: 'Hide details and billing' },
-  addCredits: { id: 'partner.business.addCredits', defaultMessage: 'Add credits…' },
-  detailsOf: { id: 'partner.business.details.of', defaultMessage: 'Details of {name}' },
-  fetching: { id: 'partner.business.billing.fetching', defaultMessage: 'Fetching the billing status…' },
-  billingOf: { id: 'partner.business.billing.of', defaultMessage: 'Billing status of {name}' },
-  fetched: { id: 'partner.business.billing.fetched', defaultMessage: 'Fetched' },
-})
+const m = defineMessages(messages.m)
 
 /** A referred business's row, and below it (when open) its details and billing status. */
 export function BusinessRow({

@@ -1,18 +1,9 @@
 import { defineMessages } from 'react-intl'
 import { Dialog } from '../../../components/Dialog'
 import { useI18n } from '../../../lib/i18n'
+import messages from './GrantParts.messages.json' with { type: 'json' }
 
-export const g = defineMessages({
-  credits: { id: 'partner.credits', defaultMessage: '{count, plural, one {# credit} other {# credits}}' },
-  short: {
-    id: 'partner.grant.short',
-    defaultMessage: '{count, plural, one {# credit short} other {# credits short}}',
-  },
-  before: { id: 'partner.grant.holdingBefore', defaultMessage: 'Holding before' },
-  after: { id: 'partner.grant.holdingAfter', defaultMessage: 'Holding after' },
-  unknown: { id: 'partner.grant.holdingUnknown', defaultMessage: 'not known yet' },
-  done: { id: 'partner.grant.done', defaultMessage: 'Done' },
-})
+export const g = defineMessages(messages.g)
 
 /** The parts both grant dialogs show: the partner's holding around a grant, and what a grant did. */
 

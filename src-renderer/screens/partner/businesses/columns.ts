@@ -3,29 +3,9 @@ import type { ReferredBusinessRow } from '../../../../contract/api'
 import { formatDateTime, formatNumber } from '../../../lib/format'
 import { getIntl } from '../../../lib/i18n'
 import { statusWords } from '../../../components/RecordTable'
+import messages from './columns.messages.json' with { type: 'json' }
 
-const m = defineMessages({
-  name: { id: 'partner.businesses.column.name', defaultMessage: 'Name' },
-  email: { id: 'partner.businesses.column.email', defaultMessage: 'Email' },
-  plan: { id: 'partner.businesses.column.plan', defaultMessage: 'Plan' },
-  status: { id: 'partner.businesses.column.status', defaultMessage: 'Status' },
-  seats: { id: 'partner.businesses.column.seats', defaultMessage: 'Seats' },
-  expires: { id: 'partner.businesses.column.expires', defaultMessage: 'Expires' },
-  credits: { id: 'partner.businesses.column.credits', defaultMessage: 'Credits' },
-  id: { id: 'partner.businesses.detail.id', defaultMessage: 'ID' },
-  currency: { id: 'partner.businesses.detail.currency', defaultMessage: 'Currency' },
-  country: { id: 'partner.businesses.detail.country', defaultMessage: 'Country' },
-  subscribed: { id: 'partner.businesses.detail.subscribed', defaultMessage: 'Subscribed' },
-  gateway: { id: 'partner.businesses.detail.gateway', defaultMessage: 'Paid through' },
-  billingCurrency: { id: 'partner.businesses.detail.billingCurrency', defaultMessage: 'Billing currency' },
-  paidByYou: { id: 'partner.businesses.detail.paidByYou', defaultMessage: 'AI paid by you' },
-  yes: { id: 'partner.yes', defaultMessage: 'Yes' },
-  no: { id: 'partner.no', defaultMessage: 'No' },
-  plus: { id: 'partner.plan.plus', defaultMessage: 'Plus' },
-  free: { id: 'partner.plan.free', defaultMessage: 'Free' },
-  direct: { id: 'partner.gateway.direct', defaultMessage: 'The business itself' },
-  referral: { id: 'partner.gateway.referralPartner', defaultMessage: 'You (partner seats)' },
-})
+const m = defineMessages(messages.m)
 
 /** API words of a business's billing in the person's language (plans, gateways); others plainly. */
 const WORDS: Record<string, MessageDescriptor> = {
