@@ -5,9 +5,9 @@
  * bidirectional characters are written visibly.
  */
 import { readFile } from 'node:fs/promises'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { csvCell } from '../../src-main/core/store/csv'
-import { type AppRig, appRig, b64, profileInput, receiptText, waitFor } from './helpers'
+import { b64, profileInput, receiptText, useAppRig, waitFor } from './helpers'
 
 /** How a spreadsheet reads CSV text split at `sep`: RFC 4180 quotes honoured, one array per line. */
 function spreadsheet(text: string, sep: string): string[][] {
@@ -58,15 +58,11 @@ const HOSTILE_NAMES = [
   'quote"d;name.txt',
 ]
 
-let rig: AppRig | null = null
-afterEach(async () => {
-  await rig?.close()
-  rig = null
-})
+const rigs = useAppRig()
 
 describe('the history as CSV', () => {
   it('has no formula in any cell, opened as `,` or as `;` separated', async () => {
-    const r = (rig = await appRig())
+    const r = await rigs.open()
     await r.ok('addProfile', profileInput(r, 'business'))
     const files = HOSTILE_NAMES.map((name, i) => ({ name, base64: b64(receiptText(`csv-${i}`)) }))
     await r.ok('addFileContents', { target: 'expenses', files })

@@ -4,15 +4,11 @@
  * the history and the upload event); Discard and the per-business setting validate what they are
  * given. Real emulator over HTTP, real SQLite, PDFs made by the test.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { receipt, receiptPdf } from '../fingerprint/receipts'
-import { type AppRig, addProfile, appRig, waitFor } from './helpers'
+import { addProfile, useAppRig, waitFor } from './helpers'
 
-let rig: AppRig | null = null
-afterEach(async () => {
-  await rig?.close()
-  rig = null
-})
+const rigs = useAppRig()
 
 const pdf = async (name: string, download: number) => ({
   name,
@@ -21,7 +17,7 @@ const pdf = async (name: string, download: number) => ({
 
 describe('possible duplicates through the bridge', () => {
   it('a re-download is held and named; Discard ends it; the setting is per business and checked', async () => {
-    const r = (rig = await appRig())
+    const r = await rigs.open()
     await addProfile(r)
     const [first] = await r.ok('addFileContents', { target: 'expenses', files: [await pdf('invoice.pdf', 0)] })
     const firstId = first!.kind === 'ignored' ? 0 : first!.upload.id

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { afterEach } from 'vitest'
 import { type Fixtures, type Sandbox, startSandbox } from '../../sandbox'
 import type { CallName, EventName, Events, Req, Res, Result } from '../../contract'
 import { AppService, type AppServiceOptions, type ShellPort } from '../../src-main/core/app-service'
@@ -110,9 +111,14 @@ export const testShell: ShellPort = {
   showItemInFolder: async () => false,
 }
 
-export async function appRig(
-  opts: { fixtures?: Fixtures | null; demo?: boolean; shell?: ShellPort } = {},
-): Promise<AppRig> {
+export interface AppRigOptions {
+  /** The emulator's fixtures (default: `fixtures()`); null for no emulator. */
+  fixtures?: Fixtures | null
+  demo?: boolean
+  shell?: ShellPort
+}
+
+export async function appRig(opts: AppRigOptions = {}): Promise<AppRig> {
   const sb =
     opts.fixtures === null ? null : await startSandbox({ fixtures: opts.fixtures ?? fixtures(), port: 0 })
   const dir = await mkdtemp(join(tmpdir(), 'bookdrop-app-'))
@@ -159,6 +165,26 @@ export async function appRig(
     },
   }
   return r
+}
+
+/**
+ * One rig at a time for the tests of the calling file, closed after each test: `open` starts it
+ * (closing is left to afterEach), `business` starts it with the business profile added.
+ */
+export function useAppRig() {
+  let rig: AppRig | null = null
+  afterEach(async () => {
+    await rig?.close()
+    rig = null
+  })
+  const open = async (opts?: AppRigOptions): Promise<AppRig> => (rig = await appRig(opts))
+  return {
+    open,
+    async business(): Promise<{ r: AppRig; id: string }> {
+      const r = await open()
+      return { r, id: await addProfile(r) }
+    },
+  }
 }
 
 export function b64(text: string): string {

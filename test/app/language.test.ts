@@ -4,29 +4,25 @@
  * the desktop) and reach the window in getAppInfo; the Language setting is saved with the other
  * settings and refused when it is not a language Bookdrop has.
  */
-import { afterEach, describe, expect, it } from 'vitest'
-import { type AppRig, appRig, testShell } from './helpers'
+import { describe, expect, it } from 'vitest'
+import { testShell, useAppRig } from './helpers'
 
-let rig: AppRig | null = null
-afterEach(async () => {
-  await rig?.close()
-  rig = null
-})
+const rigs = useAppRig()
 
 describe('the language, in main', () => {
   it("sends the OS's preferred languages to the window (checked), and none through the web host", async () => {
-    rig = await appRig({
+    let rig = await rigs.open({
       fixtures: null,
       shell: { ...testShell, preferredLanguages: () => ['ar-EG', 'en_GB', '<img src=x>', 42 as unknown as string] },
     })
     expect((await rig.ok('getAppInfo', {})).languages).toEqual(['ar-EG', 'en_GB'])
     await rig.close()
-    rig = await appRig({ fixtures: null })
+    rig = await rigs.open({ fixtures: null })
     expect((await rig.ok('getAppInfo', {})).languages).toEqual([])
   })
 
   it('a host whose OS call fails sends no language (the window then speaks English or the browser’s)', async () => {
-    rig = await appRig({
+    const rig = await rigs.open({
       fixtures: null,
       shell: {
         ...testShell,
@@ -39,7 +35,7 @@ describe('the language, in main', () => {
   })
 
   it('saves the Language setting ("system" by default) and refuses a language Bookdrop does not have', async () => {
-    rig = await appRig({ fixtures: null })
+    const rig = await rigs.open({ fixtures: null })
     expect((await rig.ok('getSettings', {})).language).toBe('system')
     expect((await rig.ok('setSettings', { language: 'pt-BR' })).language).toBe('pt-BR')
     expect(rig.eventsOf('settings').at(-1)?.language).toBe('pt-BR')

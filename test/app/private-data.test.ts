@@ -7,11 +7,11 @@
  */
 import { chmod, lstat, mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Engine } from '../../src-main/core/engine'
 import type { ClientProvider } from '../../src-main/core/queue/types'
 import { privacyNotice } from '../../src-main/core/store/private-dir'
-import { type AppRig, PROFILES, appRig, b64, profileInput, receiptText, waitFor } from './helpers'
+import { type AppRig, PROFILES, b64, profileInput, receiptText, useAppRig, waitFor } from './helpers'
 
 const posix = process.platform !== 'win32'
 /** The engine opened on its own, only to open the folder: it sends nothing. */
@@ -32,15 +32,11 @@ async function modesUnder(dir: string): Promise<{ path: string; mode: number; di
   return out
 }
 
-let rig: AppRig | null = null
-afterEach(async () => {
-  await rig?.close()
-  rig = null
-})
+const rigs = useAppRig()
 
 /** A rig with the business profile, a dropped receipt sent, and the history exported. */
 async function used(): Promise<AppRig> {
-  const r = (rig = await appRig())
+  const r = await rigs.open()
   await r.ok('addProfile', profileInput(r, 'business'))
   expect(PROFILES.business.kind).toBe('business')
   await r.ok('addFileContents', {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AI_CREDITS_PER_CREATE } from '../../schemas'
 import { storedName } from '../../src-main/core/app-service'
 import type { Upload } from '../../src-main/core/store/uploads'
@@ -15,23 +15,15 @@ import {
   PARTNER_KEY,
   SECRET_SHAPE,
   addProfile,
-  appRig,
+  useAppRig,
   b64,
   profileInput,
   receiptText,
   waitFor,
 } from './helpers'
 
-let rig: AppRig | null = null
-afterEach(async () => {
-  await rig?.close()
-  rig = null
-})
-
-async function withBusiness(): Promise<{ r: AppRig; id: string }> {
-  const r = (rig = await appRig())
-  return { r, id: await addProfile(r) }
-}
+const rigs = useAppRig()
+const withBusiness = rigs.business
 
 const addPartner = (r: AppRig) => addProfile(r, 'partner')
 
@@ -48,7 +40,7 @@ async function filesUnder(dir: string): Promise<{ path: string; text: string }[]
 
 describe('profiles', () => {
   it('a bad key is refused in words, nothing is saved; then a good one is saved and becomes active', async () => {
-    const r = (rig = await appRig())
+    const r = await rigs.open()
     const bad = 'svc_sk_not_a_real_key_9999'
     const res = await r.call('addProfile', profileInput(r, 'business', { secret: bad }))
     expect(res.ok).toBe(false)
@@ -97,7 +89,7 @@ describe('profiles', () => {
   })
 
   it('demo mode: no profile and demo → the emulator in process, two demo profiles, business active, keys never on disk', async () => {
-    const r = (rig = await appRig({ fixtures: null, demo: true }))
+    const r = await rigs.open({ fixtures: null, demo: true })
     const list = await r.ok('listProfiles', {})
     expect(list.profiles.map((p) => [p.name, p.kind, p.demo])).toEqual([
       ['Demo Bakery (demo)', 'business', true],

@@ -8,16 +8,12 @@
 import { readdir, writeFile } from 'node:fs/promises'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MAX_NAME_BYTES, numberedStoredName, storedName, utf8Bytes } from '../../src-main/core/names'
 import { documentBytes } from '../engine/documents'
-import { type AppRig, appRig, b64, profileInput, receiptText } from './helpers'
+import { b64, profileInput, receiptText, useAppRig } from './helpers'
 
-let rig: AppRig | null = null
-afterEach(async () => {
-  await rig?.close()
-  rig = null
-})
+const rigs = useAppRig()
 
 const ACCENTED = `${'é'.repeat(170)}.pdf` // 170 characters, 344 bytes
 const BIDI = 'invoice\u202Efdp.exe'
@@ -70,7 +66,7 @@ describe('storedName', () => {
 
 describe('files sent as bytes', () => {
   it('a 170-character accented name, a bidi name and plain ones are all saved and sent, in one batch', async () => {
-    const r = (rig = await appRig())
+    const r = await rigs.open()
     await r.ok('addProfile', profileInput(r, 'business'))
     // (The emoji name as a .txt: a JPEG here would be a photo to prepare, and these bytes are not one.)
     const names = [ACCENTED, BIDI, EMOJI.replace(/\.jpg$/, '.txt'), 'plain.txt']
@@ -94,7 +90,7 @@ describe('files sent as bytes', () => {
   })
 
   it('one file that cannot be saved leaves the others sent; its message names no folder', async () => {
-    const r = (rig = await appRig())
+    const r = await rigs.open()
     await r.ok('addProfile', profileInput(r, 'business'))
     // Every name "busy.txt" could be saved under today is taken: that one file cannot be saved.
     const dir = join(r.dataDir, 'dropped', localDate(new Date()))
@@ -126,7 +122,7 @@ describe('files sent as bytes', () => {
   }, 60_000)
 
   it('an unexpected error of the file system names the data folder in words, never by its path', async () => {
-    const r = (rig = await appRig())
+    const r = await rigs.open()
     await r.ok('addProfile', profileInput(r, 'business'))
     // Where exports go is a file: the export fails with the file system's own message.
     await writeFile(join(r.dataDir, 'exports'), 'not a folder')

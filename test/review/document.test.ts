@@ -5,20 +5,11 @@
  */
 import { mkdir, symlink, truncate, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SAMPLE_RECEIPTS } from '../../sandbox/sample-receipts'
-import { type AppRig, addProfile, appRig, b64, receiptText, waitFor } from '../app/helpers'
+import { b64, receiptText, useAppRig, waitFor } from '../app/helpers'
 
-let rig: AppRig | null = null
-afterEach(async () => {
-  await rig?.close()
-  rig = null
-})
-
-async function business(): Promise<{ r: AppRig; id: string }> {
-  const r = (rig = await appRig())
-  return { r, id: await addProfile(r) }
-}
+const { business } = useAppRig()
 
 const sample = SAMPLE_RECEIPTS[0]!
 
