@@ -31,18 +31,13 @@ import { PHOTO_DEFAULTS, PhotoPreparer } from '../../src-main/core/prepare/prepa
 import { Db } from '../../src-main/core/store/db'
 import { rng, otherTotal, receipt, receiptPdf, receiptPhoto, reencode, scannedPdf } from '../../test/fingerprint/receipts'
 import { asPrepared } from '../../test/fingerprint/test-set'
-import { type BenchRow, type Timed, runAlone, timed } from './rows'
+import { type BenchRow, type Timed, median, runAlone, timed } from './rows'
 
 const KEY = `svc_sk_bench_${randomBytes(8).toString('hex')}`
 const QUICK = process.argv.includes('--quick')
 const STORED = Number(process.env.FP_STORED ?? 100_000)
 const PDFS = QUICK ? 60 : 300
 const log = (line: string) => console.error(`fingerprint bench: ${line}`)
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!
 

@@ -10,16 +10,11 @@ import { messagesFor } from '../../contract/i18n/all'
 import { englishCatalogue } from '../../test/i18n/pseudo'
 import { CHROMIUM_PATH, ensureRenderer, launchChromium, openPage, startApp } from '../../test/e2e/helpers'
 import { openScreen, settled, visibleTexts } from '../../test/e2e/i18n-page'
-import { type BenchRow, runAlone } from './rows'
+import { type BenchRow, median, runAlone } from './rows'
 
 const KEY = 'svc_sk_bench_language_0001'
 const TARGET_MS = 200
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 
 /** Chooses `to` in the Language select; ms until none of `before` shows and <html lang> is `to`. */
 function switchTo(page: Page, to: string, before: string[]): Promise<number> {

@@ -25,16 +25,10 @@ import { PHOTO_DEFAULTS, PhotoPreparer } from '../../src-main/core/prepare/prepa
 import { buildRenderer, rendererBuilt } from '../../src-main/web-host'
 import { CHROMIUM_PATH, launchChromium, openPage, startApp } from '../../test/e2e/helpers'
 import { twelveMegapixelPhoto } from '../../test/prepare/photos'
-import { type BenchRow, runAlone } from './rows'
+import { type BenchRow, KB, median, runAlone } from './rows'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const KEY = 'svc_sk_bench_phone_0001'
-const KB = 1024
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 const log = (line: string) => console.error(`phone bench: ${line}`)
 
 async function prepareRows(): Promise<BenchRow[]> {

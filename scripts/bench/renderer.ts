@@ -21,7 +21,8 @@ import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
-import { type BenchRow, runAlone } from './rows'
+import { armKeyToPaint, typedMs } from './paint'
+import { type BenchRow, KB, median, ms, runAlone } from './rows'
 import {
   CHROMIUM_PATH,
   type RunningApp,
@@ -39,14 +40,6 @@ const ROOT = resolve(import.meta.dirname, '../..')
 export const RENDERER_DIR = join(ROOT, 'out', 'renderer')
 const KEY = 'svc_sk_bench_renderer_0001'
 const ROWS = 100_000
-export const KB = 1024
-
-export const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-export const ms = (n: number) => `${n.toFixed(0)} ms`
 
 // ---------------------------------------------------------------------------------------------
 // c. initial JavaScript
@@ -240,45 +233,20 @@ async function expected(app: RunningApp, search: string): Promise<Expect & { tot
   }
 }
 
-/** Arms a watcher: resolves window.__typed with (painted − keydown) once the table shows `want`. */
+/** Arms the page: __typed resolves with (painted − keydown) once the table shows `want`. */
 async function arm(page: Page, want: Expect): Promise<void> {
-  await page.evaluate(
-    ({ want, selector }) => {
-      const w = window as unknown as { __typed: Promise<number>; __keyAt: number }
-      w.__keyAt = NaN
-      const onKey = () => {
-        w.__keyAt = performance.now()
-        document.removeEventListener('keydown', onKey, true)
-      }
-      document.addEventListener('keydown', onKey, true)
-      w.__typed = new Promise<number>((done) => {
-        const matches = () => {
-          const count = document.querySelector('.history__bar [aria-live]')?.textContent
-          if (count !== want.count) return false
-          if (want.first === null) return true
-          const row = document.querySelector(selector)
-          return (
-            row?.querySelectorAll('[role="cell"]')[1]?.querySelector('.ellipsis')?.textContent === want.first
-          )
-        }
-        const obs = new MutationObserver(() => {
-          if (Number.isNaN(w.__keyAt) || !matches()) return
-          obs.disconnect()
-          requestAnimationFrame(() => {
-            const ch = new MessageChannel()
-            ch.port1.onmessage = () => done(performance.now() - w.__keyAt)
-            ch.port2.postMessage(null)
-          })
-        })
-        obs.observe(document.querySelector('.screen') ?? document.body, {
-          childList: true,
-          subtree: true,
-          characterData: true,
-        })
-      })
-    },
+  const shown = await page.evaluateHandle(
+    ({ want, selector }) =>
+      () => {
+        const count = document.querySelector('.history__bar [aria-live]')?.textContent
+        if (count !== want.count) return false
+        if (want.first === null) return true
+        const row = document.querySelector(selector)
+        return row?.querySelectorAll('[role="cell"]')[1]?.querySelector('.ellipsis')?.textContent === want.first
+      },
     { want, selector: FIRST_ROW },
   )
+  await armKeyToPaint(page, shown)
 }
 
 async function keystrokes(
@@ -320,7 +288,7 @@ async function keystrokes(
         if (times.length >= count) break
         await arm(page, target)
         await page.keyboard.press(press)
-        times.push(await page.evaluate(() => (window as unknown as { __typed: Promise<number> }).__typed))
+        times.push(await typedMs(page))
         await page.waitForTimeout(300) // let the previous query settle completely
       }
     }

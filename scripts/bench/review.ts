@@ -21,8 +21,9 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
 import { Db } from '../../src-main/core/store/db'
-import { type BenchRow, runAlone } from './rows'
-import { KB, RENDERER_DIR, initialScripts, median, ms } from './renderer'
+import { armKeyToPaint, typedMs } from './paint'
+import { type BenchRow, KB, median, ms, runAlone } from './rows'
+import { RENDERER_DIR, initialScripts } from './renderer'
 import {
   CHROMIUM_PATH,
   type RunningApp,
@@ -154,44 +155,20 @@ interface Listed {
   total: number
 }
 
-/** Arms the page: resolves __typed with (painted − keydown) once `name` shows with its document painted. */
+/** Arms the page: __typed resolves with (painted − keydown) once `name` shows with its document painted. */
 async function arm(page: Page, want: { name: string; uploadId: number }): Promise<void> {
-  await page.evaluate((want) => {
-    const w = window as unknown as { __typed: Promise<number>; __keyAt: number }
-    w.__keyAt = NaN
-    const onKey = () => {
-      w.__keyAt = performance.now()
-      document.removeEventListener('keydown', onKey, true)
-    }
-    document.addEventListener('keydown', onKey, true)
-    w.__typed = new Promise<number>((done, fail) => {
-      const late = setTimeout(() => {
-        const painted = document.querySelector('.preview')?.getAttribute('data-painted')
-        const shown = document.querySelector('#review-detail-name')?.textContent
-        fail(new Error(`${want.name} (upload ${want.uploadId}) not painted in 15 s: showing ${shown}, painted ${painted}`))
-      }, 15_000)
-      const ready = () =>
-        document.querySelector('#review-detail-name')?.textContent === want.name &&
+  const shown = await page.evaluateHandle(
+    (want) => () =>
+      (document.querySelector('#review-detail-name')?.textContent === want.name &&
         document.querySelector('.review-form input[name="vendor"]') !== null &&
-        document.querySelector('.preview')?.getAttribute('data-painted') === String(want.uploadId)
-      const obs = new MutationObserver(() => {
-        if (Number.isNaN(w.__keyAt) || !ready()) return
-        obs.disconnect()
-        clearTimeout(late)
-        requestAnimationFrame(() => {
-          const ch = new MessageChannel()
-          ch.port1.onmessage = () => done(performance.now() - w.__keyAt)
-          ch.port2.postMessage(null)
-        })
-      })
-      obs.observe(document.querySelector('.screen') ?? document.body, {
-        childList: true,
-        subtree: true,
-        attributes: true,
-        characterData: true,
-      })
-    })
-  }, want)
+        document.querySelector('.preview')?.getAttribute('data-painted') === String(want.uploadId)) ||
+      `showing ${document.querySelector('#review-detail-name')?.textContent}, painted ${document.querySelector('.preview')?.getAttribute('data-painted')}`,
+    want,
+  )
+  await armKeyToPaint(page, shown, {
+    attributes: true,
+    late: { ms: 15_000, what: `${want.name} (upload ${want.uploadId})` },
+  })
 }
 
 async function keystrokes(browser: Browser, quick: boolean, log: (l: string) => void): Promise<BenchRow[]> {
@@ -242,7 +219,7 @@ async function keystrokes(browser: Browser, quick: boolean, log: (l: string) => 
       for (const item of listed.items.slice(1)) {
         await arm(page, { name: item.name, uploadId: item.uploadId })
         await page.keyboard.press('j')
-        const t = await page.evaluate(() => (window as unknown as { __typed: Promise<number> }).__typed)
+        const t = await typedMs(page)
         if (item.name.endsWith('.jpg')) {
           photoTimes.push(t)
           photoSize ||= await page

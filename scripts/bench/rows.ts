@@ -15,6 +15,15 @@ export interface BenchRow {
   ok: boolean | null
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+export const ms = (n: number) => `${n.toFixed(0)} ms`
+export const KB = 1024
+
 /** A whole process timed from outside (run.ts's `timed`, which mail.ts is given). */
 export interface Timed {
   wallMs: number

@@ -16,7 +16,7 @@ import { startSandbox } from '../../sandbox'
 import { mailBench } from './mail'
 import { cmdlineOf, descendants, rssOf } from './procs'
 import { soakBench, soakMinutes } from './soak'
-import { type BenchRow, type Timed, timed } from './rows'
+import { type BenchRow, type Timed, median, timed } from './rows'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const KEY = `svc_sk_bench_${randomBytes(8).toString('hex')}`
@@ -52,10 +52,6 @@ function pdfLike(bytes: number, body?: string): Buffer {
   const tail = Buffer.from('\n%%EOF\n')
   const middle = body === undefined ? randomBytes(Math.max(0, bytes - head.length - tail.length)) : Buffer.from(body)
   return Buffer.concat([head, middle, tail])
-}
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 
 const N_FILES = QUICK ? 200 : 1000
