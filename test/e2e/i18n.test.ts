@@ -15,6 +15,7 @@ import { Db } from '../../src-main/core/store/db'
 import { PSEUDO_LOCALE, englishCatalogue, pseudoCatalogue } from '../i18n/pseudo'
 import { type ReceiptSpec, receiptPdf } from '../review/receipts'
 import { type RunningApp, screenshot, seedHistory } from './helpers'
+import { partnerWorld } from './partner-world'
 import { SEEDED_SERVER_WORDS } from './seed-history'
 import { cutWithoutWhole, englishLeft, navScreens, openScreen, settled, untranslated, visibleTexts } from './i18n-page'
 import { E2E_TIMEOUT, describeE2E, until } from './suite'
@@ -26,39 +27,17 @@ const FILE_NAME = '2026-11-27 scan (2).pdf'
 const BUSINESS = 'Adebayo Bakery Ltd'
 const PARTNER = 'Ledger Partners'
 const NARRATION = 'Wedding cake with sugar flowers'
-const fixtures: Fixtures = {
-  partners: [{ name: PARTNER, key: PARTNER_KEY, holding_credits: 25_000 }],
-  businesses: [
-    {
-      uuid: 'b-i18n',
-      name: BUSINESS,
-      key: KEY,
-      currency: 'NGN',
-      country: 'NG',
-      referred_by: PARTNER_KEY,
-      credit_balance: 120,
-    },
-    { uuid: 'b-i18n-2', name: 'Second Street Pharmacy', key: 'svc_sk_e2e_i18n_business_0002', referred_by: PARTNER_KEY },
-  ],
-  invoices: Array.from({ length: 3 }, (_, i) => ({
-    uuid: `inv-i18n-${i}`,
-    source_uuid: `INV-${1000 + i}`,
-    business: 'b-i18n',
-    date: `2026-03-1${i}`,
-    narration: `${NARRATION} ${i}`,
-    total_amount: 125_000 + i * 1000,
-    amount_paid: 0,
-    currency: 'NGN',
-  })),
-  bank_transactions: Array.from({ length: 3 }, (_, i) => ({
-    uuid: `bt-i18n-${i}`,
-    business: 'b-i18n',
-    date: `2026-03-0${i + 1}`,
-    amount: i % 2 ? -12_500.5 : 480_000,
-    narration: `TRANSFER FROM CAFE LUMEN REF ${i}`,
-  })),
-  rate_limit: { limit: 100_000, window_seconds: 60 },
-}
+const fixtures: Fixtures = partnerWorld({
+  tag: 'i18n',
+  partner: { name: PARTNER, key: PARTNER_KEY },
+  business: { name: BUSINESS, key: KEY },
+  referred: [{ uuid: 'b-i18n-2', name: 'Second Street Pharmacy', key: 'svc_sk_e2e_i18n_business_0002' }],
+  invoices: {
+    count: 3,
+    each: (i) => ({ source_uuid: `INV-${1000 + i}`, date: `2026-03-1${i}`, narration: `${NARRATION} ${i}`, amount_paid: 0 }),
+  },
+  transactions: { count: 3, narration: (i) => `TRANSFER FROM CAFE LUMEN REF ${i}` },
+})
 
 /**
  * Receipts sent through the engine, so that Review has records with flags to show: one without a

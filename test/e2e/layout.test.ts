@@ -7,8 +7,16 @@
 import type { Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import type { Fixtures, Sandbox } from '../../sandbox'
-import { cutProblems, fitProblems, screenshot, seedHistory, statusBarProblems } from './helpers'
+import {
+  type RunningApp,
+  cutProblems,
+  fitProblems,
+  screenshot,
+  seedHistory,
+  statusBarProblems,
+} from './helpers'
 import { type ScreenSpec, type Size, eachLook } from './looks'
+import { partnerWorld } from './partner-world'
 import { type E2E, E2E_TIMEOUT, describeE2E, goTo, until } from './suite'
 
 const KEY = 'svc_sk_e2e_layout_business_0001'
@@ -18,48 +26,33 @@ const LONG_BUSINESS =
   'Adebayo & Daughters Artisanal Bakery, Confectionery and Outdoor Catering Services Limited'
 
 const fixtures: Fixtures = {
-  partners: [{ name: 'Ledger Partners', key: PARTNER_KEY, holding_credits: 25_000 }],
-  businesses: [
-    {
-      uuid: 'b-layout',
-      name: LONG_BUSINESS,
-      key: KEY,
-      currency: 'NGN',
-      country: 'NG',
-      referred_by: PARTNER_KEY,
-      credit_balance: 120,
+  ...partnerWorld({
+    tag: 'layout',
+    partner: { name: 'Ledger Partners', key: PARTNER_KEY },
+    business: { name: LONG_BUSINESS, key: KEY },
+    referred: [
+      { uuid: 'b-layout-2', name: 'Second Street Pharmacy and Wellness Centre Ikeja', key: SECOND_KEY },
+      ...Array.from({ length: 6 }, (_, i) => ({
+        uuid: `b-ref-${i}`,
+        name: `Referred Client Number ${i + 1} With A Rather Long Registered Company Name Ltd`,
+        key: `svc_sk_e2e_layout_ref_${i}_0001`,
+      })),
+    ],
+    invoices: {
+      count: 8,
+      each: (i) => ({
+        source_uuid: `INV-LAYOUT-${1000 + i}`,
+        date: `2026-0${(i % 9) + 1}-1${i % 10}`,
+        narration: `Three-tier wedding cake with sugar flowers, delivery to the Eko Hotel ballroom and setup (order ${i})`,
+        amount_paid: i % 2 ? 25_000 : 0,
+      }),
     },
-    {
-      uuid: 'b-layout-2',
-      name: 'Second Street Pharmacy and Wellness Centre Ikeja',
-      key: SECOND_KEY,
-      referred_by: PARTNER_KEY,
+    transactions: {
+      count: 8,
+      narration: (i) =>
+        `TRANSFER FROM CAFE LUMEN VICTORIA ISLAND LAGOS REF 0009918273${i} CATERING DEPOSIT FOR EVENT`,
     },
-    ...Array.from({ length: 6 }, (_, i) => ({
-      uuid: `b-ref-${i}`,
-      name: `Referred Client Number ${i + 1} With A Rather Long Registered Company Name Ltd`,
-      key: `svc_sk_e2e_layout_ref_${i}_0001`,
-      referred_by: PARTNER_KEY,
-    })),
-  ],
-  invoices: Array.from({ length: 8 }, (_, i) => ({
-    uuid: `inv-layout-${i}`,
-    source_uuid: `INV-LAYOUT-${1000 + i}`,
-    business: 'b-layout',
-    date: `2026-0${(i % 9) + 1}-1${i % 10}`,
-    narration: `Three-tier wedding cake with sugar flowers, delivery to the Eko Hotel ballroom and setup (order ${i})`,
-    total_amount: 125_000 + i * 1000,
-    amount_paid: i % 2 ? 25_000 : 0,
-    currency: 'NGN',
-  })),
-  bank_transactions: Array.from({ length: 8 }, (_, i) => ({
-    uuid: `bt-layout-${i}`,
-    business: 'b-layout',
-    date: `2026-03-0${i + 1}`,
-    amount: i % 2 ? -12_500.5 : 480_000,
-    narration: `TRANSFER FROM CAFE LUMEN VICTORIA ISLAND LAGOS REF 0009918273${i} CATERING DEPOSIT FOR EVENT`,
-  })),
-  rate_limit: { limit: 100_000, window_seconds: 60 },
+  }),
   job_delay_ms: 40,
 }
 
@@ -174,57 +167,77 @@ const PARTNER_FIRST = [
   ...BUSINESSES,
 ]
 
+/** At 200 % zoom the invoice view fits too, its totals whole. */
+async function invoiceViewFits(t: E2E, url: string): Promise<void> {
+  const page = await t.openPage({ viewport: ZOOMED[0]!, colorScheme: 'light' })
+  await page.goto(url)
+  await goTo(page, /Invoices/, 'Invoices')
+  await page
+    .getByRole('button', { name: /^Open invoice/ })
+    .first()
+    .click()
+  await page.locator('#invoice-title').waitFor()
+  await page.getByRole('table', { name: 'Invoice items' }).waitFor()
+  expect(await fitProblems(page)).toEqual([])
+  expect(await cutProblems(page)).toEqual([])
+  await screenshot(page, 'screens-640x400-light-invoice-view')
+}
+
+const partnerApp = (t: E2E) => t.app({ fixtures, profiles: PARTNER_FIRST })
+
+/** Each mode's screens at the laptop sizes and at 200 % zoom: the app, the screens, what else is checked. */
+const LOOKS: {
+  title: string
+  app: (t: E2E) => Promise<RunningApp>
+  screens: ScreenSpec[]
+  sizes: readonly Size[]
+  more?: (t: E2E, url: string) => Promise<void>
+  timeouts: number
+}[] = [
+  {
+    title:
+      'business screens at 1280×800 and 1024×700, light and dark: no sideways scroll, every row action in view',
+    app: businessApp,
+    screens: BUSINESS_SCREENS,
+    sizes: SIZES,
+    timeouts: 4,
+  },
+  {
+    title:
+      'every business screen at 200 % zoom (640×400), light and dark: the menu folds, the status bar wraps, nothing off screen',
+    app: businessApp,
+    screens: BUSINESS_SCREENS,
+    sizes: ZOOMED,
+    more: invoiceViewFits,
+    timeouts: 4,
+  },
+  {
+    title:
+      'partner screens at 1280×800 and 1024×700, light and dark: the referred businesses’ actions in view',
+    app: partnerApp,
+    screens: PARTNER_SCREENS,
+    sizes: SIZES,
+    timeouts: 3,
+  },
+  {
+    title: 'every partner screen at 200 % zoom (640×400), light and dark',
+    app: partnerApp,
+    screens: PARTNER_SCREENS,
+    sizes: ZOOMED,
+    timeouts: 3,
+  },
+]
+
 describeE2E('screens fit a laptop', (t) => {
-  it(
-    'business screens at 1280×800 and 1024×700, light and dark: no sideways scroll, every row action in view',
-    async () => {
-      const app = await businessApp(t)
-      const problems = await everyLook(t, app.host.url, BUSINESS_SCREENS)
-      expect(problems).toEqual([])
-    },
-    E2E_TIMEOUT * 4,
-  )
-
-  it(
-    'every business screen at 200 % zoom (640×400), light and dark: the menu folds, the status bar wraps, nothing off screen',
-    async () => {
-      const app = await businessApp(t)
-      const problems = await everyLook(t, app.host.url, BUSINESS_SCREENS, ZOOMED)
-      expect(problems).toEqual([])
-      // The invoice view too: its totals whole.
-      const page = await t.openPage({ viewport: ZOOMED[0]!, colorScheme: 'light' })
-      await page.goto(app.host.url)
-      await goTo(page, /Invoices/, 'Invoices')
-      await page
-        .getByRole('button', { name: /^Open invoice/ })
-        .first()
-        .click()
-      await page.locator('#invoice-title').waitFor()
-      await page.getByRole('table', { name: 'Invoice items' }).waitFor()
-      expect(await fitProblems(page)).toEqual([])
-      expect(await cutProblems(page)).toEqual([])
-      await screenshot(page, 'screens-640x400-light-invoice-view')
-    },
-    E2E_TIMEOUT * 4,
-  )
-
-  it(
-    'partner screens at 1280×800 and 1024×700, light and dark: the referred businesses’ actions in view',
-    async () => {
-      const app = await t.app({ fixtures, profiles: PARTNER_FIRST })
-      const problems = await everyLook(t, app.host.url, PARTNER_SCREENS)
-      expect(problems).toEqual([])
-    },
-    E2E_TIMEOUT * 3,
-  )
-
-  it(
-    'every partner screen at 200 % zoom (640×400), light and dark',
-    async () => {
-      const app = await t.app({ fixtures, profiles: PARTNER_FIRST })
-      const problems = await everyLook(t, app.host.url, PARTNER_SCREENS, ZOOMED)
-      expect(problems).toEqual([])
-    },
-    E2E_TIMEOUT * 3,
-  )
+  for (const look of LOOKS)
+    it(
+      look.title,
+      async () => {
+        const app = await look.app(t)
+        const problems = await everyLook(t, app.host.url, look.screens, look.sizes)
+        expect(problems).toEqual([])
+        await look.more?.(t, app.host.url)
+      },
+      E2E_TIMEOUT * look.timeouts,
+    )
 })
