@@ -20,8 +20,7 @@ describeE2E('capture', (t) => {
   it(
     'three files added with the picker and three dropped on the drop zone all reach completed',
     async () => {
-      const { app, page } = await t.open({ fixtures, profiles })
-      await onScreen(page, 'Capture')
+      const { app, page } = await t.openAt('Capture', { fixtures, profiles })
       await t.a11y('the capture screen')
 
       // The picker: the drop zone's hidden <input type=file multiple>.
@@ -104,8 +103,7 @@ describeE2E('capture', (t) => {
   it(
     'a 429 burst visibly pauses the uploads, which then recover and complete',
     async () => {
-      const { app, page } = await t.open({ fixtures, profiles })
-      await onScreen(page, 'Capture')
+      const { app, page } = await t.openAt('Capture', { fixtures, profiles })
       const status = page.getByRole('contentinfo', { name: 'Status' })
       await until(() => status.textContent()).toContain('Connected')
 

@@ -21,8 +21,7 @@ describeE2E('possible duplicates', (t) => {
   it(
     'a re-download is held with its sentence; Overview counts it; Send anyway sends one, Discard none',
     async () => {
-      const { app, page } = await t.open({ fixtures, profiles })
-      await onScreen(page, 'Capture')
+      const { app, page } = await t.openAt('Capture', { fixtures, profiles })
       const rc = receipt(3, 77)
       const pdf = async (name: string, download: number) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(await receiptPdf(rc, download)) })
       await page.getByLabel('Files to add').setInputFiles([await pdf('invoice.pdf', 0)])

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { SANDBOX_VARIANTS, type Fixtures } from '../../sandbox'
 import { openInvoice } from '../sandbox/fixture-builders'
 import { sandboxCreates } from './helpers'
-import { E2E_TIMEOUT, describeE2E, goTo, onScreen, until } from './suite'
+import { E2E_TIMEOUT, describeE2E, goTo, until } from './suite'
 
 const KEY = 'svc_sk_e2e_records_business_0001'
 const fixtures: Fixtures = {
@@ -48,8 +48,7 @@ describeE2E('records', (t) => {
     it(
       'a purchase order is refused for a missing line item, in plain words, then created with its number',
       async () => {
-        const { app, page } = await t.open({ fixtures, profiles, variant })
-        await onScreen(page, 'Capture')
+        const { app, page } = await t.openAt('Capture', { fixtures, profiles, variant })
         await t.a11y('the capture screen')
         await goTo(page, /Purchase orders/, 'Purchase orders')
         await page.getByText('No purchase orders yet.').waitFor()
@@ -115,8 +114,7 @@ describeE2E('records', (t) => {
     it(
       'an invoice opens by uuid and by source_uuid, titled by its number, with amount paid and balance',
       async () => {
-        const { page } = await t.open({ fixtures, profiles, variant })
-        await onScreen(page, 'Capture')
+        const { page } = await t.openAt('Capture', { fixtures, profiles, variant })
         await t.a11y('the capture screen')
         await goTo(page, /Invoices/, 'Invoices')
         const list = page.getByRole('table', { name: 'Invoices' })

@@ -55,8 +55,7 @@ async function addReceipts(page: Page, specs: ReceiptSpec[]): Promise<void> {
 
 /** Opens the app, adds the five receipts (the last one after the others are done), waits for Review 5. */
 async function fiveReceipts(t: E2E) {
-  const { app, page } = await t.open({ fixtures, profiles })
-  await onScreen(page, 'Capture')
+  const { app, page } = await t.openAt('Capture', { fixtures, profiles })
   await addReceipts(page, RECEIPTS.slice(0, 4))
   await until(() => page.locator('.upload-row__record').count(), 40_000).toBe(4)
   await addReceipts(page, RECEIPTS.slice(4))

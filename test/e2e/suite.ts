@@ -71,6 +71,8 @@ export interface E2E {
   app(opts?: AppOptions): Promise<RunningApp>
   /** Starts the web host as `app` does and opens it in the test's page. */
   open(opts?: AppOptions): Promise<{ app: RunningApp; page: Page }>
+  /** Opens the app as `open` does, then waits for the screen titled `title` (it starts on Capture). */
+  openAt(title: string, opts?: AppOptions): Promise<{ app: RunningApp; page: Page }>
   /** Opens another fresh context (e.g. dark colour scheme); closed after the test. */
   openPage(opts?: Parameters<typeof openPage>[1]): Promise<Page>
   /** axe on the current screen: no serious or critical violation. */
@@ -110,6 +112,11 @@ export function describeE2E(title: string, body: (t: E2E) => void): void {
         const app = await t.app(opts)
         await t.page.goto(app.host.url)
         return { app, page: t.page }
+      },
+      async openAt(title, opts) {
+        const opened = await t.open(opts)
+        await onScreen(opened.page, title)
+        return opened
       },
       async openPage(opts) {
         const o = await openPage(t.browser, opts)
