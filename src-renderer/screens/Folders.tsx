@@ -220,7 +220,6 @@ export function Folders() {
   return (
     <SourceScreen
       words={m}
-      addId="add-folder-title"
       error={loadError}
       empty={loaded && mine.length === 0}
       form={(close) => (

@@ -14,6 +14,7 @@ import { bookdrop } from '../../lib/bridge'
 import type { Res } from '../../lib/types'
 import { useSubmit } from '../../lib/useSubmit'
 import messages from './Connection.messages.json' with { type: 'json' }
+import { Section } from '../../components/Section'
 
 type ConnectionSettings = Res<'getConnection'>
 type ConnectionReport = Res<'testConnection'>
@@ -70,10 +71,7 @@ export function Connection() {
     }
   }
   return (
-    <section className="section" aria-labelledby="conn-title">
-      <h2 id="conn-title" className="h3">
-        {intl.formatMessage(m.title)}
-      </h2>
+    <Section title={intl.formatMessage(m.title)}>
       <form
         className="form form--grid"
         onSubmit={(e) => {
@@ -198,6 +196,6 @@ export function Connection() {
           </dl>
         ) : null}
       </div>
-    </section>
+    </Section>
   )
 }
