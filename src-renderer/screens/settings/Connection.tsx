@@ -4,6 +4,7 @@ import { useI18n } from '../../lib/i18n'
 import {
   BusyButton,
   Choice,
+  FormActions,
   FormError,
   SecretField,
   SubmitButton,
@@ -142,11 +143,9 @@ export function Connection() {
         />
         <SecretField label={intl.formatMessage(m.password)} value={password} onChange={setPassword} />
         <FormError message={creds.error} />
-        <div className="form__actions">
-          <SubmitButton busy={creds.busy} busyLabel={intl.formatMessage(m.saving)}>
-            {intl.formatMessage(m.savePassword)}
-          </SubmitButton>
-        </div>
+        <FormActions busy={creds.busy} busyLabel={intl.formatMessage(m.saving)}>
+          {intl.formatMessage(m.savePassword)}
+        </FormActions>
       </form>
       <div className="form">
         <div className="form__actions">
