@@ -4,8 +4,8 @@
  * ArrowDown/ArrowUp and J/K move the selection (the detail follows), Page Up/Down, Home and End
  * jump; the selected option is the list's active descendant, so focus stays on the list.
  */
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useRef } from 'react'
+import { useVirtualRows } from '../../lib/useVirtualRows'
+import { useEffect, useMemo } from 'react'
 import { defineMessages } from 'react-intl'
 import type { ReviewItem } from '../../../contract/review'
 import { formatDate } from '../../lib/format'
@@ -79,21 +79,13 @@ export function ReviewList() {
   const selected = useApp((s) => s.reviewSelected)
   const ensure = useApp((s) => s.ensureReviewItems)
   const select = useApp((s) => s.selectReview)
-  const scrollRef = useRef<HTMLDivElement>(null)
-
-  const virtualizer = useVirtualizer({
+  const { scrollRef, virtualizer, items, first, last } = useVirtualRows({
     count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => OPTION_HEIGHT,
-    initialRect: { width: 0, height: window.innerHeight },
+    rowHeight: OPTION_HEIGHT,
     overscan: 8,
+    gen,
+    ensure,
   })
-  const items = virtualizer.getVirtualItems()
-  const first = items[0]?.index ?? 0
-  const last = items[items.length - 1]?.index ?? -1
-  useEffect(() => {
-    if (total > 0 && last >= first) ensure(first, last)
-  }, [first, last, total, gen, ensure])
 
   // The selected record's index among the loaded pages (-1: not loaded or not in this filter).
   const index = useMemo(() => {
