@@ -4,7 +4,8 @@ import { useEffect, useRef } from 'react'
 /**
  * A long list drawn a window of rows at a time (@tanstack/react-virtual) whose rows the store loads
  * page by page: `ensure(first, last)` is asked for the rows in view each time they change, the
- * count changes or a new query starts (`gen`). Put `scrollRef` on the element that scrolls.
+ * count changes or a new query starts (`gen`; it also scrolls back to the top). Put `scrollRef` on
+ * the element that scrolls; `keyMove` says where a key moves from a row.
  */
 export function useVirtualRows({
   count,
@@ -35,5 +36,26 @@ export function useVirtualRows({
   useEffect(() => {
     if (count > 0 && last >= first) ensure(first, last)
   }, [first, last, count, gen, ensure])
-  return { scrollRef, virtualizer, items, first, last }
+  // A new query starts at the top.
+  useEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0
+  }, [gen])
+  /**
+   * The row a key moves to from row `from`: Arrow Down/Up one row, Page Down/Up the rows in view
+   * less one, Home and End the first and last; undefined for any other key.
+   */
+  const keyMove = (key: string, from: number): number | undefined => {
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1)
+    const moves: Record<string, number> = {
+      ArrowDown: from + 1,
+      ArrowUp: from - 1,
+      PageDown: from + page,
+      PageUp: from - page,
+      Home: 0,
+      End: count - 1,
+    }
+    const to = moves[key]
+    return to === undefined ? undefined : Math.max(0, Math.min(count - 1, to))
+  }
+  return { scrollRef, virtualizer, items, first, last, keyMove }
 }

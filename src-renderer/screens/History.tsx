@@ -31,7 +31,7 @@ export function History() {
   }, [reload])
 
   const count = total ?? 0
-  const { scrollRef, virtualizer, items, first, last } = useVirtualRows({
+  const { scrollRef, virtualizer, items, first, last, keyMove } = useVirtualRows({
     count,
     rowHeight: ROW_HEIGHT,
     overscan: 12,
@@ -43,9 +43,8 @@ export function History() {
   const [active, setActive] = useState(0)
   const [focused, setFocused] = useState(false)
 
-  // A new query starts at the top.
+  // A new query starts at the top (useVirtualRows scrolls there).
   useEffect(() => {
-    if (scrollRef.current) scrollRef.current.scrollTop = 0
     setActive(0)
   }, [gen])
   const focusPending = useRef(false)
@@ -57,19 +56,9 @@ export function History() {
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (count === 0 || !(e.target instanceof HTMLElement) || e.target.getAttribute('role') !== 'row') return
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1)
-    const moves: Record<string, number> = {
-      ArrowDown: active + 1,
-      ArrowUp: active - 1,
-      PageDown: active + page,
-      PageUp: active - page,
-      Home: 0,
-      End: count - 1,
-    }
-    const next = moves[e.key]
-    if (next === undefined) return
+    const to = keyMove(e.key, active)
+    if (to === undefined) return
     e.preventDefault()
-    const to = Math.max(0, Math.min(count - 1, next))
     focusPending.current = true
     setActive(to)
     virtualizer.scrollToIndex(to, { align: 'auto' })
