@@ -3,8 +3,9 @@ import { useI18n } from '../lib/i18n'
 import { type ReactNode, useEffect, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { formatTime } from '../lib/format'
-import type { PhoneDevice } from '../lib/types'
+import type { PhoneDevice, PhoneState } from '../lib/types'
 import { useApp } from '../store'
+import { Section } from './Section'
 import messages from './PhonePanel.messages.json' with { type: 'json' }
 
 const m = defineMessages(messages.m)
@@ -70,47 +71,46 @@ function Waiting({ p }: { p: PhoneDevice }) {
  */
 export function PhonePanel() {
   const [phone, busy, error] = useApp(useShallow((s) => [s.phone, s.phoneBusy, s.phoneError] as const))
-  const [load, open, newLink, end, close] = useApp(
-    useShallow((s) => [s.loadPhone, s.openPhone, s.newPhoneLink, s.endPhone, s.closePhone] as const),
-  )
-  const now = useNow()
+  const [load, open, close] = useApp(useShallow((s) => [s.loadPhone, s.openPhone, s.closePhone] as const))
   const intl = useI18n()
   useEffect(() => {
     void load()
   }, [load])
-  // A link that expired while the panel stayed open is not shown (main says nothing when it does).
-  const link = phone?.link && phone.link.expiresAt > Math.max(now, Date.now()) ? phone.link : null
+  const opened = phone?.open ? phone : null
 
-  if (!phone?.open) {
-    return (
-      <section className="card phone" aria-labelledby="phone-title">
-        <div className="phone__intro">
-          <div>
-            <h2 id="phone-title" className="h3">
-              {intl.formatMessage(m.title)}
-            </h2>
-            <p className="muted">{intl.formatMessage(m.intro)}</p>
-          </div>
+  return (
+    <Section
+      className="card phone"
+      title={intl.formatMessage(m.title)}
+      intro={opened ? undefined : intl.formatMessage(m.intro)}
+      actions={
+        opened ? (
+          <button type="button" className="btn btn--small" disabled={busy} onClick={() => void close()}>
+            {intl.formatMessage(m.close)}
+          </button>
+        ) : (
           <button type="button" className="btn" disabled={busy} onClick={() => void open()}>
             {intl.formatMessage(m.title)}
           </button>
-        </div>
-        {phone?.problem ? <p className="field__error">{phone.problem}</p> : null}
-        {error ? <p className="field__error">{error}</p> : null}
-      </section>
-    )
-  }
+        )
+      }
+    >
+      {opened ? <Pairing phone={opened} busy={busy} /> : null}
+      {phone?.problem ? <p className="field__error">{phone.problem}</p> : null}
+      {error ? <p className="field__error">{error}</p> : null}
+    </Section>
+  )
+}
 
+/** The open panel: phones waiting to be allowed, the code and link to pair one, the paired phones. */
+function Pairing({ phone, busy }: { phone: PhoneState; busy: boolean }) {
+  const [newLink, end] = useApp(useShallow((s) => [s.newPhoneLink, s.endPhone] as const))
+  const now = useNow()
+  const intl = useI18n()
+  // A link that expired while the panel stayed open is not shown (main says nothing when it does).
+  const link = phone.link && phone.link.expiresAt > Math.max(now, Date.now()) ? phone.link : null
   return (
-    <section className="card phone" aria-labelledby="phone-title">
-      <div className="section__head">
-        <h2 id="phone-title" className="h3">
-          {intl.formatMessage(m.title)}
-        </h2>
-        <button type="button" className="btn btn--small" disabled={busy} onClick={() => void close()}>
-          {intl.formatMessage(m.close)}
-        </button>
-      </div>
+    <>
       {phone.pending.length ? (
         <ul className="phone__asks" aria-live="assertive">
           {phone.pending.map((p) => (
@@ -182,8 +182,6 @@ export function PhonePanel() {
         {intl.formatMessage(m.reach, { address: phone.address })}
         {phone.refused ? ` ${intl.formatMessage(m.refused, { count: phone.refused })}` : ''}
       </p>
-      {phone.problem ? <p className="field__error">{phone.problem}</p> : null}
-      {error ? <p className="field__error">{error}</p> : null}
-    </section>
+    </>
   )
 }

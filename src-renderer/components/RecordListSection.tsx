@@ -8,6 +8,7 @@ import { useApp } from '../store'
 import { BusyButton } from './Field'
 import { Pager } from './Pager'
 import { RecordTable, type RecordTableProps } from './RecordTable'
+import { Section } from './Section'
 import messages from './RecordListSection.messages.json' with { type: 'json' }
 
 const m = defineMessages(messages.m)
@@ -15,9 +16,8 @@ const m = defineMessages(messages.m)
 interface Props extends Omit<RecordTableProps, 'rows' | 'loading'> {
   /** The list of the store this section shows (loaded on first show). */
   listKey: ListKey
-  /** The section's heading and its id (no heading without a title). */
+  /** The section's heading (no heading without a title). */
   title?: string
-  titleId?: string
   className?: string
   /** The pager's name ("Invoices pages"); the table's caption by default. */
   pagerLabel?: string
@@ -33,7 +33,6 @@ interface Props extends Omit<RecordTableProps, 'rows' | 'loading'> {
 export function RecordListSection({
   listKey,
   title,
-  titleId,
   className = 'section',
   pagerLabel,
   before,
@@ -42,13 +41,8 @@ export function RecordListSection({
 }: Props) {
   const { list, load } = useRecordList(listKey)
   const intl = useI18n()
-  return (
-    <section className={className} aria-labelledby={title ? titleId : undefined}>
-      {title ? (
-        <h2 id={titleId} className="h3">
-          {title}
-        </h2>
-      ) : null}
+  const body = (
+    <>
       {before}
       <ListError what={table.caption} list={list} onRetry={() => void load(listKey)} />
       <RecordTable
@@ -68,7 +62,14 @@ export function RecordListSection({
         onPage={(page) => void load(listKey, { page })}
       />
       {after}
-    </section>
+    </>
+  )
+  return title ? (
+    <Section className={className} title={title}>
+      {body}
+    </Section>
+  ) : (
+    <section className={className}>{body}</section>
   )
 }
 

@@ -5,7 +5,7 @@ import { getIntl, useI18n } from '../lib/i18n'
 import { columnWidth } from '../lib/measure'
 import type { RecordRow } from '../lib/types'
 import { Truncate } from './RowMenu'
-import { ACTIONS, EmptyRow, TableHead } from './TableHead'
+import { ACTIONS, EmptyRow, Table } from './TableHead'
 import messages from './RecordTable.messages.json' with { type: 'json' }
 
 const m = defineMessages(messages.m)
@@ -215,61 +215,58 @@ export function RecordTable({
   const visibleLabels = labels.filter((_, i) => shown?.[i] ?? true)
   const widths = allWidths.filter((_, i) => shown?.[i] ?? true)
   return (
-    <div className="table-wrap" ref={ref}>
-      <table className="table table--fit" aria-busy={loading}>
-        <caption className="sr-only">{caption}</caption>
-        <TableHead
-          cells={[
-            ...visible.map((c, i) => ({
-              label: visibleLabels[i],
-              className: cellClass(c, measured),
-              width: widths[i],
-            })),
-            ...(actions ? [{ label: ACTIONS, className: 'actions-cell', width: actionsWidth }] : []),
-          ]}
-        />
-        <tbody>
-          {rows.length === 0 ? (
-            <EmptyRow span={visible.length + (actions ? 1 : 0)}>{loading ? intl.formatMessage(m.loading) : (empty ?? intl.formatMessage(m.empty))}</EmptyRow>
-          ) : (
-            rows.map((row) => {
-              const extra = below?.(row)
-              return [
-                <tr
-                  key={row.uuid}
-                  className={onRowClick ? 'clickable' : undefined}
-                  onClick={
-                    onRowClick
-                      ? (e) => {
-                          if (!(e.target as HTMLElement).closest('button, a, input')) onRowClick(row)
-                        }
-                      : undefined
-                  }
-                >
-                  {visible.map((c) => {
-                    const content = c.render ? c.render(row) : str(row[c.key])
-                    return (
-                      <td key={c.key} className={cellClass(c, measured)}>
-                        {typeof content === 'string' && !c.numeric && !c.fit ? (
-                          <Truncate text={content} focusable={c.primary === true && content !== '—'} />
-                        ) : (
-                          content
-                        )}
-                      </td>
-                    )
-                  })}
-                  {actions ? <td className="actions-cell">{actions(row)}</td> : null}
-                </tr>,
-                extra ? (
-                  <tr key={`${row.uuid}-below`} className="row-below">
-                    <td colSpan={visible.length + (actions ? 1 : 0)}>{extra}</td>
-                  </tr>
-                ) : null,
-              ]
-            })
-          )}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      frameRef={ref}
+      busy={loading}
+      caption={caption}
+      cells={[
+        ...visible.map((c, i) => ({
+          label: visibleLabels[i],
+          className: cellClass(c, measured),
+          width: widths[i],
+        })),
+        ...(actions ? [{ label: ACTIONS, className: 'actions-cell', width: actionsWidth }] : []),
+      ]}
+    >
+      {rows.length === 0 ? (
+        <EmptyRow span={visible.length + (actions ? 1 : 0)}>{loading ? intl.formatMessage(m.loading) : (empty ?? intl.formatMessage(m.empty))}</EmptyRow>
+      ) : (
+        rows.map((row) => {
+          const extra = below?.(row)
+          return [
+            <tr
+              key={row.uuid}
+              className={onRowClick ? 'clickable' : undefined}
+              onClick={
+                onRowClick
+                  ? (e) => {
+                      if (!(e.target as HTMLElement).closest('button, a, input')) onRowClick(row)
+                    }
+                  : undefined
+              }
+            >
+              {visible.map((c) => {
+                const content = c.render ? c.render(row) : str(row[c.key])
+                return (
+                  <td key={c.key} className={cellClass(c, measured)}>
+                    {typeof content === 'string' && !c.numeric && !c.fit ? (
+                      <Truncate text={content} focusable={c.primary === true && content !== '—'} />
+                    ) : (
+                      content
+                    )}
+                  </td>
+                )
+              })}
+              {actions ? <td className="actions-cell">{actions(row)}</td> : null}
+            </tr>,
+            extra ? (
+              <tr key={`${row.uuid}-below`} className="row-below">
+                <td colSpan={visible.length + (actions ? 1 : 0)}>{extra}</td>
+              </tr>
+            ) : null,
+          ]
+        })
+      )}
+    </Table>
   )
 }

@@ -3,6 +3,7 @@ import { useI18n } from '../lib/i18n'
 import { type ReactNode, useState } from 'react'
 import { Badge, type Tone } from './Badge'
 import { Screen } from './Screen'
+import { Section } from './Section'
 import { FormActions, FormError } from './Field'
 import type { Result } from '../lib/types'
 import { useSubmit } from '../lib/useSubmit'
@@ -12,8 +13,8 @@ const m = defineMessages(messages.m)
 
 /**
  * The pieces the Watched folders and Mail screens share around their lists of sources: the add
- * button, the card the add form sits in, the list's error and empty state, a source's head line,
- * and the frame of a source's form.
+ * button, the list's error and empty state, the screen around them (the add form in its card), a
+ * source's head line, and the frame of a source's form.
  */
 
 export function AddButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
@@ -21,18 +22,6 @@ export function AddButton({ onClick, children }: { onClick: () => void; children
     <button type="button" className="btn btn--primary" onClick={onClick}>
       {children}
     </button>
-  )
-}
-
-/** The add form, in a card titled for it. */
-export function AddCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section className="card" aria-labelledby={id}>
-      <h2 id={id} className="h3">
-        {title}
-      </h2>
-      {children}
-    </section>
   )
 }
 
@@ -70,7 +59,6 @@ export function ListState({
  */
 export function SourceScreen({
   words,
-  addId,
   error,
   empty,
   form,
@@ -78,8 +66,6 @@ export function SourceScreen({
   children,
 }: {
   words: Record<'title' | 'intro' | 'add' | 'addTitle' | 'empty', MessageDescriptor>
-  /** The add card's title's id. */
-  addId: string
   error: string | null
   /** Loaded, and nothing in the list. */
   empty: boolean
@@ -97,9 +83,9 @@ export function SourceScreen({
       actions={!adding ? <AddButton onClick={() => setAdding(true)}>{add}</AddButton> : null}
     >
       {adding ? (
-        <AddCard id={addId} title={intl.formatMessage(words.addTitle)}>
+        <Section className="card" title={intl.formatMessage(words.addTitle)}>
           {form(() => setAdding(false))}
-        </AddCard>
+        </Section>
       ) : null}
 
       <ListState

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { ReactNode, Ref } from 'react'
 import { defineMessages } from 'react-intl'
 import { useI18n } from '../lib/i18n'
 import messages from './TableHead.messages.json' with { type: 'json' }
@@ -45,6 +45,38 @@ export function TableHead({ cells }: { cells: readonly (string | HeadCell)[] }) 
         })}
       </tr>
     </thead>
+  )
+}
+
+/**
+ * A table in its frame (which scrolls sideways when the table is wider): its caption (read out, not
+ * shown), its head of `cells`, and its rows.
+ */
+export function Table({
+  caption,
+  cells,
+  className = 'table table--fit',
+  busy,
+  frameRef,
+  children,
+}: {
+  caption: ReactNode
+  cells: readonly (string | HeadCell)[]
+  className?: string
+  /** Its rows are loading (aria-busy). */
+  busy?: boolean
+  /** The frame, for a table that measures the room it has. */
+  frameRef?: Ref<HTMLDivElement>
+  children: ReactNode
+}) {
+  return (
+    <div className="table-wrap" ref={frameRef}>
+      <table className={className} aria-busy={busy}>
+        <caption className="sr-only">{caption}</caption>
+        <TableHead cells={cells} />
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   )
 }
 

@@ -5,26 +5,14 @@ import { formatBytes, uploadSize, uploadSizeTitle } from '../lib/format'
 import { CANCELLABLE, RETRYABLE, SKIP_REASON_LABELS, TARGET_LABELS, retryLabel } from '../lib/labels'
 import type { Upload } from '../lib/types'
 import { useApp } from '../store'
-import type { Progress } from '../store/uploads'
+import { type Progress, loadedUpload } from '../store/uploads'
 import { StatusBadge } from './Badge'
 import { ProgressBar } from './Progress'
 import { DiscardButton, PossibleDuplicateNote } from './PossibleDuplicate'
-
-const m = defineMessages(messages.m)
-
-/** The file name of an upload this window has loaded (this session, needing attention, history). */
-function knownName(id: number): string | null {
-  const s = useApp.getState()
-  const page = s.historyIndex[id]
-  return (
-    s.live[id]?.name ??
-    s.attention.find((a) => a.id === id)?.name ??
-    (page !== undefined ? s.historyPages[page]?.find((r) => r.id === id)?.name : undefined) ??
-    null
-  )
-}
 import { RecordSummaryLink } from './RecordSummaryLink'
 import messages from './UploadRow.messages.json' with { type: 'json' }
+
+const m = defineMessages(messages.m)
 
 /** Why a row is where it is, in words. */
 export function uploadReason(u: Upload): string | null {
@@ -33,7 +21,7 @@ export function uploadReason(u: Upload): string | null {
   if (u.reason) return SKIP_REASON_LABELS[u.reason] ?? u.reason
   if (u.status === 'duplicate') {
     // The other upload by its file name when this window knows it (never by its row number).
-    const name = u.duplicateOf !== null ? knownName(u.duplicateOf) : null
+    const name = u.duplicateOf !== null ? loadedUpload(useApp.getState(), u.duplicateOf)?.name : null
     return name ? getIntl().formatMessage(m.alreadySentAs, { name }) : getIntl().formatMessage(m.alreadySent)
   }
   // A note of intake ("Sent although it looked unfinished: …").

@@ -18,6 +18,7 @@ import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 import messages from './Bank.messages.json' with { type: 'json' }
+import { Section } from '../components/Section'
 
 const m = defineMessages(messages.m)
 
@@ -50,7 +51,6 @@ export function Bank() {
           listKey="bank"
           className="split__main section"
           title={intl.formatMessage(m.transactions)}
-          titleId="bank-list-title"
           caption={intl.formatMessage(m.transactions)}
           columns={COLUMNS}
           empty={intl.formatMessage(m.empty)}
@@ -181,10 +181,7 @@ function StatementUpload() {
   }
 
   return (
-    <section className="card" aria-labelledby="stmt-title">
-      <h2 id="stmt-title" className="h3">
-        {intl.formatMessage(m.upload)}
-      </h2>
+    <Section className="card" title={intl.formatMessage(m.upload)}>
       <form className="form" onSubmit={submit} noValidate>
         <DropZone
           title={intl.formatMessage(m.drop)}
@@ -223,7 +220,7 @@ function StatementUpload() {
         ) : null}
       </form>
       <SentStatements />
-    </section>
+    </Section>
   )
 }
 

@@ -7,6 +7,7 @@ import { MOD } from '../components/Nav'
 import { PhonePanel } from '../components/PhonePanel'
 import { ProgressBar } from '../components/Progress'
 import { Screen } from '../components/Screen'
+import { Section } from '../components/Section'
 import { LiveUploadRow, UploadActions, uploadReason } from '../components/UploadRow'
 import { StatusBadge } from '../components/Badge'
 import { formatBytes, formatDateTime, formatNumber } from '../lib/format'
@@ -130,21 +131,20 @@ export function Capture() {
       <NeedsAttention />
 
       {liveOrder.length > 0 ? (
-        <section aria-labelledby="session-title" className="section">
-          <h2 id="session-title" className="h3">
-            {intl.formatMessage(m.session, {
-              files: liveOrder.length,
-              active: activeCount,
-              muted: (chunks: ReactNode[]) => <span className="muted">{chunks}</span>,
-            })}
-          </h2>
+        <Section
+          title={intl.formatMessage(m.session, {
+            files: liveOrder.length,
+            active: activeCount,
+            muted: (chunks: ReactNode[]) => <span className="muted">{chunks}</span>,
+          })}
+        >
           <ul className="upload-list">
             {liveOrder.map((id) => {
               const u = live[id]
               return u ? <LiveUploadRow key={id} u={u} progress={progress[id]} /> : null
             })}
           </ul>
-        </section>
+        </Section>
       ) : null}
     </Screen>
   )
@@ -160,18 +160,22 @@ export function NeedsAttention() {
   const failedShown = attention.some((u) => u.status === 'failed')
   if (attention.length === 0 && rejects.length === 0) return null
   return (
-    <section className="section attention" aria-labelledby="attention-title">
-      <div className="section__head">
-        <h2 id="attention-title" className="h3">
+    <Section
+      className="section attention"
+      title={
+        <>
           {intl.formatMessage(m.attention)}{' '}
           <span className="badge badge--warn">{formatNumber(total + rejects.length)}</span>
-        </h2>
-        {failedShown ? (
+        </>
+      }
+      actions={
+        failedShown ? (
           <button type="button" className="btn btn--small" onClick={() => void retryAll()}>
             {intl.formatMessage(m.retryAll)}
           </button>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       <ul className="attention__list">
         {rejects.map((r) => (
           <li key={r.key} className="attention__item">
@@ -222,7 +226,7 @@ export function NeedsAttention() {
           </button>
         </p>
       ) : null}
-    </section>
+    </Section>
   )
 }
 
@@ -234,25 +238,24 @@ function SampleReceipts() {
   const intl = useI18n()
   if (!demo) return null
   return (
-    <section className="card demo-offer" aria-labelledby="samples-title">
-      <div>
-        <h2 id="samples-title" className="h3">
-          {intl.formatMessage(m.samplesTitle)}
-        </h2>
-        <p className="muted">{intl.formatMessage(m.samplesText)}</p>
-      </div>
-      <BusyButton
-        className="btn btn--primary"
-        busy={busy}
-        busyLabel={intl.formatMessage(m.dropping)}
-        onClick={async () => {
-          setBusy(true)
-          await add()
-          setBusy(false)
-        }}
-      >
-        {intl.formatMessage(m.dropSamples)}
-      </BusyButton>
-    </section>
+    <Section
+      className="card demo-offer"
+      title={intl.formatMessage(m.samplesTitle)}
+      intro={intl.formatMessage(m.samplesText)}
+      actions={
+        <BusyButton
+          className="btn btn--primary"
+          busy={busy}
+          busyLabel={intl.formatMessage(m.dropping)}
+          onClick={async () => {
+            setBusy(true)
+            await add()
+            setBusy(false)
+          }}
+        >
+          {intl.formatMessage(m.dropSamples)}
+        </BusyButton>
+      }
+    />
   )
 }

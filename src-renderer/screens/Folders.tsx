@@ -128,17 +128,15 @@ function FolderForm({
   onCancel?: () => void
 }) {
   const form = useSourceForm(initial, onSubmit)
-  const { values: v, set, fe } = form
+  const { values: v, set, fe, text, check } = form
   const intl = useI18n()
 
   return (
     <SourceForm form={form} submitLabel={submitLabel} onCancel={onCancel}>
       <PathField
         label={intl.formatMessage(m.folder)}
-        error={fe('path')}
         hint={intl.formatMessage(m.folderHint)}
-        value={v.path}
-        onChange={(p) => set('path', p)}
+        {...text('path')}
       />
       <RuleFields values={v} set={set} error={fe} source="folder" />
       <Choice
@@ -154,35 +152,17 @@ function FolderForm({
         onChange={(after) => set('afterUpload', after)}
       />
       {v.afterUpload === 'archive' ? (
-        <PathField
-          label={intl.formatMessage(m.archiveFolder)}
-          error={fe('archiveDir')}
-          value={v.archiveDir}
-          onChange={(p) => set('archiveDir', p)}
-        />
+        <PathField label={intl.formatMessage(m.archiveFolder)} {...text('archiveDir')} />
       ) : null}
       <div className="span-2 checks">
-        <Check
-          label={intl.formatMessage(m.subfolders)}
-          checked={v.recursive}
-          onChange={(c) => set('recursive', c)}
-        />
+        <Check label={intl.formatMessage(m.subfolders)} {...check('recursive')} />
         <Check
           label={intl.formatMessage(m.poll)}
-          checked={v.usePolling}
-          onChange={(c) => set('usePolling', c)}
+          {...check('usePolling')}
           hint={intl.formatMessage(m.pollHint)}
         />
-        <Check
-          label={intl.formatMessage(m.takeExisting)}
-          checked={v.takeExisting}
-          onChange={(c) => set('takeExisting', c)}
-        />
-        <Check
-          label={intl.formatMessage(m.enabled)}
-          checked={v.enabled}
-          onChange={(c) => set('enabled', c)}
-        />
+        <Check label={intl.formatMessage(m.takeExisting)} {...check('takeExisting')} />
+        <Check label={intl.formatMessage(m.enabled)} {...check('enabled')} />
       </div>
     </SourceForm>
   )
@@ -220,7 +200,6 @@ export function Folders() {
   return (
     <SourceScreen
       words={m}
-      addId="add-folder-title"
       error={loadError}
       empty={loaded && mine.length === 0}
       form={(close) => (

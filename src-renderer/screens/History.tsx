@@ -1,8 +1,8 @@
 import { defineMessages } from 'react-intl'
 import { useI18n } from '../lib/i18n'
-import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
 import { Screen } from '../components/Screen'
+import { useVirtualRows } from '../lib/useVirtualRows'
 import { useApp } from '../store'
 import { historyRowAt } from '../store/history'
 import { useShallow } from 'zustand/react/shallow'
@@ -30,32 +30,21 @@ export function History() {
     if (s.historyTotal === null && Object.keys(s.historyLoading).length === 0) reload()
   }, [reload])
 
-  const scrollRef = useRef<HTMLDivElement>(null)
   const count = total ?? 0
-  const virtualizer = useVirtualizer({
+  const { scrollRef, virtualizer, items, first, last, keyMove } = useVirtualRows({
     count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    // Rows on the very first render (the table is at most the window's height); the real size is
-    // measured right after. Without it the first render has no rows and they come one pass later.
-    initialRect: { width: 0, height: window.innerHeight },
+    rowHeight: ROW_HEIGHT,
     overscan: 12,
+    gen,
+    ensure,
   })
-  const items = virtualizer.getVirtualItems()
-  const first = items[0]?.index ?? 0
-  const last = items[items.length - 1]?.index ?? -1
-
-  useEffect(() => {
-    if (total !== null && last >= first && total > 0) ensure(first, last)
-  }, [first, last, total, gen, ensure])
 
   // Keyboard: one row is in the tab order; arrows, Page Up/Down, Home and End move it.
   const [active, setActive] = useState(0)
   const [focused, setFocused] = useState(false)
 
-  // A new query starts at the top.
+  // A new query starts at the top (useVirtualRows scrolls there).
   useEffect(() => {
-    if (scrollRef.current) scrollRef.current.scrollTop = 0
     setActive(0)
   }, [gen])
   const focusPending = useRef(false)
@@ -67,19 +56,9 @@ export function History() {
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (count === 0 || !(e.target instanceof HTMLElement) || e.target.getAttribute('role') !== 'row') return
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1)
-    const moves: Record<string, number> = {
-      ArrowDown: active + 1,
-      ArrowUp: active - 1,
-      PageDown: active + page,
-      PageUp: active - page,
-      Home: 0,
-      End: count - 1,
-    }
-    const next = moves[e.key]
-    if (next === undefined) return
+    const to = keyMove(e.key, active)
+    if (to === undefined) return
     e.preventDefault()
-    const to = Math.max(0, Math.min(count - 1, next))
     focusPending.current = true
     setActive(to)
     virtualizer.scrollToIndex(to, { align: 'auto' })

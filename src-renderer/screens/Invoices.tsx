@@ -11,9 +11,10 @@ import { useApp } from '../store'
 import { useSubmit } from '../lib/useSubmit'
 import { RecordListSection } from '../components/RecordListSection'
 import type { Invoice } from '../store/records'
-import { EmptyRow, TableHead, numeric } from '../components/TableHead'
+import { EmptyRow, Table, numeric } from '../components/TableHead'
 import { useShallow } from 'zustand/react/shallow'
 import messages from './Invoices.messages.json' with { type: 'json' }
+import { Section } from '../components/Section'
 
 const m = defineMessages(messages.m)
 
@@ -95,7 +96,6 @@ export function Invoices() {
           <RecordListSection
             listKey="invoices"
             title={intl.formatMessage(m.all)}
-            titleId="inv-list-title"
             caption={intl.formatMessage(m.title)}
             columns={COLUMNS}
             empty={intl.formatMessage(m.empty)}
@@ -138,21 +138,23 @@ function InvoiceView({
   // Titled by its number (INV-1003), not its id; before it is read, by what was typed to open it.
   const number = data ? invoiceNumber(data) : id
   return (
-    <section className="card invoice" aria-labelledby="invoice-title" aria-busy={loading}>
-      <div className="section__head">
-        <h2 id="invoice-title" className="h3">
-          {intl.formatMessage(m.invoice, {
-            number: (
-              <bdi key="n" className="mono">
-                {number}
-              </bdi>
-            ),
-          })}
-        </h2>
+    <Section
+      className="card invoice"
+      titleId="invoice-title"
+      title={intl.formatMessage(m.invoice, {
+        number: (
+          <bdi key="n" className="mono">
+            {number}
+          </bdi>
+        ),
+      })}
+      busy={loading}
+      actions={
         <button type="button" className="btn btn--small btn--ghost" onClick={onClose}>
           {intl.formatMessage(m.close)}
         </button>
-      </div>
+      }
+    >
       {loading ? <p role="status">{intl.formatMessage(m.loading)}</p> : null}
       <FormError message={error} />
       {data ? (
@@ -201,7 +203,7 @@ function InvoiceView({
           )}
         </>
       ) : null}
-    </section>
+    </Section>
   )
 }
 
@@ -224,37 +226,33 @@ function InvoiceItems({ data }: { data: Invoice }) {
     ),
   })
   return (
-    <div className="table-wrap">
-      <table className="table table--fit table--wrap">
-        <caption className="sr-only">{intl.formatMessage(m.itemsCaption)}</caption>
-        <TableHead
-          cells={[
-            intl.formatMessage(m.item),
-            fit(intl.formatMessage(m.quantity), 'quantity'),
-            fit(intl.formatMessage(m.price), 'price'),
-            fit(intl.formatMessage(m.tax), 'tax'),
-            fit(intl.formatMessage(m.amount), 'amount'),
-          ]}
-        />
-        <tbody>
-          {rows.length === 0 ? (
-            <EmptyRow span={5} className="muted">
-              {intl.formatMessage(m.noItems)}
-            </EmptyRow>
-          ) : (
-            rows.map((it, i) => (
-              <tr key={i}>
-                <td dir="auto">{it.name}</td>
-                <td className="num nowrap">{it.quantity}</td>
-                <td className="num nowrap">{it.price}</td>
-                <td className="num nowrap">{it.tax}</td>
-                <td className="num nowrap">{it.amount}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      className="table table--fit table--wrap"
+      caption={intl.formatMessage(m.itemsCaption)}
+      cells={[
+        intl.formatMessage(m.item),
+        fit(intl.formatMessage(m.quantity), 'quantity'),
+        fit(intl.formatMessage(m.price), 'price'),
+        fit(intl.formatMessage(m.tax), 'tax'),
+        fit(intl.formatMessage(m.amount), 'amount'),
+      ]}
+    >
+      {rows.length === 0 ? (
+        <EmptyRow span={5} className="muted">
+          {intl.formatMessage(m.noItems)}
+        </EmptyRow>
+      ) : (
+        rows.map((it, i) => (
+          <tr key={i}>
+            <td dir="auto">{it.name}</td>
+            <td className="num nowrap">{it.quantity}</td>
+            <td className="num nowrap">{it.price}</td>
+            <td className="num nowrap">{it.tax}</td>
+            <td className="num nowrap">{it.amount}</td>
+          </tr>
+        ))
+      )}
+    </Table>
   )
 }
 
@@ -270,40 +268,36 @@ function InvoicePayments({ data }: { data: Invoice }) {
   const dateLabel = intl.formatMessage(m.date)
   const amountLabel = intl.formatMessage(m.amount)
   return (
-    <div className="table-wrap">
-      <table className="table table--fit table--wrap">
-        <caption className="sr-only">{intl.formatMessage(m.payments)}</caption>
-        <TableHead
-          cells={[
-            {
-              label: dateLabel,
-              className: 'nowrap',
-              width: columnWidth(
-                dateLabel,
-                rows.map((r) => r.date),
-              ),
-            },
-            intl.formatMessage(m.method),
-            {
-              ...numeric(amountLabel, 'nowrap'),
-              width: columnWidth(
-                amountLabel,
-                rows.map((r) => r.amount),
-              ),
-            },
-          ]}
-        />
-        <tbody>
-          {rows.map((p) => (
-            <tr key={p.key}>
-              <td className="nowrap">{p.date}</td>
-              <td>{p.method}</td>
-              <td className="num nowrap">{p.amount}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      className="table table--fit table--wrap"
+      caption={intl.formatMessage(m.payments)}
+      cells={[
+        {
+          label: dateLabel,
+          className: 'nowrap',
+          width: columnWidth(
+            dateLabel,
+            rows.map((r) => r.date),
+          ),
+        },
+        intl.formatMessage(m.method),
+        {
+          ...numeric(amountLabel, 'nowrap'),
+          width: columnWidth(
+            amountLabel,
+            rows.map((r) => r.amount),
+          ),
+        },
+      ]}
+    >
+      {rows.map((p) => (
+        <tr key={p.key}>
+          <td className="nowrap">{p.date}</td>
+          <td>{p.method}</td>
+          <td className="num nowrap">{p.amount}</td>
+        </tr>
+      ))}
+    </Table>
   )
 }
 
@@ -331,10 +325,7 @@ function CreateInvoice() {
   }
 
   return (
-    <section className="card" aria-labelledby="create-inv-title">
-      <h2 id="create-inv-title" className="h3">
-        {intl.formatMessage(m.create)}
-      </h2>
+    <Section className="card" title={intl.formatMessage(m.create)}>
       <DropZone
         title={intl.formatMessage(m.fromDocument)}
         hint={intl.formatMessage(m.fromDocumentHint)}
@@ -370,6 +361,6 @@ function CreateInvoice() {
           )}
         </div>
       ) : null}
-    </section>
+    </Section>
   )
 }

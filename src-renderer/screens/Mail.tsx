@@ -79,7 +79,6 @@ export function Mail() {
   return (
     <SourceScreen
       words={m}
-      addId="add-mail-title"
       error={loadError}
       empty={loaded && accounts.length === 0}
       form={(close) => (

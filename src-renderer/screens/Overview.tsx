@@ -15,7 +15,8 @@ import { DayChart } from './overview/DayChart'
 import { HeldCount } from './overview/HeldCount'
 import { overviewMessages as m } from './overview/messages'
 import { MonthMoney } from './overview/Money'
-import { ACTIONS, EmptyRow, TableHead, numeric } from '../components/TableHead'
+import { ACTIONS, EmptyRow, Table, numeric } from '../components/TableHead'
+import { Section } from '../components/Section'
 
 type BusinessData = Extract<OverviewData, { kind: 'business' }>
 type PartnerData = Extract<OverviewData, { kind: 'partner' }>
@@ -179,10 +180,7 @@ function BusinessOverview({ data, current }: { data: BusinessData; current: bool
         />
       </dl>
       {current ? <MonthMoney /> : null}
-      <section className="card" aria-labelledby="per-day-title">
-        <h2 id="per-day-title" className="h3">
-          {intl.formatMessage(m.perDay)}
-        </h2>
+      <Section className="card" title={intl.formatMessage(m.perDay)}>
         {data.filesAdded === 0 ? (
           <div className="empty">
             <p>{intl.formatMessage(m.nothingSent, { month: name })}</p>
@@ -195,7 +193,7 @@ function BusinessOverview({ data, current }: { data: BusinessData; current: bool
         ) : (
           <DayChart days={data.days} month={name} />
         )}
-      </section>
+      </Section>
     </>
   )
 }
@@ -269,112 +267,100 @@ function PartnerOverview({ data }: { data: PartnerData }) {
         </p>
       ) : null}
 
-      <section className="section" aria-labelledby="without-seats-title">
-        <div className="section__head">
-          <h2 id="without-seats-title" className="h3">
-            {intl.formatMessage(m.withoutSeats)}
-          </h2>
+      <Section
+        title={intl.formatMessage(m.withoutSeats)}
+        actions={
           <button type="button" className="btn btn--small" onClick={() => setScreen('partnerBusinesses')}>
             {intl.formatMessage(m.allReferred)}
           </button>
-        </div>
+        }
+      >
         {data.withoutSeats ? (
-          <div className="table-wrap">
-            <table className="table overview-table">
-              <caption className="sr-only">{intl.formatMessage(m.withoutSeats)}</caption>
-              <TableHead
-                cells={[
-                  intl.formatMessage(m.colBusiness),
-                  { label: intl.formatMessage(m.colEmail), className: 'overview-table__wide' },
-                  { label: intl.formatMessage(m.colPlan), className: 'overview-table__plan' },
-                  { label: ACTIONS, className: 'overview-table__action' },
-                ]}
-              />
-              <tbody>
-                {data.withoutSeats.length === 0 ? (
-                  <EmptyRow span={4}>{intl.formatMessage(m.allHaveSeats)}</EmptyRow>
-                ) : (
-                  data.withoutSeats.map((r) => (
-                    <tr key={r.uuid}>
-                      <td>
-                        <Cut text={r.name} />
-                      </td>
-                      <td className="overview-table__wide">
-                        <Cut text={r.email} />
-                      </td>
-                      <td>
-                        <Cut
-                          text={`${billingWords(r.subscription_plan)} · ${billingWords(r.subscription_status)}`}
-                        />
-                      </td>
-                      <td className="actions-cell">
-                        {r.credit_from_referral_partner ? (
-                          <span className="muted small" title={intl.formatMessage(m.aiPaidTitle)}>
-                            {intl.formatMessage(m.aiPaid)}
-                          </span>
-                        ) : (
-                          <AddSeatsButton row={r} onClick={() => setSeatsFor(r)} />
-                        )}
-                      </td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            className="table overview-table"
+            caption={intl.formatMessage(m.withoutSeats)}
+            cells={[
+              intl.formatMessage(m.colBusiness),
+              { label: intl.formatMessage(m.colEmail), className: 'overview-table__wide' },
+              { label: intl.formatMessage(m.colPlan), className: 'overview-table__plan' },
+              { label: ACTIONS, className: 'overview-table__action' },
+            ]}
+          >
+            {data.withoutSeats.length === 0 ? (
+              <EmptyRow span={4}>{intl.formatMessage(m.allHaveSeats)}</EmptyRow>
+            ) : (
+              data.withoutSeats.map((r) => (
+                <tr key={r.uuid}>
+                  <td>
+                    <Cut text={r.name} />
+                  </td>
+                  <td className="overview-table__wide">
+                    <Cut text={r.email} />
+                  </td>
+                  <td>
+                    <Cut
+                      text={`${billingWords(r.subscription_plan)} · ${billingWords(r.subscription_status)}`}
+                    />
+                  </td>
+                  <td className="actions-cell">
+                    {r.credit_from_referral_partner ? (
+                      <span className="muted small" title={intl.formatMessage(m.aiPaidTitle)}>
+                        {intl.formatMessage(m.aiPaid)}
+                      </span>
+                    ) : (
+                      <AddSeatsButton row={r} onClick={() => setSeatsFor(r)} />
+                    )}
+                  </td>
+                </tr>
+              ))
+            )}
+          </Table>
         ) : null}
-      </section>
+      </Section>
 
-      <section className="section" aria-labelledby="grants-title">
-        <h2 id="grants-title" className="h3">
-          {intl.formatMessage(m.grantsIn, { month: name })}
-        </h2>
-        <div className="table-wrap">
-          <table className="table overview-table">
-            <caption className="sr-only">{intl.formatMessage(m.grantsCaption, { month: name })}</caption>
-            <TableHead
-              cells={[
-                {
-                  label: intl.formatMessage(m.colWhen),
-                  className: 'nowrap',
-                  width: columnWidth(
-                    intl.formatMessage(m.colWhen),
-                    data.grants.map((g) => formatCompactDateTime(g.at)),
-                  ),
-                },
-                intl.formatMessage(m.colBusiness),
-                intl.formatMessage(m.colGrant),
-                numeric(intl.formatMessage(m.colCharged), 'overview-table__num'),
-                numeric(intl.formatMessage(m.colHoldingAfter), 'overview-table__num overview-table__wide'),
-              ]}
-            />
-            <tbody>
-              {data.grants.length === 0 ? (
-                <EmptyRow span={5}>{intl.formatMessage(m.noGrants, { month: name })}</EmptyRow>
-              ) : (
-                data.grants.map((g) => (
-                  <tr key={g.id}>
-                    <td className="nowrap">
-                      <time dateTime={new Date(g.at).toISOString()} title={formatWholeDateTime(g.at)}>
-                        {formatCompactDateTime(g.at)}
-                      </time>
-                    </td>
-                    <td>
-                      <Cut text={g.businessName ?? g.businessUuid} />
-                    </td>
-                    <td>
-                      <Cut text={grantText(intl, g)} />
-                    </td>
-                    <td className="num">{formatNumber(g.holdingCharged)}</td>
-                    <td className="num overview-table__wide">{formatNumber(g.holdingAfter)}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+      <Section title={intl.formatMessage(m.grantsIn, { month: name })}>
+        <Table
+          className="table overview-table"
+          caption={intl.formatMessage(m.grantsCaption, { month: name })}
+          cells={[
+            {
+              label: intl.formatMessage(m.colWhen),
+              className: 'nowrap',
+              width: columnWidth(
+                intl.formatMessage(m.colWhen),
+                data.grants.map((g) => formatCompactDateTime(g.at)),
+              ),
+            },
+            intl.formatMessage(m.colBusiness),
+            intl.formatMessage(m.colGrant),
+            numeric(intl.formatMessage(m.colCharged), 'overview-table__num'),
+            numeric(intl.formatMessage(m.colHoldingAfter), 'overview-table__num overview-table__wide'),
+          ]}
+        >
+          {data.grants.length === 0 ? (
+            <EmptyRow span={5}>{intl.formatMessage(m.noGrants, { month: name })}</EmptyRow>
+          ) : (
+            data.grants.map((g) => (
+              <tr key={g.id}>
+                <td className="nowrap">
+                  <time dateTime={new Date(g.at).toISOString()} title={formatWholeDateTime(g.at)}>
+                    {formatCompactDateTime(g.at)}
+                  </time>
+                </td>
+                <td>
+                  <Cut text={g.businessName ?? g.businessUuid} />
+                </td>
+                <td>
+                  <Cut text={grantText(intl, g)} />
+                </td>
+                <td className="num">{formatNumber(g.holdingCharged)}</td>
+                <td className="num overview-table__wide">{formatNumber(g.holdingAfter)}</td>
+              </tr>
+            ))
+          )}
+        </Table>
         <p className="muted small">{intl.formatMessage(m.grantsNote)}</p>
-      </section>
+      </Section>
       {seatsFor ? (
         <AddSeatsDialog
           row={seatsFor}

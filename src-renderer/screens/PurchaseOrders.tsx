@@ -167,7 +167,6 @@ export function PurchaseOrders() {
       <RecordListSection
         listKey="purchaseOrders"
         title={intl.formatMessage(m.all)}
-        titleId="po-list-title"
         caption={intl.formatMessage(m.title)}
         columns={COMMON_COLUMNS}
         empty={intl.formatMessage(m.empty)}

@@ -3,16 +3,12 @@ import { settle } from '../lib/result'
 import { getIntl } from '../lib/i18n'
 import { defineMessages } from 'react-intl'
 import type { Events, FolderView, Req, Result } from '../lib/types'
-import type { SliceCreator } from './types'
+import type { LoadedList, SliceCreator } from './types'
 import messages from './folders.messages.json' with { type: 'json' }
 
 const m = defineMessages(messages.m)
 
-export interface FoldersSlice {
-  folders: FolderView[]
-  foldersLoaded: boolean
-  foldersError: string | null
-  loadFolders(): Promise<void>
+export interface FoldersSlice extends LoadedList<'folders', 'folders', FolderView> {
   addFolder(req: Req<'addFolder'>): Promise<Result<FolderView>>
   updateFolder(id: string, patch: Req<'updateFolder'>['patch']): Promise<Result<FolderView>>
   removeFolder(id: string): Promise<Result<FolderView[]>>

@@ -8,16 +8,12 @@ import { settle } from '../lib/result'
 import { getIntl } from '../lib/i18n'
 import { defineMessages } from 'react-intl'
 import type { Events, MailAccountView, Req, Result } from '../lib/types'
-import type { SliceCreator } from './types'
+import type { LoadedList, SliceCreator } from './types'
 import messages from './mail.messages.json' with { type: 'json' }
 
 const m = defineMessages(messages.m)
 
-export interface MailSlice {
-  mailAccounts: MailAccountView[]
-  mailLoaded: boolean
-  mailError: string | null
-  loadMail(): Promise<void>
+export interface MailSlice extends LoadedList<'mail', 'mailAccounts', MailAccountView> {
   saveMailAccount(req: Req<'saveMailAccount'>): Promise<Result<MailAccountView>>
   removeMailAccount(id: string): Promise<Result<MailAccountView[]>>
   saveMailRule(req: Req<'saveMailRule'>): Promise<Result<MailAccountView>>

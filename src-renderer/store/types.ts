@@ -27,3 +27,13 @@ export type AppState = SessionSlice &
 
 /** The zustand slices pattern: each slice sees the whole state. */
 export type SliceCreator<T> = StateCreator<AppState, [], [], T>
+
+/**
+ * A list the store loads from main for the active profile (watched folders, mail accounts), named
+ * after it: its items, `<name>Loaded` once main answered (either way: a screen then shows the list
+ * or why it failed), `<name>Error` the reason the last load failed, and `load<Name>`.
+ */
+export type LoadedList<Name extends string, Items extends string, T> = Record<Items, T[]> &
+  Record<`${Name}Loaded`, boolean> &
+  Record<`${Name}Error`, string | null> &
+  Record<`load${Capitalize<Name>}`, () => Promise<void>>

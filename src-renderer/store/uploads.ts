@@ -355,13 +355,18 @@ export const createUploadsSlice: SliceCreator<UploadsSlice> = (set, get) => {
   }
 }
 
-/** The status a row had before an action, so counts and lists move it correctly. */
-function statusOf(s: AppState, id: number): Upload['status'] | null {
+/** An upload this window has loaded (this session, needing attention, a page of history), or null. */
+export function loadedUpload(s: AppState, id: number): Upload | null {
   const page = s.historyIndex[id]
   return (
-    s.live[id]?.status ??
-    s.attention.find((a) => a.id === id)?.status ??
-    (page !== undefined ? s.historyPages[page]?.find((r) => r.id === id)?.status : undefined) ??
+    s.live[id] ??
+    s.attention.find((a) => a.id === id) ??
+    (page !== undefined ? s.historyPages[page]?.find((r) => r.id === id) : undefined) ??
     null
   )
+}
+
+/** The status a row had before an action, so counts and lists move it correctly. */
+function statusOf(s: AppState, id: number): Upload['status'] | null {
+  return loadedUpload(s, id)?.status ?? null
 }

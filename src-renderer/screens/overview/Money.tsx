@@ -12,6 +12,7 @@ import { useI18n } from '../../lib/i18n'
 import { settle } from '../../lib/result'
 import { useApp } from '../../store'
 import messages from './Money.messages.json' with { type: 'json' }
+import { Section } from '../../components/Section'
 
 const m = defineMessages(messages.m)
 
@@ -40,10 +41,7 @@ export function MonthMoney() {
   if (!money) return null
   const amount = (s: string) => formatMoney(Number(s), money.currency)
   return (
-    <section className="card" aria-labelledby="money-title">
-      <h2 id="money-title" className="h3">
-        {intl.formatMessage(m.title)}
-      </h2>
+    <Section className="card" title={intl.formatMessage(m.title)}>
       <dl className="money__figures">
         <div className="kpi">
           <dt className="kpi__label">{intl.formatMessage(m.spent)}</dt>
@@ -94,6 +92,6 @@ export function MonthMoney() {
           ))}
         </ol>
       )}
-    </section>
+    </Section>
   )
 }

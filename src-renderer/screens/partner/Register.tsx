@@ -1,7 +1,15 @@
 import { useMemo, useState } from 'react'
 import type { MessageDescriptor } from 'react-intl'
 import { GRANT_ACCESS, PASSWORD_RULES, registerBusinessSchema } from '../../../contract/api'
-import { Check, Field, FormError, Options, SubmitButton, TextField } from '../../components/Field'
+import {
+  Check,
+  Field,
+  FormActions,
+  FormError,
+  Options,
+  SubmitButton,
+  TextField,
+} from '../../components/Field'
 import { Screen } from '../../components/Screen'
 import { countryOptions, currencyOptions, localTimeZone, timeZones } from '../../lib/iso'
 import type { Res } from '../../lib/types'
@@ -255,11 +263,9 @@ export function RegisterForm() {
         </div>
       </div>
       <FormError message={formErrorLine(server, submitted && !parsed.success, FORM_LINES)} />
-      <div className="form__actions">
-        <SubmitButton busy={server.busy} busyLabel={intl.formatMessage(m.registering)}>
-          {intl.formatMessage(m.register)}
-        </SubmitButton>
-      </div>
+      <FormActions busy={server.busy} busyLabel={intl.formatMessage(m.registering)}>
+        {intl.formatMessage(m.register)}
+      </FormActions>
     </form>
   )
 }

@@ -4,8 +4,8 @@
  * ArrowDown/ArrowUp and J/K move the selection (the detail follows), Page Up/Down, Home and End
  * jump; the selected option is the list's active descendant, so focus stays on the list.
  */
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useRef } from 'react'
+import { useVirtualRows } from '../../lib/useVirtualRows'
+import { useEffect, useMemo } from 'react'
 import { defineMessages } from 'react-intl'
 import type { ReviewItem } from '../../../contract/review'
 import { formatDate } from '../../lib/format'
@@ -70,6 +70,9 @@ function Option({ item, index, start, selected }: { item: ReviewItem | undefined
   )
 }
 
+/** J and K move as ArrowDown and ArrowUp do. */
+const LETTER_KEYS: Record<string, string> = { j: 'ArrowDown', J: 'ArrowDown', k: 'ArrowUp', K: 'ArrowUp' }
+
 /** The list; keys it does not use (R) bubble to the screen. */
 export function ReviewList() {
   const intl = useI18n()
@@ -79,21 +82,13 @@ export function ReviewList() {
   const selected = useApp((s) => s.reviewSelected)
   const ensure = useApp((s) => s.ensureReviewItems)
   const select = useApp((s) => s.selectReview)
-  const scrollRef = useRef<HTMLDivElement>(null)
-
-  const virtualizer = useVirtualizer({
+  const { scrollRef, virtualizer, items, first, last, keyMove } = useVirtualRows({
     count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => OPTION_HEIGHT,
-    initialRect: { width: 0, height: window.innerHeight },
+    rowHeight: OPTION_HEIGHT,
     overscan: 8,
+    gen,
+    ensure,
   })
-  const items = virtualizer.getVirtualItems()
-  const first = items[0]?.index ?? 0
-  const last = items[items.length - 1]?.index ?? -1
-  useEffect(() => {
-    if (total > 0 && last >= first) ensure(first, last)
-  }, [first, last, total, gen, ensure])
 
   // The selected record's index among the loaded pages (-1: not loaded or not in this filter).
   const index = useMemo(() => {
@@ -128,10 +123,6 @@ export function ReviewList() {
     if (next) void loadDocument(next.uploadId)
   }, [index, pages])
 
-  useEffect(() => {
-    if (scrollRef.current) scrollRef.current.scrollTop = 0
-  }, [gen])
-
   const moveTo = (to: number) => {
     if (total === 0) return
     const i = Math.max(0, Math.min(total - 1, to))
@@ -143,20 +134,7 @@ export function ReviewList() {
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / OPTION_HEIGHT) - 1)
-    const moves: Record<string, number> = {
-      ArrowDown: index + 1,
-      j: index + 1,
-      J: index + 1,
-      ArrowUp: index - 1,
-      k: index - 1,
-      K: index - 1,
-      PageDown: index + page,
-      PageUp: index - page,
-      Home: 0,
-      End: total - 1,
-    }
-    const to = moves[e.key]
+    const to = keyMove(LETTER_KEYS[e.key] ?? e.key, index)
     if (to === undefined) return
     e.preventDefault()
     moveTo(to)

@@ -4,6 +4,7 @@ import { useI18n } from '../../lib/i18n'
 import {
   BusyButton,
   Choice,
+  FormActions,
   FormError,
   SecretField,
   SubmitButton,
@@ -14,6 +15,7 @@ import { bookdrop } from '../../lib/bridge'
 import type { Res } from '../../lib/types'
 import { useSubmit } from '../../lib/useSubmit'
 import messages from './Connection.messages.json' with { type: 'json' }
+import { Section } from '../../components/Section'
 
 type ConnectionSettings = Res<'getConnection'>
 type ConnectionReport = Res<'testConnection'>
@@ -70,10 +72,7 @@ export function Connection() {
     }
   }
   return (
-    <section className="section" aria-labelledby="conn-title">
-      <h2 id="conn-title" className="h3">
-        {intl.formatMessage(m.title)}
-      </h2>
+    <Section title={intl.formatMessage(m.title)}>
       <form
         className="form form--grid"
         onSubmit={(e) => {
@@ -144,11 +143,9 @@ export function Connection() {
         />
         <SecretField label={intl.formatMessage(m.password)} value={password} onChange={setPassword} />
         <FormError message={creds.error} />
-        <div className="form__actions">
-          <SubmitButton busy={creds.busy} busyLabel={intl.formatMessage(m.saving)}>
-            {intl.formatMessage(m.savePassword)}
-          </SubmitButton>
-        </div>
+        <FormActions busy={creds.busy} busyLabel={intl.formatMessage(m.saving)}>
+          {intl.formatMessage(m.savePassword)}
+        </FormActions>
       </form>
       <div className="form">
         <div className="form__actions">
@@ -198,6 +195,6 @@ export function Connection() {
           </dl>
         ) : null}
       </div>
-    </section>
+    </Section>
   )
 }

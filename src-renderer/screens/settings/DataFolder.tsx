@@ -15,6 +15,7 @@ import { useSubmit } from '../../lib/useSubmit'
 import { useShallow } from 'zustand/react/shallow'
 import { NumberSetting } from './Preferences'
 import messages from './DataFolder.messages.json' with { type: 'json' }
+import { Section } from '../../components/Section'
 
 type Size = Res<'getDataFolder'>
 
@@ -50,10 +51,7 @@ export function DataFolder() {
   }
 
   return (
-    <section className="section" aria-labelledby="data-folder-title">
-      <h2 id="data-folder-title" className="h3">
-        {intl.formatMessage(m.title)}
-      </h2>
+    <Section title={intl.formatMessage(m.title)}>
       <p className="muted">{intl.formatMessage(m.intro)}</p>
       {size ? (
         <table className="table" aria-label={intl.formatMessage(m.size)}>
@@ -92,6 +90,6 @@ export function DataFolder() {
       <p role="status" aria-live="polite">
         {freed}
       </p>
-    </section>
+    </Section>
   )
 }

@@ -13,6 +13,7 @@ import { useApp } from '../../store'
 import { isPartner } from '../../store/session'
 import { useSubmit } from '../../lib/useSubmit'
 import messages from './Duplicates.messages.json' with { type: 'json' }
+import { Section } from '../../components/Section'
 
 type Mode = Res<'getDuplicateSetting'>['mode']
 
@@ -58,10 +59,7 @@ export function DuplicateSetting() {
     </label>
   )
   return (
-    <section className="section" aria-labelledby={`${name}-title`}>
-      <h2 id={`${name}-title`} className="h3">
-        {intl.formatMessage(m.title)}
-      </h2>
+    <Section title={intl.formatMessage(m.title)}>
       <p className="muted">{intl.formatMessage(m.intro)}</p>
       <fieldset className="stack" aria-label={intl.formatMessage(m.title)}>
         {option('hold', intl.formatMessage(m.hold), intl.formatMessage(m.holdHint))}
@@ -73,6 +71,6 @@ export function DuplicateSetting() {
         </p>
       ) : null}
       <FormError message={error} />
-    </section>
+    </Section>
   )
 }

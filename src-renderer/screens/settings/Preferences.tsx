@@ -8,6 +8,7 @@ import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
 import { LanguageSetting } from './Language'
 import messages from './Preferences.messages.json' with { type: 'json' }
+import { Section } from '../../components/Section'
 
 /** The settings, and a patch that saves some of them. */
 function useSettings() {
@@ -123,10 +124,7 @@ export function Preferences() {
     ['dark', intl.formatMessage(m.themeDark)],
   ]
   return (
-    <section className="section" aria-labelledby="prefs-title">
-      <h2 id="prefs-title" className="h3">
-        {intl.formatMessage(m.preferences)}
-      </h2>
+    <Section title={intl.formatMessage(m.preferences)}>
       <div className="form form--grid">
         <LanguageSetting value={settings.language} onChange={(language) => set({ language })} />
         <NumberSettings specs={SENDING} settings={settings} set={set} />
@@ -156,7 +154,7 @@ export function Preferences() {
           />
         </div>
       </div>
-    </section>
+    </Section>
   )
 }
 
@@ -172,10 +170,7 @@ export function PhotosAndPhones() {
   const interfaces = phone?.interfaces ?? []
   const known = settings.phoneListen === '' || interfaces.some((i) => i.address === settings.phoneListen)
   return (
-    <section className="section" aria-labelledby="photos-title">
-      <h2 id="photos-title" className="h3">
-        {intl.formatMessage(m.photosTitle)}
-      </h2>
+    <Section title={intl.formatMessage(m.photosTitle)}>
       <div className="form form--grid">
         <div className="checks">
           <Check
@@ -207,7 +202,7 @@ export function PhotosAndPhones() {
           )}
         </Field>
       </div>
-    </section>
+    </Section>
   )
 }
 

@@ -7,7 +7,7 @@ import { ConnectForm } from '../../components/ConnectForm'
 import { ActionDialog, ConfirmDialog, Dialog } from '../../components/Dialog'
 import { FormError, SecretField, TextField } from '../../components/Field'
 import { RowMenu, Truncate } from '../../components/RowMenu'
-import { ACTIONS, TableHead } from '../../components/TableHead'
+import { ACTIONS, Table } from '../../components/TableHead'
 import { formatDateTime } from '../../lib/format'
 import { businessLabel } from '../../lib/labels'
 import type { Profile } from '../../lib/types'
@@ -15,6 +15,7 @@ import { useSubmit } from '../../lib/useSubmit'
 import { useApp } from '../../store'
 import { useShallow } from 'zustand/react/shallow'
 import messages from './Profiles.messages.json' with { type: 'json' }
+import { Section } from '../../components/Section'
 
 const m = defineMessages(messages.m)
 
@@ -31,72 +32,66 @@ export function Profiles() {
   const intl = useI18n()
 
   return (
-    <section className="section" aria-labelledby="profiles-title">
-      <div className="section__head">
-        <h2 id="profiles-title" className="h3">
-          {intl.formatMessage(m.title)}
-        </h2>
+    <Section
+      title={intl.formatMessage(m.title)}
+      actions={
         <button type="button" className="btn" onClick={() => setAdding(true)}>
           {intl.formatMessage(m.add)}
         </button>
-      </div>
-      <div className="table-wrap">
-        <table className="table table--fit">
-          <caption className="sr-only">{intl.formatMessage(m.title)}</caption>
-          <TableHead
-            cells={[
-              intl.formatMessage(m.name),
-              { label: intl.formatMessage(m.kind), className: 'col-p3', width: '110px' },
-              { label: intl.formatMessage(m.environment), className: 'col-p2' },
-              intl.formatMessage(m.business),
-              { label: intl.formatMessage(m.checked), className: 'col-p3', width: '120px' },
-              { label: ACTIONS, className: 'actions-cell', width: '150px' },
-            ]}
-          />
-          <tbody>
-            {profiles.map((p) => (
-              <tr key={p.id} aria-current={p.id === activeId ? 'true' : undefined}>
-                <td>
-                  <Truncate text={p.name} focusable />
-                  {p.id === activeId ? <Badge tone="good">{intl.formatMessage(m.active)}</Badge> : null}{' '}
-                  {p.demo ? <Badge tone="warn">{intl.formatMessage(m.demo)}</Badge> : null}
-                </td>
-                <td className="col-p3 cell-wrap">{intl.formatMessage(PROFILE_KIND_MESSAGES[p.kind])}</td>
-                <td className="col-p2">
-                  {intl.formatMessage(ENVIRONMENT_MESSAGES[p.environment])}
-                  {p.baseUrl ? <Truncate text={p.baseUrl} /> : null}
-                </td>
-                <td>
-                  <Truncate text={businessLabel(p)} />
-                </td>
-                <td className="col-p3">{formatDateTime(p.validatedAt)}</td>
-                <td className="actions-cell">
-                  <span className="row-actions">
-                    {p.id !== activeId ? (
-                      <button
-                        type="button"
-                        className="btn btn--small"
-                        onClick={() => void switchProfile(p.id)}
-                        aria-label={intl.formatMessage(m.switchTo, { name: p.name })}
-                      >
-                        {intl.formatMessage(m.switch)}
-                      </button>
-                    ) : null}
-                    <RowMenu
-                      label={intl.formatMessage(m.more, { name: p.name })}
-                      items={[
-                        { label: intl.formatMessage(m.rename), onSelect: () => setRenaming(p) },
-                        { label: intl.formatMessage(m.rotate), onSelect: () => setRotating(p) },
-                        { label: intl.formatMessage(m.remove), onSelect: () => setRemoving(p), danger: true },
-                      ]}
-                    />
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      }
+    >
+      <Table
+        caption={intl.formatMessage(m.title)}
+        cells={[
+          intl.formatMessage(m.name),
+          { label: intl.formatMessage(m.kind), className: 'col-p3', width: '110px' },
+          { label: intl.formatMessage(m.environment), className: 'col-p2' },
+          intl.formatMessage(m.business),
+          { label: intl.formatMessage(m.checked), className: 'col-p3', width: '120px' },
+          { label: ACTIONS, className: 'actions-cell', width: '150px' },
+        ]}
+      >
+        {profiles.map((p) => (
+          <tr key={p.id} aria-current={p.id === activeId ? 'true' : undefined}>
+            <td>
+              <Truncate text={p.name} focusable />
+              {p.id === activeId ? <Badge tone="good">{intl.formatMessage(m.active)}</Badge> : null}{' '}
+              {p.demo ? <Badge tone="warn">{intl.formatMessage(m.demo)}</Badge> : null}
+            </td>
+            <td className="col-p3 cell-wrap">{intl.formatMessage(PROFILE_KIND_MESSAGES[p.kind])}</td>
+            <td className="col-p2">
+              {intl.formatMessage(ENVIRONMENT_MESSAGES[p.environment])}
+              {p.baseUrl ? <Truncate text={p.baseUrl} /> : null}
+            </td>
+            <td>
+              <Truncate text={businessLabel(p)} />
+            </td>
+            <td className="col-p3">{formatDateTime(p.validatedAt)}</td>
+            <td className="actions-cell">
+              <span className="row-actions">
+                {p.id !== activeId ? (
+                  <button
+                    type="button"
+                    className="btn btn--small"
+                    onClick={() => void switchProfile(p.id)}
+                    aria-label={intl.formatMessage(m.switchTo, { name: p.name })}
+                  >
+                    {intl.formatMessage(m.switch)}
+                  </button>
+                ) : null}
+                <RowMenu
+                  label={intl.formatMessage(m.more, { name: p.name })}
+                  items={[
+                    { label: intl.formatMessage(m.rename), onSelect: () => setRenaming(p) },
+                    { label: intl.formatMessage(m.rotate), onSelect: () => setRotating(p) },
+                    { label: intl.formatMessage(m.remove), onSelect: () => setRemoving(p), danger: true },
+                  ]}
+                />
+              </span>
+            </td>
+          </tr>
+        ))}
+      </Table>
 
       {adding ? (
         <Dialog title={intl.formatMessage(m.addTitle)} onClose={() => setAdding(false)}>
@@ -123,7 +118,7 @@ export function Profiles() {
           }}
         />
       ) : null}
-    </section>
+    </Section>
   )
 }
 
