@@ -1,16 +1,19 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=30
 // bookdrop <headless|web|sandbox> [options]: Bookdrop without a window, from bundled JavaScript
 // (out/node), so no TypeScript is compiled at run time. In a checkout, the bundles are rebuilt first
 // when a source is newer than the last build (a stat of each source file: a few milliseconds); an
 // installed package ships them built. `npm run headless`, `npm run web` and `npm run sandbox` run this.
 //
-// --max-semi-space-size=4 (here and in package.json's "headless" and "web" scripts, which start this
-// file with node): the engine's young generation is capped at 2 × 4 MB. Left to itself, V8 doubles it
-// under a steady stream of receipts, to 2 × 14 MB, and keeps it: that was most of a long run's growth
-// (issue 30's soak: 32 MB after the first quarter of 15 minutes at 20 files a second). Capped, the
-// process row's CPU is the same (2 MB cost 10% more CPU: too small). A flag V8 reads only at start.
+// V8 flags (here and in package.json's "headless" and "web" scripts, which start this file with
+// node; V8 reads them only at start): a long-running engine's heap kept near what it holds (issue
+// 30's soak, 15 minutes at 20 files a second, grew 32 MB after its first quarter, of which live
+// objects were ~2 MB: per-thread heap statistics showed the rest was V8's headroom).
+// - --max-semi-space-size=4: the young generation capped at 2 × 4 MB. Left to itself V8 doubled it
+//   under the steady stream, from 2 × 14 to 2 × 28 MB, and kept it. (2 MB cost 10% more CPU.)
+// - --heap-growing-percent=30: the old generation is collected once it is 30% over what was live
+//   after the last full collection, instead of V8's dynamic 1.1×–4× (here about 2×, garbage kept).
+// The process row's CPU is the same with both (`npm run bench -- --only process`).
 import { readdirSync, statSync } from 'node:fs'
-import module from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -70,9 +73,9 @@ if (built < 0 || newest > built) {
   await buildNode({ quiet: built >= 0 })
 }
 
-// V8's compiled code of the bundles is kept on disk between runs (Node 22.1+; a no-op before), so a
-// start does not compile the same JavaScript again.
-module.enableCompileCache?.()
+// No module.enableCompileCache(): the cached code comes with the bytecode of every function the run
+// that wrote it had compiled, which the idle engine then holds without running (0.8 MB of its RSS),
+// to save about 10 ms of CPU per start.
 const entry = await import(pathToFileURL(join(OUT, file)).href)
 const code = await (entry.run ?? entry.main)(rest)
 if (typeof code === 'number') process.exit(code)
