@@ -1,18 +1,14 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=30
+#!/usr/bin/env -S node --max-semi-space-size=4
 // bookdrop <headless|web|sandbox> [options]: Bookdrop without a window, from bundled JavaScript
 // (out/node), so no TypeScript is compiled at run time. In a checkout, the bundles are rebuilt first
 // when a source is newer than the last build (a stat of each source file: a few milliseconds); an
 // installed package ships them built. `npm run headless`, `npm run web` and `npm run sandbox` run this.
 //
-// V8 flags (here and in package.json's "headless" and "web" scripts, which start this file with
-// node; V8 reads them only at start): a long-running engine's heap kept near what it holds (issue
-// 30's soak, 15 minutes at 20 files a second, grew 32 MB after its first quarter, of which live
-// objects were ~2 MB: per-thread heap statistics showed the rest was V8's headroom).
-// - --max-semi-space-size=4: the young generation capped at 2 × 4 MB. Left to itself V8 doubled it
-//   under the steady stream, from 2 × 14 to 2 × 28 MB, and kept it. (2 MB cost 10% more CPU.)
-// - --heap-growing-percent=30: the old generation is collected once it is 30% over what was live
-//   after the last full collection, instead of V8's dynamic 1.1×–4× (here about 2×, garbage kept).
-// The process row's CPU is the same with both (`npm run bench -- --only process`).
+// --max-semi-space-size=4 (here and in package.json's "headless" and "web" scripts, which start this
+// file with node; V8 reads it only at start): the engine's young generation is capped at 2 × 4 MB.
+// Left to itself, V8 doubled it under a steady stream of receipts, from 2 × 14 to 2 × 28 MB, and
+// kept it (issue 30's soak: peak 177 MB uncapped, 156 MB capped). About 4% more CPU on a burst of
+// 300 receipts; 2 MB cost 10%. (--heap-growing-percent=30 was tried too: more CPU, no less growth.)
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
