@@ -67,6 +67,8 @@ type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false;
 interface Pending {
   task: string
   input: unknown
+  /** This task's wall-time limit, ms. */
+  timeoutMs: number
   resolve(v: unknown): void
   reject(e: Error): void
   signal?: AbortSignal
@@ -134,8 +136,11 @@ export class TaskPool<T extends TaskTable> {
   run<K extends keyof T & string>(
     task: K,
     input: Parameters<T[K]>[0],
-    /** `maxInputBytes`: this task's own input limit, for a task whose input is several documents. */
-    o: { signal?: AbortSignal; maxInputBytes?: number } = {},
+    /**
+     * `maxInputBytes`, `timeoutMs`: this task's own limits, for a task whose input is several
+     * documents, or a lighter task of a worker that serves two (the intake worker's content check).
+     */
+    o: { signal?: AbortSignal; maxInputBytes?: number; timeoutMs?: number } = {},
   ): Promise<Awaited<ReturnType<T[K]>>> {
     if (this.closed) return Promise.reject(new WorkerLimitError('stopped', 'Bookdrop is stopping.'))
     const size = inputBytes(input)
@@ -150,6 +155,7 @@ export class TaskPool<T extends TaskTable> {
       const p: Pending = {
         task,
         input,
+        timeoutMs: o.timeoutMs ?? this.opts.limits.timeoutMs,
         resolve: resolve as (v: unknown) => void,
         reject,
         signal: o.signal,
@@ -235,10 +241,10 @@ export class TaskPool<T extends TaskTable> {
     if (slot.timer) clearTimeout(slot.timer)
     slot.busy = p
     slot.worker.ref()
-    const seconds = this.opts.limits.timeoutMs / 1000
+    const seconds = p.timeoutMs / 1000
     slot.timer = setTimeout(
       () => void this.end(slot, 'timeout', `Reading the document took longer than ${seconds < 1 ? seconds : Math.round(seconds)} s.`),
-      this.opts.limits.timeoutMs,
+      p.timeoutMs,
     )
     try {
       slot.worker.postMessage({ id: slot.id, task: p.task, input: p.input })

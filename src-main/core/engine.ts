@@ -36,7 +36,7 @@ import { EngineSettings } from './engine/settings'
 import type { EngineFingerprints } from './engine/fingerprints'
 import { FileTaker } from './engine/take'
 import type { HeldDuplicates } from './engine/held'
-import { type InspectPool, engineInspect } from './engine/inspect'
+import { type IntakePool, engineInspect } from './engine/inspect'
 import { followUnsentEnds, historyPage, makeReviewParts } from './engine/review-parts'
 
 export type { AddFilesOptions, EngineOptions, FolderStatus, OpenReport }
@@ -74,7 +74,8 @@ export class Engine {
   /** What the parts share (./engine/parts.ts). */
   private readonly parts: EngineParts
   private closed = false
-  private readonly inspectPool: InspectPool | null
+  /** The intake worker: content checks and fingerprints (./engine/inspect.ts). */
+  private readonly intakePool: IntakePool
 
   private constructor(
     private readonly opts: EngineOptions,
@@ -87,9 +88,10 @@ export class Engine {
     this.uploads = new UploadStore(this.db)
     this.folders = new FolderStore(this.db)
     this.overview = new OverviewFigures(this.db)
-    // The content check (intake and watchers), in a worker unless the options give one.
+    // The content check (intake and watchers) in the intake worker unless the options give one; the
+    // same worker fingerprints.
     const { inspect, pool } = engineInspect(opts.inspect)
-    this.inspectPool = pool
+    this.intakePool = pool
     this.photos = new PhotoPreparer(opts.dataDir, () => photoSettings(this.savedSettings()))
     const settings = new SettingsStore(this.db)
     ;({ fingerprints: this.fingerprints, held: this.held, records: this.records } = makeReviewParts({
@@ -100,6 +102,7 @@ export class Engine {
       queue: () => this.queue,
       closed: () => this.closed,
       fingerprints: opts.fingerprints ?? true,
+      pool,
     }))
     const intake = new Intake(this.uploads, this.events, inspect, this.photos, this.fingerprints, this.held.holding())
     const saved = savedQueueOptions(settings)
@@ -379,7 +382,7 @@ export class Engine {
     await this.copies.stop()
     await this.queue.stop()
     await this.records.close()
-    await Promise.all([this.inspectPool?.close(), this.photos.close(), this.fingerprints.close()])
+    await Promise.all([this.intakePool.close(), this.photos.close(), this.fingerprints.close()])
     this.events.removeAll()
     this.db.close()
     this.lock.release()

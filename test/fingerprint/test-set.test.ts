@@ -1,5 +1,5 @@
 /**
- * Issue 33's test set through the real fingerprint worker (workers/entries.json "fingerprint",
+ * Issue 33's test set through the real fingerprint worker (workers/entries.json "intake",
  * built by test/global-setup.ts) and a real SQLite index: one receipt twice (re-encoded at q70,
  * scaled 4000×3000 → 1600×1200, cropped 2–4 %, downloaded again with other dates and /ID, scanned
  * twice) matches; look-alikes (the same template with a few digits of the total changed, 21

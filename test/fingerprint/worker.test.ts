@@ -1,7 +1,7 @@
 /**
  * The fingerprint worker's limits (issue 33): a document that passes a limit or cannot be read
  * gives no fingerprint and a reason, never an error, and the next document is fingerprinted by a
- * fresh worker. Through the real worker (workers/entries.json "fingerprint").
+ * fresh worker. Through the real worker (workers/entries.json "intake").
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

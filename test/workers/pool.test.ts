@@ -64,6 +64,16 @@ describe('TaskPool', () => {
     expect(await p.run('echo', 'after')).toBe('after')
   })
 
+  it("holds a light task of a shared worker to its own time limit, and a heavy one to the pool's", async () => {
+    // The intake worker serves a check that takes under a millisecond (5 s limit) and fingerprints (10 s).
+    const p = pool({ timeoutMs: 20_000 })
+    const started = performance.now()
+    await expect(p.run('spin', null, { timeoutMs: 300 })).rejects.toMatchObject({ kind: 'timeout', message: expect.stringContaining('0.3 s') })
+    expect(performance.now() - started).toBeLessThan(5_000)
+    // A task without its own limit has the pool's: 1.2 s of work is not ended.
+    expect(await p.run('wait', 1_200)).toBe(1_200)
+  })
+
   it('ends a task that allocates without end at the memory limit', async () => {
     const p = pool({ timeoutMs: 20_000 })
     const err = await p.run('grow', null).catch((e: unknown) => e)

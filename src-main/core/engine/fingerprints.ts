@@ -4,22 +4,27 @@
  * holding flow asks (lookupNear for a stored row, nearOf for a new fingerprint).
  */
 import type { PossibleDuplicate } from '../../../contract/possible-duplicate'
-import { type Fingerprint, Fingerprinter, SqlFingerprintIndex, lookupNear, nearOf } from '../fingerprint'
+import type { TaskPool } from '../../../workers/pool'
+import { FINGERPRINT_LIMITS, type Fingerprint, Fingerprinter, SqlFingerprintIndex, lookupNear, nearOf } from '../fingerprint'
+import type { FingerprintTasks } from '../fingerprint/fingerprinter'
 import type { IntakeFingerprints } from '../fingerprint/intake'
 import type { Db } from '../store/db'
 import type { Upload, UploadStore } from '../store/uploads'
 
 export class EngineFingerprints implements IntakeFingerprints {
   readonly index: SqlFingerprintIndex
-  readonly fingerprinter = new Fingerprinter()
+  readonly fingerprinter: Fingerprinter
 
   constructor(
     db: Db,
     private readonly uploads: Pick<UploadStore, 'get'>,
     /** EngineOptions.fingerprints (default on). */
     private readonly on: boolean,
+    /** The engine's intake worker (./inspect.ts), which the engine closes. */
+    pool: TaskPool<FingerprintTasks>,
   ) {
     this.index = new SqlFingerprintIndex(db)
+    this.fingerprinter = new Fingerprinter(FINGERPRINT_LIMITS, pool)
   }
 
   enabled(): boolean {

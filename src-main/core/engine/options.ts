@@ -15,7 +15,7 @@ export interface EngineOptions {
   watch?: WatchTiming
   /**
    * The content check ("the bytes are what the name says", "finished means finished"): plain data
-   * in and out (intake/inspect.ts). Default: in the limited "inspect" worker (inspect-worker.ts);
+   * in and out (intake/inspect.ts). Default: in the limited intake worker (intake/intake-worker.ts);
    * tests may pass the function itself.
    */
   inspect?: InspectFn

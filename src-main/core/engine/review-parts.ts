@@ -4,6 +4,8 @@
  * became (./records.ts). They reach the upload queue, made after them, once it exists. Also here:
  * what follows when a row ends without being sent, and a history page with its records.
  */
+import type { TaskPool } from '../../../workers/pool'
+import type { FingerprintTasks } from '../fingerprint/fingerprinter'
 import type { EngineEmitter } from '../events'
 import type { SettingsStore } from '../folders'
 import type { UploadQueue } from '../queue/queue'
@@ -30,10 +32,12 @@ export interface ReviewPartsDeps {
   closed: () => boolean
   /** EngineOptions.fingerprints (default on). */
   fingerprints: boolean
+  /** The intake worker's pool (./inspect.ts), where fingerprints are computed. */
+  pool: TaskPool<FingerprintTasks>
 }
 
 export function makeReviewParts(d: ReviewPartsDeps): ReviewParts {
-  const fingerprints = new EngineFingerprints(d.db, d.uploads, d.fingerprints)
+  const fingerprints = new EngineFingerprints(d.db, d.uploads, d.fingerprints, d.pool)
   const held = new HeldDuplicates(
     {
       uploads: d.uploads,

@@ -1,6 +1,6 @@
 /**
- * The fingerprint of one document, computed INSIDE the fingerprint worker (worker.ts) only: it
- * parses untrusted bytes (PDF.js through unpdf, pdf-lib, libvips through sharp). Bytes in, a
+ * The fingerprint of one document, computed INSIDE the intake worker (intake/intake-worker.ts) only:
+ * it parses untrusted bytes (PDF.js through unpdf, pdf-lib, libvips through sharp). Bytes in, a
  * fingerprint or a reason out; nothing here touches a path.
  */
 import { createRequire } from 'node:module'

@@ -1,9 +1,10 @@
 /**
- * The engine's side of fingerprinting: a TaskPool over the "fingerprint" worker (./worker.ts) with
- * FINGERPRINT_LIMITS. Every failure of the worker (a limit passed, a crash, a hang) is a null
- * fingerprint with a reason; the file goes on as it would without one (its exact bytes are still
- * caught by the sha256 rule). One worker: fingerprints of a scan of many files queue behind each
- * other, while the pool's time limit starts only when a worker takes a task.
+ * The engine's side of fingerprinting: the `fingerprint` task of the intake worker
+ * (intake/intake-worker.ts) with FINGERPRINT_LIMITS, in the engine's intake pool (given: the engine
+ * owns and closes it) or in a pool of its own. Every failure of the worker (a limit passed, a crash,
+ * a hang) is a null fingerprint with a reason; the file goes on as it would without one (its exact
+ * bytes are still caught by the sha256 rule). One worker: fingerprints of a scan of many files queue
+ * behind each other, while the pool's time limit starts only when a worker takes a task.
  */
 import { readFile } from 'node:fs/promises'
 import { TaskPool, WorkerLimitError } from '../../../workers/pool'
@@ -29,7 +30,7 @@ export const FINGERPRINT_LIMITS: FingerprintLimits = {
   maxPixels: 50_000_000,
 }
 
-type FingerprintTasks = { fingerprint: (input: ComputeInput) => FingerprintResult | NeedsPictures }
+export type FingerprintTasks = { fingerprint: (input: ComputeInput) => FingerprintResult | NeedsPictures }
 
 export class Fingerprinter {
   private pool: TaskPool<FingerprintTasks> | null = null
@@ -39,13 +40,16 @@ export class Fingerprinter {
   /** Memory shared with the worker for the document it reads (see lease). */
   private shared: { buffer: SharedArrayBuffer; busy: boolean } | null = null
 
-  constructor(readonly limits: FingerprintLimits = FINGERPRINT_LIMITS) {}
+  constructor(
+    readonly limits: FingerprintLimits = FINGERPRINT_LIMITS,
+    /** The engine's intake pool (its limits are FINGERPRINT_LIMITS); its owner closes it. */
+    private readonly enginePool?: TaskPool<FingerprintTasks>,
+  ) {}
 
   private tasks(): TaskPool<FingerprintTasks> {
     if (this.closed) throw new Error('Bookdrop is stopping.')
-    if (!this.pool) {
-      this.pool = new TaskPool<FingerprintTasks>('fingerprint', { limits: this.limits, size: 1 })
-    }
+    if (this.enginePool) return this.enginePool
+    this.pool ??= new TaskPool<FingerprintTasks>('intake', { limits: this.limits, size: 1 })
     return this.pool
   }
 

@@ -16,9 +16,9 @@
  *                             fingerprintFile (the uploads table already indexes sha256); it exists so
  *                             `lookupNear` speaks one type for all three bases.
  *
- * Computation runs in the limited "fingerprint" worker (workers/entries.json; limits in
- * FINGERPRINT_LIMITS): a bad, hostile, hanging or crashing document gives `null` with a reason,
- * never an error to intake, a lost file or a blocked queue. A file without a fingerprint is simply
+ * Computation runs in the limited intake worker (workers/entries.json "intake", which also does
+ * intake's content check; limits in FINGERPRINT_LIMITS): a bad, hostile, hanging or crashing
+ * document gives `null` with a reason, never an error to intake, a lost file or a blocked queue. A file without a fingerprint is simply
  * never a near-duplicate (its exact bytes are still caught by sha256).
  *
  * Agreement with the holding flow (i33-hold):

@@ -35,7 +35,7 @@ export type NoFingerprint = {
 }
 export type FingerprintResult = { fingerprint: Fingerprint; reason?: undefined } | NoFingerprint
 
-/** Limits of the fingerprint worker (a TaskPool's WorkerLimits plus what libvips may decode). */
+/** Limits of fingerprinting in the intake worker (a TaskPool's WorkerLimits plus what libvips may decode). */
 export interface FingerprintLimits {
   timeoutMs: number
   maxHeapMb: number

@@ -65,18 +65,22 @@ export interface InspectVerdict {
 export type InspectFn = (input: InspectInput) => InspectVerdict | Promise<InspectVerdict>
 
 /**
- * The check's worker limits: its input is two windows (at most HEAD_BYTES + a ZIP's tail), and the
- * table is linear in them, so a check takes well under a millisecond; anything slower is a fault.
+ * The check's own limits in the intake worker (intake-worker.ts; the worker's memory limit is the
+ * fingerprint's, FINGERPRINT_LIMITS): its input is two windows (at most HEAD_BYTES + a ZIP's tail),
+ * and the table is linear in them, so a check takes well under a millisecond; anything slower is a
+ * fault.
  */
-export const INSPECT_LIMITS = { timeoutMs: 5_000, maxHeapMb: 32, maxInputBytes: 2 * (HEAD_BYTES + ZIP_TAIL_BYTES) }
+export const INSPECT_LIMITS = { timeoutMs: 5_000, maxInputBytes: 2 * (HEAD_BYTES + ZIP_TAIL_BYTES) }
 
 /**
- * The check as the engine runs it: in the "inspect" worker (inspect-worker.ts) of `pool`. The
- * windows are copied into buffers of their own first: a window is often a view of a whole file read
- * into memory, and a view is sent to a worker with all of its buffer.
+ * The check as the engine runs it: the `inspect` task of the intake worker (intake-worker.ts) in
+ * `pool`, with INSPECT_LIMITS. The windows are copied into buffers of their own first: a window is
+ * often a view of a whole file read into memory, and a view is sent to a worker with all of its
+ * buffer.
  */
 export function inspectInWorker(pool: TaskPool<{ inspect: (input: InspectInput) => InspectVerdict }>): InspectFn {
-  return (input) => pool.run('inspect', { ...input, head: new Uint8Array(input.head), tail: new Uint8Array(input.tail) })
+  return (input) =>
+    pool.run('inspect', { ...input, head: new Uint8Array(input.head), tail: new Uint8Array(input.tail) }, INSPECT_LIMITS)
 }
 
 type Sig = { what: string; test: (h: Uint8Array) => boolean }
