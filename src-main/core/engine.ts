@@ -3,7 +3,7 @@
  * poller. One instance per app (desktop, web host or headless). Plain Node: never imports electron.
  * This file composes, opens and closes; its parts live in ./engine/: folders.ts (watchers, intake
  * room), take.ts (the way into intake), requests.ts, retake.ts, send-file.ts, orphans.ts, mail.ts,
- * settings.ts, options.ts, parts.ts, inspect.ts, retention.ts and review-parts.ts (records,
+ * settings.ts, options.ts, parts.ts, intake-pool.ts, retention.ts and review-parts.ts (records,
  * fingerprints and held possible duplicates).
  */
 import { type EngineEmitter, type EngineEvents, TypedEmitter } from './events'
@@ -36,7 +36,7 @@ import { EngineSettings } from './engine/settings'
 import type { EngineFingerprints } from './engine/fingerprints'
 import { FileTaker } from './engine/take'
 import type { HeldDuplicates } from './engine/held'
-import { type IntakePool, engineInspect } from './engine/inspect'
+import { type IntakePool, engineIntakePool } from './engine/intake-pool'
 import { followUnsentEnds, historyPage, makeReviewParts } from './engine/review-parts'
 
 export type { AddFilesOptions, EngineOptions, FolderStatus, OpenReport }
@@ -74,7 +74,7 @@ export class Engine {
   /** What the parts share (./engine/parts.ts). */
   private readonly parts: EngineParts
   private closed = false
-  /** The intake worker: content checks and fingerprints (./engine/inspect.ts). */
+  /** The intake worker: content checks and fingerprints (./engine/intake-pool.ts). */
   private readonly intakePool: IntakePool
 
   private constructor(
@@ -90,7 +90,7 @@ export class Engine {
     this.overview = new OverviewFigures(this.db)
     // The content check (intake and watchers) in the intake worker unless the options give one; the
     // same worker fingerprints.
-    const { inspect, pool } = engineInspect(opts.inspect)
+    const { inspect, pool } = engineIntakePool(opts.inspect)
     this.intakePool = pool
     this.photos = new PhotoPreparer(opts.dataDir, () => photoSettings(this.savedSettings()))
     const settings = new SettingsStore(this.db)

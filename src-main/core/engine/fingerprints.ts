@@ -20,7 +20,7 @@ export class EngineFingerprints implements IntakeFingerprints {
     private readonly uploads: Pick<UploadStore, 'get'>,
     /** EngineOptions.fingerprints (default on). */
     private readonly on: boolean,
-    /** The engine's intake worker (./inspect.ts), which the engine closes. */
+    /** The engine's intake worker (./intake-pool.ts), which the engine closes. */
     pool: TaskPool<FingerprintTasks>,
   ) {
     this.index = new SqlFingerprintIndex(db)

@@ -32,7 +32,7 @@ export interface ReviewPartsDeps {
   closed: () => boolean
   /** EngineOptions.fingerprints (default on). */
   fingerprints: boolean
-  /** The intake worker's pool (./inspect.ts), where fingerprints are computed. */
+  /** The intake worker's pool (./intake-pool.ts), where fingerprints are computed. */
   pool: TaskPool<FingerprintTasks>
 }
 

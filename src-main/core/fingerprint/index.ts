@@ -18,8 +18,9 @@
  *
  * Computation runs in the limited intake worker (workers/entries.json "intake", which also does
  * intake's content check; limits in FINGERPRINT_LIMITS): a bad, hostile, hanging or crashing
- * document gives `null` with a reason, never an error to intake, a lost file or a blocked queue. A file without a fingerprint is simply
- * never a near-duplicate (its exact bytes are still caught by sha256).
+ * document gives `null` with a reason, never an error to intake, a lost file or a blocked queue. A
+ * file without a fingerprint is simply never a near-duplicate (its exact bytes are still caught by
+ * sha256).
  *
  * Agreement with the holding flow (i33-hold):
  * - The engine holds `engine.fingerprints` (engine/fingerprints.ts, EngineFingerprints): `.index`

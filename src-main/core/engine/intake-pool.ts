@@ -9,7 +9,7 @@ import { type InspectFn, inspectInWorker } from '../intake/inspect'
 
 export type IntakePool = TaskPool<FingerprintTasks & { inspect: (input: Parameters<InspectFn>[0]) => Awaited<ReturnType<InspectFn>> }>
 
-export function engineInspect(given: InspectFn | undefined): { inspect: InspectFn; pool: IntakePool } {
+export function engineIntakePool(given: InspectFn | undefined): { inspect: InspectFn; pool: IntakePool } {
   // One worker: intake asks it for a file's check, then for its fingerprint. Kept 30 s without work
   // (a folder that receives a file now and then does not start it again for each).
   const pool: IntakePool = new TaskPool('intake', { limits: FINGERPRINT_LIMITS, size: 1, idleMs: 30_000 })
