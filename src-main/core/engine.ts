@@ -3,8 +3,8 @@
  * poller. One instance per app (desktop, web host or headless). Plain Node: never imports electron.
  * This file composes, opens and closes; its parts live in ./engine/: folders.ts (watchers, intake
  * room), take.ts (the way into intake), requests.ts, retake.ts, send-file.ts, orphans.ts, mail.ts,
- * settings.ts, options.ts, parts.ts, intake-pool.ts, retention.ts and review-parts.ts (records,
- * fingerprints and held possible duplicates).
+ * settings.ts, options.ts, parts.ts, intake-pool.ts, memory.ts, retention.ts and review-parts.ts
+ * (records, fingerprints and held possible duplicates).
  */
 import { type EngineEmitter, type EngineEvents, TypedEmitter } from './events'
 import { type FolderConfig, type FolderInput, FolderStore, SettingsStore } from './folders'
@@ -37,6 +37,7 @@ import type { EngineFingerprints } from './engine/fingerprints'
 import { FileTaker } from './engine/take'
 import type { HeldDuplicates } from './engine/held'
 import { type IntakePool, engineIntakePool } from './engine/intake-pool'
+import { HeapKeeper } from './engine/memory'
 import { followUnsentEnds, historyPage, makeReviewParts } from './engine/review-parts'
 
 export type { AddFilesOptions, EngineOptions, FolderStatus, OpenReport }
@@ -76,6 +77,8 @@ export class Engine {
   private closed = false
   /** The intake worker: content checks and fingerprints (./engine/intake-pool.ts). */
   private readonly intakePool: IntakePool
+  /** The heap kept near what is live while files keep coming (./engine/memory.ts). */
+  private readonly heap: HeapKeeper
 
   private constructor(
     private readonly opts: EngineOptions,
@@ -92,6 +95,7 @@ export class Engine {
     // same worker fingerprints.
     const { inspect, pool } = engineIntakePool(opts.inspect)
     this.intakePool = pool
+    this.heap = new HeapKeeper(this.events)
     this.photos = new PhotoPreparer(opts.dataDir, () => photoSettings(this.savedSettings()))
     const settings = new SettingsStore(this.db)
     ;({ fingerprints: this.fingerprints, held: this.held, records: this.records } = makeReviewParts({
@@ -376,6 +380,7 @@ export class Engine {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    this.heap.stop()
     await this.watched.close()
     if (this.mailLoad) await (await this.mailLoad).stop()
     this.taker.clear()
