@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S node --max-semi-space-size=4 --invocation-count-for-turbofan=30000
 // bookdrop <headless|web|sandbox> [options]: Bookdrop without a window, from bundled JavaScript
 // (out/node), so no TypeScript is compiled at run time. In a checkout, the bundles are rebuilt first
 // when a source is newer than the last build (a stat of each source file: a few milliseconds); an
@@ -9,6 +9,13 @@
 // Left to itself, V8 doubled it under a steady stream of receipts, from 2 × 14 to 2 × 28 MB, and
 // kept it (issue 30's soak: peak 177 MB uncapped, 156 MB capped). About 4% more CPU on a burst of
 // 300 receipts; 2 MB cost 10%. (--heap-growing-percent=30 was tried too: more CPU, no less growth.)
+//
+// --invocation-count-for-turbofan=30000 (V8's default is 3,000; in the same places): V8's top
+// compiler (TurboFan) only for code that stays hot. With the default, a burst of 300 receipts had
+// TurboFan compile 124 functions (path, URL, http and stream internals, mostly), 0.19 s of CPU on
+// V8's threads, about 8% of the run, for code the burst then ran a few thousand times; with 30,000,
+// 5 functions (4 ms), and the run costs 6-8% less CPU (interleaved pairs; docs/bench.md). A watcher
+// that runs for hours still reaches the count, and Maglev, V8's middle compiler, is untouched.
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
