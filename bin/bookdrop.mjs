@@ -14,7 +14,7 @@
 // compiler (TurboFan) only for code that stays hot. With the default, a burst of 300 receipts had
 // TurboFan compile 124 functions (path, URL, http and stream internals, mostly), 0.19 s of CPU on
 // V8's threads, about 8% of the run, for code the burst then ran a few thousand times; with 30,000,
-// 5 functions (4 ms), and the run costs 6-8% less CPU (interleaved pairs; docs/bench.md). A watcher
+// 5 functions (4 ms), and the run costs about 6% less CPU (interleaved pairs; docs/bench.md). A watcher
 // that runs for hours still reaches the count, and Maglev, V8's middle compiler, is untouched.
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
