@@ -2,8 +2,9 @@
  * Unit tests of the API client that need no emulator (2/2): error mapping of responses, secrets
  * never leaking, and the streamed file body.
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, openSync, ftruncateSync, closeSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -351,6 +352,26 @@ describe('streamed JSON body and aiCreateFromFiles', () => {
     const empty = await collect(none.stream)
     expect(JSON.parse(empty.toString())).toEqual({ attachments: [] })
     expect(empty.length).toBe(none.contentLength)
+  })
+
+  it('streams a file through its open descriptor, one read buffer for every chunk, byte for byte', async () => {
+    const bytes = randomBytes(1000)
+    const sha256 = createHash('sha256').update(bytes).digest('hex')
+    const handle = await open(file('opened.bin', bytes), 'r')
+    try {
+      for (const chunk of [1, 2, 3, 5, 7, 64, 999]) {
+        const body = streamedJsonBody({ prompt: 'p' }, [{ path: 'elsewhere.pdf', name: 'o.pdf', size: 1000, sha256, handle }], chunk)
+        const out = await collect(body.stream)
+        expect(out.length).toBe(body.contentLength)
+        expect(Buffer.from(JSON.parse(out.toString('utf8')).attachments[0].file, 'base64').equals(bytes), `chunk ${chunk}`).toBe(true)
+      }
+      // The hash is of the bytes as read: another recorded sha256 fails the body.
+      const wrong = streamedJsonBody({}, [{ path: 'x', name: 'o.pdf', size: 1000, sha256: '0'.repeat(64), handle }], 7)
+      await expect(collect(wrong.stream)).rejects.toBeInstanceOf(FileBodyError)
+      expect(wrong.failure()?.kind).toBe('superseded')
+    } finally {
+      await handle.close()
+    }
   })
 
   it('fails the stream, rather than send a wrong length, when a file changed size', async () => {

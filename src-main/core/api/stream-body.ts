@@ -57,11 +57,14 @@ export interface BodyFile {
  * asked for, so a file that grew reads longer than measured.
  */
 async function* handleChunks(handle: FileHandle, size: number, chunkBytes: number): AsyncGenerator<Buffer> {
+  // One buffer for every read: each chunk is hashed and encoded (base64Chunks copies what it keeps)
+  // before the next is asked for, so a 100 MB file leaves no 1,600 chunks behind for the collector.
+  const buf = Buffer.allocUnsafe(Math.min(chunkBytes, size + 1))
   let at = 0
   for (;;) {
-    const buf = Buffer.allocUnsafe(Math.min(chunkBytes, size + 1 - at))
-    if (buf.length === 0) return
-    const { bytesRead } = await handle.read(buf, 0, buf.length, at)
+    const want = Math.min(buf.length, size + 1 - at)
+    if (want <= 0) return
+    const { bytesRead } = await handle.read(buf, 0, want, at)
     if (bytesRead === 0) return
     at += bytesRead
     yield buf.subarray(0, bytesRead)
