@@ -58,7 +58,7 @@ export interface BodyFile {
  */
 async function* handleChunks(handle: FileHandle, size: number, chunkBytes: number): AsyncGenerator<Buffer> {
   // One buffer for every read: each chunk is hashed and encoded (base64Chunks copies what it keeps)
-  // before the next is asked for, so a 100 MB file leaves no 1,600 chunks behind for the collector.
+  // before the next is asked for, so a 100 MB file leaves no 400 chunks of 256 KB behind for the collector.
   const buf = Buffer.allocUnsafe(Math.min(chunkBytes, size + 1))
   let at = 0
   for (;;) {
