@@ -17,6 +17,7 @@ import type { Sandbox } from '../../sandbox'
 import { HAVE_DOVECOT, MAIL_PASSWORD, MAIL_USER, startDovecot } from '../../test/mail/dovecot-server'
 import { mime } from '../../test/mail/mime'
 
+import { headlessNodeFlags } from './procs'
 import type { BenchRow, Timed } from './rows'
 
 /** A row of the mail scenario (the bench's one row shape). */
@@ -47,7 +48,8 @@ export async function mailBench(o: {
   const MAILS = o.quick ? 100 : 500
   const dv = await startDovecot()
   try {
-    const headless = [join(o.root, 'out/node/headless.js')]
+    // As `npm run headless` starts it (its node flags), both for mail and for the folder it is compared with.
+    const headless = [...headlessNodeFlags(o.root), join(o.root, 'out/node/headless.js')]
     const env = { BOOKDROP_API_KEY: o.key, BOOKDROP_MAIL_PASSWORD: MAIL_PASSWORD }
     const url = (box: string) => `imap://${encodeURIComponent(MAIL_USER)}@127.0.0.1:${dv.port}/${box}`
     const common = (data: string) => [

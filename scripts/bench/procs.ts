@@ -3,6 +3,7 @@
  * one's resident set and command line.
  */
 import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 
 /** The processes below `pid`, by reading /proc (Linux). */
 export function descendants(pid: number): number[] {
@@ -65,4 +66,16 @@ export function rssParts(pid: number): { heap: number; anon: number; file: numbe
     // gone
   }
   return parts
+}
+
+/**
+ * The node flags `npm run headless` starts the engine with (package.json's "headless" script:
+ * `node <flags> bin/bookdrop.mjs headless`), for a bench that starts the built headless.js itself
+ * and should run it as a person's `npm run headless` does.
+ */
+export function headlessNodeFlags(root: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }
+  const words = (pkg.scripts?.headless ?? '').split(/\s+/)
+  const end = words.indexOf('bin/bookdrop.mjs')
+  return words.slice(words[0] === 'node' ? 1 : 0, end < 0 ? 0 : end).filter((w) => w.startsWith('--'))
 }
