@@ -1,6 +1,7 @@
 /**
  * The bench's view of processes it started, from /proc (Linux): the tree below a process, and each
- * one's resident set and command line.
+ * one's resident set and command line; and the node flags a bench that starts the built headless
+ * itself gives it, so it runs as `npm run headless` does.
  */
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
