@@ -7,10 +7,11 @@
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
 import type * as Axe from 'axe-core'
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core'
 import {
@@ -32,6 +33,36 @@ export const RESULTS_DIR = join(ROOT, 'test-results')
 // ---------------------------------------------------------------------------------------------
 
 export const CHROMIUM_PATH = '/usr/bin/chromium'
+
+/**
+ * Chromium's own features the tests and the bench turn off, besides Playwright's. Chromium 156 draws
+ * its address bar's popup as a WebUI page (WebUIOmniboxPopup, WebUIOmniboxAimPopup) and loads it in
+ * a renderer of its own for every new window, i.e. for every new context here: about 0.7 s of CPU
+ * on a 2-core machine, while the page a test or the bench is timing loads (seen in a trace of the
+ * Review bench: that renderer busy 745 ms during one cold load). The app never has an address bar
+ * (Electron's window has none). Puppeteer turns both off by default for the same reason
+ * (puppeteer/puppeteer#15278).
+ */
+export const CHROMIUM_OFF_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']
+
+/**
+ * The features Playwright turns off (its `disabledFeatures`, not exported: read from its bundle).
+ * Chromium keeps only the last `--disable-features` switch, so ours must carry these too, or they
+ * would all be on again. A Playwright that lists them differently fails here, loudly.
+ */
+function playwrightOffFeatures(): string[] {
+  const bundle = join(dirname(createRequire(import.meta.url).resolve('playwright-core/package.json')), 'lib', 'coreBundle.js')
+  const code = existsSync(bundle) ? readFileSync(bundle, 'utf8') : ''
+  const list = /\bdisabledFeatures = \[([\s\S]*?)\]\.filter\(Boolean\)/.exec(code)?.[1]
+  const names = [...(list ?? '').matchAll(/^\s*"(\w+)",?\s*$/gm)].map((m) => m[1]!)
+  if (names.length < 5) {
+    throw new Error(
+      `test/e2e/helpers.ts: no list of disabled features found in ${bundle}; see how this playwright-core passes --disable-features and update playwrightOffFeatures`,
+    )
+  }
+  return names
+}
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -40,6 +71,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-quic',
+  `--disable-features=${[...playwrightOffFeatures(), ...CHROMIUM_OFF_FEATURES].join(',')}`,
 ]
 
 /**
