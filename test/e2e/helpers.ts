@@ -40,7 +40,7 @@ export const CHROMIUM_PATH = '/usr/bin/chromium'
  * a renderer of its own for every new window, i.e. for every new context here: about 0.7 s of CPU
  * on a 2-core machine, while the page a test or the bench is timing loads (seen in a trace of the
  * Review bench: that renderer busy 745 ms during one cold load). The app never has an address bar
- * (Electron's window has none). Puppeteer turns both off by default for the same reason
+ * (Electron's window has none). Puppeteer turns both off by default too
  * (puppeteer/puppeteer#15278).
  */
 export const CHROMIUM_OFF_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']
@@ -53,8 +53,9 @@ export const CHROMIUM_OFF_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup
 function playwrightOffFeatures(): string[] {
   const bundle = join(dirname(createRequire(import.meta.url).resolve('playwright-core/package.json')), 'lib', 'coreBundle.js')
   const code = existsSync(bundle) ? readFileSync(bundle, 'utf8') : ''
-  const list = /\bdisabledFeatures = \[([\s\S]*?)\]\.filter\(Boolean\)/.exec(code)?.[1]
-  const names = [...(list ?? '').matchAll(/^\s*"(\w+)",?\s*$/gm)].map((m) => m[1]!)
+  const list = /\bdisabledFeatures = \[([\s\S]*?)\]\.filter\(Boolean\)/.exec(code)?.[1] ?? ''
+  // Its entries are string literals, its comments whole lines or line ends.
+  const names = [...list.replace(/\/\/[^\n]*/g, '').matchAll(/"(\w+)"/g)].map((m) => m[1]!)
   if (names.length < 5) {
     throw new Error(
       `test/e2e/helpers.ts: no list of disabled features found in ${bundle}; see how this playwright-core passes --disable-features and update playwrightOffFeatures`,
